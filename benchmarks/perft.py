@@ -1,0 +1,660 @@
+#!/usr/bin/env python3
+"""Perft benchmark: shatranj side by side with cozy-chess and Stockfish.
+
+Runs, in one process and one sitting, bulk-counting perft on one thread for
+
+* shatranj (`shatranj perft DEPTH --fen FEN --threads 1`, the generic x86-64 release build),
+* cozy-chess 0.3.4 (benchmarks/anchors/cozy-perft, `pext` feature, `-C target-cpu=native`),
+* Stockfish (`go perft DEPTH` over UCI, Threads = 1; the Debian `stockfish` package),
+
+and then shatranj with `--threads 2` against `--threads 1` on a deeper count. Every node
+count is checked against the known value; a mismatch (or any engine failing) is an error.
+
+Standard library only. See benchmarks/README.md.
+
+    python3 benchmarks/perft.py                 # full run, print the tables
+    python3 benchmarks/perft.py --record        # ... and append them to benchmarks/RESULTS.md
+    python3 benchmarks/perft.py --quick         # small depths, smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH_DIR = REPO / "benchmarks"
+COZY_DIR = BENCH_DIR / "anchors" / "cozy-perft"
+COZY_TARGET_DIR = COZY_DIR / "target"
+RESULTS_MD = BENCH_DIR / "RESULTS.md"
+
+STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+# Known perft counts (depth -> nodes).
+EXPECTED: Dict[str, Dict[int, int]] = {
+    STARTPOS: {1: 20, 2: 400, 3: 8_902, 4: 197_281, 5: 4_865_609, 6: 119_060_324,
+               7: 3_195_901_860},
+    KIWIPETE: {1: 48, 2: 2_039, 3: 97_862, 4: 4_085_603, 5: 193_690_690,
+               6: 8_031_647_685},
+}
+NAMES = {STARTPOS: "startpos", KIWIPETE: "kiwipete"}
+
+# (fen, depth) for the anchor comparison and for the thread-scaling run.
+ANCHOR_CASES_FULL = [(STARTPOS, 6), (KIWIPETE, 5)]
+ANCHOR_CASES_QUICK = [(STARTPOS, 5), (KIWIPETE, 4)]
+SCALING_CASE_FULL = (STARTPOS, 7)
+SCALING_CASE_QUICK = (STARTPOS, 6)
+
+# Targets from the issue.
+TARGET_VS_COZY = 2.0
+TARGET_SCALING_2T = 1.9
+
+NODES_RE = re.compile(r"^\s*Nodes searched:\s*(\d+)\s*$", re.MULTILINE)
+COZY_TIME_RE = re.compile(r"^Time:\s*([0-9.]+)\s*s\s*$", re.MULTILINE)
+
+OURS, COZY, STOCKFISH = "shatranj", "cozy-chess", "stockfish"
+
+
+class BenchError(Exception):
+    """A failure that makes the benchmark result meaningless (reported, exit status 1)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------------
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def tail(text: str, lines: int = 20) -> str:
+    parts = (text or "").rstrip().splitlines()
+    if not parts:
+        return "    (empty)"
+    return "\n".join("    " + p for p in parts[-lines:])
+
+
+def capture(cmd: List[str], cwd: Path = REPO) -> Optional[str]:
+    try:
+        out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def cpu_flags() -> set:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def load_average() -> Optional[float]:
+    try:
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def warn_if_busy(when: str) -> Optional[float]:
+    load = load_average()
+    if load is not None and load > 0.5:
+        log(f"[warn] 1-minute load average is {load:.2f} {when}: other work is running on this "
+            f"machine ({os.cpu_count()} logical CPUs) and the timings will be noisy")
+    return load
+
+
+def git_commit() -> str:
+    head = capture(["git", "rev-parse", "HEAD"])
+    if head is None:
+        head = "(no commit)"
+    dirty = capture(["git", "status", "--porcelain", "--untracked-files=no"])
+    untracked = capture(["git", "status", "--porcelain"])
+    if dirty:
+        head += " + uncommitted changes"
+    elif untracked:
+        head += " + untracked files"
+    return head
+
+
+def fmt_s(x: Optional[float]) -> str:
+    return "—" if x is None else f"{x:.3f}"
+
+
+def fmt_mnps(nodes: int, secs: Optional[float]) -> str:
+    return "—" if not secs else f"{nodes / secs / 1e6:.1f}"
+
+
+def fmt_ratio(x: Optional[float]) -> str:
+    return "—" if x is None else f"{x:.2f}×"
+
+
+# --------------------------------------------------------------------------------------------
+# Builds
+# --------------------------------------------------------------------------------------------
+
+def cargo_build(args: List[str], env: Dict[str, str], bin_name: str, what: str) -> Path:
+    """Run `cargo build ... --message-format=json-render-diagnostics`; return the binary path."""
+    cmd = ["cargo", "build", "--release", "--message-format=json-render-diagnostics"] + args
+    log(f"[build] {what}: {' '.join(shlex.quote(c) for c in cmd)}"
+        + (f"  (RUSTFLAGS={env['RUSTFLAGS']!r})" if env.get("RUSTFLAGS") else "  (no RUSTFLAGS)"))
+    try:
+        proc = subprocess.run(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=None,
+                              text=True)
+    except FileNotFoundError:
+        raise BenchError("`cargo` not found on PATH")
+    if proc.returncode != 0:
+        raise BenchError(f"building {what} failed (cargo exit status {proc.returncode}); "
+                         "see the compiler output above")
+    exe = None
+    for line in proc.stdout.splitlines():
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if (msg.get("reason") == "compiler-artifact" and msg.get("executable")
+                and msg.get("target", {}).get("name") == bin_name):
+            exe = msg["executable"]
+    if exe is None or not Path(exe).is_file():
+        raise BenchError(f"building {what} succeeded but cargo reported no `{bin_name}` binary")
+    return Path(exe)
+
+
+def build_ours() -> Path:
+    # Generic build on purpose: the shipped binary must run on any x86-64 and selects its
+    # fast paths (BMI2/PEXT, ...) at run time. Drop any target-cpu flags from the caller's
+    # environment so they cannot leak into the measurement.
+    env = dict(os.environ)
+    for var in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS"):
+        env.pop(var, None)
+    return cargo_build(["-p", "shatranj-cli"], env, "shatranj", "shatranj (generic x86-64)")
+
+
+def build_cozy() -> Path:
+    if platform.machine() not in ("x86_64", "AMD64") or "bmi2" not in cpu_flags():
+        raise BenchError("the cozy-chess anchor is built with its `pext` feature, which needs an "
+                         "x86-64 CPU with BMI2; this machine has none")
+    env = dict(os.environ)
+    env.pop("CARGO_ENCODED_RUSTFLAGS", None)
+    env["RUSTFLAGS"] = "-C target-cpu=native"
+    return cargo_build(["--locked", "--manifest-path", str(COZY_DIR / "Cargo.toml"),
+                        "--target-dir", str(COZY_TARGET_DIR)],
+                       env, "cozy-perft", "cozy-chess 0.3.4 anchor (pext, target-cpu=native)")
+
+
+def find_stockfish(install: bool) -> Path:
+    found = shutil.which("stockfish") or (
+        "/usr/games/stockfish" if os.access("/usr/games/stockfish", os.X_OK) else None)
+    if found:
+        return Path(found)
+    if not install:
+        raise BenchError("stockfish not found (looked on PATH and in /usr/games); install the "
+                         "Debian package `stockfish` or pass --stockfish PATH")
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        raise BenchError("stockfish not found and cannot be installed automatically (needs root "
+                         "and apt-get): run `apt-get update && apt-get install -y stockfish`")
+    log("[setup] stockfish missing: apt-get update && apt-get install -y stockfish")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "stockfish"]):
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BenchError(f"`{' '.join(cmd)}` failed (exit {proc.returncode}):\n"
+                             + tail(proc.stdout + proc.stderr))
+    return find_stockfish(install=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Runners: each returns (nodes, wall seconds, in-process seconds or None)
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class Run:
+    nodes: int
+    wall: float
+    inproc: Optional[float] = None
+
+
+def run_process(name: str, cmd: List[str], timeout: float):
+    """Run `cmd` to completion; return (CompletedProcess, wall seconds of the subprocess)."""
+    pretty = " ".join(shlex.quote(c) for c in cmd)
+    try:
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=timeout)
+        wall = time.perf_counter() - t0
+    except FileNotFoundError:
+        raise BenchError(f"{name}: binary not found: {cmd[0]}")
+    except PermissionError:
+        raise BenchError(f"{name}: binary not executable: {cmd[0]}")
+    except subprocess.TimeoutExpired:
+        raise BenchError(f"{name}: timed out after {timeout:.0f} s: {pretty}")
+    if proc.returncode != 0:
+        how = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
+               else f"exit status {proc.returncode}")
+        raise BenchError(f"{name} failed ({how}): {pretty}\n  stderr:\n{tail(proc.stderr)}"
+                         f"\n  stdout:\n{tail(proc.stdout)}")
+    return proc, wall
+
+
+def parse_nodes(name: str, text: str, cmd: List[str]) -> int:
+    found = NODES_RE.findall(text)
+    if not found:
+        raise BenchError(f"{name}: no `Nodes searched: N` line in the output of "
+                         f"{' '.join(shlex.quote(c) for c in cmd)}\n  stdout:\n{tail(text)}")
+    return int(found[-1])
+
+
+def run_ours(exe: Path, fen: str, depth: int, threads: int, timeout: float) -> Run:
+    cmd = [str(exe), "perft", str(depth), "--fen", fen, "--threads", str(threads)]
+    proc, wall = run_process(OURS, cmd, timeout)
+    return Run(parse_nodes(OURS, proc.stdout, cmd), wall)
+
+
+def run_cozy(exe: Path, fen: str, depth: int, timeout: float) -> Run:
+    cmd = [str(exe), fen, str(depth)]
+    proc, wall = run_process(COZY, cmd, timeout)
+    m = COZY_TIME_RE.search(proc.stdout)
+    return Run(parse_nodes(COZY, proc.stdout, cmd), wall, float(m.group(1)) if m else None)
+
+
+class Uci:
+    """Minimal line-oriented UCI driver with a kill-on-timeout watchdog."""
+
+    def __init__(self, exe: Path, timeout: float):
+        self.exe = exe
+        self.timeout = timeout
+        self.lines: List[str] = []
+        try:
+            self.proc = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True, bufsize=1)
+        except OSError as e:
+            raise BenchError(f"{STOCKFISH}: cannot start {exe}: {e}")
+        self.timed_out = False
+        self.watchdog: Optional[threading.Timer] = None
+
+    def send(self, line: str) -> None:
+        try:
+            self.proc.stdin.write(line + "\n")  # type: ignore[union-attr]
+            self.proc.stdin.flush()  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError):
+            self.fail(f"stdin closed while sending {line!r}")
+
+    def arm(self) -> None:
+        self.disarm()
+        self.timed_out = False
+
+        def kill() -> None:
+            self.timed_out = True
+            self.proc.kill()
+
+        self.watchdog = threading.Timer(self.timeout, kill)
+        self.watchdog.daemon = True
+        self.watchdog.start()
+
+    def disarm(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+            self.watchdog = None
+
+    def read_until(self, pred) -> str:
+        self.arm()
+        try:
+            while True:
+                line = self.proc.stdout.readline()  # type: ignore[union-attr]
+                if not line:
+                    if self.timed_out:
+                        self.fail(f"timed out after {self.timeout:.0f} s")
+                    self.fail("exited unexpectedly")
+                line = line.rstrip("\r\n")
+                self.lines.append(line)
+                if pred(line):
+                    return line
+        finally:
+            self.disarm()
+
+    def fail(self, why: str) -> None:
+        self.proc.kill()
+        try:
+            _, err = self.proc.communicate(timeout=5)
+        except (subprocess.SubprocessError, ValueError, OSError):
+            err = ""
+        raise BenchError(f"{STOCKFISH} ({self.exe}) {why}; exit status {self.proc.poll()}"
+                         f"\n  stderr:\n{tail(err)}\n  stdout:\n{tail(chr(10).join(self.lines))}")
+
+    def close(self) -> None:
+        self.disarm()
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.wait(timeout=10)
+            except (BenchError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                if f:
+                    f.close()
+            except OSError:
+                pass
+
+
+def stockfish_version(exe: Path) -> str:
+    uci = Uci(exe, 60)
+    try:
+        uci.send("uci")
+        uci.read_until(lambda l: l == "uciok")
+    finally:
+        uci.close()
+    for line in uci.lines:
+        if line.startswith("id name "):
+            return line[len("id name "):]
+    return "unknown"
+
+
+def run_stockfish(exe: Path, fen: str, depth: int, timeout: float) -> Run:
+    uci = Uci(exe, timeout)
+    try:
+        uci.send("uci")
+        uci.read_until(lambda l: l == "uciok")
+        uci.send("setoption name Threads value 1")
+        uci.send(f"position fen {fen}")
+        # Start-up work (network load, hash allocation, option handling) happens before this.
+        uci.send("isready")
+        uci.read_until(lambda l: l == "readyok")
+        t0 = time.perf_counter()
+        uci.send(f"go perft {depth}")
+        line = uci.read_until(lambda l: NODES_RE.match(l) is not None)
+        wall = time.perf_counter() - t0
+    finally:
+        uci.close()
+    m = NODES_RE.match(line)
+    assert m is not None
+    return Run(int(m.group(1)), wall)
+
+
+# --------------------------------------------------------------------------------------------
+# Measurement and reporting
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class Series:
+    engine: str
+    fen: str
+    depth: int
+    runs: List[Run] = field(default_factory=list)
+
+    @property
+    def nodes(self) -> int:
+        return self.runs[0].nodes
+
+    @property
+    def best(self) -> float:
+        return min(r.wall for r in self.runs)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(r.wall for r in self.runs)
+
+    @property
+    def best_inproc(self) -> Optional[float]:
+        xs = [r.inproc for r in self.runs if r.inproc is not None]
+        return min(xs) if xs else None
+
+
+def check_nodes(engine: str, fen: str, depth: int, run: Run) -> None:
+    want = EXPECTED[fen][depth]
+    if run.nodes != want:
+        raise BenchError(f"NODE COUNT MISMATCH: {engine} reports {run.nodes:,} nodes for "
+                         f"{NAMES[fen]} depth {depth}, expected {want:,} (FEN: {fen})")
+
+
+def measure_anchors(cases, repeat: int, ours: Path, cozy: Path, sf: Path,
+                    timeout: float) -> List[Dict[str, Series]]:
+    results = []
+    for fen, depth in cases:
+        series = {e: Series(e, fen, depth) for e in (OURS, COZY, STOCKFISH)}
+        for i in range(repeat):
+            # Interleave the engines so slow drifts (thermal, neighbours) hit all of them.
+            for engine in (OURS, COZY, STOCKFISH):
+                if engine == OURS:
+                    run = run_ours(ours, fen, depth, 1, timeout)
+                elif engine == COZY:
+                    run = run_cozy(cozy, fen, depth, timeout)
+                else:
+                    run = run_stockfish(sf, fen, depth, timeout)
+                check_nodes(engine, fen, depth, run)
+                series[engine].runs.append(run)
+                log(f"[run] {NAMES[fen]} d{depth} {engine:<10} #{i + 1}: {run.wall:.3f} s "
+                    f"({run.nodes / run.wall / 1e6:.1f} Mnps)")
+        results.append(series)
+    return results
+
+
+def measure_scaling(case, repeat: int, ours: Path, timeout: float) -> Dict[int, Series]:
+    fen, depth = case
+    series = {t: Series(f"{OURS} --threads {t}", fen, depth) for t in (1, 2)}
+    for i in range(repeat):
+        for t in (1, 2):
+            run = run_ours(ours, fen, depth, t, timeout)
+            check_nodes(f"{OURS} --threads {t}", fen, depth, run)
+            series[t].runs.append(run)
+            log(f"[run] {NAMES[fen]} d{depth} {OURS} --threads {t} #{i + 1}: {run.wall:.3f} s "
+                f"({run.nodes / run.wall / 1e6:.1f} Mnps)")
+    return series
+
+
+def anchors_table(results: List[Dict[str, Series]]) -> List[str]:
+    out = [
+        "| position | depth | nodes | engine | best s | median s | best Mnps | median Mnps "
+        "| cozy in-process s (best) | ours/cozy (best, median) | ours/stockfish (best, median) |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for series in results:
+        o, c, s = series[OURS], series[COZY], series[STOCKFISH]
+        for e in (o, c, s):
+            if e is o:
+                vs_cozy = f"**{fmt_ratio(c.best / o.best)}**, {fmt_ratio(c.median / o.median)}"
+                vs_sf = f"**{fmt_ratio(s.best / o.best)}**, {fmt_ratio(s.median / o.median)}"
+            else:
+                vs_cozy = vs_sf = ""
+            out.append(
+                f"| {NAMES[e.fen]} | {e.depth} | {e.nodes:,} | {e.engine} | {fmt_s(e.best)} "
+                f"| {fmt_s(e.median)} | {fmt_mnps(e.nodes, e.best)} "
+                f"| {fmt_mnps(e.nodes, e.median)} "
+                f"| {fmt_s(e.best_inproc) if e is c else ''} | {vs_cozy} | {vs_sf} |")
+    return out
+
+
+def scaling_table(series: Dict[int, Series]) -> List[str]:
+    one, two = series[1], series[2]
+    out = [
+        "| position | depth | nodes | threads | best s | median s | best Mnps | median Mnps "
+        "| speed-up vs 1 thread (best, median) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for t, e in ((1, one), (2, two)):
+        speedup = (f"**{fmt_ratio(one.best / two.best)}**, {fmt_ratio(one.median / two.median)}"
+                   if t == 2 else "")
+        out.append(f"| {NAMES[e.fen]} | {e.depth} | {e.nodes:,} | {t} | {fmt_s(e.best)} "
+                   f"| {fmt_s(e.median)} | {fmt_mnps(e.nodes, e.best)} "
+                   f"| {fmt_mnps(e.nodes, e.median)} | {speedup} |")
+    return out
+
+
+def verdicts(anchors: Optional[List[Dict[str, Series]]],
+             scaling: Optional[Dict[int, Series]]) -> List[str]:
+    out = []
+    if anchors is not None:
+        for series in anchors:
+            o, c = series[OURS], series[COZY]
+            r = c.best / o.best
+            out.append(f"- {NAMES[o.fen]} d{o.depth}: ours/cozy = {r:.2f}× (best of "
+                       f"{len(o.runs)}), target ≥ {TARGET_VS_COZY:.1f}× — "
+                       f"{'**PASS**' if r >= TARGET_VS_COZY else '**FAIL**'}")
+    if scaling is not None:
+        r = scaling[1].best / scaling[2].best
+        out.append(f"- {NAMES[scaling[1].fen]} d{scaling[1].depth}: 2 threads vs 1 = {r:.2f}× "
+                   f"(best of {len(scaling[1].runs)}), target ≥ {TARGET_SCALING_2T:.1f}× — "
+                   f"{'**PASS**' if r >= TARGET_SCALING_2T else '**FAIL**'}")
+    return out
+
+
+def all_pass(anchors, scaling) -> bool:
+    ok = True
+    if anchors is not None:
+        ok &= all(s[COZY].best / s[OURS].best >= TARGET_VS_COZY for s in anchors)
+    if scaling is not None:
+        ok &= scaling[1].best / scaling[2].best >= TARGET_SCALING_2T
+    return ok
+
+
+# --------------------------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------------------------
+
+def parse_args(argv: List[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        description="Perft benchmark: shatranj vs cozy-chess 0.3.4 and Stockfish (one thread), "
+                    "plus shatranj 2-thread scaling. Node counts are verified.")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke run: startpos 5 / kiwipete 4, scaling on startpos 6 "
+                        "(default: startpos 6 / kiwipete 5, scaling on startpos 7)")
+    p.add_argument("--repeat", type=int, default=3, metavar="N",
+                   help="runs per engine and position (default 3); best and median reported")
+    p.add_argument("--record", action="store_true",
+                   help=f"append the tables and run metadata to {RESULTS_MD.relative_to(REPO)}")
+    part = p.add_mutually_exclusive_group()
+    part.add_argument("--threads-scaling", action="store_true",
+                      help="run only the thread-scaling part (shatranj --threads 1 vs 2)")
+    part.add_argument("--no-threads-scaling", action="store_true",
+                      help="run only the anchor comparison, skip the thread-scaling part")
+    p.add_argument("--ours", type=Path, metavar="PATH",
+                   help="use this shatranj binary instead of building it "
+                        "(must accept `perft DEPTH --fen FEN --threads N`)")
+    p.add_argument("--cozy", type=Path, metavar="PATH",
+                   help="use this cozy-perft binary instead of building it")
+    p.add_argument("--stockfish", type=Path, metavar="PATH",
+                   help="Stockfish binary (default: `stockfish` on PATH or /usr/games/stockfish, "
+                        "installed with apt-get if missing)")
+    p.add_argument("--timeout", type=float, default=900, metavar="SECONDS",
+                   help="per-run timeout (default 900)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit with status 2 when a target is missed (default: report only)")
+    args = p.parse_args(argv)
+    if args.repeat < 1:
+        p.error("--repeat must be at least 1")
+    return args
+
+
+def main(argv: List[str]) -> int:
+    args = parse_args(argv)
+    do_anchors = not args.threads_scaling
+    do_scaling = not args.no_threads_scaling
+    anchor_cases = ANCHOR_CASES_QUICK if args.quick else ANCHOR_CASES_FULL
+    scaling_case = SCALING_CASE_QUICK if args.quick else SCALING_CASE_FULL
+
+    # --- set-up -------------------------------------------------------------------------
+    ours = args.ours.resolve() if args.ours else build_ours()
+    if not ours.is_file():
+        raise BenchError(f"shatranj binary not found: {ours}")
+    cozy = sf = None
+    sf_version = None
+    if do_anchors:
+        cozy = args.cozy.resolve() if args.cozy else build_cozy()
+        if not cozy.is_file():
+            raise BenchError(f"cozy-perft binary not found: {cozy}")
+        sf = args.stockfish if args.stockfish else find_stockfish(install=True)
+        sf_version = stockfish_version(sf)
+    log(f"[setup] shatranj:   {ours}")
+    if do_anchors:
+        log(f"[setup] cozy-chess: {cozy}")
+        log(f"[setup] stockfish:  {sf} ({sf_version})")
+
+    # --- measure ------------------------------------------------------------------------
+    load_before = warn_if_busy("before measuring")
+    anchors = (measure_anchors(anchor_cases, args.repeat, ours, cozy, sf, args.timeout)
+               if do_anchors else None)
+    scaling = measure_scaling(scaling_case, args.repeat, ours, args.timeout) if do_scaling else None
+
+    # --- report -------------------------------------------------------------------------
+    report: List[str] = []
+    if anchors is not None:
+        report += ["### Single thread: shatranj vs anchors", ""]
+        report += anchors_table(anchors) + [""]
+    if scaling is not None:
+        report += ["### shatranj thread scaling", ""]
+        report += scaling_table(scaling) + [""]
+    report += ["### Targets", ""] + verdicts(anchors, scaling) + [""]
+
+    print()
+    print("\n".join(report))
+
+    if args.record:
+        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        cmd = " ".join(shlex.quote(a) for a in ["python3", "benchmarks/perft.py"] + argv)
+        meta = [
+            f"## {now}",
+            "",
+            f"- command: `{cmd}`",
+            f"- commit: `{git_commit()}`",
+            f"- CPU: {cpu_model()} ({os.cpu_count()} logical CPUs)",
+            f"- OS: {platform.system()} {platform.release()}",
+            f"- rustc: {capture(['rustc', '--version']) or 'unknown'}",
+            "- 1-minute load average before measuring: "
+            + ("?" if load_before is None else f"{load_before:.2f}"),
+            f"- shatranj: `{ours}`" + ("" if args.ours else " (cargo build --release, generic)"),
+        ]
+        if do_anchors:
+            meta += [
+                f"- cozy-chess: 0.3.4, pext, -C target-cpu=native"
+                + (f" (binary `{cozy}`)" if args.cozy else ""),
+                f"- stockfish: {sf_version} (`{sf}`)",
+            ]
+        meta += [f"- runs per engine and position: {args.repeat}"
+                 + (" (--quick depths)" if args.quick else ""), ""]
+        with RESULTS_MD.open("a", encoding="utf-8") as f:
+            f.write("\n" + "\n".join(meta + report))
+        log(f"[record] appended to {RESULTS_MD}")
+
+    if args.strict and not all_pass(anchors, scaling):
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BenchError as e:
+        log(f"\nerror: {e}")
+        sys.exit(1)
+    except KeyboardInterrupt:
+        log("\ninterrupted")
+        sys.exit(130)

@@ -1,0 +1,348 @@
+//! FEN: Forsyth–Edwards Notation, parsed strictly and written like python-chess.
+
+use crate::board::Board;
+use crate::castling::CastlingRights;
+use crate::position::{Position, SetupError};
+use crate::types::{Color, File, Piece, Rank, Square};
+use core::fmt;
+
+/// The six fields of a FEN record.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FenField {
+    Placement,
+    SideToMove,
+    Castling,
+    EnPassant,
+    HalfmoveClock,
+    FullmoveNumber,
+}
+
+impl fmt::Display for FenField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FenField::Placement => "piece placement",
+            FenField::SideToMove => "side to move",
+            FenField::Castling => "castling",
+            FenField::EnPassant => "en passant",
+            FenField::HalfmoveClock => "halfmove clock",
+            FenField::FullmoveNumber => "fullmove number",
+        })
+    }
+}
+
+/// What is wrong with a FEN, naming the field and the offending text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// FEN has 6 fields; the EPD-style 4 (no clocks) and 5 are accepted too.
+    FieldCount { found: usize, text: String },
+    /// A character in the placement that is neither a piece letter, a digit 1–8 nor `/`.
+    BadPieceLetter { letter: char, text: String },
+    /// A rank whose squares do not add up to 8.
+    RankWidth { rank: u32, width: u32, text: String },
+    /// The placement does not have exactly 8 ranks.
+    RankCount { found: usize, text: String },
+    /// The side-to-move field is not `w` or `b`.
+    BadSideToMove { text: String },
+    /// The castling field is not `-` or a subset of `KQkq` without repeats.
+    BadCastling { text: String },
+    /// The en-passant field is not `-` or a square name on rank 3 or 6.
+    BadEnPassant { text: String },
+    /// A clock that is not a non-negative whole number.
+    BadClock { field: FenField, text: String },
+    /// The fields parse, but do not describe a legal position.
+    Setup {
+        field: FenField,
+        text: String,
+        error: SetupError,
+    },
+}
+
+impl FenError {
+    /// The field at fault.
+    pub fn field(&self) -> Option<FenField> {
+        match self {
+            FenError::FieldCount { .. } => None,
+            FenError::BadPieceLetter { .. }
+            | FenError::RankWidth { .. }
+            | FenError::RankCount { .. } => Some(FenField::Placement),
+            FenError::BadSideToMove { .. } => Some(FenField::SideToMove),
+            FenError::BadCastling { .. } => Some(FenField::Castling),
+            FenError::BadEnPassant { .. } => Some(FenField::EnPassant),
+            FenError::BadClock { field, .. } | FenError::Setup { field, .. } => Some(*field),
+        }
+    }
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::FieldCount { found, text } => {
+                write!(
+                    f,
+                    "invalid FEN {text:?}: expected 6 space-separated fields (4 or 5 accepted), found {found}"
+                )
+            }
+            FenError::BadPieceLetter { letter, text } => {
+                write!(
+                    f,
+                    "invalid FEN piece placement {text:?}: {letter:?} is not a piece letter (KQRBNP, kqrbnp), digit 1-8 or '/'"
+                )
+            }
+            FenError::RankWidth { rank, width, text } => {
+                write!(
+                    f,
+                    "invalid FEN piece placement {text:?}: rank {rank} has {width} squares instead of 8"
+                )
+            }
+            FenError::RankCount { found, text } => {
+                write!(
+                    f,
+                    "invalid FEN piece placement {text:?}: {found} ranks instead of 8"
+                )
+            }
+            FenError::BadSideToMove { text } => {
+                write!(f, "invalid FEN side to move {text:?}: expected 'w' or 'b'")
+            }
+            FenError::BadCastling { text } => {
+                write!(
+                    f,
+                    "invalid FEN castling {text:?}: expected '-' or some of 'KQkq', each at most once"
+                )
+            }
+            FenError::BadEnPassant { text } => {
+                write!(
+                    f,
+                    "invalid FEN en passant {text:?}: expected '-' or a square on rank 3 or 6"
+                )
+            }
+            FenError::BadClock { field, text } => {
+                write!(
+                    f,
+                    "invalid FEN {field} {text:?}: expected a non-negative whole number"
+                )
+            }
+            FenError::Setup { field, text, error } => {
+                write!(f, "invalid FEN {field} {text:?}: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Parses the placement field.
+pub fn parse_board(text: &str) -> Result<Board, FenError> {
+    let mut board = Board::empty();
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::RankCount {
+            found: ranks.len(),
+            text: text.to_owned(),
+        });
+    }
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = 7 - i as u32;
+        let mut file = 0u32;
+        let mut last_was_digit = false;
+        for c in rank_text.chars() {
+            if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                // Two digits in a row ("44") is not FEN even if the width adds up.
+                if last_was_digit {
+                    return Err(FenError::BadPieceLetter {
+                        letter: c,
+                        text: text.to_owned(),
+                    });
+                }
+                file += d;
+                last_was_digit = true;
+            } else if let Some(piece) = Piece::from_char(c).filter(|_| c.is_ascii_alphabetic()) {
+                if file < 8 {
+                    board.set_piece_at(
+                        Square::from_coords(File::ALL[file as usize], Rank::ALL[rank as usize]),
+                        piece,
+                    );
+                }
+                file += 1;
+                last_was_digit = false;
+            } else {
+                return Err(FenError::BadPieceLetter {
+                    letter: c,
+                    text: text.to_owned(),
+                });
+            }
+            if file > 8 {
+                break;
+            }
+        }
+        if file != 8 {
+            return Err(FenError::RankWidth {
+                rank: rank + 1,
+                width: file,
+                text: text.to_owned(),
+            });
+        }
+    }
+    Ok(board)
+}
+
+fn parse_clock(field: FenField, text: &str) -> Result<u32, FenError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(FenError::BadClock {
+            field,
+            text: text.to_owned(),
+        });
+    }
+    text.parse::<u32>().map_err(|_| FenError::BadClock {
+        field,
+        text: text.to_owned(),
+    })
+}
+
+/// Parses a FEN (or a 4-field EPD position) into a validated [`Position`].
+pub fn parse(fen: &str) -> Result<Position, FenError> {
+    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+    if !(4..=6).contains(&fields.len()) {
+        return Err(FenError::FieldCount {
+            found: fields.len(),
+            text: fen.to_owned(),
+        });
+    }
+    let board = parse_board(fields[0])?;
+    let turn = match fields[1] {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => {
+            return Err(FenError::BadSideToMove {
+                text: other.to_owned(),
+            });
+        }
+    };
+    let castling_text = fields[2];
+    let mut castling = CastlingRights::NONE;
+    if castling_text != "-" {
+        for c in castling_text.chars() {
+            let right = match c {
+                'K' => CastlingRights::WHITE_KING,
+                'Q' => CastlingRights::WHITE_QUEEN,
+                'k' => CastlingRights::BLACK_KING,
+                'q' => CastlingRights::BLACK_QUEEN,
+                _ => {
+                    return Err(FenError::BadCastling {
+                        text: castling_text.to_owned(),
+                    });
+                }
+            };
+            if castling.contains(right) {
+                return Err(FenError::BadCastling {
+                    text: castling_text.to_owned(),
+                });
+            }
+            castling = castling.union(right);
+        }
+    }
+    let ep_text = fields[3];
+    let ep_square = if ep_text == "-" {
+        None
+    } else {
+        match Square::from_name(ep_text) {
+            Some(sq) if sq.rank() == Rank::Third || sq.rank() == Rank::Sixth => Some(sq),
+            _ => {
+                return Err(FenError::BadEnPassant {
+                    text: ep_text.to_owned(),
+                });
+            }
+        }
+    };
+    let halfmove_clock = match fields.get(4) {
+        Some(t) => parse_clock(FenField::HalfmoveClock, t)?,
+        None => 0,
+    };
+    let fullmove_number = match fields.get(5) {
+        Some(t) => parse_clock(FenField::FullmoveNumber, t)?,
+        None => 1,
+    };
+    Position::from_parts(
+        board,
+        turn,
+        castling,
+        ep_square,
+        halfmove_clock,
+        fullmove_number,
+    )
+    .map_err(|error| {
+        let (field, text) = match &error {
+            SetupError::KingCount { .. } | SetupError::PawnOnBackRank { .. } => {
+                (FenField::Placement, fields[0])
+            }
+            SetupError::OppositeCheck => (FenField::SideToMove, fields[1]),
+            SetupError::CastlingWithoutPieces { .. } => (FenField::Castling, fields[2]),
+            SetupError::ImpossibleEnPassant { .. } => (FenField::EnPassant, fields[3]),
+            SetupError::FullmoveNumberZero => (
+                FenField::FullmoveNumber,
+                fields.get(5).copied().unwrap_or(""),
+            ),
+        };
+        FenError::Setup {
+            field,
+            text: text.to_owned(),
+            error,
+        }
+    })
+}
+
+/// How to write the en-passant field.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum EnPassantMode {
+    /// Only when an en-passant capture is legal (python-chess's default, `"legal"`).
+    #[default]
+    Legal,
+    /// Whenever a pawn has just stepped twice (python-chess's `"fen"`).
+    Always,
+}
+
+/// Writes the FEN of a position, with the en-passant square only when a capture is legal.
+pub fn to_fen(pos: &Position) -> String {
+    to_fen_with(pos, EnPassantMode::Legal)
+}
+
+pub fn to_fen_with(pos: &Position, mode: EnPassantMode) -> String {
+    format!(
+        "{} {}",
+        epd_with(pos, mode),
+        format_args!("{} {}", pos.halfmove_clock(), pos.fullmove_number())
+    )
+}
+
+/// The first four FEN fields (an EPD position without operations).
+pub fn epd_with(pos: &Position, mode: EnPassantMode) -> String {
+    let ep = match mode {
+        EnPassantMode::Legal => pos.legal_ep_square(),
+        EnPassantMode::Always => pos.ep_square(),
+    };
+    format!(
+        "{} {} {} {}",
+        pos.board().board_fen(),
+        pos.turn().char(),
+        pos.castling_rights(),
+        ep.map_or_else(|| "-".to_owned(), |s| s.to_string())
+    )
+}
+
+impl core::str::FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        parse(s)
+    }
+}
+
+impl Position {
+    /// Parses a FEN; see [`fen::parse`](parse).
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        parse(fen)
+    }
+
+    /// Writes the FEN (en-passant square only when legal, as python-chess does by default).
+    pub fn fen(&self) -> String {
+        to_fen(self)
+    }
+}

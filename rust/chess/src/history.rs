@@ -1,0 +1,251 @@
+//! `History`: a game from a starting position, with the rules that look back in time —
+//! repetition (R4.8), the fifty- and seventy-five-move rules, and the outcome.
+
+use crate::moves::Move;
+use crate::outcome::{Outcome, Termination};
+use crate::position::{IllegalMoveError, Position};
+use crate::types::Square;
+
+/// One position of the game and how it was reached.
+#[derive(Clone, Debug)]
+struct Entry {
+    pos: Position,
+    /// The en-passant square only when an en-passant capture is legal: part of the FIDE
+    /// identity of positions (R4.8), unlike the square recorded after every double step.
+    legal_ep: Option<Square>,
+    /// The move that led here cannot be undone by later moves (pawn move, capture, loss of
+    /// castling rights, or a position with a legal en-passant capture left behind), so no
+    /// position before it can recur.
+    irreversible: bool,
+}
+
+impl Entry {
+    fn new(pos: Position, irreversible: bool) -> Entry {
+        Entry {
+            legal_ep: pos.legal_ep_square(),
+            pos,
+            irreversible,
+        }
+    }
+
+    /// The same position in the sense of FIDE 9.2.3 (R4.8): same side to move, same pieces on
+    /// the same squares, same castling rights, same legal en-passant capture.
+    fn same_position(&self, other: &Entry) -> bool {
+        self.pos.board == other.pos.board
+            && self.pos.turn == other.pos.turn
+            && self.pos.castling == other.pos.castling
+            && self.legal_ep == other.legal_ep
+    }
+}
+
+/// A game: a start position and the moves played from it.
+#[derive(Clone, Debug)]
+pub struct History {
+    entries: Vec<Entry>,
+    moves: Vec<Move>,
+}
+
+impl Default for History {
+    fn default() -> History {
+        History::new(Position::new())
+    }
+}
+
+impl History {
+    pub fn new(start: Position) -> History {
+        History {
+            entries: vec![Entry::new(start, true)],
+            moves: Vec::new(),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.entries[self.entries.len() - 1].pos
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.entries[0].pos
+    }
+
+    /// The moves played, oldest first.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plays a legal move.
+    pub fn push(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+        let before = self.position();
+        if !before.is_legal(m) {
+            return Err(IllegalMoveError {
+                mv: m,
+                fen: before.fen(),
+            });
+        }
+        self.push_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal.
+    pub fn push_unchecked(&mut self, m: Move) {
+        let last = &self.entries[self.entries.len() - 1];
+        let before = last.pos;
+        let mut after = before;
+        after.play_unchecked(m);
+        let irreversible =
+            before.is_zeroing(m) || after.castling != before.castling || last.legal_ep.is_some();
+        self.entries.push(Entry::new(after, irreversible));
+        self.moves.push(m);
+    }
+
+    /// Takes back the last move.
+    pub fn pop(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.entries.pop();
+        Some(m)
+    }
+
+    /// Entries since the last irreversible move, newest first (the current one included).
+    fn reversible_tail(&self) -> impl Iterator<Item = &Entry> {
+        let mut done = false;
+        self.entries.iter().rev().take_while(move |e| {
+            if done {
+                return false;
+            }
+            done = e.irreversible;
+            true
+        })
+    }
+
+    /// How often the current position has occurred, this time included (R4.8).
+    pub fn repetition_count(&self) -> usize {
+        let now = &self.entries[self.entries.len() - 1];
+        self.reversible_tail()
+            .filter(|e| e.same_position(now))
+            .count()
+    }
+
+    /// Has the current position occurred at least `count` times?
+    pub fn is_repetition(&self, count: usize) -> bool {
+        self.repetition_count() >= count
+    }
+
+    /// R4.8: the third occurrence now, or the one a legal move would bring about.
+    pub fn can_claim_threefold_repetition(&self) -> bool {
+        if self.repetition_count() >= 3 {
+            return true;
+        }
+        let pos = *self.position();
+        for &m in pos.legal_moves().iter() {
+            let mut after = pos;
+            after.play_unchecked(m);
+            let next = Entry::new(after, false);
+            // The move itself must be reversible for earlier positions to count.
+            let irreversible = pos.is_zeroing(m)
+                || after.castling != pos.castling
+                || self.entries[self.entries.len() - 1].legal_ep.is_some();
+            if irreversible {
+                continue;
+            }
+            if self
+                .reversible_tail()
+                .filter(|e| e.same_position(&next))
+                .count()
+                >= 2
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// 50 moves of each side without pawn move or capture, and the game not already over
+    /// by having no legal move.
+    pub fn is_fifty_moves(&self) -> bool {
+        let pos = self.position();
+        pos.halfmove_clock() >= 100 && pos.has_legal_moves()
+    }
+
+    /// R4.8: fifty moves now, or completed by a legal move the player announces.
+    pub fn can_claim_fifty_moves(&self) -> bool {
+        if self.is_fifty_moves() {
+            return true;
+        }
+        let pos = *self.position();
+        if pos.halfmove_clock() >= 99 {
+            for &m in pos.legal_moves().iter() {
+                if !pos.is_zeroing(m) {
+                    let mut after = pos;
+                    after.play_unchecked(m);
+                    if after.halfmove_clock() >= 100 && after.has_legal_moves() {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    pub fn can_claim_draw(&self) -> bool {
+        self.can_claim_fifty_moves() || self.can_claim_threefold_repetition()
+    }
+
+    /// R4.8: 75 moves of each side, ending the game without a claim (a mate on the last
+    /// move takes precedence, since then there is no legal move).
+    pub fn is_seventyfive_moves(&self) -> bool {
+        let pos = self.position();
+        pos.halfmove_clock() >= 150 && pos.has_legal_moves()
+    }
+
+    /// R4.8: the fifth occurrence ends the game without a claim.
+    pub fn is_fivefold_repetition(&self) -> bool {
+        self.is_repetition(5)
+    }
+
+    /// The outcome in python-chess's order: checkmate, insufficient material, stalemate,
+    /// seventy-five moves, fivefold; then, with `claim_draw`, fifty moves and threefold.
+    pub fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
+        let pos = self.position();
+        let draw = |termination| {
+            Some(Outcome {
+                termination,
+                winner: None,
+            })
+        };
+        if pos.is_checkmate() {
+            return Some(Outcome {
+                termination: Termination::Checkmate,
+                winner: Some(pos.turn().other()),
+            });
+        }
+        if pos.is_insufficient_material() {
+            return draw(Termination::InsufficientMaterial);
+        }
+        if !pos.has_legal_moves() {
+            return draw(Termination::Stalemate);
+        }
+        if self.is_seventyfive_moves() {
+            return draw(Termination::SeventyfiveMoves);
+        }
+        if self.is_fivefold_repetition() {
+            return draw(Termination::FivefoldRepetition);
+        }
+        if claim_draw {
+            if self.can_claim_fifty_moves() {
+                return draw(Termination::FiftyMoves);
+            }
+            if self.can_claim_threefold_repetition() {
+                return draw(Termination::ThreefoldRepetition);
+            }
+        }
+        None
+    }
+}
+
+impl Position {
+    /// The outcome of this position on its own (no history): checkmate, insufficient
+    /// material, stalemate, or seventy-five moves.
+    pub fn outcome(&self) -> Option<Outcome> {
+        History::new(*self).outcome(false)
+    }
+}

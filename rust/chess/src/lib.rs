@@ -1,0 +1,49 @@
+//! # shatranj-chess: the rules of chess
+//!
+//! Board types, strictly legal move generation, FEN, SAN/LAN/UCI notation, Polyglot Zobrist
+//! keys, game history with repetition and the FIDE draw rules, outcomes, and perft. The rules
+//! follow the FIDE Laws as digested in the project's `RULES.md` (ids R1.1 … R8.1).
+//!
+//! ```
+//! use shatranj_chess::{Position, perft::perft, san};
+//!
+//! let pos = Position::new();
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! assert_eq!(perft(&pos, 3), 8_902);
+//!
+//! let kiwipete: Position =
+//!     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+//! let castle = san::parse_san(&kiwipete, "O-O").unwrap();
+//! assert_eq!(castle.to_string(), "e1g1");
+//! let after = kiwipete.after(castle).unwrap();
+//! assert_eq!(after.fen(), "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1");
+//! ```
+
+pub mod attacks;
+pub mod bitboard;
+pub mod board;
+pub mod castling;
+pub mod fen;
+pub mod history;
+mod movegen;
+pub mod moves;
+pub mod outcome;
+pub mod perft;
+mod polyglot_keys;
+pub mod position;
+pub mod san;
+pub mod types;
+pub mod uci;
+mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use castling::{CastlingRights, CastlingSide};
+pub use fen::{EnPassantMode, FenError, FenField};
+pub use history::History;
+pub use moves::{Move, MoveKind, MoveList};
+pub use outcome::{Outcome, Termination};
+pub use position::{IllegalMoveError, Position, SetupError};
+pub use san::SanError;
+pub use types::{Color, File, Piece, Rank, Role, Square};
+pub use uci::UciError;

@@ -1,0 +1,424 @@
+//! Strictly legal move generation with check and pin masks.
+//!
+//! One generic walk, [`generate`], reports moves to a [`Visitor`] as *sets* of destinations:
+//! counting visitors add popcounts (bulk counting), list visitors push `Move`s, and perft
+//! visitors play each move on a copy. Everything is generic over [`Sliders`], so the caller's
+//! choice of magic or PEXT lookups is compiled in.
+//!
+//! Legality is decided without making moves: the king never steps onto an attacked square
+//! (computed with the king removed, so it cannot hide behind itself, R3.8a); when in check
+//! every other move must land on the check mask (capture the checker or interpose, R3.9); in
+//! double check only the king moves; pinned pieces stay on their pin ray; en passant, the one
+//! move that removes two pieces from a line, is checked by recomputing slider attacks.
+
+use crate::attacks::{
+    Sliders, between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_rays,
+};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::castling::CastlingSide;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::Position;
+use crate::types::{Color, Role, Square};
+
+/// Receives the legal moves of a position.
+pub(crate) trait Visitor {
+    /// A non-pawn `role` on `from` may move to every square of `to`.
+    fn piece(&mut self, role: Role, from: Square, to: Bitboard);
+    /// Pawn moves without promotion; each destination `t` came from `t + from_offset`.
+    fn pawns(&mut self, to: Bitboard, from_offset: i32);
+    /// Pawn moves onto the last rank; each is four moves (R3.7e).
+    fn promotions(&mut self, to: Bitboard, from_offset: i32);
+    fn en_passant(&mut self, from: Square, to: Square);
+    fn castle(&mut self, king_from: Square, king_to: Square);
+}
+
+const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
+const RANK_1: Bitboard = Bitboard(0xFF);
+const RANK_3: Bitboard = Bitboard(0xFF_0000);
+const RANK_6: Bitboard = Bitboard(0xFF << 40);
+const RANK_8: Bitboard = Bitboard(0xFF00_0000_0000_0000);
+
+/// Per-colour pawn geometry, so pawn code is one branch-free path for both sides: shifts are
+/// rotations (pawns never stand on the first or last rank, so nothing wraps once the
+/// edge file is masked off).
+struct PawnDirs {
+    push: u32,
+    push_from: i32,
+    west: u32,
+    west_from: i32,
+    east: u32,
+    east_from: i32,
+    double_rank: Bitboard,
+    last_rank: Bitboard,
+}
+
+const PAWN_DIRS: [PawnDirs; 2] = [
+    PawnDirs {
+        push: 8,
+        push_from: -8,
+        west: 7,
+        west_from: -7,
+        east: 9,
+        east_from: -9,
+        double_rank: RANK_3,
+        last_rank: RANK_8,
+    },
+    PawnDirs {
+        push: 56,
+        push_from: 8,
+        west: 55,
+        west_from: 9,
+        east: 57,
+        east_from: 7,
+        double_rank: RANK_6,
+        last_rank: RANK_1,
+    },
+];
+
+/// Is `sq` attacked by `by`, with `occupied` as blockers? Pieces attack even when pinned (R3.8a).
+#[inline(always)]
+pub(crate) fn attacked_by<S: Sliders>(
+    board: &Board,
+    by: Color,
+    sq: Square,
+    occupied: Bitboard,
+) -> bool {
+    let them = board.by_color(by);
+    if (knight_attacks(sq) & them & board.knights()).any()
+        || (pawn_attacks(by.other(), sq) & them & board.pawns()).any()
+        || (king_attacks(sq) & them & board.kings()).any()
+    {
+        return true;
+    }
+    let diag = them & board.diagonal_sliders();
+    if (bishop_rays(sq) & diag).any() && (S::bishop(sq, occupied) & diag).any() {
+        return true;
+    }
+    let orth = them & board.orthogonal_sliders();
+    (rook_rays(sq) & orth).any() && (S::rook(sq, occupied) & orth).any()
+}
+
+/// All pieces of `by` attacking `sq` with `occupied` as blockers.
+#[inline]
+pub(crate) fn attackers_of<S: Sliders>(
+    board: &Board,
+    by: Color,
+    sq: Square,
+    occupied: Bitboard,
+) -> Bitboard {
+    board.by_color(by)
+        & ((knight_attacks(sq) & board.knights())
+            | (pawn_attacks(by.other(), sq) & board.pawns())
+            | (king_attacks(sq) & board.kings())
+            | (S::bishop(sq, occupied) & board.diagonal_sliders())
+            | (S::rook(sq, occupied) & board.orthogonal_sliders()))
+}
+
+/// Every square `by` attacks, with `occupied` as blockers.
+#[inline(always)]
+pub(crate) fn enemy_attacks<S: Sliders>(board: &Board, by: Color, occupied: Bitboard) -> Bitboard {
+    let them = board.by_color(by);
+    let pawns = them & board.pawns();
+    let mut att = match by {
+        Color::White => (pawns & !FILE_A).rotate_left(7) | (pawns & !FILE_H).rotate_left(9),
+        Color::Black => (pawns & !FILE_A).rotate_left(55) | (pawns & !FILE_H).rotate_left(57),
+    };
+    for sq in them & board.knights() {
+        att |= knight_attacks(sq);
+    }
+    for sq in them & board.diagonal_sliders() {
+        att |= S::bishop(sq, occupied);
+    }
+    for sq in them & board.orthogonal_sliders() {
+        att |= S::rook(sq, occupied);
+    }
+    if let Some(k) = (them & board.kings()).first() {
+        att |= king_attacks(k);
+    }
+    att
+}
+
+/// Checkers of the side to move's king and the pin rays through its pieces (each ray
+/// includes the pinner), split by direction.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct KingSafety {
+    pub checkers: Bitboard,
+    pub pin_orth: Bitboard,
+    pub pin_diag: Bitboard,
+}
+
+#[inline(always)]
+pub(crate) fn king_safety<S: Sliders>(board: &Board, us: Color, king: Square) -> KingSafety {
+    let them = us.other();
+    let their = board.by_color(them);
+    let occ = board.occupied();
+    let mut checkers = (knight_attacks(king) & their & board.knights())
+        | (pawn_attacks(us, king) & their & board.pawns());
+    let mut pin_orth = Bitboard::EMPTY;
+    let mut pin_diag = Bitboard::EMPTY;
+    let their_orth = their & board.orthogonal_sliders();
+    if (rook_rays(king) & their_orth).any() {
+        // Seen through our own pieces: the first enemy piece on each ray.
+        for sniper in S::rook(king, their) & their_orth {
+            let ray = between(king, sniper);
+            let blockers = ray & occ;
+            if blockers.is_empty() {
+                checkers |= sniper;
+            } else if !blockers.more_than_one() {
+                pin_orth |= ray | sniper;
+            }
+        }
+    }
+    let their_diag = their & board.diagonal_sliders();
+    if (bishop_rays(king) & their_diag).any() {
+        for sniper in S::bishop(king, their) & their_diag {
+            let ray = between(king, sniper);
+            let blockers = ray & occ;
+            if blockers.is_empty() {
+                checkers |= sniper;
+            } else if !blockers.more_than_one() {
+                pin_diag |= ray | sniper;
+            }
+        }
+    }
+    KingSafety {
+        checkers,
+        pin_orth,
+        pin_diag,
+    }
+}
+
+/// Reports every legal move of `pos` to `v`.
+#[inline(always)]
+pub(crate) fn generate<S: Sliders, V: Visitor>(pos: &Position, v: &mut V) {
+    // Two inlined copies, each with the side to move a constant.
+    match pos.turn {
+        Color::White => generate_for::<S, V>(pos, v, Color::White),
+        Color::Black => generate_for::<S, V>(pos, v, Color::Black),
+    }
+}
+
+#[inline(always)]
+fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
+    let board = &pos.board;
+    let them = us.other();
+    let Some(king) = board.king_of(us) else {
+        return; // Unreachable for a validated position; no king means no moves.
+    };
+    let our = board.by_color(us);
+    let their = board.by_color(them);
+    let occ = our | their;
+    let safety = king_safety::<S>(board, us, king);
+    let checkers = safety.checkers;
+
+    // King steps and castling need to know which squares the enemy attacks. The king is
+    // lifted off the board for this, so it cannot hide behind itself (R3.8a); that is also
+    // right for castling, which is only tried when no slider sees the king at all.
+    let without_king = occ ^ king;
+    let king_targets = king_attacks(king) & !our;
+    let mut needed = king_targets;
+    // The king's path for each castling that is not blocked; empty when unavailable.
+    let mut castle_paths = [Bitboard::EMPTY; 2];
+    // Castling (R3.8b): not out of check, empty squares between king and rook, and the
+    // squares the king crosses and lands on unattacked. The rook's path (b1) may be attacked.
+    if checkers.is_empty() && !pos.castling.of(us).is_empty() {
+        for (i, side) in CastlingSide::ALL.into_iter().enumerate() {
+            if pos.castling.has(us, side) && (between(king, side.rook_from(us)) & occ).is_empty() {
+                let dest = side.king_to(us);
+                let path = between(king, dest) | dest;
+                needed |= path;
+                castle_paths[i] = path;
+            }
+        }
+    }
+    // Few squares: test each. Many: one attack map of the enemy is cheaper.
+    let safe = if needed.count() > 2 {
+        !enemy_attacks::<S>(board, them, without_king)
+    } else {
+        let mut safe = Bitboard::EMPTY;
+        for t in needed {
+            if !attacked_by::<S>(board, them, t, without_king) {
+                safe |= t;
+            }
+        }
+        safe
+    };
+    v.piece(Role::King, king, king_targets & safe);
+    for (side, path) in CastlingSide::ALL.into_iter().zip(castle_paths) {
+        if path.any() && (path & !safe).is_empty() {
+            v.castle(king, side.king_to(us));
+        }
+    }
+
+    if checkers.more_than_one() {
+        return; // Double check: only the king may move (R3.9).
+    }
+    let check_mask = match checkers.first() {
+        Some(checker) => between(king, checker) | checker,
+        None => Bitboard::FULL,
+    };
+    let target = !our & check_mask;
+    let pin_orth = safety.pin_orth;
+    let pin_diag = safety.pin_diag;
+    let pinned = pin_orth | pin_diag;
+
+    // Knights: a pinned knight can never stay on its pin ray.
+    for from in board.knights() & our & !pinned {
+        v.piece(Role::Knight, from, knight_attacks(from) & target);
+    }
+
+    // Sliders. A piece pinned on a diagonal can only slide along that diagonal and one
+    // pinned on a rank or file only along it; unpinned pieces (the common case) are handled
+    // first, without any mask. Pinned pieces use the union of the pin rays of their kind:
+    // a piece's own lines meet the other pin rays only on its own square.
+    for from in our & board.bishops() & !pinned {
+        v.piece(Role::Bishop, from, S::bishop(from, occ) & target);
+    }
+    for from in our & board.rooks() & !pinned {
+        v.piece(Role::Rook, from, S::rook(from, occ) & target);
+    }
+    for from in our & board.queens() & !pinned {
+        v.piece(Role::Queen, from, S::queen(from, occ) & target);
+    }
+    if pinned.any() {
+        for from in our & board.diagonal_sliders() & pin_diag {
+            let role = if board.queens().contains(from) {
+                Role::Queen
+            } else {
+                Role::Bishop
+            };
+            v.piece(role, from, S::bishop(from, occ) & target & pin_diag);
+        }
+        for from in our & board.orthogonal_sliders() & pin_orth {
+            let role = if board.queens().contains(from) {
+                Role::Queen
+            } else {
+                Role::Rook
+            };
+            v.piece(role, from, S::rook(from, occ) & target & pin_orth);
+        }
+    }
+
+    // Pawns, set-wise.
+    let dirs = match us {
+        Color::White => &PAWN_DIRS[0],
+        Color::Black => &PAWN_DIRS[1],
+    };
+    let pawns = our & board.pawns();
+    let empty = !occ;
+    let pushers = pawns & !pin_diag;
+    let single = ((pushers & !pin_orth).rotate_left(dirs.push) & empty)
+        | ((pushers & pin_orth).rotate_left(dirs.push) & empty & pin_orth);
+    let double = (single & dirs.double_rank).rotate_left(dirs.push) & empty & check_mask;
+    let single = single & check_mask;
+    let capturers = pawns & !pin_orth;
+    let enemies = their & check_mask;
+    let west_src = capturers & !FILE_A;
+    let west = ((west_src & !pin_diag).rotate_left(dirs.west) & enemies)
+        | ((west_src & pin_diag).rotate_left(dirs.west) & enemies & pin_diag);
+    let east_src = capturers & !FILE_H;
+    let east = ((east_src & !pin_diag).rotate_left(dirs.east) & enemies)
+        | ((east_src & pin_diag).rotate_left(dirs.east) & enemies & pin_diag);
+    let last = dirs.last_rank;
+    v.pawns(single & !last, dirs.push_from);
+    v.pawns(double, 2 * dirs.push_from);
+    v.pawns(west & !last, dirs.west_from);
+    v.pawns(east & !last, dirs.east_from);
+    if ((single | west | east) & last).any() {
+        v.promotions(single & last, dirs.push_from);
+        v.promotions(west & last, dirs.west_from);
+        v.promotions(east & last, dirs.east_from);
+    }
+
+    // En passant (R3.7d): rare, so checked exactly by recomputing the king's slider lines.
+    if let Some(ep) = pos.ep_square {
+        let ep_capturers = pawn_attacks(them, ep) & pawns;
+        if ep_capturers.any() {
+            if let Some(victim) = ep.offset(dirs.push_from) {
+                let their_orth = their & board.orthogonal_sliders();
+                let their_diag = their & board.diagonal_sliders();
+                // A knight's or other pawn's check survives any en-passant capture.
+                let leaper_checks =
+                    checkers & !(their_orth | their_diag) & !Bitboard::from_square(victim);
+                if leaper_checks.is_empty() {
+                    for from in ep_capturers {
+                        let after = occ ^ from ^ victim ^ ep;
+                        if (S::rook(king, after) & their_orth).is_empty()
+                            && (S::bishop(king, after) & their_diag).is_empty()
+                        {
+                            v.en_passant(from, ep);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Counts moves without listing them: the popcount of each destination set.
+pub(crate) struct Counter(pub u64);
+
+impl Visitor for Counter {
+    #[inline(always)]
+    fn piece(&mut self, _: Role, _: Square, to: Bitboard) {
+        self.0 += to.count() as u64;
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, _: i32) {
+        self.0 += to.count() as u64;
+    }
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, _: i32) {
+        self.0 += 4 * to.count() as u64;
+    }
+    #[inline(always)]
+    fn en_passant(&mut self, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn castle(&mut self, _: Square, _: Square) {
+        self.0 += 1;
+    }
+}
+
+#[inline(always)]
+pub(crate) fn from_offset(to: Square, offset: i32) -> Square {
+    Square::from_index_masked((to.index() as i32 + offset) as u32)
+}
+
+/// Collects moves into a [`MoveList`].
+pub(crate) struct Collector<'a>(pub &'a mut MoveList);
+
+impl Visitor for Collector<'_> {
+    #[inline(always)]
+    fn piece(&mut self, _: Role, from: Square, to: Bitboard) {
+        for t in to {
+            self.0.push(Move::normal(from, t));
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, off: i32) {
+        for t in to {
+            self.0.push(Move::normal(from_offset(t, off), t));
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, off: i32) {
+        for t in to {
+            let from = from_offset(t, off);
+            for role in Role::PROMOTIONS {
+                self.0.push(Move::new(from, t, MoveKind::Promotion(role)));
+            }
+        }
+    }
+    #[inline(always)]
+    fn en_passant(&mut self, from: Square, to: Square) {
+        self.0.push(Move::new(from, to, MoveKind::EnPassant));
+    }
+    #[inline(always)]
+    fn castle(&mut self, from: Square, to: Square) {
+        self.0.push(Move::new(from, to, MoveKind::Castle));
+    }
+}

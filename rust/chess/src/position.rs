@@ -1,0 +1,691 @@
+//! `Position`: placement, side to move, castling rights, en-passant square and clocks, with
+//! an incrementally updated Polyglot key. Moves are played by copy-make: a `Position` is
+//! small and `Copy`, so undo is keeping the old value.
+
+use crate::attacks::{Sliders, between, king_attacks, knight_attacks, pawn_attacks};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::castling::{CastlingRights, CastlingSide};
+use crate::dispatch;
+use crate::movegen::{self, Collector, Counter, KingSafety};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::types::{Color, Piece, Rank, Role, Square};
+use crate::zobrist;
+use core::fmt;
+
+/// A chess position (R1–R3). Every `Position` reachable through the public API is valid:
+/// one king each, no pawns on the first or last rank, the side not to move is not in check,
+/// castling rights match kings and rooks on their original squares, and an en-passant
+/// square is one a pawn has just crossed.
+#[derive(Copy, Clone)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    pub(crate) castling: CastlingRights,
+    /// Set after every double pawn step, like python-chess's `ep_square`, whether or not an
+    /// en-passant capture is possible.
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmove_clock: u32,
+    pub(crate) fullmove_number: u32,
+    pub(crate) key: u64,
+}
+
+/// Why a set of position fields does not form a legal position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// A side has no king or more than one.
+    KingCount { color: Color, count: u32 },
+    /// A pawn stands on the first or last rank, where no pawn can be (R3.7e).
+    PawnOnBackRank { square: Square },
+    /// The side that just moved left its own king in check (R3.9).
+    OppositeCheck,
+    /// A castling right whose king or rook is not on its original square (R3.8b).
+    CastlingWithoutPieces { color: Color, side: CastlingSide },
+    /// The en-passant square is not one an enemy pawn has just crossed (R3.7d).
+    ImpossibleEnPassant { square: Square },
+    /// The full-move number must be at least 1.
+    FullmoveNumberZero,
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::KingCount { color, count } => {
+                write!(f, "{color} has {count} kings; exactly one is required")
+            }
+            SetupError::PawnOnBackRank { square } => write!(
+                f,
+                "pawn on {square}: pawns cannot stand on the first or last rank"
+            ),
+            SetupError::OppositeCheck => f.write_str("the side not to move is in check"),
+            SetupError::CastlingWithoutPieces { color, side } => {
+                let (k, r) = (color.fold_wb("e1", "e8"), side.rook_from(*color));
+                write!(
+                    f,
+                    "{color} {side:?} castling right needs the king on {k} and a rook on {r}"
+                )
+            }
+            SetupError::ImpossibleEnPassant { square } => {
+                write!(
+                    f,
+                    "en-passant square {square} is not a square an enemy pawn has just crossed"
+                )
+            }
+            SetupError::FullmoveNumberZero => {
+                f.write_str("the full-move number must be at least 1")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// Why a move cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError {
+    pub mv: Move,
+    pub fen: String,
+}
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {} in {}", self.mv, self.fen)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when every FEN field is (the key follows from them).
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep_square == other.ep_square
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+    }
+}
+
+impl Eq for Position {}
+
+impl Position {
+    /// The start position (R1.2), White to move (R2.1).
+    pub fn new() -> Position {
+        let mut pos = Position {
+            board: Board::starting(),
+            turn: Color::White,
+            castling: CastlingRights::ALL,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            key: 0,
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    /// Builds and validates a position from its parts.
+    pub fn from_parts(
+        board: Board,
+        turn: Color,
+        castling: CastlingRights,
+        ep_square: Option<Square>,
+        halfmove_clock: u32,
+        fullmove_number: u32,
+    ) -> Result<Position, SetupError> {
+        for color in Color::ALL {
+            let count = (board.kings() & board.by_color(color)).count();
+            if count != 1 {
+                return Err(SetupError::KingCount { color, count });
+            }
+        }
+        if let Some(square) = (board.pawns() & Bitboard::BACKRANKS).first() {
+            return Err(SetupError::PawnOnBackRank { square });
+        }
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if castling.has(color, side) {
+                    let king_home = color.fold_wb(Square::E1, Square::E8);
+                    let rook = Piece::new(color, Role::Rook);
+                    if board.piece_at(king_home) != Some(Piece::new(color, Role::King))
+                        || board.piece_at(side.rook_from(color)) != Some(rook)
+                    {
+                        return Err(SetupError::CastlingWithoutPieces { color, side });
+                    }
+                }
+            }
+        }
+        if fullmove_number == 0 {
+            return Err(SetupError::FullmoveNumberZero);
+        }
+        if let Some(ep) = ep_square {
+            // The pawn that just moved is `turn`'s opponent's, two squares past its start.
+            let mover = turn.other();
+            let ok_rank = ep.rank() == Rank::Third.relative_to(mover);
+            let pawn_sq = ep.offset(mover.fold_wb(8, -8));
+            let origin = ep.offset(mover.fold_wb(-8, 8));
+            let ok = ok_rank
+                && pawn_sq
+                    .is_some_and(|s| board.piece_at(s) == Some(Piece::new(mover, Role::Pawn)))
+                && !board.occupied().contains(ep)
+                && origin.is_some_and(|s| !board.occupied().contains(s));
+            if !ok {
+                return Err(SetupError::ImpossibleEnPassant { square: ep });
+            }
+        }
+        let mut pos = Position {
+            board,
+            turn,
+            castling,
+            ep_square,
+            halfmove_clock,
+            fullmove_number,
+            key: 0,
+        };
+        let their_king = board.king_of(turn.other()).ok_or(SetupError::KingCount {
+            color: turn.other(),
+            count: 0,
+        })?;
+        if pos.is_attacked_by(turn, their_king) {
+            return Err(SetupError::OppositeCheck);
+        }
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+    #[inline]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+    /// The square a pawn just crossed with a double step, whether or not it can be captured
+    /// there (python-chess's `ep_square`).
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+    /// The Polyglot Zobrist key, equal to python-chess's `chess.polyglot.zobrist_hash`.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The king of `color` (every valid position has one).
+    #[inline]
+    pub fn king(&self, color: Color) -> Square {
+        // A valid position always has the king; fall back to a1 rather than panic.
+        self.board.king_of(color).unwrap_or(Square::A1)
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board.piece_at(sq)
+    }
+
+    /// Computes the key from scratch (the incremental key must always equal this).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for (sq, piece) in self.board.pieces() {
+            key ^= zobrist::piece_key(piece, sq);
+        }
+        key ^= zobrist::castling_key(self.castling);
+        if let Some(ep) = self.hashed_ep_square() {
+            key ^= zobrist::ep_file_key(ep.file());
+        }
+        key ^ zobrist::turn_key(self.turn)
+    }
+
+    /// The en-passant square if a pawn of the side to move stands beside the pawn that just
+    /// stepped twice (Polyglot's rule: legality of the capture is irrelevant for the key).
+    #[inline(always)]
+    fn hashed_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        let ours = self.board.by_color(self.turn) & self.board.pawns();
+        (pawn_attacks(self.turn.other(), ep) & ours)
+            .any()
+            .then_some(ep)
+    }
+
+    // ----- attacks and checks -------------------------------------------------------------
+
+    /// Pieces of `color` that attack `sq` (R3.1: including pinned pieces).
+    pub fn attackers(&self, color: Color, sq: Square) -> Bitboard {
+        dispatch!(S => movegen::attackers_of::<S>(&self.board, color, sq, self.board.occupied()))
+    }
+
+    /// Is `sq` attacked by a piece of `color` (R3.1)?
+    pub fn is_attacked_by(&self, color: Color, sq: Square) -> bool {
+        dispatch!(S => movegen::attacked_by::<S>(&self.board, color, sq, self.board.occupied()))
+    }
+
+    fn safety<S: Sliders>(&self) -> KingSafety {
+        movegen::king_safety::<S>(&self.board, self.turn, self.king(self.turn))
+    }
+
+    /// Pieces giving check to the side to move (R3.9).
+    pub fn checkers(&self) -> Bitboard {
+        dispatch!(S => self.safety::<S>().checkers)
+    }
+
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// The squares a piece of `color` on `sq` may move along without exposing its king: the
+    /// whole board when not pinned, else the pin line (python-chess's `pin`).
+    pub fn pin_mask(&self, color: Color, sq: Square) -> Bitboard {
+        let Some(king) = self.board.king_of(color) else {
+            return Bitboard::FULL;
+        };
+        if !self.board.by_color(color).contains(sq) || sq == king {
+            return Bitboard::FULL;
+        }
+        let line = crate::attacks::line(king, sq);
+        if line.is_empty() {
+            return Bitboard::FULL;
+        }
+        let occ = self.board.occupied();
+        let them = self.board.by_color(color.other());
+        let snipers = (crate::attacks::rook_attacks(king, Bitboard::EMPTY)
+            & them
+            & self.board.orthogonal_sliders())
+            | (crate::attacks::bishop_attacks(king, Bitboard::EMPTY)
+                & them
+                & self.board.diagonal_sliders());
+        for sniper in snipers & line {
+            let b = between(king, sniper) & occ;
+            if b == Bitboard::from_square(sq) {
+                return line;
+            }
+        }
+        Bitboard::FULL
+    }
+
+    /// Is the piece on `sq` pinned to its own king (R3.9)?
+    pub fn is_pinned(&self, color: Color, sq: Square) -> bool {
+        self.pin_mask(color, sq) != Bitboard::FULL
+    }
+
+    // ----- move generation -----------------------------------------------------------------
+
+    /// All legal moves (R3).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        dispatch!(S => movegen::generate::<S, _>(self, &mut Collector(&mut list)));
+        list
+    }
+
+    /// The number of legal moves, counted without listing them.
+    pub fn count_legal_moves(&self) -> usize {
+        let mut c = Counter(0);
+        dispatch!(S => movegen::generate::<S, _>(self, &mut c));
+        c.0 as usize
+    }
+
+    pub fn has_legal_moves(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    /// Is `m` a legal move here?
+    pub fn is_legal(&self, m: Move) -> bool {
+        // Listing the moves of one piece would be faster; legality checks are not hot.
+        self.legal_moves().contains(&m)
+    }
+
+    /// The en-passant square if an en-passant capture is actually legal (R4.8: only then
+    /// does it distinguish positions).
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        if (pawn_attacks(self.turn.other(), ep)
+            & self.board.by_color(self.turn)
+            & self.board.pawns())
+        .is_empty()
+        {
+            return None;
+        }
+        self.legal_moves()
+            .iter()
+            .any(|m| m.is_en_passant())
+            .then_some(ep)
+    }
+
+    pub fn has_legal_en_passant(&self) -> bool {
+        self.legal_ep_square().is_some()
+    }
+
+    /// Checkmate: in check with no legal move (R4.1).
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Stalemate: not in check and no legal move (R4.5).
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// python-chess's `has_insufficient_material`: `color` cannot mate even with the
+    /// opponent's help, judged by material alone. This is the automatic-mode list of R5.2.
+    pub fn has_insufficient_material(&self, color: Color) -> bool {
+        let b = &self.board;
+        let ours = b.by_color(color);
+        if (ours & (b.pawns() | b.rooks() | b.queens())).any() {
+            return false;
+        }
+        if (ours & b.knights()).any() {
+            // A lone knight, and an opponent without pieces that could block a self-mate.
+            return ours.count() <= 2
+                && (b.by_color(color.other()) & !b.kings() & !b.queens()).is_empty();
+        }
+        if (ours & b.bishops()).any() {
+            let same_colour = (b.bishops() & Bitboard::DARK_SQUARES).is_empty()
+                || (b.bishops() & Bitboard::LIGHT_SQUARES).is_empty();
+            return same_colour && b.pawns().is_empty() && b.knights().is_empty();
+        }
+        true
+    }
+
+    /// Neither side has mating material (R5.2's list; see `has_insufficient_material`).
+    pub fn is_insufficient_material(&self) -> bool {
+        Color::ALL
+            .into_iter()
+            .all(|c| self.has_insufficient_material(c))
+    }
+
+    // ----- move properties ----------------------------------------------------------------
+
+    /// Does `m` capture (including en passant)?
+    pub fn is_capture(&self, m: Move) -> bool {
+        m.is_en_passant() || self.board.by_color(self.turn.other()).contains(m.to())
+    }
+
+    /// Does `m` reset the fifty-move count (a pawn move or a capture)?
+    pub fn is_zeroing(&self, m: Move) -> bool {
+        self.is_capture(m) || self.board.pawns().contains(m.from())
+    }
+
+    /// The role of the piece `m` moves, if a piece stands on its origin.
+    pub fn moved_role(&self, m: Move) -> Option<Role> {
+        self.board.role_at(m.from())
+    }
+
+    /// Does the legal move `m` give check?
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = *self;
+        after.play_unchecked(m);
+        after.is_check()
+    }
+
+    // ----- playing moves -------------------------------------------------------------------
+
+    /// Plays `m` if it is legal.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+        if self.is_legal(m) {
+            self.play_unchecked(m);
+            Ok(())
+        } else {
+            Err(IllegalMoveError {
+                mv: m,
+                fen: crate::fen::to_fen(self),
+            })
+        }
+    }
+
+    /// The position after the legal move `m`.
+    pub fn after(&self, m: Move) -> Result<Position, IllegalMoveError> {
+        let mut p = *self;
+        p.play(m)?;
+        Ok(p)
+    }
+
+    /// Plays a move that must be legal here (for example one from [`legal_moves`]). An
+    /// illegal move cannot cause undefined behaviour or a panic, but leaves a position that
+    /// breaks the invariants.
+    ///
+    /// [`legal_moves`]: Position::legal_moves
+    pub fn play_unchecked(&mut self, m: Move) {
+        let from = m.from();
+        let to = m.to();
+        match m.kind() {
+            MoveKind::Normal => {
+                if let Some(role) = self.board.role_at(from) {
+                    self.apply_normal::<true>(role, from, to);
+                }
+            }
+            MoveKind::EnPassant => self.apply_en_passant::<true>(from, to),
+            MoveKind::Castle => self.apply_castle::<true>(from, to),
+            MoveKind::Promotion(role) => self.apply_promotion::<true>(from, to, role),
+        }
+    }
+
+    /// Passes the move to the other side without moving (a null move, for search and
+    /// analysis; not a legal chess move). Not allowed in check.
+    pub fn play_null(&mut self) -> bool {
+        if self.is_check() {
+            return false;
+        }
+        self.start_move::<true>();
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        self.finish_move::<true>();
+        true
+    }
+
+    // The `apply_*` functions take `FULL`: with `true` they maintain everything (key and
+    // clocks); with `false` only what move generation reads (placement, side, castling
+    // rights, en-passant square), for perft's counting copies.
+
+    /// Common prologue: forget the old en-passant square (and its key, if it was hashed).
+    #[inline(always)]
+    fn start_move<const FULL: bool>(&mut self) {
+        if FULL {
+            if let Some(ep) = self.hashed_ep_square() {
+                self.key ^= zobrist::ep_file_key(ep.file());
+            }
+        }
+        self.ep_square = None;
+    }
+
+    /// Common epilogue: hand the move to the other side.
+    #[inline(always)]
+    fn finish_move<const FULL: bool>(&mut self) {
+        if FULL && self.turn == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.turn = self.turn.other();
+        if FULL {
+            self.key ^= zobrist::SIDE_KEY;
+            if let Some(ep) = self.hashed_ep_square() {
+                self.key ^= zobrist::ep_file_key(ep.file());
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn update_castling<const FULL: bool>(&mut self, from: Square, to: Square) {
+        let old = self.castling;
+        let new = CastlingRights::from_bits(
+            old.bits() & CastlingRights::keep_mask(from) & CastlingRights::keep_mask(to),
+        );
+        if FULL && new != old {
+            self.key ^= zobrist::castling_key(old) ^ zobrist::castling_key(new);
+        }
+        self.castling = new;
+    }
+
+    /// Removes whatever enemy piece stands on `sq`; returns whether there was one.
+    #[inline(always)]
+    fn capture_on<const FULL: bool>(&mut self, sq: Square) -> bool {
+        let them = self.turn.other();
+        let captured = self.board.by_color(them).contains(sq);
+        if FULL && captured {
+            if let Some(role) = self.board.role_at(sq) {
+                self.key ^= zobrist::piece_key(Piece::new(them, role), sq);
+            }
+        }
+        self.board.discard_piece_at(sq);
+        captured
+    }
+
+    #[inline(always)]
+    fn move_piece<const FULL: bool>(&mut self, role: Role, from: Square, to: Square) {
+        let us = self.turn;
+        let ft = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.board.by_role[role.index()] ^= ft;
+        self.board.by_color[us.index()] ^= ft;
+        if FULL {
+            let p = Piece::new(us, role);
+            self.key ^= zobrist::piece_key(p, from) ^ zobrist::piece_key(p, to);
+        }
+    }
+
+    /// A piece or pawn move without promotion; `role` is the moving piece's.
+    #[inline(always)]
+    pub(crate) fn apply_normal<const FULL: bool>(&mut self, role: Role, from: Square, to: Square) {
+        self.start_move::<FULL>();
+        let captured = self.capture_on::<FULL>(to);
+        self.move_piece::<FULL>(role, from, to);
+        self.update_castling::<FULL>(from, to);
+        if role == Role::Pawn && from.index() ^ to.index() == 16 {
+            self.ep_square = Some(Square::from_index_masked(
+                ((from.index() + to.index()) / 2) as u32,
+            ));
+        }
+        if FULL {
+            self.halfmove_clock = if role == Role::Pawn || captured {
+                0
+            } else {
+                self.halfmove_clock.saturating_add(1)
+            };
+        }
+        self.finish_move::<FULL>();
+    }
+
+    #[inline(always)]
+    pub(crate) fn apply_promotion<const FULL: bool>(
+        &mut self,
+        from: Square,
+        to: Square,
+        promoted: Role,
+    ) {
+        self.start_move::<FULL>();
+        self.capture_on::<FULL>(to);
+        let us = self.turn;
+        self.board.by_role[Role::Pawn.index()] ^= from;
+        self.board.by_role[promoted.index()] ^= to;
+        self.board.by_color[us.index()] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+        if FULL {
+            self.key ^= zobrist::piece_key(Piece::new(us, Role::Pawn), from)
+                ^ zobrist::piece_key(Piece::new(us, promoted), to);
+        }
+        self.update_castling::<FULL>(from, to);
+        if FULL {
+            self.halfmove_clock = 0;
+        }
+        self.finish_move::<FULL>();
+    }
+
+    #[inline(always)]
+    pub(crate) fn apply_en_passant<const FULL: bool>(&mut self, from: Square, to: Square) {
+        self.start_move::<FULL>();
+        let victim = Square::from_coords(to.file(), from.rank());
+        self.capture_on::<FULL>(victim);
+        self.move_piece::<FULL>(Role::Pawn, from, to);
+        if FULL {
+            self.halfmove_clock = 0;
+        }
+        self.finish_move::<FULL>();
+    }
+
+    #[inline(always)]
+    pub(crate) fn apply_castle<const FULL: bool>(&mut self, king_from: Square, king_to: Square) {
+        self.start_move::<FULL>();
+        let side = if king_to.file() > king_from.file() {
+            CastlingSide::KingSide
+        } else {
+            CastlingSide::QueenSide
+        };
+        let us = self.turn;
+        self.move_piece::<FULL>(Role::King, king_from, king_to);
+        self.move_piece::<FULL>(Role::Rook, side.rook_from(us), side.rook_to(us));
+        self.update_castling::<FULL>(king_from, king_from);
+        if FULL {
+            self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        }
+        self.finish_move::<FULL>();
+    }
+
+    /// Swaps colours and mirrors the board vertically (for symmetry tests and evaluation).
+    pub fn mirrored(&self) -> Position {
+        let mut board = Board::empty();
+        for (sq, p) in self.board.pieces() {
+            board.set_piece_at(sq.flip_vertical(), Piece::new(p.color.other(), p.role));
+        }
+        let c = self.castling.bits();
+        let castling = CastlingRights::from_bits((c & 3) << 2 | (c >> 2) & 3);
+        let mut pos = Position {
+            board,
+            turn: self.turn.other(),
+            castling,
+            ep_square: self.ep_square.map(Square::flip_vertical),
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            key: 0,
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    /// Squares attacked by `color` (every square some piece of `color` attacks).
+    pub fn attacked_squares(&self, color: Color) -> Bitboard {
+        let b = &self.board;
+        let ours = b.by_color(color);
+        let occ = b.occupied();
+        let mut att = Bitboard::EMPTY;
+        for sq in ours {
+            att |= match b.role_at(sq) {
+                Some(Role::Pawn) => pawn_attacks(color, sq),
+                Some(Role::Knight) => knight_attacks(sq),
+                Some(Role::Bishop) => crate::attacks::bishop_attacks(sq, occ),
+                Some(Role::Rook) => crate::attacks::rook_attacks(sq, occ),
+                Some(Role::Queen) => crate::attacks::queen_attacks(sq, occ),
+                Some(Role::King) => king_attacks(sq),
+                None => Bitboard::EMPTY,
+            };
+        }
+        att
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({:?})", crate::fen::to_fen(self))
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.board, f)
+    }
+}

@@ -1,0 +1,154 @@
+//! UCI move notation: `e2e4`, `e7e8q`, castling as the king's move `e1g1`.
+
+use crate::castling::CastlingSide;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::{Role, Square};
+use core::fmt;
+
+/// Why a UCI move was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciError {
+    /// Not of the form `<from><to>[promotion]`, like `e2e4` or `e7e8q`.
+    Invalid { text: String },
+    /// Well-formed, but not a legal move in the position.
+    Illegal { text: String, fen: String },
+    /// `0000`: a null move is not a chess move.
+    NullMove,
+}
+
+impl fmt::Display for UciError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UciError::Invalid { text } => {
+                write!(
+                    f,
+                    "invalid UCI move {text:?}: expected origin, destination and optional promotion, like e2e4 or e7e8q"
+                )
+            }
+            UciError::Illegal { text, fen } => write!(f, "illegal UCI move {text:?} in {fen}"),
+            UciError::NullMove => f.write_str("the null move 0000 is not a legal chess move"),
+        }
+    }
+}
+
+impl std::error::Error for UciError {}
+
+/// A syntactically valid UCI move, not yet checked against a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UciMove {
+    Normal {
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    },
+    /// `0000`.
+    Null,
+}
+
+impl UciMove {
+    pub fn parse(text: &str) -> Result<UciMove, UciError> {
+        let invalid = || UciError::Invalid {
+            text: text.to_owned(),
+        };
+        if text == "0000" {
+            return Ok(UciMove::Null);
+        }
+        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
+            return Err(invalid());
+        }
+        let from = Square::from_name(&text[0..2]).ok_or_else(invalid)?;
+        let to = Square::from_name(&text[2..4]).ok_or_else(invalid)?;
+        let promotion = match text[4..].chars().next() {
+            None => None,
+            // `k` and `p` are well-formed (as in python-chess) but never legal.
+            Some(c @ ('n' | 'b' | 'r' | 'q' | 'k' | 'p')) => Role::from_char(c),
+            Some(_) => return Err(invalid()),
+        };
+        if from == to {
+            return Err(invalid());
+        }
+        Ok(UciMove::Normal {
+            from,
+            to,
+            promotion,
+        })
+    }
+
+    /// The legal move this denotes in `pos`. Castling is accepted as the king's two-square
+    /// move (`e1g1`) and as king-takes-rook (`e1h1`), as python-chess does.
+    pub fn to_move(self, pos: &Position) -> Result<Move, UciError> {
+        let UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } = self
+        else {
+            return Err(UciError::NullMove);
+        };
+        let illegal = || UciError::Illegal {
+            text: self.to_string(),
+            fen: pos.fen(),
+        };
+        let us = pos.turn();
+        let is_our_king =
+            pos.board().kings().contains(from) && pos.board().by_color(us).contains(from);
+        let mut to = to;
+        if is_our_king && promotion.is_none() {
+            for side in CastlingSide::ALL {
+                if to == side.rook_from(us)
+                    && from == us.fold_wb(Square::E1, Square::E8)
+                    && pos.castling_rights().has(us, side)
+                {
+                    to = side.king_to(us);
+                }
+            }
+        }
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion)
+            .ok_or_else(illegal)
+    }
+}
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UciMove::Null => f.write_str("0000"),
+            UciMove::Normal {
+                from,
+                to,
+                promotion,
+            } => {
+                write!(f, "{from}{to}")?;
+                if let Some(r) = promotion {
+                    write!(f, "{}", r.char())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl From<Move> for UciMove {
+    fn from(m: Move) -> UciMove {
+        UciMove::Normal {
+            from: m.from(),
+            to: m.to(),
+            promotion: m.promotion(),
+        }
+    }
+}
+
+/// Parses UCI text into a legal move of `pos`.
+pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, UciError> {
+    UciMove::parse(text)?.to_move(pos)
+}
+
+impl Move {
+    /// Reads a UCI move in the context of a position (needed to know castling and en passant).
+    pub fn from_uci(pos: &Position, text: &str) -> Result<Move, UciError> {
+        parse_uci(pos, text)
+    }
+}

@@ -1,0 +1,21 @@
+//! The native half of the `shatranj` Python package, imported as `shatranj._core`.
+//!
+//! This crate owns only the boundary: converting values, mapping Rust errors onto Python
+//! exceptions and releasing the GIL around long calls. Chess logic lives in `shatranj-chess`;
+//! the public Python API is re-exported by `python/shatranj/__init__.py`, and its types are
+//! described in `python/shatranj/_core.pyi`.
+
+use pyo3::prelude::*;
+
+/// Native core of the shatranj chess library.
+#[pymodule]
+mod _core {
+    use pyo3::prelude::*;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        // The Python package's version is the Cargo workspace version: one number, kept in
+        // Cargo.toml, which maturin also writes into the wheel's metadata.
+        m.add("__version__", env!("CARGO_PKG_VERSION"))
+    }
+}
