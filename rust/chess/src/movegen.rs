@@ -16,7 +16,6 @@ use crate::attacks::{
 };
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::castling::CastlingSide;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -76,6 +75,59 @@ const PAWN_DIRS: [PawnDirs; 2] = [
         last_rank: RANK_1,
     },
 ];
+
+/// The king's squares of one castling (R3.8b); `CASTLE_AVAIL` checks the squares between
+/// king and rook.
+struct Castle {
+    /// Squares the king crosses and lands on, which must not be attacked.
+    king_path: Bitboard,
+    king_to: Square,
+}
+
+/// Indexed by colour, then kingside (0) / queenside (1), as the castling-rights bits.
+const CASTLES: [[Castle; 2]; 2] = [
+    [
+        Castle {
+            king_path: Bitboard(0x60),
+            king_to: Square::G1,
+        },
+        Castle {
+            king_path: Bitboard(0x0C),
+            king_to: Square::C1,
+        },
+    ],
+    [
+        Castle {
+            king_path: Bitboard(0x60 << 56),
+            king_to: Square::G8,
+        },
+        Castle {
+            king_path: Bitboard(0x0C << 56),
+            king_to: Square::C8,
+        },
+    ],
+];
+
+/// Castlings possible by rights and empty squares between king and rook, indexed by
+/// `rights << 6 | back-rank occupancy of files b–g` (the same for both colours, seen from
+/// their own side): bit 0 kingside, bit 1 queenside.
+static CASTLE_AVAIL: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (rights, occ) = (i >> 6, (i & 0x3F) << 1); // occ: bits of files a–h, b..g present
+        let mut avail = 0;
+        if rights & 1 != 0 && occ & 0x60 == 0 {
+            avail |= 1;
+        }
+        if rights & 2 != 0 && occ & 0x0E == 0 {
+            avail |= 2;
+        }
+        t[i] = avail;
+        i += 1;
+    }
+    t
+};
 
 /// Is `sq` attacked by `by`, with `occupied` as blockers? Pieces attack even when pinned (R3.8a).
 #[inline(always)]
@@ -219,17 +271,24 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
     let without_king = occ ^ king;
     let king_targets = king_attacks(king) & !our;
     let mut needed = king_targets;
-    // The king's path for each castling that is not blocked; empty when unavailable.
-    let mut castle_paths = [Bitboard::EMPTY; 2];
     // Castling (R3.8b): not out of check, empty squares between king and rook, and the
     // squares the king crosses and lands on unattacked. The rook's path (b1) may be attacked.
-    if checkers.is_empty() && !pos.castling.of(us).is_empty() {
-        for (i, side) in CastlingSide::ALL.into_iter().enumerate() {
-            if pos.castling.has(us, side) && (between(king, side.rook_from(us)) & occ).is_empty() {
-                let dest = side.king_to(us);
-                let path = between(king, dest) | dest;
-                needed |= path;
-                castle_paths[i] = path;
+    // A castling right implies king and rook on their original squares, so the squares
+    // involved are constants.
+    // `avail` has bit 0 (kingside) and bit 1 (queenside) for each right held with empty
+    // squares up to the rook, read from a table indexed by the rights and the back rank.
+    let back_rank = (occ.0 >> (1 + 56 * us.index() as u32)) & 0x3F;
+    let rights = (pos.castling.bits() >> (2 * us.index())) & 3;
+    let avail = if checkers.is_empty() {
+        CASTLE_AVAIL[(rights as usize) << 6 | back_rank as usize]
+    } else {
+        0
+    };
+    let castles = &CASTLES[us.index()];
+    if avail != 0 {
+        for (i, c) in castles.iter().enumerate() {
+            if avail & (1 << i) != 0 {
+                needed |= c.king_path;
             }
         }
     }
@@ -246,9 +305,11 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
         safe
     };
     v.piece(Role::King, king, king_targets & safe);
-    for (side, path) in CastlingSide::ALL.into_iter().zip(castle_paths) {
-        if path.any() && (path & !safe).is_empty() {
-            v.castle(king, side.king_to(us));
+    if avail != 0 {
+        for (i, c) in castles.iter().enumerate() {
+            if avail & (1 << i) != 0 && (c.king_path & !safe).is_empty() {
+                v.castle(king, c.king_to);
+            }
         }
     }
 
@@ -308,26 +369,39 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
     };
     let pawns = our & board.pawns();
     let empty = !occ;
-    let pushers = pawns & !pin_diag;
-    let single = ((pushers & !pin_orth).rotate_left(dirs.push) & empty)
-        | ((pushers & pin_orth).rotate_left(dirs.push) & empty & pin_orth);
+    let enemies = their & check_mask;
+    let last = dirs.last_rank;
+    // Unpinned pawns, all at once.
+    let free = pawns & !pinned;
+    let single = free.rotate_left(dirs.push) & empty;
     let double = (single & dirs.double_rank).rotate_left(dirs.push) & empty & check_mask;
     let single = single & check_mask;
-    let capturers = pawns & !pin_orth;
-    let enemies = their & check_mask;
-    let west_src = capturers & !FILE_A;
-    let west = ((west_src & !pin_diag).rotate_left(dirs.west) & enemies)
-        | ((west_src & pin_diag).rotate_left(dirs.west) & enemies & pin_diag);
-    let east_src = capturers & !FILE_H;
-    let east = ((east_src & !pin_diag).rotate_left(dirs.east) & enemies)
-        | ((east_src & pin_diag).rotate_left(dirs.east) & enemies & pin_diag);
-    let last = dirs.last_rank;
+    let west = (free & !FILE_A).rotate_left(dirs.west) & enemies;
+    let east = (free & !FILE_H).rotate_left(dirs.east) & enemies;
     v.pawns(single & !last, dirs.push_from);
     v.pawns(double, 2 * dirs.push_from);
     v.pawns(west & !last, dirs.west_from);
     v.pawns(east & !last, dirs.east_from);
     if ((single | west | east) & last).any() {
         v.promotions(single & last, dirs.push_from);
+        v.promotions(west & last, dirs.west_from);
+        v.promotions(east & last, dirs.east_from);
+    }
+    // Pinned pawns (rare), one by one: along a file they may only push, along a diagonal
+    // only capture the pinner; along a rank they cannot move.
+    for p in pawns & pin_orth {
+        let single = p_bb(p).rotate_left(dirs.push) & empty & pin_orth;
+        let double = (single & dirs.double_rank).rotate_left(dirs.push) & empty & check_mask;
+        v.pawns(single & check_mask & !last, dirs.push_from);
+        v.pawns(double, 2 * dirs.push_from);
+        v.promotions(single & check_mask & last, dirs.push_from);
+    }
+    for p in pawns & pin_diag {
+        let bb = p_bb(p);
+        let west = (bb & !FILE_A).rotate_left(dirs.west) & enemies & pin_diag;
+        let east = (bb & !FILE_H).rotate_left(dirs.east) & enemies & pin_diag;
+        v.pawns(west & !last, dirs.west_from);
+        v.pawns(east & !last, dirs.east_from);
         v.promotions(west & last, dirs.west_from);
         v.promotions(east & last, dirs.east_from);
     }
@@ -355,6 +429,11 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
             }
         }
     }
+}
+
+#[inline(always)]
+fn p_bb(sq: Square) -> Bitboard {
+    Bitboard::from_square(sq)
 }
 
 /// Counts moves without listing them: the popcount of each destination set.

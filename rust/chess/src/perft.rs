@@ -232,7 +232,8 @@ trait Level: 'static {
 struct Baseline;
 /// x86-64-v2 (POPCNT): magic bitboards, hardware popcount.
 struct Popcnt;
-/// BMI2 with fast PEXT: PEXT bitboards, hardware popcount and tzcnt.
+/// BMI2 with fast PEXT (and AVX2, which every such CPU has): PEXT bitboards, hardware
+/// popcount and tzcnt, 32-byte copies of positions.
 struct Bmi2;
 
 impl Level for Baseline {
@@ -256,7 +257,7 @@ impl Level for Bmi2 {
     type S = Pext;
     #[inline(always)]
     fn count<const HASH: bool>(pos: &Position, depth: u32, table: Option<&PerftTable>) -> u64 {
-        // SAFETY: `Bmi2` is selected only when the CPU reports BMI1, BMI2, POPCNT and LZCNT.
+        // SAFETY: `Bmi2` is selected only when the CPU reports BMI1, BMI2, POPCNT, LZCNT and AVX2.
         unsafe { count_bmi2::<HASH>(pos, depth, table) }
     }
 }
@@ -276,7 +277,7 @@ unsafe fn count_popcnt<const HASH: bool>(
 
 #[cfg_attr(
     target_arch = "x86_64",
-    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")
+    target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")
 )]
 unsafe fn count_bmi2<const HASH: bool>(
     pos: &Position,
@@ -304,6 +305,7 @@ fn has_bmi_set() -> bool {
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -389,14 +391,22 @@ impl<L: Level, const HASH: bool> Expand<'_, L, HASH> {
 impl<L: Level, const HASH: bool> Visitor for Expand<'_, L, HASH> {
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, to: Bitboard) {
-        for t in to {
+        let their = self.parent.board.by_color(self.parent.turn.other());
+        for t in to & their {
             self.child(|c| c.apply_normal::<HASH>(role, from, t));
+        }
+        for t in to - their {
+            self.child(|c| c.apply_quiet::<HASH>(role, from, t));
         }
     }
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, off: i32) {
-        for t in to {
+        let their = self.parent.board.by_color(self.parent.turn.other());
+        for t in to & their {
             self.child(|c| c.apply_normal::<HASH>(Role::Pawn, from_offset(t, off), t));
+        }
+        for t in to - their {
+            self.child(|c| c.apply_quiet::<HASH>(Role::Pawn, from_offset(t, off), t));
         }
     }
     #[inline(always)]

@@ -582,6 +582,29 @@ impl Position {
         self.finish_move::<FULL>();
     }
 
+    /// A piece or pawn move onto an empty square (no capture, no promotion).
+    #[inline(always)]
+    pub(crate) fn apply_quiet<const FULL: bool>(&mut self, role: Role, from: Square, to: Square) {
+        self.start_move::<FULL>();
+        self.move_piece::<FULL>(role, from, to);
+        if !self.castling.is_empty() {
+            self.update_castling::<FULL>(from, to);
+        }
+        if role == Role::Pawn && from.index() ^ to.index() == 16 {
+            self.ep_square = Some(Square::from_index_masked(
+                ((from.index() + to.index()) / 2) as u32,
+            ));
+        }
+        if FULL {
+            self.halfmove_clock = if role == Role::Pawn {
+                0
+            } else {
+                self.halfmove_clock.saturating_add(1)
+            };
+        }
+        self.finish_move::<FULL>();
+    }
+
     #[inline(always)]
     pub(crate) fn apply_promotion<const FULL: bool>(
         &mut self,
