@@ -140,7 +140,7 @@ fn find_magic(sq: usize, dirs: &[(i32, i32); 4], rng: &mut Rng, table: &mut Vec<
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    let mut rng = Rng(0x5348_4154_52414E4A); // "SHATRANJ"
+    let mut rng = Rng(0x5348_4154_5241_4E4A); // "SHATRANJ"
     let mut magic_table = Vec::new();
     let mut pext_table = Vec::new();
     let mut src = String::new();

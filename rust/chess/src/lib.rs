@@ -18,6 +18,21 @@
 //! let after = kiwipete.after(castle).unwrap();
 //! assert_eq!(after.fen(), "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1");
 //! ```
+//!
+//! Game history and the draw rules (R4.8):
+//!
+//! ```
+//! use shatranj_chess::{History, Position, san};
+//!
+//! let mut game = History::new(Position::new());
+//! for text in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+//!     let m = san::parse_san(game.position(), text).unwrap();
+//!     game.push(m).unwrap();
+//! }
+//! // Black may claim a draw: ...Ng8 would repeat the start position a third time.
+//! assert!(game.can_claim_threefold_repetition());
+//! assert!(!game.is_repetition(3));
+//! ```
 
 pub mod attacks;
 pub mod bitboard;

@@ -12,6 +12,10 @@ use shatranj_chess::san::{parse_san, to_lan, to_san};
 use shatranj_chess::uci::parse_uci;
 use shatranj_chess::{Color, History, Move, MoveKind, Position, Role, Square};
 
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
+
 const SEED: u64 = 0x5EED_2024_C0FF_EE01;
 
 /// Positions to start the random games from: the start position, the classic perft
@@ -27,24 +31,6 @@ const STARTS: &[&str] = &[
     "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
     "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
 ];
-
-/// xorshift64* (Vigna): small, fast, good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Walks random games from every start position until `plies` positions have been
 /// visited in all, calling `check` on each (with the game so far) before the next move.

@@ -35,7 +35,8 @@ pub fn find() -> Option<PathBuf> {
 /// A running Stockfish in UCI mode.
 pub struct Stockfish {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed (on drop, so that a wrapper script sees the end of its input).
+    stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
     pub path: PathBuf,
     pub id: String,
@@ -52,7 +53,7 @@ impl Stockfish {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
-        let stdin = child.stdin.take().unwrap();
+        let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let mut sf = Stockfish {
             child,
@@ -75,8 +76,9 @@ impl Stockfish {
     }
 
     fn send(&mut self, cmd: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{cmd}")
-            .and_then(|_| self.stdin.flush())
+        let stdin = self.stdin.as_mut().ok_or("stockfish input closed")?;
+        writeln!(stdin, "{cmd}")
+            .and_then(|_| stdin.flush())
             .map_err(|e| format!("writing to stockfish: {e}"))
     }
 
@@ -118,6 +120,7 @@ impl Stockfish {
 impl Drop for Stockfish {
     fn drop(&mut self) {
         let _ = self.send("quit");
+        drop(self.stdin.take());
         let _ = self.child.wait();
     }
 }

@@ -1,0 +1,597 @@
+//! Differential test against python-chess (PyPI `chess`, 1.11): `tests/pychess/gen_games.py`
+//! plays seeded random games (biased towards repetitions, en passant, castling, promotions,
+//! mates and the move-count rules) and records, for every position, what python-chess says;
+//! this test replays each game with `History` and compares every field: FEN (both
+//! en-passant modes), the legal moves, the SAN of each, the Polyglot key, check / mate /
+//! stalemate / insufficient material, repetition and draw claims, and both outcomes.
+//!
+//! `cargo test --release -p shatranj-chess --test python_chess -- --ignored --nocapture`
+//!
+//! The interpreter is `$SHATRANJ_PYTHON`, else the repository's `.venv/bin/python` if it exists
+//! (scripts/test creates it with python-chess), else `python3`. Without python-chess the test
+//! fails, unless `SHATRANJ_NO_PYCHESS=1`. `SHATRANJ_PYCHESS_GAMES` and `SHATRANJ_SEED` change
+//! the number of games (default 200) and the seed (default 1).
+
+use shatranj_chess::fen::{EnPassantMode, to_fen_with};
+use shatranj_chess::san::{parse_san, to_san};
+use shatranj_chess::uci::parse_uci;
+use shatranj_chess::{Color, History, Outcome, Position};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pychess/gen_games.py");
+const VENV_PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/bin/python");
+const DEFAULT_GAMES: usize = 200;
+const DEFAULT_SEED: u64 = 1;
+/// At most this many differences are described in full (the first of each field first).
+const SHOWN: usize = 12;
+
+// ----- a minimal JSON reader (the test has no dependencies) ---------------------------------
+
+#[derive(Clone, Debug, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(BTreeMap<String, Json>),
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn parse(text: &str) -> Result<Json, String> {
+        let mut p = Parser {
+            s: text.as_bytes(),
+            i: 0,
+        };
+        let v = p.value()?;
+        p.ws();
+        if p.i != p.s.len() {
+            return Err(format!("trailing characters at {}", p.i));
+        }
+        Ok(v)
+    }
+
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, lit: &str) -> bool {
+        if self.s[self.i..].starts_with(lit.as_bytes()) {
+            self.i += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self) -> Result<Json, String> {
+        self.ws();
+        let Some(&c) = self.s.get(self.i) else {
+            return Err("unexpected end".into());
+        };
+        match c {
+            b'n' if self.eat("null") => Ok(Json::Null),
+            b't' if self.eat("true") => Ok(Json::Bool(true)),
+            b'f' if self.eat("false") => Ok(Json::Bool(false)),
+            b'"' => Ok(Json::Str(self.string()?)),
+            b'[' => {
+                self.i += 1;
+                let mut items = Vec::new();
+                self.ws();
+                if self.eat("]") {
+                    return Ok(Json::Arr(items));
+                }
+                loop {
+                    items.push(self.value()?);
+                    self.ws();
+                    if self.eat("]") {
+                        return Ok(Json::Arr(items));
+                    }
+                    if !self.eat(",") {
+                        return Err(format!("expected , or ] at {}", self.i));
+                    }
+                }
+            }
+            b'{' => {
+                self.i += 1;
+                let mut map = BTreeMap::new();
+                self.ws();
+                if self.eat("}") {
+                    return Ok(Json::Obj(map));
+                }
+                loop {
+                    self.ws();
+                    let k = self.string()?;
+                    self.ws();
+                    if !self.eat(":") {
+                        return Err(format!("expected : at {}", self.i));
+                    }
+                    let v = self.value()?;
+                    map.insert(k, v);
+                    self.ws();
+                    if self.eat("}") {
+                        return Ok(Json::Obj(map));
+                    }
+                    if !self.eat(",") {
+                        return Err(format!("expected , or }} at {}", self.i));
+                    }
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = self.i;
+                while self.i < self.s.len()
+                    && matches!(
+                        self.s[self.i],
+                        b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+                    )
+                {
+                    self.i += 1;
+                }
+                let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
+                t.parse()
+                    .map(Json::Num)
+                    .map_err(|_| format!("bad number {t:?}"))
+            }
+            _ => Err(format!("unexpected {:?} at {}", c as char, self.i)),
+        }
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        if !self.eat("\"") {
+            return Err(format!("expected string at {}", self.i));
+        }
+        let mut out = String::new();
+        loop {
+            let Some(&c) = self.s.get(self.i) else {
+                return Err("unterminated string".into());
+            };
+            self.i += 1;
+            match c {
+                b'"' => return Ok(out),
+                b'\\' => {
+                    let e = *self.s.get(self.i).ok_or("bad escape")?;
+                    self.i += 1;
+                    match e {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'n' => out.push('\n'),
+                        b't' => out.push('\t'),
+                        b'r' => out.push('\r'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'u' => {
+                            let hex = std::str::from_utf8(
+                                self.s.get(self.i..self.i + 4).ok_or("bad \\u")?,
+                            )
+                            .unwrap();
+                            let code = u32::from_str_radix(hex, 16).map_err(|_| "bad \\u")?;
+                            self.i += 4;
+                            out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+                        }
+                        _ => return Err("bad escape".into()),
+                    }
+                }
+                _ => {
+                    // Multi-byte UTF-8 sequences are copied byte by byte.
+                    let start = self.i - 1;
+                    let mut end = self.i;
+                    while end < self.s.len() && self.s[end] & 0xC0 == 0x80 {
+                        end += 1;
+                    }
+                    out.push_str(
+                        std::str::from_utf8(&self.s[start..end]).map_err(|e| e.to_string())?,
+                    );
+                    self.i = end;
+                }
+            }
+        }
+    }
+}
+
+impl Json {
+    fn get(&self, key: &str) -> &Json {
+        match self {
+            Json::Obj(m) => m.get(key).unwrap_or(&Json::Null),
+            _ => &Json::Null,
+        }
+    }
+    fn str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn bool(&self) -> Option<bool> {
+        match self {
+            Json::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+// ----- finding python-chess ---------------------------------------------------------------
+
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("SHATRANJ_PYTHON") {
+        return p.into();
+    }
+    let venv = PathBuf::from(VENV_PYTHON);
+    if venv.is_file() {
+        venv
+    } else {
+        PathBuf::from("python3")
+    }
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().map_or(default, |s| {
+        s.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={s:?} is not a number"))
+    })
+}
+
+/// The python-chess version, or why it cannot be used.
+fn pychess_version(python: &PathBuf) -> Result<String, String> {
+    let out = Command::new(python)
+        .args([
+            "-c",
+            "import chess, chess.polyglot; print(chess.__version__)",
+        ])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} cannot import chess (python-chess): {}",
+            python.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+// ----- comparing --------------------------------------------------------------------------
+
+fn outcome_json(o: Option<Outcome>) -> Json {
+    match o {
+        None => Json::Null,
+        Some(o) => {
+            let mut m = BTreeMap::new();
+            m.insert(
+                "termination".to_owned(),
+                Json::Str(o.termination.name().to_owned()),
+            );
+            let w = match o.winner {
+                None => Json::Null,
+                Some(Color::White) => Json::Str("white".into()),
+                Some(Color::Black) => Json::Str("black".into()),
+            };
+            m.insert("winner".to_owned(), w);
+            Json::Obj(m)
+        }
+    }
+}
+
+fn show(j: &Json) -> String {
+    match j {
+        Json::Null => "null".into(),
+        Json::Bool(b) => b.to_string(),
+        Json::Num(n) => n.to_string(),
+        Json::Str(s) => format!("{s:?}"),
+        Json::Arr(a) => format!("[{}]", a.iter().map(show).collect::<Vec<_>>().join(", ")),
+        Json::Obj(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{k}: {}", show(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Everything shatranj says about the current position, in the script's field names.
+fn ours(history: &History) -> BTreeMap<&'static str, Json> {
+    let pos = history.position();
+    let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    legal.sort();
+    let san: BTreeMap<String, Json> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| (m.to_string(), Json::Str(to_san(pos, m))))
+        .collect();
+    let b = Json::Bool;
+    BTreeMap::from([
+        ("fen", Json::Str(pos.fen())),
+        ("fen_ep", Json::Str(to_fen_with(pos, EnPassantMode::Always))),
+        (
+            "legal",
+            Json::Arr(legal.into_iter().map(Json::Str).collect()),
+        ),
+        ("san", Json::Obj(san)),
+        ("zobrist", Json::Str(format!("{:#018x}", pos.key()))),
+        ("is_check", b(pos.is_check())),
+        ("is_checkmate", b(pos.is_checkmate())),
+        ("is_stalemate", b(pos.is_stalemate())),
+        (
+            "is_insufficient_material",
+            b(pos.is_insufficient_material()),
+        ),
+        ("is_repetition3", b(history.is_repetition(3))),
+        (
+            "can_claim_threefold_repetition",
+            b(history.can_claim_threefold_repetition()),
+        ),
+        ("can_claim_fifty_moves", b(history.can_claim_fifty_moves())),
+        (
+            "is_fivefold_repetition",
+            b(history.is_fivefold_repetition()),
+        ),
+        ("is_seventyfive_moves", b(history.is_seventyfive_moves())),
+        ("outcome", outcome_json(history.outcome(false))),
+        ("outcome_claim", outcome_json(history.outcome(true))),
+    ])
+}
+
+/// Consistency checks that need no reference: keys, FEN round trips, SAN round trips.
+fn self_checks(history: &History, rec: &Json) -> Vec<(&'static str, String)> {
+    let pos = history.position();
+    let mut out = Vec::new();
+    if pos.key() != pos.compute_key() {
+        out.push((
+            "key_incremental",
+            format!(
+                "incremental key {:#018x}, recomputed {:#018x}",
+                pos.key(),
+                pos.compute_key()
+            ),
+        ));
+    }
+    if let Some(fen_ep) = rec.get("fen_ep").str() {
+        match Position::from_fen(fen_ep) {
+            Ok(p) if p == *pos && p.key() == pos.key() => {}
+            Ok(p) => out.push((
+                "parse_fen_ep",
+                format!(
+                    "from_fen({fen_ep:?}) gives {} (key {:#018x}), not the played position",
+                    to_fen_with(&p, EnPassantMode::Always),
+                    p.key()
+                ),
+            )),
+            Err(e) => out.push(("parse_fen_ep", format!("from_fen({fen_ep:?}) fails: {e}"))),
+        }
+    }
+    if let Some(fen) = rec.get("fen").str() {
+        match Position::from_fen(fen) {
+            Ok(p) if p.fen() == fen => {}
+            Ok(p) => out.push((
+                "parse_fen",
+                format!("from_fen({fen:?}).fen() = {:?}", p.fen()),
+            )),
+            Err(e) => out.push(("parse_fen", format!("from_fen({fen:?}) fails: {e}"))),
+        }
+    }
+    if let Json::Obj(sans) = rec.get("san") {
+        for (uci, san) in sans {
+            let Some(san) = san.str() else { continue };
+            match parse_san(pos, san) {
+                Ok(m) if m.to_string() == *uci => {}
+                Ok(m) => out.push((
+                    "parse_san",
+                    format!("parse_san({san:?}) = {m}, python-chess means {uci}"),
+                )),
+                Err(e) => out.push((
+                    "parse_san",
+                    format!("parse_san({san:?}) (python-chess: {uci}) fails: {e}"),
+                )),
+            }
+        }
+    }
+    out
+}
+
+struct Game {
+    id: u64,
+    start: String,
+    history: History,
+    /// Set when a move could not be replayed; the rest of the game is not compared.
+    broken: bool,
+}
+
+#[test]
+#[ignore = "needs python-chess; run with cargo test --release -- --ignored"]
+fn replays_match_python_chess() {
+    let python = python();
+    let version = match pychess_version(&python) {
+        Ok(v) => v,
+        Err(e) => {
+            if std::env::var("SHATRANJ_NO_PYCHESS").as_deref() == Ok("1") {
+                println!("{e}; skipped because SHATRANJ_NO_PYCHESS=1");
+                return;
+            }
+            panic!(
+                "{e}\nInstall python-chess (python3 -m venv .venv && .venv/bin/pip install chess), point \
+                 SHATRANJ_PYTHON at an interpreter that has it, or set SHATRANJ_NO_PYCHESS=1 to skip this test."
+            );
+        }
+    };
+    let games = env_number("SHATRANJ_PYCHESS_GAMES", DEFAULT_GAMES as u64);
+    let seed = env_number("SHATRANJ_SEED", DEFAULT_SEED);
+    println!(
+        "python-chess {version} ({}); {games} games, seed {seed} (SHATRANJ_PYCHESS_GAMES, SHATRANJ_SEED)",
+        python.display()
+    );
+
+    let start = Instant::now();
+    let out = Command::new(&python)
+        .arg(SCRIPT)
+        .args(["--seed", &seed.to_string(), "--games", &games.to_string()])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {SCRIPT}: {e}"));
+    assert!(
+        out.status.success(),
+        "{SCRIPT} failed ({}):\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("script output is not UTF-8");
+    let python_secs = start.elapsed().as_secs_f64();
+
+    let mut game: Option<Game> = None;
+    let mut positions = 0u64;
+    let mut done = false;
+    // field -> (count, first few descriptions)
+    let mut diffs: BTreeMap<String, (usize, Vec<String>)> = BTreeMap::new();
+    let mut note = |field: &str, g: &Game, ply: u64, what: String| {
+        let e = diffs.entry(field.to_owned()).or_default();
+        e.0 += 1;
+        if e.1.len() < 3 {
+            let moves: Vec<String> = g.history.moves().iter().map(|m| m.to_string()).collect();
+            e.1.push(format!(
+                "[{field}] game {} ply {ply}: {what}\n    start {}\n    moves {}\n    now   {}",
+                g.id,
+                g.start,
+                moves.join(" "),
+                to_fen_with(g.history.position(), EnPassantMode::Always)
+            ));
+        }
+    };
+
+    for (lineno, line) in text.lines().enumerate() {
+        let rec = Parser::parse(line)
+            .unwrap_or_else(|e| panic!("line {}: bad JSON ({e}): {line}", lineno + 1));
+        if rec.get("done").bool() == Some(true) {
+            done = true;
+            break;
+        }
+        if let Some(start) = rec.get("start").str() {
+            let id = match rec.get("game") {
+                Json::Num(n) => *n as u64,
+                _ => panic!("line {}: no game id", lineno + 1),
+            };
+            let pos = Position::from_fen(start)
+                .unwrap_or_else(|e| panic!("game {id}: cannot parse start {start:?}: {e}"));
+            game = Some(Game {
+                id,
+                start: start.to_owned(),
+                history: History::new(pos),
+                broken: false,
+            });
+            continue;
+        }
+        let g = game
+            .as_mut()
+            .unwrap_or_else(|| panic!("line {}: position before any game", lineno + 1));
+        if g.broken {
+            continue;
+        }
+        let ply = match rec.get("ply") {
+            Json::Num(n) => *n as u64,
+            _ => panic!("line {}: no ply", lineno + 1),
+        };
+        assert_eq!(
+            ply as usize,
+            g.history.moves().len(),
+            "line {}: ply out of step",
+            lineno + 1
+        );
+        positions += 1;
+        for (field, mine) in ours(&g.history) {
+            let theirs = rec.get(field);
+            if *theirs == mine {
+                continue;
+            }
+            let what = match (theirs, &mine) {
+                (Json::Obj(t), Json::Obj(m)) if field == "san" => {
+                    let mut s = String::new();
+                    for (k, v) in t {
+                        if m.get(k) != Some(v) {
+                            let _ = write!(
+                                s,
+                                "{k}: python-chess {}, shatranj {}; ",
+                                show(v),
+                                m.get(k).map_or("-".into(), show)
+                            );
+                        }
+                    }
+                    for (k, v) in m {
+                        if !t.contains_key(k) {
+                            let _ = write!(s, "{k}: python-chess -, shatranj {}; ", show(v));
+                        }
+                    }
+                    s
+                }
+                _ => format!("python-chess {}, shatranj {}", show(theirs), show(&mine)),
+            };
+            note(field, g, ply, what);
+        }
+        for (field, what) in self_checks(&g.history, &rec) {
+            note(field, g, ply, what);
+        }
+        if let Some(uci) = rec.get("move").str() {
+            match parse_uci(g.history.position(), uci) {
+                Ok(m) => g
+                    .history
+                    .push(m)
+                    .unwrap_or_else(|e| panic!("game {} ply {ply}: push {uci}: {e}", g.id)),
+                Err(e) => {
+                    note(
+                        "move",
+                        g,
+                        ply,
+                        format!(
+                            "python-chess plays {uci}, shatranj cannot: {e}; rest of game skipped"
+                        ),
+                    );
+                    g.broken = true;
+                }
+            }
+        }
+    }
+    assert!(done, "the script's output ended early (no \"done\" line)");
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{games} games, {positions} positions compared in {secs:.1} s ({python_secs:.1} s of it in python-chess)"
+    );
+    if !diffs.is_empty() {
+        let mut msg = String::new();
+        let summary: Vec<String> = diffs
+            .iter()
+            .map(|(f, (n, _))| format!("{f}: {n}"))
+            .collect();
+        let _ = writeln!(
+            msg,
+            "shatranj differs from python-chess {version} (seed {seed}); positions per field: {}",
+            summary.join(", ")
+        );
+        let mut shown = 0;
+        for (_, examples) in diffs.values() {
+            for e in examples.iter().take(1) {
+                if shown < SHOWN {
+                    let _ = writeln!(msg, "{e}");
+                    shown += 1;
+                }
+            }
+        }
+        for (_, examples) in diffs.values() {
+            for e in examples.iter().skip(1) {
+                if shown < SHOWN {
+                    let _ = writeln!(msg, "{e}");
+                    shown += 1;
+                }
+            }
+        }
+        panic!("{msg}");
+    }
+}
