@@ -273,10 +273,9 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
     let mut needed = king_targets;
     // Castling (R3.8b): not out of check, empty squares between king and rook, and the
     // squares the king crosses and lands on unattacked. The rook's path (b1) may be attacked.
-    // A castling right implies king and rook on their original squares, so the squares
-    // involved are constants.
-    // `avail` has bit 0 (kingside) and bit 1 (queenside) for each right held with empty
-    // squares up to the rook, read from a table indexed by the rights and the back rank.
+    // A castling right implies king and rook on their original squares, so the squares are
+    // constants: `avail` has bit 0 (kingside) and bit 1 (queenside) for each right held with
+    // empty squares up to the rook, from a table indexed by the rights and the back rank.
     let back_rank = (occ.0 >> (1 + 56 * us.index() as u32)) & 0x3F;
     let rights = (pos.castling.bits() >> (2 * us.index())) & 3;
     let avail = if checkers.is_empty() {
@@ -390,14 +389,14 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
     // Pinned pawns (rare), one by one: along a file they may only push, along a diagonal
     // only capture the pinner; along a rank they cannot move.
     for p in pawns & pin_orth {
-        let single = p_bb(p).rotate_left(dirs.push) & empty & pin_orth;
+        let single = Bitboard::from_square(p).rotate_left(dirs.push) & empty & pin_orth;
         let double = (single & dirs.double_rank).rotate_left(dirs.push) & empty & check_mask;
         v.pawns(single & check_mask & !last, dirs.push_from);
         v.pawns(double, 2 * dirs.push_from);
         v.promotions(single & check_mask & last, dirs.push_from);
     }
     for p in pawns & pin_diag {
-        let bb = p_bb(p);
+        let bb = Bitboard::from_square(p);
         let west = (bb & !FILE_A).rotate_left(dirs.west) & enemies & pin_diag;
         let east = (bb & !FILE_H).rotate_left(dirs.east) & enemies & pin_diag;
         v.pawns(west & !last, dirs.west_from);
@@ -429,11 +428,6 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
             }
         }
     }
-}
-
-#[inline(always)]
-fn p_bb(sq: Square) -> Bitboard {
-    Bitboard::from_square(sq)
 }
 
 /// Counts moves without listing them: the popcount of each destination set.
