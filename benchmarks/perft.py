@@ -7,14 +7,18 @@ Runs, in one process and one sitting, bulk-counting perft on one thread for
 * cozy-chess 0.3.4 (benchmarks/anchors/cozy-perft, `pext` feature, `-C target-cpu=native`),
 * Stockfish (`go perft DEPTH` over UCI, Threads = 1; the Debian `stockfish` package),
 
-and then shatranj with `--threads 2` against `--threads 1` on a deeper count. Every node
-count is checked against the known value; a mismatch (or any engine failing) is an error.
+and then shatranj with `--threads 2` against `--threads 1` on a deeper count. Beside those
+wall-clock timings, which are noisy on shared machines, it counts the instructions shatranj
+and cozy-chess execute for the same perft under valgrind's callgrind: a deterministic,
+noise-free complement (instructions, not time). Every node count is checked against the
+known value; a mismatch (or any engine failing) is an error.
 
 Standard library only. See benchmarks/README.md.
 
     python3 benchmarks/perft.py                 # full run, print the tables
     python3 benchmarks/perft.py --record        # ... and append them to benchmarks/RESULTS.md
     python3 benchmarks/perft.py --quick         # small depths, smoke test
+    python3 benchmarks/perft.py --instructions  # only the callgrind instruction counts
 """
 
 from __future__ import annotations
@@ -59,6 +63,12 @@ ANCHOR_CASES_FULL = [(STARTPOS, 6), (KIWIPETE, 5)]
 ANCHOR_CASES_QUICK = [(STARTPOS, 5), (KIWIPETE, 4)]
 SCALING_CASE_FULL = (STARTPOS, 7)
 SCALING_CASE_QUICK = (STARTPOS, 6)
+# (fen, depth) for the callgrind instruction counts: smaller than the timed runs because
+# valgrind runs the code ~50x slower. Each count has the same binary's count at
+# INSTR_BASELINE_DEPTH of the same position subtracted (process start-up, FEN parsing).
+INSTR_CASES_FULL = [(STARTPOS, 5), (KIWIPETE, 4)]
+INSTR_CASES_QUICK = [(STARTPOS, 4), (KIWIPETE, 3)]
+INSTR_BASELINE_DEPTH = 1
 
 # Targets from the issue.
 TARGET_VS_COZY = 2.0
@@ -66,6 +76,10 @@ TARGET_SCALING_2T = 1.9
 
 NODES_RE = re.compile(r"^\s*Nodes searched:\s*(\d+)\s*$", re.MULTILINE)
 COZY_TIME_RE = re.compile(r"^Time:\s*([0-9.]+)\s*s\s*$", re.MULTILINE)
+# shatranj's `Time: ... (1 thread, bmi2-pext)` line: the move-generation backend it picked.
+OURS_BACKEND_RE = re.compile(r"^Time:.*\(\d+ threads?, ([^)]+)\)\s*$", re.MULTILINE)
+# valgrind's `==PID== Collected : N` summary line (on stderr).
+CALLGRIND_RE = re.compile(r"^==\d+==\s*Collected\s*:\s*(\d+)\s*$", re.MULTILINE)
 
 OURS, COZY, STOCKFISH = "shatranj", "cozy-chess", "stockfish"
 
@@ -272,14 +286,27 @@ def parse_nodes(name: str, text: str, cmd: List[str]) -> int:
     return int(found[-1])
 
 
+def ours_cmd(exe: Path, fen: str, depth: int, threads: int) -> List[str]:
+    return [str(exe), "perft", str(depth), "--fen", fen, "--threads", str(threads)]
+
+
+def cozy_cmd(exe: Path, fen: str, depth: int) -> List[str]:
+    return [str(exe), fen, str(depth)]
+
+
 def run_ours(exe: Path, fen: str, depth: int, threads: int, timeout: float) -> Run:
-    cmd = [str(exe), "perft", str(depth), "--fen", fen, "--threads", str(threads)]
+    cmd = ours_cmd(exe, fen, depth, threads)
     proc, wall = run_process(OURS, cmd, timeout)
     return Run(parse_nodes(OURS, proc.stdout, cmd), wall)
 
 
+def ours_backend(text: str) -> Optional[str]:
+    m = OURS_BACKEND_RE.search(text)
+    return m.group(1).strip() if m else None
+
+
 def run_cozy(exe: Path, fen: str, depth: int, timeout: float) -> Run:
-    cmd = [str(exe), fen, str(depth)]
+    cmd = cozy_cmd(exe, fen, depth)
     proc, wall = run_process(COZY, cmd, timeout)
     m = COZY_TIME_RE.search(proc.stdout)
     return Run(parse_nodes(COZY, proc.stdout, cmd), wall, float(m.group(1)) if m else None)
@@ -400,6 +427,31 @@ def run_stockfish(exe: Path, fen: str, depth: int, timeout: float) -> Run:
     return Run(int(m.group(1)), wall)
 
 
+def find_valgrind() -> Optional[Path]:
+    found = shutil.which("valgrind")
+    return Path(found) if found else None
+
+
+@dataclass
+class Counted:
+    """One program run under callgrind: the node count and the instructions executed."""
+    nodes: int
+    instructions: int
+    stdout: str
+
+
+def run_callgrind(valgrind: Path, name: str, cmd: List[str], timeout: float) -> Counted:
+    """Run `cmd` under `valgrind --tool=callgrind`; return its node and instruction counts."""
+    full = [str(valgrind), "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd
+    proc, _ = run_process(f"{name} under callgrind", full, timeout)
+    found = CALLGRIND_RE.findall(proc.stderr)
+    if not found:
+        raise BenchError(f"{name}: no `==PID== Collected : N` line from callgrind in the output "
+                         f"of {' '.join(shlex.quote(c) for c in full)}\n  stderr:\n"
+                         f"{tail(proc.stderr)}")
+    return Counted(parse_nodes(name, proc.stdout, full), int(found[-1]), proc.stdout)
+
+
 # --------------------------------------------------------------------------------------------
 # Measurement and reporting
 # --------------------------------------------------------------------------------------------
@@ -469,6 +521,92 @@ def measure_scaling(case, repeat: int, ours: Path, timeout: float) -> Dict[int, 
             log(f"[run] {NAMES[fen]} d{depth} {OURS} --threads {t} #{i + 1}: {run.wall:.3f} s "
                 f"({run.nodes / run.wall / 1e6:.1f} Mnps)")
     return series
+
+
+@dataclass
+class InstrCount:
+    """Instructions for one engine, one position: the run at `depth` minus the baseline run."""
+    engine: str
+    fen: str
+    depth: int
+    nodes: int
+    total: int
+    baseline: int
+
+    @property
+    def net(self) -> int:
+        return self.total - self.baseline
+
+
+def measure_instructions(cases, valgrind: Path, ours: Path, cozy: Path, timeout: float):
+    """Count instructions under callgrind for shatranj and cozy-chess (once each: the counts
+    are deterministic). Returns ([{engine: InstrCount}], shatranj backend under valgrind)."""
+    results = []
+    backends = set()
+    for fen, depth in cases:
+        series = {}
+        for engine in (OURS, COZY):
+            counts = {}
+            for d in (INSTR_BASELINE_DEPTH, depth):
+                if engine == OURS:
+                    cmd = ours_cmd(ours, fen, d, 1) + ["--quiet"]
+                else:
+                    cmd = cozy_cmd(cozy, fen, d)
+                c = run_callgrind(valgrind, engine, cmd, timeout)
+                check_nodes(engine, fen, d, Run(c.nodes, 0.0))
+                if engine == OURS:
+                    backends.add(ours_backend(c.stdout) or "unknown")
+                counts[d] = c
+                log(f"[callgrind] {NAMES[fen]} d{d} {engine:<10}: {c.instructions:,} "
+                    f"instructions")
+            series[engine] = InstrCount(engine, fen, depth, counts[depth].nodes,
+                                        counts[depth].instructions,
+                                        counts[INSTR_BASELINE_DEPTH].instructions)
+            if series[engine].net <= 0:
+                raise BenchError(f"{engine}: {NAMES[fen]} depth {depth} ran no more instructions "
+                                 f"than depth {INSTR_BASELINE_DEPTH} under callgrind "
+                                 f"({series[engine].total:,} vs {series[engine].baseline:,})")
+        results.append(series)
+    return results, ", ".join(sorted(backends))
+
+
+def instructions_table(results: List[Dict[str, InstrCount]], backend: str,
+                       native_backend: Optional[str]) -> List[str]:
+    out = [
+        "Instructions executed (valgrind callgrind `Ir`), **not time**: deterministic (repeat "
+        "runs agree to within a few thousand instructions), so this is the noise-free "
+        "complement to the wall-clock table. Counted once per engine and position.",
+        "",
+        "| position | depth | nodes | shatranj instructions | cozy-chess instructions "
+        "| shatranj instr/node | cozy-chess instr/node "
+        "| cozy/ours instructions (ours needs N× fewer) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for series in results:
+        o, c = series[OURS], series[COZY]
+        out.append(
+            f"| {NAMES[o.fen]} | {o.depth} | {o.nodes:,} | {o.net:,} | {c.net:,} "
+            f"| {o.net / o.nodes:.2f} | {c.net / c.nodes:.2f} | **{fmt_ratio(c.net / o.net)}** |")
+    out += [""]
+    for series in results:
+        o, c = series[OURS], series[COZY]
+        out.append(f"- {NAMES[o.fen]} d{o.depth}: ours needs {c.net / o.net:.2f}× fewer "
+                   f"instructions than cozy-chess")
+    baselines = "; ".join(f"{NAMES[s[OURS].fen]}: shatranj {s[OURS].baseline:,}, "
+                          f"cozy-chess {s[COZY].baseline:,}" for s in results)
+    out += [
+        f"- Each count is the run at the depth shown minus the same binary's run at depth "
+        f"{INSTR_BASELINE_DEPTH} of the same position, so process start-up and FEN parsing "
+        f"are excluded (depth-{INSTR_BASELINE_DEPTH} baselines: {baselines}).",
+        "- Instruction counts are not a speed ratio: cozy-chess is built with "
+        "`-C target-cpu=native` and may run more instructions per cycle than the generic "
+        "shatranj build; the targets are judged on the timed table.",
+        f"- shatranj backend under valgrind: {backend}"
+        + ("" if native_backend is None or native_backend == backend
+           else f" (**differs** from the native run: {native_backend}; the counts measure "
+                f"a different code path than the timings)"),
+    ]
+    return out
 
 
 def anchors_table(results: List[Dict[str, Series]]) -> List[str]:
@@ -543,10 +681,13 @@ def all_pass(anchors, scaling) -> bool:
 def parse_args(argv: List[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description="Perft benchmark: shatranj vs cozy-chess 0.3.4 and Stockfish (one thread), "
+                    "shatranj vs cozy-chess instruction counts under valgrind's callgrind, "
                     "plus shatranj 2-thread scaling. Node counts are verified.")
     p.add_argument("--quick", action="store_true",
-                   help="smoke run: startpos 5 / kiwipete 4, scaling on startpos 6 "
-                        "(default: startpos 6 / kiwipete 5, scaling on startpos 7)")
+                   help="smoke run: startpos 5 / kiwipete 4, scaling on startpos 6, "
+                        "instruction counts on startpos 4 / kiwipete 3 (default: startpos 6 / "
+                        "kiwipete 5, scaling on startpos 7, instruction counts on startpos 5 "
+                        "/ kiwipete 4)")
     p.add_argument("--repeat", type=int, default=3, metavar="N",
                    help="runs per engine and position (default 3); best and median reported")
     p.add_argument("--record", action="store_true",
@@ -555,10 +696,18 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     part.add_argument("--threads-scaling", action="store_true",
                       help="run only the thread-scaling part (shatranj --threads 1 vs 2)")
     part.add_argument("--no-threads-scaling", action="store_true",
-                      help="run only the anchor comparison, skip the thread-scaling part")
+                      help="run only the anchor comparison (and the instruction counts), skip "
+                           "the thread-scaling part")
+    part.add_argument("--instructions", action="store_true",
+                      help="run only the instruction counts under valgrind's callgrind "
+                           "(shatranj vs cozy-chess: startpos 5 / kiwipete 4, with --quick "
+                           "startpos 4 / kiwipete 3); the default run includes them when "
+                           "valgrind is installed")
+    p.add_argument("--no-instructions", action="store_true",
+                   help="skip the callgrind instruction counts")
     p.add_argument("--ours", type=Path, metavar="PATH",
                    help="use this shatranj binary instead of building it "
-                        "(must accept `perft DEPTH --fen FEN --threads N`)")
+                        "(must accept `perft DEPTH --fen FEN --threads N [--quiet]`)")
     p.add_argument("--cozy", type=Path, metavar="PATH",
                    help="use this cozy-perft binary instead of building it")
     p.add_argument("--stockfish", type=Path, metavar="PATH",
@@ -571,15 +720,34 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.repeat < 1:
         p.error("--repeat must be at least 1")
+    if args.instructions and args.no_instructions:
+        p.error("--instructions and --no-instructions exclude each other")
     return args
 
 
 def main(argv: List[str]) -> int:
     args = parse_args(argv)
-    do_anchors = not args.threads_scaling
-    do_scaling = not args.no_threads_scaling
+    do_anchors = not args.threads_scaling and not args.instructions
+    do_scaling = not args.no_threads_scaling and not args.instructions
+    do_instr = not args.threads_scaling and not args.no_instructions
     anchor_cases = ANCHOR_CASES_QUICK if args.quick else ANCHOR_CASES_FULL
     scaling_case = SCALING_CASE_QUICK if args.quick else SCALING_CASE_FULL
+    instr_cases = INSTR_CASES_QUICK if args.quick else INSTR_CASES_FULL
+
+    valgrind = valgrind_version = None
+    instr_skipped = None
+    if do_instr:
+        valgrind = find_valgrind()
+        if valgrind is None:
+            if args.instructions:
+                raise BenchError("--instructions needs valgrind (callgrind), which is not on "
+                                 "PATH: install it (Debian: `apt-get install -y valgrind`)")
+            instr_skipped = "valgrind not found on PATH"
+            log("[note] valgrind not found on PATH: skipping the callgrind instruction counts "
+                "(install valgrind to get them)")
+            do_instr = False
+        else:
+            valgrind_version = capture([str(valgrind), "--version"]) or "unknown"
 
     # --- set-up -------------------------------------------------------------------------
     ours = args.ours.resolve() if args.ours else build_ours()
@@ -587,32 +755,58 @@ def main(argv: List[str]) -> int:
         raise BenchError(f"shatranj binary not found: {ours}")
     cozy = sf = None
     sf_version = None
-    if do_anchors:
+    if do_anchors or do_instr:
         cozy = args.cozy.resolve() if args.cozy else build_cozy()
         if not cozy.is_file():
             raise BenchError(f"cozy-perft binary not found: {cozy}")
+    if do_anchors:
         sf = args.stockfish if args.stockfish else find_stockfish(install=True)
         sf_version = stockfish_version(sf)
     log(f"[setup] shatranj:   {ours}")
-    if do_anchors:
+    if cozy is not None:
         log(f"[setup] cozy-chess: {cozy}")
+    if do_anchors:
         log(f"[setup] stockfish:  {sf} ({sf_version})")
+    if do_instr:
+        log(f"[setup] valgrind:   {valgrind} ({valgrind_version})")
 
     # --- measure ------------------------------------------------------------------------
-    load_before = warn_if_busy("before measuring")
+    # Only the timings suffer from a busy machine; the instruction counts do not.
+    load_before = (warn_if_busy("before measuring") if do_anchors or do_scaling
+                   else load_average())
     anchors = (measure_anchors(anchor_cases, args.repeat, ours, cozy, sf, args.timeout)
                if do_anchors else None)
     scaling = measure_scaling(scaling_case, args.repeat, ours, args.timeout) if do_scaling else None
+    # Instruction counts last: they do not depend on the machine's load, the timings do.
+    instr = None
+    if do_instr:
+        instr, backend = measure_instructions(instr_cases, valgrind, ours, cozy, args.timeout)
+        # The backend shatranj picks natively, to catch valgrind's emulated CPU hiding a
+        # feature (then the counts would measure another code path than the timings).
+        fen = instr_cases[0][0]
+        cmd = ours_cmd(ours, fen, INSTR_BASELINE_DEPTH, 1) + ["--quiet"]
+        native_backend = ours_backend(run_process(OURS, cmd, args.timeout)[0].stdout)
+        if native_backend is not None and native_backend != backend:
+            log(f"[warn] shatranj picks backend {backend!r} under valgrind but "
+                f"{native_backend!r} natively: the instruction counts measure another code "
+                f"path than the timings")
 
     # --- report -------------------------------------------------------------------------
     report: List[str] = []
     if anchors is not None:
         report += ["### Single thread: shatranj vs anchors", ""]
         report += anchors_table(anchors) + [""]
+    if instr is not None:
+        report += ["### Instruction counts (callgrind, not time): shatranj vs cozy-chess", ""]
+        report += instructions_table(instr, backend, native_backend) + [""]
+    elif instr_skipped is not None:
+        report += ["### Instruction counts (callgrind, not time): shatranj vs cozy-chess", "",
+                   f"Skipped: {instr_skipped}.", ""]
     if scaling is not None:
         report += ["### shatranj thread scaling", ""]
         report += scaling_table(scaling) + [""]
-    report += ["### Targets", ""] + verdicts(anchors, scaling) + [""]
+    if anchors is not None or scaling is not None:
+        report += ["### Targets", ""] + verdicts(anchors, scaling) + [""]
 
     print()
     print("\n".join(report))
@@ -632,14 +826,19 @@ def main(argv: List[str]) -> int:
             + ("?" if load_before is None else f"{load_before:.2f}"),
             f"- shatranj: `{ours}`" + ("" if args.ours else " (cargo build --release, generic)"),
         ]
+        if cozy is not None:
+            meta += [f"- cozy-chess: 0.3.4, pext, -C target-cpu=native"
+                     + (f" (binary `{cozy}`)" if args.cozy else "")]
         if do_anchors:
-            meta += [
-                f"- cozy-chess: 0.3.4, pext, -C target-cpu=native"
-                + (f" (binary `{cozy}`)" if args.cozy else ""),
-                f"- stockfish: {sf_version} (`{sf}`)",
-            ]
-        meta += [f"- runs per engine and position: {args.repeat}"
-                 + (" (--quick depths)" if args.quick else ""), ""]
+            meta += [f"- stockfish: {sf_version} (`{sf}`)"]
+        if do_instr:
+            meta += [f"- valgrind: {valgrind_version} (`{valgrind}`, callgrind)"]
+        if do_anchors or do_scaling:
+            meta += [f"- runs per engine and position: {args.repeat}"
+                     + (" (--quick depths)" if args.quick else "")]
+        else:
+            meta += ["- instruction counts only" + (" (--quick depths)" if args.quick else "")]
+        meta += [""]
         with RESULTS_MD.open("a", encoding="utf-8") as f:
             f.write("\n" + "\n".join(meta + report))
         log(f"[record] appended to {RESULTS_MD}")
