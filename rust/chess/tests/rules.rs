@@ -1717,3 +1717,31 @@ fn r3_7d_en_passant_fen_fields() {
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
     );
 }
+
+// ----- R4.4 --------------------------------------------------------------------------------
+
+#[test]
+fn r4_4_illegal_moves_are_refused_and_change_nothing() {
+    // R4.4: the two kinds of illegal move the rule names — leaving the king in check, and a
+    // piece going to a square it cannot reach — are refused with a typed error naming the move
+    // and the position; the position stays as it was. (Counting them towards a forfeit is the
+    // arbiter's job.)
+    let pinned = pos("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+    for (p, m) in [
+        (pinned, Move::normal(Square::E2, Square::C3)), // exposes the king to the rook
+        (
+            pos("4k3/8/8/8/8/8/8/4K2r w - - 0 1"),
+            Move::normal(Square::E1, Square::F1),
+        ), // stays in check
+        (Position::new(), Move::normal(Square::B1, Square::B3)), // a knight cannot go there
+        (Position::new(), Move::normal(Square::E2, Square::E5)), // nor a pawn
+    ] {
+        let mut q = p;
+        let err = q.play(m).unwrap_err();
+        assert_eq!(err.mv, m);
+        assert_eq!(err.fen, p.fen());
+        assert!(err.to_string().contains(&m.to_string()), "{err}");
+        assert_eq!(q, p);
+        assert_eq!(q.key(), p.key());
+    }
+}
