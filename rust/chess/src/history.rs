@@ -2,9 +2,10 @@
 //! repetition (R4.8), the fifty- and seventy-five-move rules, and the outcome.
 
 use crate::moves::Move;
-use crate::outcome::{Outcome, Termination};
+use crate::outcome::{Outcome, Rules, Termination};
 use crate::position::{IllegalMoveError, Position};
 use crate::types::Square;
+use core::fmt;
 
 /// One position of the game and how it was reached.
 #[derive(Clone, Debug)]
@@ -239,6 +240,62 @@ impl History {
             }
         }
         None
+    }
+}
+
+/// A draw offer made before each player has moved (R4.7).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgreementTooEarly {
+    /// Moves made in this game so far.
+    pub moves: usize,
+}
+
+impl fmt::Display for AgreementTooEarly {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a draw by agreement needs each player to have made a move; {} made so far",
+            self.moves
+        )
+    }
+}
+
+impl std::error::Error for AgreementTooEarly {}
+
+impl History {
+    /// The game's end by itself under `rules` (R5): under FIDE rules (R5.1) what ends a
+    /// game without a claim — checkmate, stalemate, dead material, seventy-five moves,
+    /// fivefold repetition; under automatic rules (R5.2) also the third occurrence of a
+    /// position and the fifty-move condition, at once.
+    pub fn outcome_under(&self, rules: Rules) -> Option<Outcome> {
+        if let Some(o) = self.outcome(false) {
+            return Some(o);
+        }
+        let draw = |termination| {
+            Some(Outcome {
+                termination,
+                winner: None,
+            })
+        };
+        match rules {
+            Rules::Fide => None,
+            Rules::Automatic if self.is_fifty_moves() => draw(Termination::FiftyMoves),
+            Rules::Automatic if self.is_repetition(3) => draw(Termination::ThreefoldRepetition),
+            Rules::Automatic => None,
+        }
+    }
+
+    /// A draw by agreement (R4.7), allowed once each player has made at least one move.
+    pub fn draw_by_agreement(&self) -> Result<Outcome, AgreementTooEarly> {
+        if self.moves.len() < 2 {
+            return Err(AgreementTooEarly {
+                moves: self.moves.len(),
+            });
+        }
+        Ok(Outcome {
+            termination: Termination::Agreement,
+            winner: None,
+        })
     }
 }
 

@@ -1,5 +1,6 @@
 //! How a game ended: the termination and the winner (R4).
 
+use crate::position::Position;
 use crate::types::Color;
 use core::fmt;
 
@@ -20,6 +21,12 @@ pub enum Termination {
     FiftyMoves,
     /// R4.8: the third occurrence of a position, on a claim.
     ThreefoldRepetition,
+    /// R4.2: a player resigned (a draw under R4.9 when the opponent cannot mate).
+    Resignation,
+    /// R4.3: a player's time ran out (a draw under R4.9 when the opponent cannot mate).
+    TimeForfeit,
+    /// R4.7: the players agreed to a draw.
+    Agreement,
 }
 
 impl Termination {
@@ -33,6 +40,9 @@ impl Termination {
             Termination::FivefoldRepetition => "FIVEFOLD_REPETITION",
             Termination::FiftyMoves => "FIFTY_MOVES",
             Termination::ThreefoldRepetition => "THREEFOLD_REPETITION",
+            Termination::Resignation => "RESIGNATION",
+            Termination::TimeForfeit => "TIME_FORFEIT",
+            Termination::Agreement => "AGREEMENT",
         }
     }
 }
@@ -67,5 +77,53 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} ({})", self.result(), self.termination.name())
+    }
+}
+
+/// The two ways of applying the rules of R4 (R5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Rules {
+    /// R5.1: a game with an arbiter. Threefold repetition and fifty moves are claims;
+    /// fivefold and seventy-five moves end the game by themselves.
+    #[default]
+    Fide,
+    /// R5.2: an online site without an arbiter. Threefold repetition and fifty moves end the
+    /// game at once; after resignation or flag fall only a lone king saves the draw.
+    Automatic,
+}
+
+/// Can `color` still checkmate, for deciding whether a resignation or flag fall loses or
+/// draws (R4.9)? Under R5.2 only a lone king cannot. Under FIDE rules this is the material
+/// test of `has_insufficient_material`, which never says "cannot" when a mate exists; the
+/// search for mating sequences in blocked positions belongs to the arbiter.
+pub fn can_still_mate(pos: &Position, color: Color, rules: Rules) -> bool {
+    match rules {
+        Rules::Automatic => (pos.board().by_color(color) & !pos.board().kings()).any(),
+        Rules::Fide => !pos.has_insufficient_material(color),
+    }
+}
+
+/// The outcome when `resigning` resigns in `pos` (R4.2): the opponent wins, unless the
+/// opponent could never checkmate, which makes it a draw (R4.9).
+pub fn resignation(pos: &Position, resigning: Color, rules: Rules) -> Outcome {
+    win_unless_no_mate(pos, resigning.other(), Termination::Resignation, rules)
+}
+
+/// The outcome when `flagged` runs out of time in `pos` (R4.3): a loss, unless the opponent
+/// could never checkmate, which makes it a draw (R4.9).
+pub fn time_forfeit(pos: &Position, flagged: Color, rules: Rules) -> Outcome {
+    win_unless_no_mate(pos, flagged.other(), Termination::TimeForfeit, rules)
+}
+
+fn win_unless_no_mate(
+    pos: &Position,
+    winner: Color,
+    termination: Termination,
+    rules: Rules,
+) -> Outcome {
+    let winner = can_still_mate(pos, winner, rules).then_some(winner);
+    Outcome {
+        termination,
+        winner,
     }
 }
