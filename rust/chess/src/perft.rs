@@ -156,9 +156,17 @@ pub fn perft_with(
         .sum())
 }
 
+/// The most worker threads a perft may ask for; more is a mistake, not a wish for speed.
+pub const MAX_THREADS: usize = 1024;
+
 fn in_pool<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> Result<T, PerftError> {
     if threads == 1 {
         return Ok(run());
+    }
+    if threads > MAX_THREADS {
+        return Err(PerftError::ThreadPool(format!(
+            "{threads} threads requested, at most {MAX_THREADS} allowed"
+        )));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

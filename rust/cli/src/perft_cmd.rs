@@ -20,9 +20,9 @@ pub struct PerftArgs {
     /// Start position as FEN (default: the standard start position).
     #[arg(long)]
     fen: Option<String>,
-    /// Worker threads; 0 means one per core.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    /// Worker threads (at most 1024); 0 means one per core.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    threads: u16,
     /// Size of the subtree-count table in MiB (0: no table).
     #[arg(long, default_value_t = 0)]
     hash: usize,
@@ -66,7 +66,7 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
     let threads = if args.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
-        args.threads
+        usize::from(args.threads)
     };
     let opts = PerftOptions {
         threads,

@@ -71,7 +71,9 @@ fn threads_and_hash_give_the_same_count() {
 
 #[test]
 fn bad_input_is_one_line_on_stderr_and_status_2() {
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 7] = [
+        &["perft", "3", "--threads", "100000"],
+        &["perft", "3", "--hash", "lots"],
         &[
             "perft",
             "3",
