@@ -12,21 +12,17 @@ use shatranj_chess::san::{parse_san, to_lan, to_san};
 use shatranj_chess::uci::parse_uci;
 use shatranj_chess::{Color, History, Move, MoveKind, Position, Role, Square};
 
+#[path = "support/positions.rs"]
+mod positions;
 #[path = "support/rng.rs"]
 mod rng;
 use rng::Rng;
 
 const SEED: u64 = 0x5EED_2024_C0FF_EE01;
 
-/// Positions to start the random games from: the start position, the classic perft
-/// positions (castling, e.p., promotions, pins) and a couple of endings.
-const STARTS: &[&str] = &[
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+/// Positions to start the random games from, after the classic ones: promotions, e.p. and a
+/// pawn ending.
+const EXTRA_STARTS: &[&str] = &[
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
     "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
     "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
@@ -42,8 +38,9 @@ fn walk(name: &str, plies: usize, mut check: impl FnMut(&History, &mut Rng)) {
     let mut check_rng = Rng::new(SEED ^ 0x9E37_79B9_7F4A_7C15);
     let mut visited = 0;
     let mut game = 0;
+    let starts = positions::classic_and(EXTRA_STARTS);
     while visited < plies {
-        let start: Position = STARTS[game % STARTS.len()].parse().unwrap();
+        let start: Position = starts[game % starts.len()].parse().unwrap();
         game += 1;
         let mut h = History::new(start);
         for _ in 0..MAX_GAME {

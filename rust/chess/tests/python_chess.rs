@@ -12,6 +12,7 @@
 //! fails, unless `SHATRANJ_NO_PYCHESS=1`. `SHATRANJ_PYCHESS_GAMES` and `SHATRANJ_SEED` change
 //! the number of games (default 200) and the seed (default 1).
 
+use serde_json::Map;
 use shatranj_chess::fen::{EnPassantMode, to_fen_with};
 use shatranj_chess::san::{parse_san, to_san};
 use shatranj_chess::uci::parse_uci;
@@ -29,197 +30,7 @@ const DEFAULT_SEED: u64 = 1;
 /// At most this many differences are described in full (the first of each field first).
 const SHOWN: usize = 12;
 
-// ----- a minimal JSON reader (the test has no dependencies) ---------------------------------
-
-#[derive(Clone, Debug, PartialEq)]
-enum Json {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(BTreeMap<String, Json>),
-}
-
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl Parser<'_> {
-    fn parse(text: &str) -> Result<Json, String> {
-        let mut p = Parser {
-            s: text.as_bytes(),
-            i: 0,
-        };
-        let v = p.value()?;
-        p.ws();
-        if p.i != p.s.len() {
-            return Err(format!("trailing characters at {}", p.i));
-        }
-        Ok(v)
-    }
-
-    fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
-        }
-    }
-
-    fn eat(&mut self, lit: &str) -> bool {
-        if self.s[self.i..].starts_with(lit.as_bytes()) {
-            self.i += lit.len();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn value(&mut self) -> Result<Json, String> {
-        self.ws();
-        let Some(&c) = self.s.get(self.i) else {
-            return Err("unexpected end".into());
-        };
-        match c {
-            b'n' if self.eat("null") => Ok(Json::Null),
-            b't' if self.eat("true") => Ok(Json::Bool(true)),
-            b'f' if self.eat("false") => Ok(Json::Bool(false)),
-            b'"' => Ok(Json::Str(self.string()?)),
-            b'[' => {
-                self.i += 1;
-                let mut items = Vec::new();
-                self.ws();
-                if self.eat("]") {
-                    return Ok(Json::Arr(items));
-                }
-                loop {
-                    items.push(self.value()?);
-                    self.ws();
-                    if self.eat("]") {
-                        return Ok(Json::Arr(items));
-                    }
-                    if !self.eat(",") {
-                        return Err(format!("expected , or ] at {}", self.i));
-                    }
-                }
-            }
-            b'{' => {
-                self.i += 1;
-                let mut map = BTreeMap::new();
-                self.ws();
-                if self.eat("}") {
-                    return Ok(Json::Obj(map));
-                }
-                loop {
-                    self.ws();
-                    let k = self.string()?;
-                    self.ws();
-                    if !self.eat(":") {
-                        return Err(format!("expected : at {}", self.i));
-                    }
-                    let v = self.value()?;
-                    map.insert(k, v);
-                    self.ws();
-                    if self.eat("}") {
-                        return Ok(Json::Obj(map));
-                    }
-                    if !self.eat(",") {
-                        return Err(format!("expected , or }} at {}", self.i));
-                    }
-                }
-            }
-            b'-' | b'0'..=b'9' => {
-                let start = self.i;
-                while self.i < self.s.len()
-                    && matches!(
-                        self.s[self.i],
-                        b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
-                    )
-                {
-                    self.i += 1;
-                }
-                let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                t.parse()
-                    .map(Json::Num)
-                    .map_err(|_| format!("bad number {t:?}"))
-            }
-            _ => Err(format!("unexpected {:?} at {}", c as char, self.i)),
-        }
-    }
-
-    fn string(&mut self) -> Result<String, String> {
-        if !self.eat("\"") {
-            return Err(format!("expected string at {}", self.i));
-        }
-        let mut out = String::new();
-        loop {
-            let Some(&c) = self.s.get(self.i) else {
-                return Err("unterminated string".into());
-            };
-            self.i += 1;
-            match c {
-                b'"' => return Ok(out),
-                b'\\' => {
-                    let e = *self.s.get(self.i).ok_or("bad escape")?;
-                    self.i += 1;
-                    match e {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'n' => out.push('\n'),
-                        b't' => out.push('\t'),
-                        b'r' => out.push('\r'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'u' => {
-                            let hex = std::str::from_utf8(
-                                self.s.get(self.i..self.i + 4).ok_or("bad \\u")?,
-                            )
-                            .unwrap();
-                            let code = u32::from_str_radix(hex, 16).map_err(|_| "bad \\u")?;
-                            self.i += 4;
-                            out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
-                        }
-                        _ => return Err("bad escape".into()),
-                    }
-                }
-                _ => {
-                    // Multi-byte UTF-8 sequences are copied byte by byte.
-                    let start = self.i - 1;
-                    let mut end = self.i;
-                    while end < self.s.len() && self.s[end] & 0xC0 == 0x80 {
-                        end += 1;
-                    }
-                    out.push_str(
-                        std::str::from_utf8(&self.s[start..end]).map_err(|e| e.to_string())?,
-                    );
-                    self.i = end;
-                }
-            }
-        }
-    }
-}
-
-impl Json {
-    fn get(&self, key: &str) -> &Json {
-        match self {
-            Json::Obj(m) => m.get(key).unwrap_or(&Json::Null),
-            _ => &Json::Null,
-        }
-    }
-    fn str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-    fn bool(&self) -> Option<bool> {
-        match self {
-            Json::Bool(b) => Some(*b),
-            _ => None,
-        }
-    }
-}
+type Json = serde_json::Value;
 
 // ----- finding python-chess ---------------------------------------------------------------
 
@@ -267,37 +78,10 @@ fn pychess_version(python: &PathBuf) -> Result<String, String> {
 fn outcome_json(o: Option<Outcome>) -> Json {
     match o {
         None => Json::Null,
-        Some(o) => {
-            let mut m = BTreeMap::new();
-            m.insert(
-                "termination".to_owned(),
-                Json::Str(o.termination.name().to_owned()),
-            );
-            let w = match o.winner {
-                None => Json::Null,
-                Some(Color::White) => Json::Str("white".into()),
-                Some(Color::Black) => Json::Str("black".into()),
-            };
-            m.insert("winner".to_owned(), w);
-            Json::Obj(m)
-        }
-    }
-}
-
-fn show(j: &Json) -> String {
-    match j {
-        Json::Null => "null".into(),
-        Json::Bool(b) => b.to_string(),
-        Json::Num(n) => n.to_string(),
-        Json::Str(s) => format!("{s:?}"),
-        Json::Arr(a) => format!("[{}]", a.iter().map(show).collect::<Vec<_>>().join(", ")),
-        Json::Obj(m) => format!(
-            "{{{}}}",
-            m.iter()
-                .map(|(k, v)| format!("{k}: {}", show(v)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Some(o) => serde_json::json!({
+            "termination": o.termination.name(),
+            "winner": o.winner.map(|w| if w == Color::White { "white" } else { "black" }),
+        }),
     }
 }
 
@@ -306,21 +90,24 @@ fn ours(history: &History) -> BTreeMap<&'static str, Json> {
     let pos = history.position();
     let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     legal.sort();
-    let san: BTreeMap<String, Json> = pos
+    let san: Map<String, Json> = pos
         .legal_moves()
         .iter()
-        .map(|&m| (m.to_string(), Json::Str(to_san(pos, m))))
+        .map(|&m| (m.to_string(), Json::String(to_san(pos, m))))
         .collect();
     let b = Json::Bool;
     BTreeMap::from([
-        ("fen", Json::Str(pos.fen())),
-        ("fen_ep", Json::Str(to_fen_with(pos, EnPassantMode::Always))),
+        ("fen", Json::String(pos.fen())),
+        (
+            "fen_ep",
+            Json::String(to_fen_with(pos, EnPassantMode::Always)),
+        ),
         (
             "legal",
-            Json::Arr(legal.into_iter().map(Json::Str).collect()),
+            Json::Array(legal.into_iter().map(Json::String).collect()),
         ),
-        ("san", Json::Obj(san)),
-        ("zobrist", Json::Str(format!("{:#018x}", pos.key()))),
+        ("san", Json::Object(san)),
+        ("zobrist", Json::String(format!("{:#018x}", pos.key()))),
         ("is_check", b(pos.is_check())),
         ("is_checkmate", b(pos.is_checkmate())),
         ("is_stalemate", b(pos.is_stalemate())),
@@ -358,7 +145,7 @@ fn self_checks(history: &History, rec: &Json) -> Vec<(&'static str, String)> {
             ),
         ));
     }
-    if let Some(fen_ep) = rec.get("fen_ep").str() {
+    if let Some(fen_ep) = rec["fen_ep"].as_str() {
         match Position::from_fen(fen_ep) {
             Ok(p) if p == *pos && p.key() == pos.key() => {}
             Ok(p) => out.push((
@@ -372,7 +159,7 @@ fn self_checks(history: &History, rec: &Json) -> Vec<(&'static str, String)> {
             Err(e) => out.push(("parse_fen_ep", format!("from_fen({fen_ep:?}) fails: {e}"))),
         }
     }
-    if let Some(fen) = rec.get("fen").str() {
+    if let Some(fen) = rec["fen"].as_str() {
         match Position::from_fen(fen) {
             Ok(p) if p.fen() == fen => {}
             Ok(p) => out.push((
@@ -382,9 +169,9 @@ fn self_checks(history: &History, rec: &Json) -> Vec<(&'static str, String)> {
             Err(e) => out.push(("parse_fen", format!("from_fen({fen:?}) fails: {e}"))),
         }
     }
-    if let Json::Obj(sans) = rec.get("san") {
+    if let Some(sans) = rec["san"].as_object() {
         for (uci, san) in sans {
-            let Some(san) = san.str() else { continue };
+            let Some(san) = san.as_str() else { continue };
             match parse_san(pos, san) {
                 Ok(m) if m.to_string() == *uci => {}
                 Ok(m) => out.push((
@@ -469,17 +256,16 @@ fn replays_match_python_chess() {
     };
 
     for (lineno, line) in text.lines().enumerate() {
-        let rec = Parser::parse(line)
+        let rec: Json = serde_json::from_str(line)
             .unwrap_or_else(|e| panic!("line {}: bad JSON ({e}): {line}", lineno + 1));
-        if rec.get("done").bool() == Some(true) {
+        if rec["done"].as_bool() == Some(true) {
             done = true;
             break;
         }
-        if let Some(start) = rec.get("start").str() {
-            let id = match rec.get("game") {
-                Json::Num(n) => *n as u64,
-                _ => panic!("line {}: no game id", lineno + 1),
-            };
+        if let Some(start) = rec["start"].as_str() {
+            let id = rec["game"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("line {}: no game id", lineno + 1));
             let pos = Position::from_fen(start)
                 .unwrap_or_else(|e| panic!("game {id}: cannot parse start {start:?}: {e}"));
             game = Some(Game {
@@ -496,10 +282,9 @@ fn replays_match_python_chess() {
         if g.broken {
             continue;
         }
-        let ply = match rec.get("ply") {
-            Json::Num(n) => *n as u64,
-            _ => panic!("line {}: no ply", lineno + 1),
-        };
+        let ply = rec["ply"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("line {}: no ply", lineno + 1));
         assert_eq!(
             ply as usize,
             g.history.moves().len(),
@@ -508,38 +293,38 @@ fn replays_match_python_chess() {
         );
         positions += 1;
         for (field, mine) in ours(&g.history) {
-            let theirs = rec.get(field);
+            let theirs = &rec[field];
             if *theirs == mine {
                 continue;
             }
             let what = match (theirs, &mine) {
-                (Json::Obj(t), Json::Obj(m)) if field == "san" => {
+                (Json::Object(t), Json::Object(m)) if field == "san" => {
                     let mut s = String::new();
                     for (k, v) in t {
                         if m.get(k) != Some(v) {
                             let _ = write!(
                                 s,
                                 "{k}: python-chess {}, shatranj {}; ",
-                                show(v),
-                                m.get(k).map_or("-".into(), show)
+                                v,
+                                m.get(k).map_or("-".into(), Json::to_string)
                             );
                         }
                     }
                     for (k, v) in m {
                         if !t.contains_key(k) {
-                            let _ = write!(s, "{k}: python-chess -, shatranj {}; ", show(v));
+                            let _ = write!(s, "{k}: python-chess -, shatranj {}; ", v);
                         }
                     }
                     s
                 }
-                _ => format!("python-chess {}, shatranj {}", show(theirs), show(&mine)),
+                _ => format!("python-chess {}, shatranj {}", theirs, mine),
             };
             note(field, g, ply, what);
         }
         for (field, what) in self_checks(&g.history, &rec) {
             note(field, g, ply, what);
         }
-        if let Some(uci) = rec.get("move").str() {
+        if let Some(uci) = rec["move"].as_str() {
             match parse_uci(g.history.position(), uci) {
                 Ok(m) => g
                     .history

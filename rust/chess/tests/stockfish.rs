@@ -15,6 +15,8 @@ use shatranj_chess::perft::{PerftOptions, perft};
 use shatranj_chess::{Move, Position};
 use std::time::Instant;
 
+#[path = "support/positions.rs"]
+mod positions;
 #[path = "support/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -25,15 +27,8 @@ const DEPTH: u32 = 4;
 /// Every this-many positions is also compared at depth 5.
 const DEEPER_STRIDE: usize = 20;
 
-const STARTS: [&str; 10] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    // Kiwipete and the other chessprogramming.org positions.
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-    // Promotions, en passant, castling.
+/// Start positions after the classic ones: promotions, en passant, castling.
+const EXTRA_STARTS: [&str; 4] = [
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
     "rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 3",
     "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
@@ -76,10 +71,11 @@ fn random_move(rng: &mut Rng, pos: &Position) -> Option<Move> {
 
 /// The positions to compare: playouts of 0..60 plies from each start in turn.
 fn positions(seed: u64) -> Vec<Position> {
+    let starts = positions::classic_and(&EXTRA_STARTS);
     let mut rng = Rng::mixed(seed);
     let mut out = Vec::with_capacity(POSITIONS);
     for i in 0..POSITIONS {
-        let mut pos = Position::from_fen(STARTS[i % STARTS.len()]).expect("bad start FEN");
+        let mut pos = Position::from_fen(starts[i % starts.len()]).expect("bad start FEN");
         for _ in 0..rng.below(60) {
             match random_move(&mut rng, &pos) {
                 Some(m) => pos.play_unchecked(m),
