@@ -2,7 +2,7 @@
 //! an incrementally updated Polyglot key. Moves are played by copy-make: a `Position` is
 //! small and `Copy`, so undo is keeping the old value.
 
-use crate::attacks::{Sliders, between, king_attacks, knight_attacks, pawn_attacks};
+use crate::attacks::{Sliders, between, pawn_attacks};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::{CastlingRights, CastlingSide};
@@ -309,12 +309,8 @@ impl Position {
         }
         let occ = self.board.occupied();
         let them = self.board.by_color(color.other());
-        let snipers = (crate::attacks::rook_attacks(king, Bitboard::EMPTY)
-            & them
-            & self.board.orthogonal_sliders())
-            | (crate::attacks::bishop_attacks(king, Bitboard::EMPTY)
-                & them
-                & self.board.diagonal_sliders());
+        let snipers = (crate::attacks::rook_rays(king) & them & self.board.orthogonal_sliders())
+            | (crate::attacks::bishop_rays(king) & them & self.board.diagonal_sliders());
         for sniper in snipers & line {
             let b = between(king, sniper) & occ;
             if b == Bitboard::from_square(sq) {
@@ -680,24 +676,9 @@ impl Position {
         pos
     }
 
-    /// Squares attacked by `color` (every square some piece of `color` attacks).
+    /// Squares attacked by `color` (every square some piece of `color` attacks, R3.1).
     pub fn attacked_squares(&self, color: Color) -> Bitboard {
-        let b = &self.board;
-        let ours = b.by_color(color);
-        let occ = b.occupied();
-        let mut att = Bitboard::EMPTY;
-        for sq in ours {
-            att |= match b.role_at(sq) {
-                Some(Role::Pawn) => pawn_attacks(color, sq),
-                Some(Role::Knight) => knight_attacks(sq),
-                Some(Role::Bishop) => crate::attacks::bishop_attacks(sq, occ),
-                Some(Role::Rook) => crate::attacks::rook_attacks(sq, occ),
-                Some(Role::Queen) => crate::attacks::queen_attacks(sq, occ),
-                Some(Role::King) => king_attacks(sq),
-                None => Bitboard::EMPTY,
-            };
-        }
-        att
+        dispatch!(S => movegen::enemy_attacks::<S>(&self.board, color, self.board.occupied()))
     }
 }
 

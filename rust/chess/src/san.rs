@@ -2,7 +2,7 @@
 //! and long algebraic notation (LAN).
 
 use crate::castling::CastlingSide;
-use crate::moves::{Move, MoveKind};
+use crate::moves::Move;
 use crate::position::{IllegalMoveError, Position};
 use crate::types::{File, Rank, Role, Square};
 use crate::uci::UciMove;
@@ -313,12 +313,5 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
             fen: pos.fen(),
             candidates,
         }),
-    }
-}
-
-impl Move {
-    /// Is this a pawn promotion to `role`?
-    pub fn promotes_to(self, role: Role) -> bool {
-        self.kind() == MoveKind::Promotion(role)
     }
 }
