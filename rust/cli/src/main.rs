@@ -1,6 +1,7 @@
-//! `shatranj`: the command-line tool. For now it counts perft trees; the UCI engine joins
-//! it with the search issue.
+//! `shatranj`: the command-line tool. Without arguments it is a UCI engine on stdin/stdout;
+//! `shatranj bench` prints the search's node-count signature; `shatranj perft` counts trees.
 
+mod bench_cmd;
 mod perft_cmd;
 
 use clap::{Parser, Subcommand};
@@ -10,17 +11,22 @@ use std::process::ExitCode;
 #[command(
     name = "shatranj",
     version,
-    about = "Chess rules, perft and (soon) a UCI engine"
+    about = "A chess engine: UCI on stdin/stdout when run without arguments; bench and perft"
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaf nodes of the legal move tree to DEPTH (move generator test and benchmark).
     Perft(perft_cmd::PerftArgs),
+    /// Search a fixed set of positions to a fixed depth (one thread) and print the node count
+    /// signature and speed.
+    Bench(bench_cmd::BenchArgs),
+    /// Speak UCI on stdin/stdout (also what running without arguments does).
+    Uci,
 }
 
 fn main() -> ExitCode {
@@ -40,7 +46,13 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Perft(args) => perft_cmd::run(args),
+        Some(Command::Perft(args)) => perft_cmd::run(args),
+        Some(Command::Bench(args)) => bench_cmd::run(args),
+        Some(Command::Uci) | None => {
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            shatranj_engine::uci::run(stdin, std::io::stdout());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -37,6 +37,7 @@ pub struct PerftArgs {
 pub enum CliError {
     Fen(FenError),
     Perft(PerftError),
+    Engine(shatranj_engine::EngineError),
 }
 
 impl CliError {
@@ -45,6 +46,7 @@ impl CliError {
             CliError::Fen(_) => 2,
             CliError::Perft(PerftError::Interrupted) => 130,
             CliError::Perft(_) => 1,
+            CliError::Engine(_) => 1,
         }
     }
 }
@@ -54,6 +56,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Fen(e) => write!(f, "{e}"),
             CliError::Perft(e) => write!(f, "{e}"),
+            CliError::Engine(e) => write!(f, "{e}"),
         }
     }
 }

@@ -1,0 +1,28 @@
+//! `shatranj bench [DEPTH]`: the search's node-count signature, Stockfish style.
+
+use crate::perft_cmd::CliError;
+use clap::Args;
+use shatranj_engine::bench::{BENCH_POSITIONS, DEFAULT_BENCH_DEPTH, run_bench};
+use shatranj_engine::engine::nps;
+use std::io::Write;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Search depth per position.
+    #[arg(default_value_t = DEFAULT_BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: u32,
+}
+
+pub fn run(args: BenchArgs) -> Result<(), CliError> {
+    let total = BENCH_POSITIONS.len();
+    let report = run_bench(args.depth, |i, nodes| {
+        eprintln!("position {}/{total}: {nodes} nodes", i + 1);
+    })
+    .map_err(CliError::Engine)?;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "Total time (ms): {}", report.time.as_millis());
+    let _ = writeln!(out, "Nodes searched: {}", report.nodes);
+    let _ = writeln!(out, "Nodes/second: {}", nps(report.nodes, report.time));
+    let _ = out.flush();
+    Ok(())
+}

@@ -1,0 +1,369 @@
+//! The library face of the engine: [`Engine`] owns the transposition table and settings and
+//! runs searches; [`StopHandle`] stops them from another thread.
+
+use crate::eval::evaluate;
+use crate::limits::Limits;
+use crate::params::{DEFAULT_PARAMS, EvalParams};
+use crate::score::Score;
+use crate::search::RootMove;
+use crate::threads::{Progress, SharedState, lazy_smp};
+use crate::time::TimeManager;
+use crate::tt::{TranspositionTable, TtError};
+use shatranj_chess::{History, Move, Position};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The most search threads an engine accepts.
+pub const MAX_THREADS: usize = 256;
+
+/// Settings fixed when an engine is made (and changeable between searches).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Search threads, 1 ..= [`MAX_THREADS`].
+    pub threads: usize,
+    /// Transposition table size in MiB, 1 ..= [`crate::tt::MAX_HASH_MB`].
+    pub hash_mb: usize,
+    /// Time kept back per move for communication delays.
+    pub move_overhead: Duration,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            threads: 1,
+            hash_mb: 16,
+            move_overhead: Duration::from_millis(10),
+        }
+    }
+}
+
+/// Why an engine could not be made or reconfigured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The thread count is outside 1 ..= [`MAX_THREADS`].
+    Threads { requested: usize, max: usize },
+    /// The hash table could not be made.
+    Hash(TtError),
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Threads { requested, max } => {
+                write!(f, "thread count {requested} is out of range (1..={max})")
+            }
+            EngineError::Hash(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// The position to search and the positions of the game before it (their Polyglot keys,
+/// oldest first), so repetitions of earlier positions are seen as draws.
+#[derive(Clone, Debug)]
+pub struct SearchRoot {
+    pub position: Position,
+    pub previous_keys: Vec<u64>,
+}
+
+impl From<Position> for SearchRoot {
+    fn from(position: Position) -> SearchRoot {
+        SearchRoot {
+            position,
+            previous_keys: Vec::new(),
+        }
+    }
+}
+
+impl From<&History> for SearchRoot {
+    fn from(history: &History) -> SearchRoot {
+        let mut pos = *history.start();
+        let mut previous_keys = Vec::with_capacity(history.moves().len());
+        for &m in history.moves() {
+            previous_keys.push(pos.key());
+            pos.play_unchecked(m);
+        }
+        SearchRoot {
+            position: pos,
+            previous_keys,
+        }
+    }
+}
+
+/// One principal variation as reported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// 1 for the best line, 2 for the second, …
+    pub multipv: usize,
+    pub score: Score,
+    pub pv: Vec<Move>,
+}
+
+/// Progress reported after each completed line of each iteration (UCI `info`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: usize,
+    pub score: Score,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    pub nps: u64,
+    /// Permille of the table used by this search.
+    pub hashfull: u32,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `None` only when the root has no legal move (mate or stalemate).
+    pub best_move: Option<Move>,
+    /// The expected reply, if the principal variation has one.
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+    /// The best lines, best first (as many as `Limits::multipv` asked for).
+    pub lines: Vec<PvLine>,
+}
+
+/// Stops a running search from any thread; cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct StopHandle {
+    inner: Arc<StopFlags>,
+}
+
+#[derive(Debug, Default)]
+struct StopFlags {
+    stop: AtomicBool,
+    /// A search is running or about to start: a `stop` now is meant for it.
+    armed: AtomicBool,
+    ponderhit: AtomicBool,
+    /// Nodes of the running search, readable while it runs.
+    nodes: AtomicU64,
+}
+
+impl StopHandle {
+    /// Stops the running search (or the one about to start after [`StopHandle::arm`]); it
+    /// returns its best move so far. Without a search this does nothing.
+    pub fn stop(&self) {
+        self.inner.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Declares that a search is about to start, so a `stop` sent before it begins is kept
+    /// rather than ignored (the UCI loop arms before handing the search to its thread).
+    pub fn arm(&self) {
+        if !self.inner.armed.swap(true, Ordering::SeqCst) {
+            self.inner.stop.store(false, Ordering::SeqCst);
+            self.inner.ponderhit.store(false, Ordering::SeqCst);
+        }
+    }
+
+    /// The opponent played the expected move: pondering turns into a normal timed search.
+    pub fn ponderhit(&self) {
+        self.inner.ponderhit.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.inner.stop.load(Ordering::Relaxed)
+    }
+
+    fn disarm(&self) {
+        self.inner.armed.store(false, Ordering::SeqCst);
+        self.inner.stop.store(false, Ordering::SeqCst);
+        self.inner.ponderhit.store(false, Ordering::SeqCst);
+    }
+}
+
+/// A chess engine: a transposition table, settings, and the search.
+///
+/// See the crate documentation for an example.
+pub struct Engine {
+    options: EngineOptions,
+    tt: TranspositionTable,
+    params: EvalParams,
+    stop: StopHandle,
+}
+
+impl Engine {
+    pub fn new(options: EngineOptions) -> Result<Engine, EngineError> {
+        check_threads(options.threads)?;
+        let tt = TranspositionTable::new(options.hash_mb).map_err(EngineError::Hash)?;
+        Ok(Engine {
+            options,
+            tt,
+            params: DEFAULT_PARAMS,
+            stop: StopHandle::default(),
+        })
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Changes the thread count (between searches).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), EngineError> {
+        check_threads(threads)?;
+        self.options.threads = threads;
+        Ok(())
+    }
+
+    /// Replaces the table with one of `mb` MiB (its contents are lost).
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), EngineError> {
+        // Free the old table first so the peak is one table, not two.
+        self.tt = TranspositionTable::new(1).map_err(EngineError::Hash)?;
+        self.tt = TranspositionTable::new(mb).map_err(EngineError::Hash)?;
+        self.options.hash_mb = mb;
+        Ok(())
+    }
+
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.options.move_overhead = overhead;
+    }
+
+    /// Forgets every stored search result.
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// A handle that stops this engine's searches from another thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    /// The static evaluation of `pos`, centipawns from the side to move.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        evaluate(&self.params, pos)
+    }
+
+    /// Searches `root` within `limits`, calling `on_info` from this thread after each
+    /// completed line of each iteration. Blocks until done or stopped.
+    pub fn search(
+        &mut self,
+        root: impl Into<SearchRoot>,
+        limits: &Limits,
+        mut on_info: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let root = root.into();
+        self.stop.arm();
+        let flags = Arc::clone(&self.stop.inner);
+        let shared = SharedState {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(limits.ponder),
+            nodes: (0..self.options.threads)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+            params: self.params,
+        };
+        let time = TimeManager::new(limits, root.position.turn(), self.options.move_overhead);
+        self.tt.new_search();
+        let tt = &self.tt;
+        let threads = self.options.threads;
+
+        let relay_done = AtomicBool::new(false);
+        let outcome = std::thread::scope(|s| {
+            // Relays the handle's flags to this search's shared state, so `stop` and
+            // `ponderhit` reach every thread within a fraction of a millisecond.
+            let relay = s.spawn(|| {
+                while !relay_done.load(Ordering::Relaxed) {
+                    if flags.stop.load(Ordering::Relaxed) {
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                    if flags.ponderhit.load(Ordering::Relaxed) {
+                        shared.pondering.store(false, Ordering::Relaxed);
+                    }
+                    flags.nodes.store(shared.total_nodes(), Ordering::Relaxed);
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+            });
+            let mut report = |p: Progress<'_>| {
+                let nodes = shared.total_nodes();
+                let elapsed = time.elapsed();
+                let info = SearchInfo {
+                    depth: p.depth as u32,
+                    seldepth: p.line.seldepth as u32,
+                    multipv: p.multipv,
+                    score: Score::from_value(p.line.score),
+                    nodes,
+                    nps: nps(nodes, elapsed),
+                    hashfull: tt.hashfull(),
+                    time: elapsed,
+                    pv: p.line.pv.clone(),
+                };
+                on_info(&info);
+            };
+            let outcome = lazy_smp(
+                threads,
+                &shared,
+                tt,
+                &time,
+                limits,
+                &root.previous_keys,
+                &root.position,
+                &mut report,
+            );
+            relay_done.store(true, Ordering::Relaxed);
+            let _ = relay.join();
+            outcome
+        });
+        self.stop.disarm();
+
+        let nodes = shared.total_nodes();
+        let lines: Vec<PvLine> = outcome
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, rm)| PvLine {
+                multipv: i + 1,
+                score: Score::from_value(rm.score),
+                pv: rm.pv.clone(),
+            })
+            .collect();
+        let best: Option<&RootMove> = outcome.best.as_ref();
+        let score = match best {
+            Some(rm) => Score::from_value(rm.score),
+            None if root.position.is_check() => Score::Mate(0),
+            None => Score::Cp(0),
+        };
+        SearchResult {
+            best_move: best.map(|rm| rm.mv),
+            ponder: best.and_then(|rm| rm.pv.get(1).copied()),
+            score,
+            depth: outcome.depth.max(0) as u32,
+            seldepth: outcome.seldepth as u32,
+            nodes,
+            time: time.elapsed(),
+            pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
+            lines,
+        }
+    }
+
+    /// Permille of the table written by the last search.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+}
+
+fn check_threads(threads: usize) -> Result<(), EngineError> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        Ok(())
+    } else {
+        Err(EngineError::Threads {
+            requested: threads,
+            max: MAX_THREADS,
+        })
+    }
+}
+
+/// Nodes per second, without dividing by zero.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let us = elapsed.as_micros().max(1);
+    (u128::from(nodes) * 1_000_000 / us) as u64
+}

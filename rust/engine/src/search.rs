@@ -1,0 +1,807 @@
+//! The alpha-beta search of one thread: iterative deepening, principal variation search with
+//! aspiration windows, quiescence search, and the pruning and reduction rules.
+//!
+//! Several [`Searcher`]s run at once under lazy SMP ([`crate::threads`]); they share only the
+//! transposition table, the stop flag and the node counters. Exactly one is the *main* thread:
+//! it alone watches the clock and reports progress ([`Role::Main`]).
+
+use crate::eval::evaluate;
+use crate::limits::Limits;
+use crate::ordering::{
+    Heuristics, OrderingHints, is_bad_tactical, is_tactical, pick_next, score_captures, score_moves,
+};
+use crate::params::*;
+use crate::score::*;
+use crate::see::{capture_gain, see_ge};
+use crate::threads::SharedState;
+use crate::time::TimeManager;
+use crate::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
+use shatranj_chess::{Color, Move, Position, Role as PieceRole};
+use std::sync::atomic::Ordering;
+
+/// What a search thread is responsible for beyond searching.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Watches the clock and node limit, reports `info`, decides when to stop.
+    Main,
+    /// Searches and fills the shared table; stops when told.
+    Helper,
+}
+
+/// One principal variation of the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: Value,
+    /// The score of the previous iteration (for ordering and aspiration).
+    pub previous_score: Value,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// Per-ply search state.
+#[derive(Copy, Clone, Default)]
+struct Frame {
+    killers: [Option<Move>; 2],
+    static_eval: Value,
+    /// The move made from this ply (for counter-moves and null-move checks).
+    current_move: Option<Move>,
+    /// Piece index (colour × 6 + role) of `current_move`.
+    moved_piece: usize,
+    null_allowed: bool,
+}
+
+/// Everything a search thread owns.
+pub struct Searcher<'a> {
+    pub role: Role,
+    pub id: usize,
+    shared: &'a SharedState,
+    tt: &'a TranspositionTable,
+    time: &'a TimeManager,
+    limits: &'a Limits,
+    pub nodes: u64,
+    unpublished_nodes: u64,
+    pub seldepth: usize,
+    /// Keys of the game before the root, then of the search path (for repetitions).
+    keys: Vec<u64>,
+    frames: Vec<Frame>,
+    heur: Heuristics,
+    pv: Vec<Vec<Move>>,
+    move_buffers: Vec<Vec<(Move, i32)>>,
+    pub root_moves: Vec<RootMove>,
+    pv_index: usize,
+    pub completed_depth: i32,
+    pub stopped: bool,
+    lmr: Box<[[i32; 64]; 64]>,
+    root_depth: i32,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        role: Role,
+        id: usize,
+        shared: &'a SharedState,
+        tt: &'a TranspositionTable,
+        time: &'a TimeManager,
+        limits: &'a Limits,
+        previous_keys: &[u64],
+        root: &Position,
+    ) -> Searcher<'a> {
+        let mut lmr = Box::new([[0; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = f64::from(LMR_BASE_PERCENT) / 100.0
+                    + (d as f64).ln() * (m as f64).ln() * 100.0 / f64::from(LMR_DIVISOR_PERCENT);
+                *r = v as i32;
+            }
+        }
+        let legal = root.legal_moves();
+        let root_moves = legal
+            .iter()
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        Searcher {
+            role,
+            id,
+            shared,
+            tt,
+            time,
+            limits,
+            nodes: 0,
+            unpublished_nodes: 0,
+            seldepth: 0,
+            keys: previous_keys.to_vec(),
+            frames: vec![
+                Frame {
+                    null_allowed: true,
+                    ..Frame::default()
+                };
+                MAX_PLY + 4
+            ],
+            heur: Heuristics::default(),
+            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 2],
+            move_buffers: vec![Vec::with_capacity(64); MAX_PLY + 2],
+            root_moves,
+            pv_index: 0,
+            completed_depth: 0,
+            stopped: false,
+            lmr,
+            root_depth: 0,
+        }
+    }
+
+    fn multipv(&self) -> usize {
+        self.limits.multipv.clamp(1, self.root_moves.len().max(1))
+    }
+
+    /// Iterative deepening to `max_depth`; `report` is called by the main thread after each
+    /// completed line (with the index of the line).
+    pub fn iterative_deepening(
+        &mut self,
+        root: &Position,
+        max_depth: i32,
+        report: &mut dyn FnMut(&Searcher<'_>, usize, i32),
+    ) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let mut best_move_changes = 0u32;
+        let mut last_best = None;
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.previous_score = rm.score;
+            }
+            for pv_index in 0..self.multipv() {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.aspiration(root, depth);
+                if self.stopped {
+                    break;
+                }
+                // Stable: moves with equal scores keep their previous order.
+                self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+                if self.role == Role::Main {
+                    self.flush_nodes();
+                    report(self, pv_index, depth);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            let best = self.root_moves[0].mv;
+            if last_best.is_some_and(|b| b != best) {
+                best_move_changes += 1;
+            }
+            best_move_changes = best_move_changes.saturating_sub(u32::from(depth % 4 == 0));
+            last_best = Some(best);
+            if self.role == Role::Main && self.should_stop_after_iteration(best_move_changes) {
+                break;
+            }
+        }
+    }
+
+    fn should_stop_after_iteration(&self, best_move_changes: u32) -> bool {
+        let score = self.root_moves[0].score;
+        if let Some(n) = self.limits.mate {
+            if score >= MATE_BOUND && (MATE - score + 1) / 2 <= n as Value {
+                return true;
+            }
+        }
+        if self.shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        if self.root_moves.len() == 1 && self.time.soft.is_some() && self.completed_depth >= 6 {
+            return true;
+        }
+        // Unstable best move: think longer; a stable one: stop earlier.
+        let scale = (60 + 40 * best_move_changes).min(180);
+        self.time.soft_expired(scale)
+    }
+
+    fn aspiration(&mut self, root: &Position, depth: i32) {
+        let prev = self.root_moves[self.pv_index].previous_score;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search(root, alpha, beta, depth, 0, false);
+            if self.stopped {
+                return;
+            }
+            self.root_moves[self.pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2 + 5;
+        }
+    }
+
+    /// Counts a node and, every 1024 nodes, publishes the count and checks for a stop.
+    #[inline]
+    fn visit(&mut self) {
+        self.nodes += 1;
+        self.unpublished_nodes += 1;
+        if self.role == Role::Main {
+            if let Some(limit) = self.limits.nodes {
+                // Exact for one thread, so fixed-node searches are reproducible.
+                let total = self.shared.total_nodes() + self.unpublished_nodes;
+                if total >= limit {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if self.unpublished_nodes >= 1024 {
+            self.shared.nodes[self.id].fetch_add(self.unpublished_nodes, Ordering::Relaxed);
+            self.unpublished_nodes = 0;
+            if self.role == Role::Main
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.time.hard_expired()
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Publishes nodes counted since the last publication.
+    pub fn flush_nodes(&mut self) {
+        self.shared.nodes[self.id].fetch_add(self.unpublished_nodes, Ordering::Relaxed);
+        self.unpublished_nodes = 0;
+    }
+
+    fn check_stop(&mut self) -> bool {
+        if !self.stopped && self.shared.stop.load(Ordering::Relaxed) {
+            // Depth 1 must finish so there is always a move to play.
+            if self.completed_depth >= 1 || self.role == Role::Helper {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let key = pos.key();
+        let n = self.keys.len();
+        let reach = (pos.halfmove_clock() as usize).min(n);
+        let mut d = 4;
+        while d <= reach {
+            if self.keys[n - d] == key {
+                return true;
+            }
+            d += 2;
+        }
+        false
+    }
+
+    fn is_draw(&self, pos: &Position) -> bool {
+        if pos.halfmove_clock() >= 100 {
+            // Mate on the hundredth half-move still counts (R4.9).
+            return !(pos.is_check() && !pos.has_legal_moves());
+        }
+        self.is_repetition(pos) || pos.is_insufficient_material()
+    }
+
+    fn has_non_pawn_material(pos: &Position, color: Color) -> bool {
+        let b = pos.board();
+        (b.by_color(color) & !b.pawns() & !b.kings()).any()
+    }
+
+    fn piece_index(pos: &Position, m: Move) -> usize {
+        let role = pos.moved_role(m).unwrap_or(PieceRole::Pawn);
+        pos.turn().index() * 6 + role.index()
+    }
+
+    fn tt_move(moves: &[Move], bits: u16) -> Option<Move> {
+        // Only a move found among the legal moves is used: a stale or torn entry is harmless.
+        if bits == 0 {
+            return None;
+        }
+        moves.iter().copied().find(|m| m.to_bits() == bits)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Principal variation search of `pos` to `depth` within `(alpha, beta)`.
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: Value,
+        mut beta: Value,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Value {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.visit();
+        if self.check_stop() {
+            return DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.is_check();
+
+        if !root {
+            if self.is_draw(pos) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check {
+                    DRAW
+                } else {
+                    evaluate(&self.shared.params, pos)
+                };
+            }
+            // Mate distance pruning: no line here can beat a shorter mate already found.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = pos.key();
+        let tt_entry = self.tt.probe(key);
+        if let Some(e) = tt_entry {
+            let score = score_from_tt(e.score, ply);
+            if !pv_node
+                && !root
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                }
+            {
+                return score;
+            }
+        }
+
+        // Static evaluation, refined by the table's score when its bound allows.
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            tt_entry.map_or_else(|| evaluate(&self.shared.params, pos), |e| e.eval)
+        };
+        let mut eval = static_eval;
+        if let Some(e) = tt_entry {
+            let s = score_from_tt(e.score, ply);
+            if !in_check
+                && s.abs() < MATE_BOUND
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > eval,
+                    Bound::Upper => s < eval,
+                }
+            {
+                eval = s;
+            }
+        }
+        self.frames[ply].static_eval = static_eval;
+        self.frames[ply + 2].killers = [None, None];
+        let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
+
+        if !pv_node && !in_check && !root {
+            // Reverse futility: far above beta at low depth, a quiet move will not drop it.
+            if depth <= RFP_MAX_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+            // Null move with a zugzwang guard: only with pieces besides pawns, and never
+            // twice in a row.
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && self.frames[ply].null_allowed
+                && Self::has_non_pawn_material(pos, pos.turn())
+                && beta.abs() < MATE_BOUND
+            {
+                let r =
+                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
+                let mut child = *pos;
+                if child.play_null() {
+                    self.frames[ply].current_move = None;
+                    self.frames[ply + 1].null_allowed = false;
+                    self.keys.push(key);
+                    let score =
+                        -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                    self.keys.pop();
+                    self.frames[ply + 1].null_allowed = true;
+                    if self.stopped {
+                        return DRAW;
+                    }
+                    if score >= beta {
+                        // Verify deep cut-offs without a null move, against zugzwang.
+                        if depth < 12 {
+                            return if score >= MATE_BOUND { beta } else { score };
+                        }
+                        self.frames[ply].null_allowed = false;
+                        let v = self.search(pos, beta - 1, beta, depth - r, ply, false);
+                        self.frames[ply].null_allowed = true;
+                        if v >= beta {
+                            return beta;
+                        }
+                    }
+                }
+            }
+        }
+
+        let moves = pos.legal_moves();
+        let mut tt_move = tt_entry.and_then(|e| Self::tt_move(&moves, e.move_bits));
+        if root {
+            tt_move = Some(self.root_moves[self.pv_index].mv);
+        }
+        // Internal iterative reduction: without a hint, a deep search here is less promising.
+        if tt_move.is_none() && depth >= 4 && !root {
+            depth -= 1;
+        }
+
+        if moves.is_empty() {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+
+        let counter = if ply > 0 {
+            self.frames[ply - 1]
+                .current_move
+                .and_then(|pm| self.heur.counter[self.frames[ply - 1].moved_piece][pm.to().index()])
+        } else {
+            None
+        };
+        let hints = OrderingHints {
+            tt_move,
+            killers: self.frames[ply].killers,
+            counter,
+        };
+        let mut list = std::mem::take(&mut self.move_buffers[ply]);
+        if root {
+            // The root orders by the last iteration's results; lines already reported in
+            // this iteration (MultiPV) are not searched again.
+            list.clear();
+            for (i, rm) in self.root_moves.iter().enumerate().skip(self.pv_index) {
+                list.push((rm.mv, -(i as i32)));
+            }
+        } else {
+            score_moves(pos, &moves, &hints, &self.heur, &mut list);
+        }
+
+        let turn = pos.turn();
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut moves_searched = 0;
+        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut n_quiets = 0;
+        let mut skip_quiets = false;
+        let original_alpha = alpha;
+        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+
+        let mut i = 0;
+        while let Some((m, order_score)) = pick_next(&mut list, i) {
+            i += 1;
+            let tactical = is_tactical(pos, m);
+            let is_killer_or_counter = hints.killers.contains(&Some(m)) || hints.counter == Some(m);
+
+            if !root && best_score > -MATE_BOUND && Self::has_non_pawn_material(pos, turn) {
+                if !tactical {
+                    if skip_quiets {
+                        continue;
+                    }
+                    if depth <= LMP_MAX_DEPTH && moves_searched >= lmp_limit {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= FUTILITY_MAX_DEPTH
+                        && !in_check
+                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= LMP_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if depth <= FUTILITY_MAX_DEPTH
+                    && is_bad_tactical(order_score)
+                    && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.tt.prefetch(child.key());
+            let gives_check = child.is_check();
+            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + extension;
+
+            self.frames[ply].current_move = Some(m);
+            self.frames[ply].moved_piece = Self::piece_index(pos, m);
+            self.frames[ply + 1].null_allowed = true;
+            self.keys.push(key);
+
+            let score = if moves_searched == 0 {
+                -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                )
+            } else {
+                let mut r = 0;
+                if depth >= 3
+                    && moves_searched >= 1 + i32::from(pv_node)
+                    && (!tactical || is_bad_tactical(order_score))
+                {
+                    r = self.lmr[depth.min(63) as usize][(moves_searched as usize).min(63)];
+                    r += i32::from(!pv_node);
+                    r += i32::from(cut_node);
+                    r -= i32::from(improving);
+                    r -= i32::from(is_killer_or_counter);
+                    r -= i32::from(gives_check);
+                    if !tactical {
+                        r -= self.heur.history(turn, m) / 6000;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                self.move_buffers[ply] = list;
+                return DRAW;
+            }
+            moves_searched += 1;
+
+            if root {
+                let (seldepth, child_pv) = (self.seldepth, self.pv[1].clone());
+                if let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == m) {
+                    if moves_searched == 1 || score > alpha {
+                        rm.score = score;
+                        rm.seldepth = seldepth;
+                        rm.pv.clear();
+                        rm.pv.push(m);
+                        rm.pv.extend_from_slice(&child_pv);
+                    } else {
+                        rm.score = -INFINITE;
+                    }
+                }
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            self.reward_quiet(pos, ply, m, depth, &quiets_tried[..n_quiets]);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !tactical && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+        }
+        self.move_buffers[ply] = list;
+
+        if moves_searched == 0 {
+            // Everything was pruned (only possible when not in check and with a move).
+            return alpha;
+        }
+        if !(root && self.pv_index > 0) {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                best_move.map_or(0, |m| m.to_bits()),
+                score_to_tt(best_score, ply),
+                if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+
+    fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        m: Move,
+        depth: i32,
+        tried: &[Option<Move>],
+    ) {
+        let bonus = (depth * depth * 16).min(HISTORY_MAX / 4);
+        let turn = pos.turn();
+        self.heur.update_history(turn, m, bonus);
+        for q in tried.iter().flatten() {
+            if *q != m {
+                self.heur.update_history(turn, *q, -bonus);
+            }
+        }
+        let k = &mut self.frames[ply].killers;
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        if ply > 0 {
+            if let Some(pm) = self.frames[ply - 1].current_move {
+                let piece = self.frames[ply - 1].moved_piece;
+                self.heur.counter[piece][pm.to().index()] = Some(m);
+            }
+        }
+    }
+
+    /// Quiescence search: captures (and queen promotions) until the position is quiet; all
+    /// evasions when in check.
+    fn qsearch(&mut self, pos: &Position, mut alpha: Value, beta: Value, ply: usize) -> Value {
+        self.visit();
+        if self.check_stop() {
+            return DRAW;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.is_check();
+        if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() {
+            if !(in_check && !pos.has_legal_moves()) {
+                return DRAW;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                DRAW
+            } else {
+                evaluate(&self.shared.params, pos)
+            };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.key();
+        let tt_entry = self.tt.probe(key);
+        if let Some(e) = tt_entry {
+            let score = score_from_tt(e.score, ply);
+            if !pv_node
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                }
+            {
+                return score;
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if in_check && moves.is_empty() {
+            return mated_in(ply);
+        }
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            tt_entry.map_or_else(|| evaluate(&self.shared.params, pos), |e| e.eval)
+        };
+        let mut best_score = static_eval;
+        if !in_check {
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+
+        let mut list = std::mem::take(&mut self.move_buffers[ply]);
+        if in_check {
+            let hints = OrderingHints {
+                tt_move: tt_entry.and_then(|e| Self::tt_move(&moves, e.move_bits)),
+                killers: [None, None],
+                counter: None,
+            };
+            score_moves(pos, &moves, &hints, &self.heur, &mut list);
+        } else {
+            let tactical: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| match m.promotion() {
+                    Some(r) => r == PieceRole::Queen,
+                    None => pos.is_capture(m),
+                })
+                .collect();
+            score_captures(pos, &tactical, &mut list);
+        }
+
+        let mut best_move = None;
+        let mut i = 0;
+        while let Some((m, _)) = pick_next(&mut list, i) {
+            i += 1;
+            if !in_check {
+                // Delta pruning: even winning the piece leaves us well below alpha.
+                if static_eval + capture_gain(pos, m) + QS_DELTA_MARGIN <= alpha
+                    && !m.is_promotion()
+                {
+                    continue;
+                }
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            self.keys.push(key);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            self.keys.pop();
+            if self.stopped {
+                self.move_buffers[ply] = list;
+                return DRAW;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.move_buffers[ply] = list;
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move.map_or(0, |m| m.to_bits()),
+            score_to_tt(best_score, ply),
+            if in_check { 0 } else { static_eval },
+            0,
+            bound,
+        );
+        best_score
+    }
+}

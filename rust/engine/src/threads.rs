@@ -1,0 +1,159 @@
+//! Lazy SMP: every thread runs its own iterative deepening on the shared transposition
+//! table; they help each other only through the entries they leave there. The main thread
+//! owns the clock and the output; when it is done it stops the helpers, and the move played
+//! is chosen by a vote over the threads, weighted by score and completed depth.
+
+use crate::limits::Limits;
+use crate::params::EvalParams;
+use crate::score::{MATE_BOUND, MAX_PLY};
+use crate::search::{Role, RootMove, Searcher};
+use crate::time::TimeManager;
+use crate::tt::TranspositionTable;
+use shatranj_chess::{Move, Position};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// State every search thread reads: the stop flag, pondering, node counters, the weights.
+pub struct SharedState {
+    /// Set once to stop every thread (by `stop`, the clock or the node limit).
+    pub stop: AtomicBool,
+    /// True while pondering: no time limit applies until `ponderhit` clears it.
+    pub pondering: AtomicBool,
+    /// Nodes per thread, published every 1024 nodes.
+    pub nodes: Vec<AtomicU64>,
+    pub params: EvalParams,
+}
+
+impl SharedState {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// What the threads found, after the vote.
+pub struct SmpOutcome {
+    /// The chosen line (the voted thread's best root move).
+    pub best: Option<RootMove>,
+    /// The main thread's lines, best first (MultiPV).
+    pub lines: Vec<RootMove>,
+    pub depth: i32,
+    pub seldepth: usize,
+}
+
+/// Progress of the main thread: one completed line of one iteration.
+pub struct Progress<'a> {
+    pub depth: i32,
+    pub multipv: usize,
+    pub line: &'a RootMove,
+}
+
+/// Runs a lazy-SMP search with `threads` threads (the caller's thread is the main one).
+#[allow(clippy::too_many_arguments)]
+pub fn lazy_smp(
+    threads: usize,
+    shared: &SharedState,
+    tt: &TranspositionTable,
+    time: &TimeManager,
+    limits: &Limits,
+    previous_keys: &[u64],
+    root: &Position,
+    report: &mut dyn FnMut(Progress<'_>),
+) -> SmpOutcome {
+    let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+        (d as i32).clamp(1, MAX_PLY as i32 - 1)
+    });
+    std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|id| {
+                s.spawn(move || {
+                    let mut helper = Searcher::new(
+                        Role::Helper,
+                        id,
+                        shared,
+                        tt,
+                        time,
+                        limits,
+                        previous_keys,
+                        root,
+                    );
+                    helper.iterative_deepening(root, max_depth, &mut |_, _, _| {});
+                    helper.flush_nodes();
+                    (helper.root_moves.first().cloned(), helper.completed_depth)
+                })
+            })
+            .collect();
+
+        let mut main = Searcher::new(Role::Main, 0, shared, tt, time, limits, previous_keys, root);
+        main.iterative_deepening(root, max_depth, &mut |searcher, pv_index, depth| {
+            main_report(searcher, pv_index, depth, report)
+        });
+        main.flush_nodes();
+        // `go infinite` and pondering may not answer before being told to.
+        while !shared.stop.load(Ordering::Relaxed)
+            && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(Duration::from_micros(500));
+        }
+        shared.stop.store(true, Ordering::Relaxed);
+
+        let mut results = vec![(main.root_moves.first().cloned(), main.completed_depth)];
+        for h in helpers {
+            // A helper that panicked contributes nothing; the main thread's result stands.
+            if let Ok(r) = h.join() {
+                results.push(r);
+            }
+        }
+        let best = vote(&results);
+        let multipv = limits.multipv.clamp(1, main.root_moves.len().max(1));
+        SmpOutcome {
+            best,
+            lines: main.root_moves.iter().take(multipv).cloned().collect(),
+            depth: main.completed_depth,
+            seldepth: main.root_moves.first().map_or(0, |r| r.seldepth),
+        }
+    })
+}
+
+fn main_report(
+    searcher: &Searcher<'_>,
+    pv_index: usize,
+    depth: i32,
+    report: &mut dyn FnMut(Progress<'_>),
+) {
+    report(Progress {
+        depth,
+        multipv: pv_index + 1,
+        line: &searcher.root_moves[pv_index],
+    });
+}
+
+/// Picks the line to play: each thread votes for its best move with weight
+/// `(score - worst score + 14) × depth`; a proven mate wins outright (the shortest one).
+pub fn vote(results: &[(Option<RootMove>, i32)]) -> Option<RootMove> {
+    let valid: Vec<(&RootMove, i32)> = results
+        .iter()
+        .filter_map(|(rm, d)| rm.as_ref().map(|rm| (rm, *d)))
+        .filter(|(_, d)| *d > 0)
+        .collect();
+    let Some(&(first, _)) = valid.first() else {
+        return results.first().and_then(|(rm, _)| rm.clone());
+    };
+    let min_score = valid.iter().map(|(rm, _)| rm.score).min().unwrap_or(0);
+    let mut votes: HashMap<Move, i64> = HashMap::new();
+    for (rm, d) in &valid {
+        *votes.entry(rm.mv).or_default() += i64::from(rm.score - min_score + 14) * i64::from(*d);
+    }
+    let mut best = first;
+    for &(rm, _) in &valid[1..] {
+        let better = if best.score >= MATE_BOUND {
+            rm.score > best.score
+        } else {
+            rm.score >= MATE_BOUND || (rm.score > -MATE_BOUND && votes[&rm.mv] > votes[&best.mv])
+        };
+        if better {
+            best = rm;
+        }
+    }
+    Some(best.clone())
+}

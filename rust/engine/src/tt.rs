@@ -1,0 +1,344 @@
+//! The transposition table: a lock-free hash table shared by every search thread.
+//!
+//! ```text
+//!  bucket (64 bytes, one cache line) = 4 entries × 16 bytes
+//!  entry  = [ check: AtomicU64 ][ data: AtomicU64 ]      check = key ^ data
+//!
+//!  data:  63      58 57 56 55     48 47            32 31            16 15             0
+//!        [  age:6  |bound|  depth:8 |   eval: i16    |   score: i16   |   move: u16    ]
+//!         bound: 0 empty, 1 upper (fail low), 2 lower (fail high), 3 exact
+//! ```
+//!
+//! Readers and writers use relaxed atomics and no locks. A writer stores `key ^ data` and
+//! `data` with two separate stores, so a reader racing with writers may see the `check` word
+//! of one entry and the `data` word of another (a torn read). It accepts an entry only when
+//! `check ^ data == key`: a torn pair passes that test only if the two writes' XORs happen to
+//! collide on the 64-bit key, about 2⁻⁶⁴ per read. Even then the damage is bounded: the
+//! move is used only after it is found in the position's legal move list, and the score is
+//! just a search hint. So a torn read costs at most one poor decision, never a crash or an
+//! illegal move.
+//!
+//! Replacement: an entry with the same key is overwritten (keeping its move when the new
+//! result has none); otherwise the entry of the bucket with the lowest
+//! `depth - 8 × (age distance)` gives way, so deep results from the current search stay and
+//! old searches' entries fade. Mate scores are stored relative to the node (see
+//! [`score_to_tt`]).
+
+use crate::score::{MATE_BOUND, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (the search failed low).
+    Upper = 1,
+    /// The true value is at least the score (the search failed high).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// One probed entry, decoded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// The raw bits of the best move (0 for none); match against the legal moves.
+    pub move_bits: u16,
+    pub score: Value,
+    pub eval: Value,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; ENTRIES_PER_BUCKET],
+}
+
+const AGE_BITS: u32 = 6;
+const AGE_MASK: u64 = (1 << AGE_BITS) - 1;
+
+fn pack(m: u16, score: Value, eval: Value, depth: i32, bound: Bound, age: u8) -> u64 {
+    u64::from(m)
+        | u64::from(score as i16 as u16) << 16
+        | u64::from(eval as i16 as u16) << 32
+        | (depth.clamp(0, 255) as u64) << 48
+        | (bound as u64) << 56
+        | (u64::from(age) & AGE_MASK) << 58
+}
+
+fn unpack(data: u64) -> Option<TtEntry> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some(TtEntry {
+        move_bits: data as u16,
+        score: Value::from((data >> 16) as u16 as i16),
+        eval: Value::from((data >> 32) as u16 as i16),
+        depth: ((data >> 48) & 0xFF) as i32,
+        bound,
+    })
+}
+
+fn age_of(data: u64) -> u8 {
+    ((data >> 58) & AGE_MASK) as u8
+}
+
+fn depth_of(data: u64) -> i32 {
+    ((data >> 48) & 0xFF) as i32
+}
+
+/// Why a table could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TtError {
+    /// The size is outside what the table accepts.
+    Size { mb: usize, max: usize },
+    /// The memory could not be allocated.
+    Allocation { mb: usize },
+}
+
+impl std::fmt::Display for TtError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TtError::Size { mb, max } => {
+                write!(f, "hash size {mb} MB is out of range (1..={max})")
+            }
+            TtError::Allocation { mb } => write!(f, "cannot allocate a {mb} MB hash table"),
+        }
+    }
+}
+
+impl std::error::Error for TtError {}
+
+/// The largest table, in MiB.
+pub const MAX_HASH_MB: usize = 65536;
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: std::sync::atomic::AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of `mb` MiB (1 ..= [`MAX_HASH_MB`]).
+    pub fn new(mb: usize) -> Result<TranspositionTable, TtError> {
+        if !(1..=MAX_HASH_MB).contains(&mb) {
+            return Err(TtError::Size {
+                mb,
+                max: MAX_HASH_MB,
+            });
+        }
+        let n = mb * 1024 * 1024 / core::mem::size_of::<Bucket>();
+        Self::with_buckets(n).map_err(|_| TtError::Allocation { mb })
+    }
+
+    /// A table of exactly `n` buckets (at least one); for tests of collisions.
+    pub fn with_buckets(n: usize) -> Result<TranspositionTable, TtError> {
+        let n = n.max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(n)
+            .map_err(|_| TtError::Allocation {
+                mb: n * core::mem::size_of::<Bucket>() >> 20,
+            })?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(TranspositionTable {
+            buckets,
+            age: std::sync::atomic::AtomicU8::new(0),
+        })
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * ENTRIES_PER_BUCKET
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for s in &b.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become preferred victims.
+    pub fn new_search(&self) {
+        let a = self.age.load(Ordering::Relaxed);
+        self.age.store((a + 1) & AGE_MASK as u8, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto any table size without a power-of-two constraint.
+        let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Prefetch hint: touch the bucket of `key` so a later probe finds it in cache.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint; any address is allowed, and this one is valid.
+        unsafe {
+            use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key) as *const Bucket as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry stored for `key`, if any (torn or foreign entries are rejected).
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for s in &self.bucket(key).slots {
+            let data = s.data.load(Ordering::Relaxed);
+            let check = s.check.load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key`.
+    pub fn store(
+        &self,
+        key: u64,
+        move_bits: u16,
+        score: Value,
+        eval: Value,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let age = self.age.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for s in &bucket.slots {
+            let data = s.data.load(Ordering::Relaxed);
+            let check = s.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                if data != 0 && check ^ data == key {
+                    // Same position: keep a deeper exact result of this search unless the
+                    // new one is exact too or nearly as deep.
+                    let old_depth = depth_of(data);
+                    if age_of(data) == age && bound != Bound::Exact && old_depth > depth + 3 {
+                        return;
+                    }
+                    let m = if move_bits == 0 {
+                        data as u16
+                    } else {
+                        move_bits
+                    };
+                    Self::write(s, key, pack(m, score, eval, depth, bound, age));
+                    return;
+                }
+                victim = s;
+                break;
+            }
+            let age_distance = i32::from((age.wrapping_sub(age_of(data))) & AGE_MASK as u8);
+            let worth = depth_of(data) - 8 * age_distance;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = s;
+            }
+        }
+        Self::write(victim, key, pack(move_bits, score, eval, depth, bound, age));
+    }
+
+    fn write(slot: &Slot, key: u64, data: u64) {
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of a sample of entries written by the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for s in &b.slots {
+                let d = s.data.load(Ordering::Relaxed);
+                if d != 0 && age_of(d) == age {
+                    used += 1;
+                }
+            }
+        }
+        if sample == 0 {
+            0
+        } else {
+            (used * 1000 / (sample * ENTRIES_PER_BUCKET)) as u32
+        }
+    }
+}
+
+/// A score as stored: mate scores count plies from this node rather than from the root, so
+/// the entry stays true when the position is reached at another ply.
+pub fn score_to_tt(score: Value, ply: usize) -> Value {
+    if score >= MATE_BOUND {
+        score + ply as Value
+    } else if score <= -MATE_BOUND {
+        score - ply as Value
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`] at `ply`.
+pub fn score_from_tt(score: Value, ply: usize) -> Value {
+    if score >= MATE_BOUND {
+        score - ply as Value
+    } else if score <= -MATE_BOUND {
+        score + ply as Value
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_round_trips_negative_scores() {
+        let d = pack(0x1234, -31_000, -5, 17, Bound::Lower, 63);
+        let e = unpack(d).unwrap();
+        assert_eq!(
+            (e.move_bits, e.score, e.eval, e.depth, e.bound),
+            (0x1234, -31_000, -5, 17, Bound::Lower)
+        );
+        assert_eq!(age_of(d), 63);
+    }
+
+    #[test]
+    fn store_then_probe() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert!(tt.probe(42).is_none());
+        tt.store(42, 7, 100, 50, 5, Bound::Exact);
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.move_bits, e.score, e.depth), (7, 100, 5));
+        tt.clear();
+        assert!(tt.probe(42).is_none());
+    }
+
+    #[test]
+    fn out_of_range_sizes_are_errors() {
+        assert!(matches!(
+            TranspositionTable::new(0),
+            Err(TtError::Size { mb: 0, .. })
+        ));
+        assert!(TranspositionTable::new(MAX_HASH_MB + 1).is_err());
+    }
+}

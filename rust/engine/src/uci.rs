@@ -1,0 +1,516 @@
+//! The UCI protocol: a loop over text lines that drives an [`Engine`].
+//!
+//! [`run`] reads its input on a thread of its own, so `stop`, `ponderhit`, `isready` and
+//! `quit` are handled while a search runs on another thread; the search thread writes the
+//! `info` lines and the final `bestmove`. Tests drive [`Uci::handle_line`] directly.
+//!
+//! Malformed input — unknown commands, a bad FEN, an illegal move in `position`, an
+//! out-of-range option, a bad `go` parameter — is answered with an `info string` line and
+//! otherwise ignored.
+
+use crate::engine::{Engine, EngineOptions, MAX_THREADS, SearchInfo, SearchRoot, StopHandle, nps};
+use crate::limits::Limits;
+use crate::tt::MAX_HASH_MB;
+use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide};
+use shatranj_chess::{Move, Position, uci::parse_uci};
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The most lines MultiPV can ask for.
+pub const MAX_MULTIPV: usize = 256;
+/// The largest `Move Overhead`, in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+const DEFAULT_HASH_MB: usize = 16;
+
+/// Whether the loop should go on after a line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    Quit,
+}
+
+/// A shared, line-oriented output.
+type Output<W> = Arc<Mutex<W>>;
+
+fn send<W: Write>(out: &Mutex<W>, line: &str) {
+    // A poisoned lock means a writer panicked mid-line; the stream itself is still usable.
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    // The GUI going away is not an engine error: there is nobody left to tell.
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// The state of a UCI session.
+pub struct Uci<W: Write + Send + 'static> {
+    out: Output<W>,
+    /// The engine, when no search holds it.
+    engine: Option<Engine>,
+    /// The running search, which hands the engine back when joined.
+    search: Option<JoinHandle<Engine>>,
+    stop: StopHandle,
+    root: SearchRoot,
+    multipv: usize,
+    ponder: bool,
+}
+
+impl<W: Write + Send + 'static> Uci<W> {
+    /// A session writing to `out`, with default options.
+    pub fn new(out: W) -> Uci<W> {
+        let engine = match Engine::new(EngineOptions {
+            hash_mb: DEFAULT_HASH_MB,
+            ..EngineOptions::default()
+        }) {
+            Ok(e) => e,
+            // 16 MiB not available: fall back to the smallest table.
+            Err(_) => match Engine::new(EngineOptions {
+                hash_mb: 1,
+                ..EngineOptions::default()
+            }) {
+                Ok(e) => e,
+                Err(e) => panic!("cannot allocate even a 1 MiB table: {e}"),
+            },
+        };
+        let stop = engine.stop_handle();
+        Uci {
+            out: Arc::new(Mutex::new(out)),
+            engine: Some(engine),
+            search: None,
+            stop,
+            root: SearchRoot::from(Position::new()),
+            multipv: 1,
+            ponder: false,
+        }
+    }
+
+    fn say(&self, line: &str) {
+        send(&self.out, line);
+    }
+
+    fn info_string(&self, text: &str) {
+        self.say(&format!("info string {text}"));
+    }
+
+    /// Is a search running right now?
+    pub fn is_searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Waits for the search thread (if any) and takes the engine back.
+    fn join_search(&mut self) {
+        if let Some(h) = self.search.take() {
+            match h.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    self.info_string("search thread failed; starting a fresh engine");
+                    if let Ok(e) = Engine::new(EngineOptions::default()) {
+                        self.stop = e.stop_handle();
+                        self.engine = Some(e);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reaps a search that has finished on its own.
+    fn reap(&mut self) {
+        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
+            self.join_search();
+        }
+    }
+
+    /// The engine for a command that needs it idle; `None` (after saying why) while searching.
+    fn idle_engine(&mut self, what: &str) -> Option<&mut Engine> {
+        self.reap();
+        if self.search.is_some() {
+            self.info_string(&format!(
+                "{what} ignored: a search is running (send stop first)"
+            ));
+            return None;
+        }
+        self.engine.as_mut()
+    }
+
+    /// Handles one line of input.
+    pub fn handle_line(&mut self, line: &str) -> Control {
+        let line = line.trim();
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else {
+            return Control::Continue;
+        };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => self.cmd_uci(),
+            "isready" => self.say("readyok"),
+            "ucinewgame" => {
+                if let Some(e) = self.idle_engine("ucinewgame") {
+                    e.clear_hash();
+                }
+                self.root = SearchRoot::from(Position::new());
+            }
+            "setoption" => self.cmd_setoption(&rest),
+            "position" => self.cmd_position(&rest),
+            "go" => self.cmd_go(&rest),
+            "stop" => {
+                self.stop.stop();
+                self.join_search();
+            }
+            "ponderhit" => self.stop.ponderhit(),
+            "quit" => {
+                self.stop.stop();
+                self.join_search();
+                return Control::Quit;
+            }
+            "d" => self.info_string(&format!("fen {}", self.root.position.fen())),
+            "eval" => match self.engine.as_ref() {
+                Some(e) => {
+                    let v = e.evaluate(&self.root.position);
+                    self.info_string(&format!("static eval cp {v} (side to move)"));
+                }
+                None => self.info_string("eval ignored: a search is running"),
+            },
+            "debug" | "register" => {}
+            _ => self.info_string(&format!("unknown command: {}", truncate(line))),
+        }
+        Control::Continue
+    }
+
+    fn cmd_uci(&self) {
+        let cores = max_threads();
+        let lines = [
+            format!("id name shatranj {}", env!("CARGO_PKG_VERSION")),
+            "id author the shatranj authors".to_string(),
+            format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
+            format!("option name Threads type spin default 1 min 1 max {cores}"),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            "option name Clear Hash type button".to_string(),
+            format!(
+                "option name Move Overhead type spin default 10 min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            ),
+            "option name Ponder type check default false".to_string(),
+            "uciok".to_string(),
+        ];
+        for l in lines {
+            self.say(&l);
+        }
+    }
+
+    fn cmd_setoption(&mut self, args: &[&str]) {
+        // setoption name <words…> [value <words…>]
+        let Some(name_at) = args.iter().position(|w| w.eq_ignore_ascii_case("name")) else {
+            return self.info_string("setoption needs: name <id> [value <x>]");
+        };
+        let value_at = args.iter().position(|w| w.eq_ignore_ascii_case("value"));
+        let name_end = value_at.unwrap_or(args.len());
+        if name_end <= name_at + 1 {
+            return self.info_string("setoption: missing option name");
+        }
+        let name = args[name_at + 1..name_end].join(" ").to_ascii_lowercase();
+        let value = value_at.map(|v| args[v + 1..].join(" "));
+        let spin = |v: &Option<String>, min: u64, max: u64| -> Result<u64, String> {
+            let text = v.as_deref().unwrap_or("");
+            match text.parse::<u64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                Ok(n) => Err(format!("value {n} out of range {min}..={max}")),
+                Err(_) => Err(format!("value '{}' is not a number", truncate(text))),
+            }
+        };
+        match name.as_str() {
+            "hash" => match spin(&value, 1, MAX_HASH_MB as u64) {
+                Ok(mb) => {
+                    if let Some(e) = self.idle_engine("setoption Hash") {
+                        if let Err(err) = e.set_hash_mb(mb as usize) {
+                            let msg = format!("Hash: {err}");
+                            self.info_string(&msg);
+                        }
+                    }
+                }
+                Err(e) => self.info_string(&format!("Hash: {e}; unchanged")),
+            },
+            "threads" => match spin(&value, 1, max_threads() as u64) {
+                Ok(n) => {
+                    if let Some(e) = self.idle_engine("setoption Threads") {
+                        if let Err(err) = e.set_threads(n as usize) {
+                            let msg = format!("Threads: {err}");
+                            self.info_string(&msg);
+                        }
+                    }
+                }
+                Err(e) => self.info_string(&format!("Threads: {e}; unchanged")),
+            },
+            "multipv" => match spin(&value, 1, MAX_MULTIPV as u64) {
+                Ok(n) => self.multipv = n as usize,
+                Err(e) => self.info_string(&format!("MultiPV: {e}; unchanged")),
+            },
+            "move overhead" => match spin(&value, 0, MAX_MOVE_OVERHEAD_MS) {
+                Ok(ms) => {
+                    if let Some(e) = self.idle_engine("setoption Move Overhead") {
+                        e.set_move_overhead(Duration::from_millis(ms));
+                    }
+                }
+                Err(e) => self.info_string(&format!("Move Overhead: {e}; unchanged")),
+            },
+            "clear hash" => {
+                if let Some(e) = self.idle_engine("Clear Hash") {
+                    e.clear_hash();
+                }
+            }
+            "ponder" => match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => self.ponder = true,
+                Some("false") => self.ponder = false,
+                _ => self.info_string("Ponder: value must be true or false; unchanged"),
+            },
+            _ => self.info_string(&format!("unknown option: {}", truncate(&name))),
+        }
+    }
+
+    fn cmd_position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|&w| w == "moves");
+        let setup = &args[..moves_at.unwrap_or(args.len())];
+        let start = match setup.first() {
+            Some(&"startpos") if setup.len() == 1 => Position::new(),
+            Some(&"fen") if setup.len() > 1 => match setup[1..].join(" ").parse::<Position>() {
+                Ok(p) => p,
+                Err(e) => return self.info_string(&format!("bad fen: {e}; position unchanged")),
+            },
+            _ => {
+                return self
+                    .info_string("position needs: startpos | fen <fen>, then optionally moves …");
+            }
+        };
+        let mut pos = start;
+        let mut keys = Vec::new();
+        if let Some(at) = moves_at {
+            for text in &args[at + 1..] {
+                match parse_uci(&pos, text) {
+                    Ok(m) => {
+                        keys.push(pos.key());
+                        pos.play_unchecked(m);
+                    }
+                    Err(e) => {
+                        return self.info_string(&format!(
+                            "illegal move {} in position: {e}; position unchanged",
+                            truncate(text)
+                        ));
+                    }
+                }
+            }
+        }
+        self.root = SearchRoot {
+            position: pos,
+            previous_keys: keys,
+        };
+    }
+
+    fn cmd_go(&mut self, args: &[&str]) {
+        self.reap();
+        if self.search.is_some() {
+            return self.info_string("go ignored: a search is already running");
+        }
+        let mut limits = Limits {
+            multipv: self.multipv,
+            ..Limits::default()
+        };
+        let mut i = 0;
+        let ms = |s: Option<&&str>| -> Result<Duration, String> {
+            let text = s.copied().unwrap_or("");
+            // Some GUIs send negative clock times when the flag is about to fall.
+            text.parse::<i64>()
+                .map(|v| Duration::from_millis(v.max(0) as u64))
+                .map_err(|_| format!("'{}' is not a number of milliseconds", truncate(text)))
+        };
+        let num = |s: Option<&&str>| -> Result<u64, String> {
+            let text = s.copied().unwrap_or("");
+            text.parse::<u64>()
+                .map_err(|_| format!("'{}' is not a non-negative number", truncate(text)))
+        };
+        let mut perft = None;
+        let parsed: Result<(), String> = (|| {
+            while i < args.len() {
+                let key = args[i];
+                let next = args.get(i + 1);
+                match key {
+                    "wtime" => limits.wtime = Some(ms(next)?),
+                    "btime" => limits.btime = Some(ms(next)?),
+                    "winc" => limits.winc = Some(ms(next)?),
+                    "binc" => limits.binc = Some(ms(next)?),
+                    "movetime" => limits.movetime = Some(ms(next)?),
+                    "movestogo" => limits.movestogo = Some(num(next)?.min(1000) as u32),
+                    "depth" => limits.depth = Some(num(next)?.clamp(1, 1000) as u32),
+                    "nodes" => limits.nodes = Some(num(next)?.max(1)),
+                    "mate" => limits.mate = Some(num(next)?.clamp(1, 1000) as u32),
+                    "perft" => perft = Some(num(next)?.min(64) as u32),
+                    "infinite" | "ponder" | "searchmoves" => {}
+                    other => return Err(format!("unknown go parameter '{}'", truncate(other))),
+                }
+                match key {
+                    "infinite" => {
+                        limits.infinite = true;
+                        i += 1;
+                    }
+                    "ponder" => {
+                        limits.ponder = true;
+                        i += 1;
+                    }
+                    "searchmoves" => {
+                        i += 1;
+                        while i < args.len() {
+                            match parse_uci(&self.root.position, args[i]) {
+                                Ok(m) => limits.searchmoves.push(m),
+                                Err(_) => break,
+                            }
+                            i += 1;
+                        }
+                    }
+                    _ => i += 2,
+                }
+            }
+            Ok(())
+        })();
+        if let Err(e) = parsed {
+            return self.info_string(&format!("go ignored: {e}"));
+        }
+        if let Some(depth) = perft {
+            return self.go_perft(depth);
+        }
+        let Some(mut engine) = self.engine.take() else {
+            return self.info_string("go ignored: the engine is unavailable");
+        };
+        self.stop.arm();
+        let out = Arc::clone(&self.out);
+        let root = self.root.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let result = engine.search(root, &limits, |info| send(&out, &info_line(info)));
+                let line = match (result.best_move, result.ponder) {
+                    (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+                    (Some(b), None) => format!("bestmove {b}"),
+                    // No legal move: UCI's null move.
+                    (None, _) => "bestmove 0000".to_string(),
+                };
+                send(&out, &line);
+                engine
+            });
+        match handle {
+            Ok(h) => self.search = Some(h),
+            Err(e) => {
+                // The engine moved into the closure that failed to start; make a new one.
+                self.info_string(&format!("cannot start the search thread: {e}"));
+                if let Ok(e) = Engine::new(EngineOptions::default()) {
+                    self.stop = e.stop_handle();
+                    self.engine = Some(e);
+                }
+            }
+        }
+    }
+
+    fn go_perft(&mut self, depth: u32) {
+        let start = Instant::now();
+        let monitor = PerftMonitor::new();
+        match divide(
+            &self.root.position,
+            depth,
+            &PerftOptions::default(),
+            &monitor,
+        ) {
+            Ok(split) => {
+                let total: u64 = if depth == 0 {
+                    1
+                } else {
+                    split.iter().map(|&(_, n)| n).sum()
+                };
+                for (m, n) in &split {
+                    self.say(&format!("{m}: {n}"));
+                }
+                self.say("");
+                self.say(&format!("Nodes searched: {total}"));
+                let el = start.elapsed();
+                self.info_string(&format!(
+                    "perft time {} ms, nps {}",
+                    el.as_millis(),
+                    nps(total, el)
+                ));
+            }
+            Err(e) => self.info_string(&format!("perft failed: {e}")),
+        }
+    }
+
+    /// Ends the session: stops and joins a running search.
+    pub fn shutdown(&mut self) {
+        self.stop.stop();
+        self.join_search();
+    }
+}
+
+impl<W: Write + Send + 'static> Drop for Uci<W> {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+fn max_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, MAX_THREADS)
+}
+
+/// Keeps echoed user input short.
+fn truncate(s: &str) -> String {
+    const MAX: usize = 80;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(MAX).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// The `info` line of one completed line of an iteration.
+pub fn info_line(info: &SearchInfo) -> String {
+    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.score,
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
+/// Runs a UCI session over `input` and `output` until `quit` or the end of the input.
+/// The input is read on its own thread, so commands are seen while a search runs.
+pub fn run<R, W>(input: R, output: W)
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    // The reader may block forever on a terminal; it is detached and dies with the process.
+    let _reader = std::thread::Builder::new()
+        .name("uci-input".into())
+        .spawn(move || {
+            for line in input.lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    let mut uci = Uci::new(output);
+    while let Ok(line) = rx.recv() {
+        if uci.handle_line(&line) == Control::Quit {
+            return;
+        }
+    }
+    // End of input: behave as `quit`, letting a bounded search finish would block forever
+    // for `go infinite`.
+    uci.shutdown();
+}
