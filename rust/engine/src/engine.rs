@@ -5,7 +5,7 @@ use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::params::{DEFAULT_PARAMS, EvalParams};
 use crate::score::Score;
-use crate::search::RootMove;
+use crate::search::{RootMove, SearchContext};
 use crate::threads::{Progress, SharedState, lazy_smp};
 use crate::time::TimeManager;
 use crate::tt::{TranspositionTable, TtError};
@@ -299,16 +299,15 @@ impl Engine {
                 };
                 on_info(&info);
             };
-            let outcome = lazy_smp(
-                threads,
-                &shared,
+            let ctx = SearchContext {
+                shared: &shared,
                 tt,
-                &time,
+                time: &time,
                 limits,
-                &root.previous_keys,
-                &root.position,
-                &mut report,
-            );
+                previous_keys: &root.previous_keys,
+                root: &root.position,
+            };
+            let outcome = lazy_smp(threads, ctx, &mut report);
             relay_done.store(true, Ordering::Relaxed);
             let _ = relay.join();
             outcome

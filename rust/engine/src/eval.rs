@@ -210,8 +210,8 @@ pub fn evaluate_bitboards(p: &EvalParams, bb: &[[u64; 6]; 2], black_to_move: boo
         let unsafe_squares = own | pawn_attacks_of(enemy_pawns, !white);
         let (mut m, mut e) = (0i32, 0i32);
 
-        for r in 0..6 {
-            let mut pieces = bb[c][r];
+        for (r, &set) in bb[c].iter().enumerate() {
+            let mut pieces = set;
             phase += p.phase_weight[r] * pieces.count_ones() as i32;
             while pieces != 0 {
                 let s = pieces.trailing_zeros();

@@ -39,6 +39,18 @@ pub struct RootMove {
     pub seldepth: usize,
 }
 
+/// What every search thread of one search shares (all borrowed, so threads are scoped).
+#[derive(Copy, Clone)]
+pub struct SearchContext<'a> {
+    pub shared: &'a SharedState,
+    pub tt: &'a TranspositionTable,
+    pub time: &'a TimeManager,
+    pub limits: &'a Limits,
+    /// Keys of the game's positions before the root, oldest first.
+    pub previous_keys: &'a [u64],
+    pub root: &'a Position,
+}
+
 /// Per-ply search state.
 #[derive(Copy, Clone, Default)]
 struct Frame {
@@ -77,16 +89,15 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(
-        role: Role,
-        id: usize,
-        shared: &'a SharedState,
-        tt: &'a TranspositionTable,
-        time: &'a TimeManager,
-        limits: &'a Limits,
-        previous_keys: &[u64],
-        root: &Position,
-    ) -> Searcher<'a> {
+    pub fn new(role: Role, id: usize, ctx: SearchContext<'a>) -> Searcher<'a> {
+        let SearchContext {
+            shared,
+            tt,
+            time,
+            limits,
+            previous_keys,
+            root,
+        } = ctx;
         let mut lmr = Box::new([[0; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -126,8 +137,10 @@ impl<'a> Searcher<'a> {
                 MAX_PLY + 4
             ],
             heur: Heuristics::default(),
-            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 2],
-            move_buffers: vec![Vec::with_capacity(64); MAX_PLY + 2],
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            move_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             root_moves,
             pv_index: 0,
             completed_depth: 0,
@@ -167,7 +180,7 @@ impl<'a> Searcher<'a> {
                     break;
                 }
                 // Stable: moves with equal scores keep their previous order.
-                self.root_moves[pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.role == Role::Main {
                     self.flush_nodes();
                     report(self, pv_index, depth);
@@ -220,7 +233,7 @@ impl<'a> Searcher<'a> {
             if self.stopped {
                 return;
             }
-            self.root_moves[self.pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[self.pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
@@ -292,7 +305,7 @@ impl<'a> Searcher<'a> {
     fn is_draw(&self, pos: &Position) -> bool {
         if pos.halfmove_clock() >= 100 {
             // Mate on the hundredth half-move still counts (R4.9).
-            return !(pos.is_check() && !pos.has_legal_moves());
+            return !pos.is_check() || pos.has_legal_moves();
         }
         self.is_repetition(pos) || pos.is_insufficient_material()
     }
@@ -506,21 +519,29 @@ impl<'a> Searcher<'a> {
             let tactical = is_tactical(pos, m);
             let is_killer_or_counter = hints.killers.contains(&Some(m)) || hints.counter == Some(m);
 
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+
+            // Shallow pruning, once a line that is not mated is known. Quiet moves that give
+            // check are kept: they are where short mates hide.
             if !root && best_score > -MATE_BOUND && Self::has_non_pawn_material(pos, turn) {
                 if !tactical {
-                    if skip_quiets {
-                        continue;
-                    }
-                    if depth <= LMP_MAX_DEPTH && moves_searched >= lmp_limit {
-                        skip_quiets = true;
-                        continue;
-                    }
-                    if depth <= FUTILITY_MAX_DEPTH
-                        && !in_check
-                        && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
-                    {
-                        skip_quiets = true;
-                        continue;
+                    if !gives_check {
+                        if skip_quiets {
+                            continue;
+                        }
+                        if depth <= LMP_MAX_DEPTH && moves_searched >= lmp_limit {
+                            skip_quiets = true;
+                            continue;
+                        }
+                        if depth <= FUTILITY_MAX_DEPTH
+                            && !in_check
+                            && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                        {
+                            skip_quiets = true;
+                            continue;
+                        }
                     }
                     if depth <= LMP_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
                         continue;
@@ -532,11 +553,7 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-
-            let mut child = *pos;
-            child.play_unchecked(m);
             self.tt.prefetch(child.key());
-            let gives_check = child.is_check();
             let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + extension;
 
@@ -557,7 +574,7 @@ impl<'a> Searcher<'a> {
             } else {
                 let mut r = 0;
                 if depth >= 3
-                    && moves_searched >= 1 + i32::from(pv_node)
+                    && moves_searched > i32::from(pv_node)
                     && (!tactical || is_bad_tactical(order_score))
                 {
                     r = self.lmr[depth.min(63) as usize][(moves_searched as usize).min(63)];
@@ -687,10 +704,10 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.is_check();
-        if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() {
-            if !(in_check && !pos.has_legal_moves()) {
-                return DRAW;
-            }
+        if (pos.halfmove_clock() >= 100 || pos.is_insufficient_material())
+            && (!in_check || pos.has_legal_moves())
+        {
+            return DRAW;
         }
         if ply >= MAX_PLY - 1 {
             return if in_check {

@@ -3,13 +3,10 @@
 //! owns the clock and the output; when it is done it stops the helpers, and the move played
 //! is chosen by a vote over the threads, weighted by score and completed depth.
 
-use crate::limits::Limits;
 use crate::params::EvalParams;
 use crate::score::{MATE_BOUND, MAX_PLY};
-use crate::search::{Role, RootMove, Searcher};
-use crate::time::TimeManager;
-use crate::tt::TranspositionTable;
-use shatranj_chess::{Move, Position};
+use crate::search::{Role, RootMove, SearchContext, Searcher};
+use shatranj_chess::Move;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -49,17 +46,12 @@ pub struct Progress<'a> {
 }
 
 /// Runs a lazy-SMP search with `threads` threads (the caller's thread is the main one).
-#[allow(clippy::too_many_arguments)]
 pub fn lazy_smp(
     threads: usize,
-    shared: &SharedState,
-    tt: &TranspositionTable,
-    time: &TimeManager,
-    limits: &Limits,
-    previous_keys: &[u64],
-    root: &Position,
+    ctx: SearchContext<'_>,
     report: &mut dyn FnMut(Progress<'_>),
 ) -> SmpOutcome {
+    let (shared, limits, root) = (ctx.shared, ctx.limits, ctx.root);
     let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
         (d as i32).clamp(1, MAX_PLY as i32 - 1)
     });
@@ -67,16 +59,7 @@ pub fn lazy_smp(
         let helpers: Vec<_> = (1..threads)
             .map(|id| {
                 s.spawn(move || {
-                    let mut helper = Searcher::new(
-                        Role::Helper,
-                        id,
-                        shared,
-                        tt,
-                        time,
-                        limits,
-                        previous_keys,
-                        root,
-                    );
+                    let mut helper = Searcher::new(Role::Helper, id, ctx);
                     helper.iterative_deepening(root, max_depth, &mut |_, _, _| {});
                     helper.flush_nodes();
                     (helper.root_moves.first().cloned(), helper.completed_depth)
@@ -84,7 +67,7 @@ pub fn lazy_smp(
             })
             .collect();
 
-        let mut main = Searcher::new(Role::Main, 0, shared, tt, time, limits, previous_keys, root);
+        let mut main = Searcher::new(Role::Main, 0, ctx);
         main.iterative_deepening(root, max_depth, &mut |searcher, pv_index, depth| {
             main_report(searcher, pv_index, depth, report)
         });

@@ -150,7 +150,7 @@ impl TranspositionTable {
         buckets
             .try_reserve_exact(n)
             .map_err(|_| TtError::Allocation {
-                mb: n * core::mem::size_of::<Bucket>() >> 20,
+                mb: (n * core::mem::size_of::<Bucket>()) >> 20,
             })?;
         buckets.resize_with(n, Bucket::default);
         Ok(TranspositionTable {

@@ -1,0 +1,246 @@
+//! What the search finds: mates with the right distance, stalemates avoided, repetitions
+//! seen, legal moves only, and a reproducible node count.
+
+use shatranj_chess::{History, Position, san, uci::parse_uci};
+use shatranj_engine::bench::run_bench;
+use shatranj_engine::{Engine, EngineOptions, Limits, Score};
+
+fn engine() -> Engine {
+    Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 8,
+        ..EngineOptions::default()
+    })
+    .unwrap()
+}
+
+/// Mates in one to three: FEN, best move (UCI), mate distance in moves.
+const MATES: &[(&str, &str, i32)] = &[
+    // Back-rank mate.
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", 1),
+    // Black mates with the queen next to the king.
+    ("8/8/8/8/8/5k1q/8/6K1 b - - 0 1", "h3g2", 1),
+    // Smothered mate.
+    ("6rk/6pp/7N/8/8/8/8/6QK w - - 0 1", "h6f7", 1),
+    // Scholar's mate.
+    (
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "h5f7",
+        1,
+    ),
+    // Rook ladder.
+    ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", "a2a7", 2),
+    // Rook sacrifice, then the other rook mates.
+    (
+        "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
+        "g2g1",
+        2,
+    ),
+    // Queen hunt of the king on h5 (mate values checked against Stockfish 15.1).
+    (
+        "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
+        "b1g6",
+        3,
+    ),
+];
+
+#[test]
+fn finds_mates_with_the_right_distance() {
+    for &(fen, best, n) in MATES {
+        let pos: Position = fen.parse().unwrap();
+        let mut e = engine();
+        let r = e.search(pos, &Limits::depth(2 * n.unsigned_abs() + 3), |_| {});
+        assert_eq!(r.score, Score::Mate(n), "{fen}: {r:?}");
+        if !best.is_empty() {
+            assert_eq!(r.best_move.unwrap().to_string(), best, "{fen}");
+        }
+    }
+}
+
+#[test]
+fn mated_side_reports_a_negative_mate() {
+    // Black to move must push the a-pawn, then Rb8# (the king is boxed in by h7 and Kg6).
+    let pos: Position = "7k/p6P/6K1/8/8/8/8/1R6 b - - 0 1".parse().unwrap();
+    let mut e = engine();
+    let r = e.search(pos, &Limits::depth(5), |_| {});
+    assert_eq!(r.score, Score::Mate(-1), "{r:?}");
+}
+
+#[test]
+fn avoids_stalemate_when_winning() {
+    // Queen and king against king: several queen moves stalemate, the engine must mate.
+    // (FEN, mate expected within the depth)
+    for (fen, mate) in [
+        ("7k/8/6QK/8/8/8/8/8 w - - 0 1", true),
+        ("k7/8/1Q6/8/8/8/8/6K1 w - - 0 1", false),
+        ("7k/5Q2/5K2/8/8/8/8/8 w - - 0 1", true),
+        ("k7/2Q5/1K6/8/8/8/8/8 w - - 0 1", true),
+    ] {
+        let pos: Position = fen.parse().unwrap();
+        let mut e = engine();
+        let r = e.search(pos, &Limits::depth(8), |_| {});
+        let m = r.best_move.unwrap();
+        let after = pos.after(m).unwrap();
+        assert!(!after.is_stalemate(), "{fen}: {m} stalemates");
+        if mate {
+            assert!(matches!(r.score, Score::Mate(n) if n > 0), "{fen}: {r:?}");
+        } else {
+            assert!(matches!(r.score, Score::Cp(cp) if cp > 500), "{fen}: {r:?}");
+        }
+    }
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    let mate: Position = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1".parse().unwrap();
+    let r = engine().search(mate, &Limits::depth(3), |_| {});
+    assert_eq!((r.best_move, r.score), (None, Score::Mate(0)));
+    let stalemate: Position = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".parse().unwrap();
+    let r = engine().search(stalemate, &Limits::depth(3), |_| {});
+    assert_eq!((r.best_move, r.score), (None, Score::Cp(0)));
+}
+
+#[test]
+fn repetition_of_a_game_position_is_a_draw() {
+    // Black is a queen up. The game went Nf3 Nf6 Ng1 Ng8: playing Nf3 again repeats the
+    // position after White's first move, which the engine must score as a draw and prefer.
+    let start: Position = "rn1qkbnr/ppp1pppp/8/8/8/8/PPP1PPPP/RNB1KBNR w KQkq - 0 1"
+        .parse()
+        .unwrap();
+    let mut game = History::new(start);
+    for m in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+        let mv = san::parse_san(game.position(), m).unwrap();
+        game.push(mv).unwrap();
+    }
+    let mut e = engine();
+    let r = e.search(&game, &Limits::depth(6), |_| {});
+    assert_eq!(r.best_move.unwrap().to_string(), "g1f3", "{r:?}");
+    assert_eq!(r.score, Score::Cp(0));
+    // Without the history the same position is simply lost material.
+    let r = e.search(*game.position(), &Limits::depth(6), |_| {});
+    assert!(matches!(r.score, Score::Cp(cp) if cp < -500), "{r:?}");
+}
+
+#[test]
+fn fifty_move_rule_draws_inside_the_tree() {
+    // A queen up but with the count at 99 half-moves: any non-mating, non-zeroing move draws.
+    let pos: Position = "8/8/8/4k3/8/8/8/3QK3 w - - 99 80".parse().unwrap();
+    let r = engine().search(pos, &Limits::depth(4), |_| {});
+    assert_eq!(r.score, Score::Cp(0), "{r:?}");
+}
+
+#[test]
+fn insufficient_material_is_a_draw() {
+    // Taking the last pawn leaves bare kings: the draw is seen.
+    let pos: Position = "8/8/4k3/8/4p3/3K4/8/8 w - - 0 1".parse().unwrap();
+    let r = engine().search(pos, &Limits::depth(6), |_| {});
+    assert_eq!(r.best_move.unwrap().to_string(), "d3e4");
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+/// xorshift64*: a tiny reproducible generator.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+#[test]
+fn never_an_illegal_move() {
+    let seed = 0x5EED_0004_u64;
+    println!("seed {seed:#x}");
+    let mut rng = Rng(seed);
+    let mut e = engine();
+    for game in 0..30 {
+        let mut pos = Position::new();
+        let plies = 4 + rng.next() % 60;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(rng.next() % moves.len() as u64) as usize];
+            pos.play_unchecked(m);
+        }
+        let limits = if game % 2 == 0 {
+            Limits::depth(1 + (rng.next() % 4) as u32)
+        } else {
+            Limits::nodes(200 + rng.next() % 3000)
+        };
+        let r = e.search(pos, &limits, |_| {});
+        match r.best_move {
+            Some(m) => {
+                assert!(pos.is_legal(m), "seed {seed:#x}, {}: {m}", pos.fen());
+                let mut p = pos;
+                for &pm in &r.pv {
+                    assert!(
+                        p.is_legal(pm),
+                        "seed {seed:#x}, pv {:?} from {}",
+                        r.pv,
+                        pos.fen()
+                    );
+                    p.play_unchecked(pm);
+                }
+            }
+            None => assert!(!pos.has_legal_moves(), "{}", pos.fen()),
+        }
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let pos = Position::new();
+    let only = parse_uci(&pos, "a2a3").unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        searchmoves: vec![only],
+        ..Limits::default()
+    };
+    let r = engine().search(pos, &limits, |_| {});
+    assert_eq!(r.best_move, Some(only));
+}
+
+#[test]
+fn multipv_reports_distinct_lines_best_first() {
+    let pos = Position::new();
+    let limits = Limits {
+        depth: Some(5),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let mut seen = Vec::new();
+    let r = engine().search(pos, &limits, |info| seen.push(info.multipv));
+    assert_eq!(r.lines.len(), 3);
+    let firsts: Vec<_> = r.lines.iter().map(|l| l.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    let cp = |s: Score| match s {
+        Score::Cp(c) => c,
+        Score::Mate(_) => panic!("no mate from the start"),
+    };
+    assert!(cp(r.lines[0].score) >= cp(r.lines[1].score));
+    assert!(cp(r.lines[1].score) >= cp(r.lines[2].score));
+    assert!(seen.contains(&3));
+}
+
+#[test]
+fn bench_signature_is_stable_with_one_thread() {
+    let a = run_bench(5, |_, _| {}).unwrap();
+    let b = run_bench(5, |_, _| {}).unwrap();
+    println!("bench 5: {} nodes", a.nodes);
+    assert!(a.nodes > 1000);
+    assert_eq!(a.nodes, b.nodes);
+}
+
+#[test]
+fn node_limit_is_exact_with_one_thread() {
+    let mut e = engine();
+    let a = e.search(Position::new(), &Limits::nodes(5000), |_| {});
+    e.clear_hash();
+    let b = e.search(Position::new(), &Limits::nodes(5000), |_| {});
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes >= 5000 && a.nodes < 5100, "{}", a.nodes);
+}

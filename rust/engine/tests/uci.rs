@@ -1,0 +1,306 @@
+//! The UCI loop driven in-process: protocol answers, robustness against bad input, `stop`
+//! latency, pondering, perft.
+
+use shatranj_engine::uci::{Control, Uci};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A writer the test can read while the engine writes.
+#[derive(Clone, Default)]
+struct Sink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Sink {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+    fn lines(&self) -> Vec<String> {
+        self.text().lines().map(str::to_string).collect()
+    }
+    fn clear(&self) {
+        self.0.lock().unwrap().clear();
+    }
+    /// Waits up to `timeout` for a line starting with `prefix`.
+    fn wait_for(&self, prefix: &str, timeout: Duration) -> Option<String> {
+        let start = Instant::now();
+        loop {
+            if let Some(l) = self.lines().into_iter().find(|l| l.starts_with(prefix)) {
+                return Some(l);
+            }
+            if start.elapsed() > timeout {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+fn session() -> (Uci<Sink>, Sink) {
+    let sink = Sink::default();
+    (Uci::new(sink.clone()), sink)
+}
+
+#[test]
+fn handshake_lists_the_options() {
+    let (mut uci, out) = session();
+    uci.handle_line("uci");
+    let text = out.text();
+    for needle in [
+        "id name shatranj",
+        "option name Hash type spin",
+        "option name Threads type spin",
+        "option name MultiPV type spin",
+        "option name Clear Hash type button",
+        "option name Move Overhead type spin",
+        "option name Ponder type check",
+    ] {
+        assert!(text.contains(needle), "{needle} missing in {text}");
+    }
+    assert_eq!(out.lines().last().unwrap(), "uciok");
+    uci.handle_line("isready");
+    assert_eq!(out.lines().last().unwrap(), "readyok");
+}
+
+#[test]
+fn bad_input_is_reported_and_ignored() {
+    let (mut uci, out) = session();
+    uci.handle_line("position startpos moves e2e4");
+    // Each of these must answer with one `info string` and change nothing.
+    let bad = [
+        "xyzzy",
+        "position",
+        "position fen",
+        "position fen not/a/fen w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e5",
+        "position startpos moves banana",
+        "setoption name Hash value 0",
+        "setoption name Hash value 99999999",
+        "setoption name Hash value lots",
+        "setoption name Threads value 0",
+        "setoption name Threads value 100000",
+        "setoption name MultiPV value 0",
+        "setoption name Move Overhead value -5",
+        "setoption name Ponder value maybe",
+        "setoption name NoSuchOption value 1",
+        "setoption",
+        "setoption name",
+        "go depth x",
+        "go wtime",
+        "go sideways 3",
+        "\u{0}\u{1}\u{7f}garbage ünïcödé",
+    ];
+    for line in bad {
+        out.clear();
+        assert_eq!(uci.handle_line(line), Control::Continue);
+        let lines = out.lines();
+        assert_eq!(lines.len(), 1, "{line:?} gave {lines:?}");
+        assert!(
+            lines[0].starts_with("info string "),
+            "{line:?} gave {lines:?}"
+        );
+    }
+    // Blank lines are silently ignored.
+    out.clear();
+    uci.handle_line("   ");
+    assert!(out.text().is_empty());
+    // The position is still the one after 1.e4.
+    uci.handle_line("d");
+    assert!(
+        out.text()
+            .contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        "{}",
+        out.text()
+    );
+    uci.handle_line("isready");
+    assert_eq!(out.lines().last().unwrap(), "readyok");
+}
+
+#[test]
+fn go_before_position_searches_the_start_position() {
+    let (mut uci, out) = session();
+    uci.handle_line("go depth 3");
+    let best = out.wait_for("bestmove", Duration::from_secs(20)).unwrap();
+    let m = best.split_whitespace().nth(1).unwrap();
+    assert!(
+        shatranj_chess::uci::parse_uci(&shatranj_chess::Position::new(), m).is_ok(),
+        "{best}"
+    );
+    let info = out
+        .wait_for("info depth 3", Duration::from_secs(1))
+        .unwrap();
+    for field in [
+        " seldepth ",
+        " multipv 1 ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{field} missing: {info}");
+    }
+}
+
+#[test]
+fn stop_answers_promptly_during_go_infinite() {
+    let (mut uci, out) = session();
+    uci.handle_line("position startpos moves e2e4 e7e5 g1f3");
+    uci.handle_line("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(uci.is_searching());
+    assert!(
+        !out.text().contains("bestmove"),
+        "infinite must wait for stop"
+    );
+    let t = Instant::now();
+    uci.handle_line("stop");
+    let best = out.wait_for("bestmove", Duration::from_millis(500));
+    let latency = t.elapsed();
+    println!("stop → bestmove: {latency:?}");
+    assert!(best.is_some(), "no bestmove after stop");
+    assert!(latency < Duration::from_millis(500), "{latency:?}");
+    // Stop with no search running is harmless; the next search is not stopped by it.
+    uci.handle_line("stop");
+    out.clear();
+    uci.handle_line("go depth 4");
+    let best = out.wait_for("bestmove", Duration::from_secs(20));
+    assert!(best.is_some());
+    assert!(out.text().contains("info depth 4"), "{}", out.text());
+}
+
+#[test]
+fn quit_during_a_search_ends_the_session() {
+    let (mut uci, out) = session();
+    uci.handle_line("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    let t = Instant::now();
+    assert_eq!(uci.handle_line("quit"), Control::Quit);
+    assert!(t.elapsed() < Duration::from_millis(500));
+    assert!(out.text().contains("bestmove"));
+}
+
+#[test]
+fn isready_and_commands_during_a_search() {
+    let (mut uci, out) = session();
+    uci.handle_line("go infinite");
+    out.clear();
+    uci.handle_line("isready");
+    assert_eq!(out.lines(), vec!["readyok".to_string()]);
+    out.clear();
+    uci.handle_line("go depth 3");
+    uci.handle_line("setoption name Hash value 32");
+    assert_eq!(
+        out.lines()
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .count(),
+        2,
+        "{:?}",
+        out.lines()
+    );
+    uci.handle_line("stop");
+    assert!(
+        out.wait_for("bestmove", Duration::from_millis(500))
+            .is_some()
+    );
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let (mut uci, out) = session();
+    uci.handle_line("setoption name Ponder value true");
+    uci.handle_line("position startpos moves e2e4 e7e5");
+    uci.handle_line("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !out.text().contains("bestmove"),
+        "pondering must not answer"
+    );
+    uci.handle_line("ponderhit");
+    assert!(out.wait_for("bestmove", Duration::from_secs(2)).is_some());
+}
+
+#[test]
+fn go_perft_divides_like_stockfish() {
+    let (mut uci, out) = session();
+    uci.handle_line("position startpos");
+    uci.handle_line("go perft 3");
+    let lines = out.lines();
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(": ") && !l.starts_with("info"))
+            .count(),
+        21
+    );
+    assert!(
+        lines.contains(&"Nodes searched: 8902".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"e2e4: 600".to_string()));
+}
+
+#[test]
+fn multipv_and_clock_limits() {
+    let (mut uci, out) = session();
+    uci.handle_line("setoption name MultiPV value 3");
+    uci.handle_line("setoption name Clear Hash");
+    uci.handle_line("setoption name Move Overhead value 0");
+    uci.handle_line("position startpos");
+    uci.handle_line("go depth 4");
+    out.wait_for("bestmove", Duration::from_secs(20)).unwrap();
+    let text = out.text();
+    assert!(
+        text.contains("info depth 4 ") && text.contains(" multipv 3 "),
+        "{text}"
+    );
+    out.clear();
+    uci.handle_line("setoption name MultiPV value 1");
+    let t = Instant::now();
+    uci.handle_line("go wtime 2000 btime 2000 winc 0 binc 0 movestogo 20");
+    out.wait_for("bestmove", Duration::from_secs(3)).unwrap();
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
+    out.clear();
+    let t = Instant::now();
+    uci.handle_line("go movetime 150");
+    out.wait_for("bestmove", Duration::from_secs(3)).unwrap();
+    let el = t.elapsed();
+    assert!(
+        el >= Duration::from_millis(100) && el < Duration::from_millis(600),
+        "{el:?}"
+    );
+    out.clear();
+    uci.handle_line("go nodes 3000");
+    out.wait_for("bestmove", Duration::from_secs(10)).unwrap();
+    // A mated position answers with the null move.
+    out.clear();
+    uci.handle_line("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    uci.handle_line("go depth 3");
+    assert_eq!(
+        out.wait_for("bestmove", Duration::from_secs(5)).unwrap(),
+        "bestmove 0000"
+    );
+    out.clear();
+    uci.handle_line("position startpos moves f2f3 e7e5 g2g4");
+    uci.handle_line("go mate 2");
+    let best = out.wait_for("bestmove", Duration::from_secs(10)).unwrap();
+    assert_eq!(best.split_whitespace().nth(1), Some("d8h4"));
+    assert!(out.text().contains("score mate 1"));
+}
