@@ -138,3 +138,108 @@ fn a_closed_pipe_is_not_a_crash() {
     assert!(status.success(), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// Runs `shatranj` with no arguments, writes `script`, and returns stdout once `until`
+/// appears (then sends `quit`), or panics after `timeout`.
+fn uci_session(script: &str, until: &str, timeout: std::time::Duration) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shatranj"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run shatranj");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(script.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let start = std::time::Instant::now();
+    let mut out = String::new();
+    loop {
+        let left = timeout.saturating_sub(start.elapsed());
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                out.push_str(&line);
+                out.push('\n');
+                if line.starts_with(until) {
+                    break;
+                }
+            }
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no '{until}' within {timeout:?}; got:\n{out}");
+            }
+        }
+    }
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    out
+}
+
+#[test]
+fn without_arguments_it_speaks_uci() {
+    let out = uci_session(
+        "uci\nisready\nbogus command\nposition startpos moves e2e4\ngo depth 4\n",
+        "bestmove",
+        std::time::Duration::from_secs(60),
+    );
+    assert!(
+        out.contains("uciok\n") && out.contains("readyok\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string unknown command: bogus command"),
+        "{out}"
+    );
+    assert!(out.contains("info depth 4 "), "{out}");
+}
+
+#[test]
+fn end_of_input_ends_the_program() {
+    // No `quit`: closing stdin during `go infinite` stops the search and exits cleanly.
+    let o = Command::new(env!("CARGO_BIN_EXE_shatranj"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            let mut stdin = c.stdin.take().unwrap();
+            stdin.write_all(b"uci\ngo infinite\n")?;
+            drop(stdin);
+            c.wait_with_output()
+        })
+        .expect("run shatranj");
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("bestmove "), "{}", stdout(&o));
+}
+
+#[test]
+fn bench_prints_a_stable_signature() {
+    let nodes = |o: &Output| -> u64 {
+        let out = stdout(o);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("Nodes searched: "))
+            .unwrap_or_else(|| panic!("no signature in {out}"));
+        line["Nodes searched: ".len()..].trim().parse().unwrap()
+    };
+    let a = shatranj(&["bench", "4"]);
+    let b = shatranj(&["bench", "4"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert!(stdout(&a).contains("Nodes/second: "));
+    assert_eq!(nodes(&a), nodes(&b));
+    assert!(nodes(&a) > 0);
+    let bad = shatranj(&["bench", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
