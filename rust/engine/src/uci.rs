@@ -14,6 +14,7 @@ use crate::tt::MAX_HASH_MB;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide};
 use shatranj_chess::{Move, Position, uci::parse_uci};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -49,6 +50,9 @@ pub struct Uci<W: Write + Send + 'static> {
     engine: Option<Engine>,
     /// The running search, which hands the engine back when joined.
     search: Option<JoinHandle<Engine>>,
+    /// Set by the search thread just before it writes `bestmove`: from then on the search is
+    /// over for the GUI, which may send the next `go` at once, so it is joined, not refused.
+    answered: Arc<AtomicBool>,
     stop: StopHandle,
     root: SearchRoot,
     multipv: usize,
@@ -77,6 +81,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             out: Arc::new(Mutex::new(out)),
             engine: Some(engine),
             search: None,
+            answered: Arc::new(AtomicBool::new(false)),
             stop,
             root: SearchRoot::from(Position::new()),
             multipv: 1,
@@ -94,7 +99,7 @@ impl<W: Write + Send + 'static> Uci<W> {
 
     /// Is a search running right now?
     pub fn is_searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|h| !h.is_finished())
+        self.search.is_some() && !self.answered.load(Ordering::SeqCst)
     }
 
     /// Waits for the search thread (if any) and takes the engine back.
@@ -113,9 +118,11 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
     }
 
-    /// Reaps a search that has finished on its own.
+    /// Reaps a search that has answered (or finished) on its own.
     fn reap(&mut self) {
-        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
+        if self.search.as_ref().is_some_and(|h| h.is_finished())
+            || self.answered.load(Ordering::SeqCst)
+        {
             self.join_search();
         }
     }
@@ -378,6 +385,8 @@ impl<W: Write + Send + 'static> Uci<W> {
             return self.info_string("go ignored: the engine is unavailable");
         };
         self.stop.arm();
+        let answered = Arc::new(AtomicBool::new(false));
+        self.answered = Arc::clone(&answered);
         let out = Arc::clone(&self.out);
         let root = self.root.clone();
         let handle = std::thread::Builder::new()
@@ -390,6 +399,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                     // No legal move: UCI's null move.
                     (None, _) => "bestmove 0000".to_string(),
                 };
+                answered.store(true, Ordering::SeqCst);
                 send(&out, &line);
                 engine
             });

@@ -304,3 +304,22 @@ fn multipv_and_clock_limits() {
     assert_eq!(best.split_whitespace().nth(1), Some("d8h4"));
     assert!(out.text().contains("score mate 1"));
 }
+
+#[test]
+fn go_right_after_bestmove_is_not_refused() {
+    // A GUI sends the next `ucinewgame`/`go` the moment it reads `bestmove`, while the search
+    // thread may still be returning: that must start the next search, not be refused.
+    let (mut uci, out) = session();
+    for i in 0..30 {
+        out.clear();
+        uci.handle_line("ucinewgame");
+        uci.handle_line("position startpos moves e2e4");
+        uci.handle_line(if i % 2 == 0 { "go depth 2" } else { "go nodes 500" });
+        assert!(
+            out.wait_for("bestmove", Duration::from_secs(10)).is_some(),
+            "round {i}: {:?}",
+            out.lines()
+        );
+        assert!(!out.text().contains("ignored"), "round {i}: {:?}", out.lines());
+    }
+}
