@@ -464,6 +464,40 @@ pub(crate) fn from_offset(to: Square, offset: i32) -> Square {
 /// Collects moves into a [`MoveList`].
 pub(crate) struct Collector<'a>(pub &'a mut MoveList);
 
+/// Collects only captures (en passant included) and promotions: the moves a quiescence
+/// search looks at, without listing the quiet ones first.
+pub(crate) struct CaptureCollector<'a> {
+    pub list: &'a mut MoveList,
+    /// The opponent's pieces.
+    pub their: Bitboard,
+}
+
+impl Visitor for CaptureCollector<'_> {
+    #[inline(always)]
+    fn piece(&mut self, _: Role, from: Square, to: Bitboard) {
+        for t in to & self.their {
+            self.list.push(Move::normal(from, t));
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, off: i32) {
+        // A push never lands on a piece, so masking keeps exactly the captures.
+        for t in to & self.their {
+            self.list.push(Move::normal(from_offset(t, off), t));
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, off: i32) {
+        Collector(self.list).promotions(to, off);
+    }
+    #[inline(always)]
+    fn en_passant(&mut self, from: Square, to: Square) {
+        self.list.push(Move::new(from, to, MoveKind::EnPassant));
+    }
+    #[inline(always)]
+    fn castle(&mut self, _: Square, _: Square) {}
+}
+
 impl Visitor for Collector<'_> {
     #[inline(always)]
     fn piece(&mut self, _: Role, from: Square, to: Bitboard) {

@@ -7,7 +7,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::{CastlingRights, CastlingSide};
 use crate::dispatch;
-use crate::movegen::{self, Collector, Counter, KingSafety};
+use crate::movegen::{self, CaptureCollector, Collector, Counter, KingSafety};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::types::{Color, Piece, Rank, Role, Square};
 use crate::zobrist;
@@ -331,6 +331,18 @@ impl Position {
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
         dispatch!(S => movegen::generate::<S, _>(self, &mut Collector(&mut list)));
+        list
+    }
+
+    /// The legal captures (en passant included) and promotions, in move-list order: what a
+    /// quiescence search looks at, without generating the quiet moves.
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        let their = self.board.by_color(self.turn.other());
+        dispatch!(S => movegen::generate::<S, _>(
+            self,
+            &mut CaptureCollector { list: &mut list, their }
+        ));
         list
     }
 

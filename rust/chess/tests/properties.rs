@@ -220,6 +220,18 @@ fn move_counts_and_legality() {
         promotions += moves.iter().filter(|m| m.is_promotion()).count();
         checks += pos.is_check() as usize;
         assert_eq!(moves.len(), pos.count_legal_moves(), "{}", at(&pos));
+        // legal_captures is exactly the captures and promotions of legal_moves, in order.
+        let tactical: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m) || m.is_promotion())
+            .collect();
+        assert_eq!(
+            pos.legal_captures().as_slice(),
+            &tactical[..],
+            "{}",
+            at(&pos)
+        );
         assert_eq!(moves.len() as u64, perft(&pos, 1));
         assert_eq!(pos.has_legal_moves(), !moves.is_empty());
         assert_eq!(pos.is_checkmate(), pos.is_check() && moves.is_empty());

@@ -732,7 +732,12 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let moves = pos.legal_moves();
+        // In check every evasion is searched; otherwise only captures and queen promotions.
+        let moves = if in_check {
+            pos.legal_moves()
+        } else {
+            pos.legal_captures()
+        };
         if in_check && moves.is_empty() {
             return mated_in(ply);
         }
@@ -758,15 +763,8 @@ impl<'a> Searcher<'a> {
             };
             score_moves(pos, &moves, &hints, &self.heur, &mut list);
         } else {
-            let tactical: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|&m| match m.promotion() {
-                    Some(r) => r == PieceRole::Queen,
-                    None => pos.is_capture(m),
-                })
-                .collect();
-            score_captures(pos, &tactical, &mut list);
+            score_captures(pos, &moves, &mut list);
+            list.retain(|(m, _)| m.promotion().is_none_or(|r| r == PieceRole::Queen));
         }
 
         let mut best_move = None;

@@ -314,12 +314,20 @@ fn go_right_after_bestmove_is_not_refused() {
         out.clear();
         uci.handle_line("ucinewgame");
         uci.handle_line("position startpos moves e2e4");
-        uci.handle_line(if i % 2 == 0 { "go depth 2" } else { "go nodes 500" });
+        uci.handle_line(if i % 2 == 0 {
+            "go depth 2"
+        } else {
+            "go nodes 500"
+        });
         assert!(
             out.wait_for("bestmove", Duration::from_secs(10)).is_some(),
             "round {i}: {:?}",
             out.lines()
         );
-        assert!(!out.text().contains("ignored"), "round {i}: {:?}", out.lines());
+        assert!(
+            !out.text().contains("ignored"),
+            "round {i}: {:?}",
+            out.lines()
+        );
     }
 }
