@@ -22,7 +22,13 @@
 //!   `isolated_pawn_*`; passed (no enemy pawn on files `f-1..=f+1` on a rank ahead of `k` in
 //!   `c`'s direction) adds `passed_pawn_*[k']` with `k' = k` for White, `7 - k` for Black;
 //! - per file, `(pawns of c on it - 1) * doubled_pawn_*` when there are two or more;
-//! - two or more bishops: `bishop_pair_*`.
+//! - two or more bishops: `bishop_pair_*`;
+//! - king attack: `zone` = the enemy king's square and the squares next to it; every knight,
+//!   bishop, rook or queen whose attack set (as for mobility, but before removing any
+//!   squares) meets the zone counts as an attacker and adds
+//!   `king_attack_weight[r] * |attacks ∩ zone|` units; with two attackers or more,
+//!   `mg += min(units * units * king_attack_scale / 64, king_attack_max)` (a non-negative
+//!   division, so truncation is plain flooring).
 //!
 //! Then, from White's point of view, `p = min(phase, phase_full)` and
 //! `white = (mg * p + eg * (phase_full - p)) / phase_full`, where `/` is integer division
@@ -32,7 +38,7 @@
 
 use crate::params::EvalParams;
 use bytemuck::{Pod, Zeroable};
-use shatranj_chess::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+use shatranj_chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use shatranj_chess::{Bitboard, Color, Position, Role, Square};
 
 /// A position as the evaluation sees it, in a form a GPU can read: twelve bitboards as
@@ -209,6 +215,14 @@ pub fn evaluate_bitboards(p: &EvalParams, bb: &[[u64; 6]; 2], black_to_move: boo
         let enemy_pawns = bb[1 - c][0];
         let unsafe_squares = own | pawn_attacks_of(enemy_pawns, !white);
         let (mut m, mut e) = (0i32, 0i32);
+        let enemy_king = bb[1 - c][5];
+        let king_zone = if enemy_king == 0 {
+            0
+        } else {
+            let k = square(enemy_king.trailing_zeros());
+            king_attacks(k).0 | enemy_king
+        };
+        let (mut attackers, mut units) = (0, 0);
 
         for (r, &set) in bb[c].iter().enumerate() {
             let mut pieces = set;
@@ -229,6 +243,11 @@ pub fn evaluate_bitboards(p: &EvalParams, bb: &[[u64; 6]; 2], black_to_move: boo
                     _ => 0,
                 };
                 if (1..=4).contains(&r) {
+                    let hits = (attacks & king_zone).count_ones() as i32;
+                    if hits > 0 {
+                        attackers += 1;
+                        units += p.king_attack_weight[r] * hits;
+                    }
                     let n = (attacks & !unsafe_squares).count_ones() as i32;
                     m += (n - p.mobility_center[r]) * p.mobility_mg[r];
                     e += (n - p.mobility_center[r]) * p.mobility_eg[r];
@@ -267,6 +286,9 @@ pub fn evaluate_bitboards(p: &EvalParams, bb: &[[u64; 6]; 2], black_to_move: boo
         if bb[c][2].count_ones() >= 2 {
             m += p.bishop_pair_mg;
             e += p.bishop_pair_eg;
+        }
+        if attackers >= 2 {
+            m += (units * units * p.king_attack_scale / 64).min(p.king_attack_max);
         }
         mg[c] = m;
         eg[c] = e;

@@ -23,13 +23,20 @@ pub struct Heuristics {
     pub history: Box<[[[i32; 64]; 64]; 2]>,
     /// `counter[piece][to]`: the reply that refuted the previous move (piece = colour × 6 + role).
     pub counter: Box<[[Option<Move>; 64]; 12]>,
+    /// Continuation history: `continuation[previous piece-to][piece-to]`, how well a quiet
+    /// move did as a reply to the move one or two plies earlier (piece-to = piece × 64 + to).
+    pub continuation: Vec<i32>,
 }
+
+/// Number of (piece, destination) pairs.
+pub const PIECE_TO: usize = 12 * 64;
 
 impl Default for Heuristics {
     fn default() -> Heuristics {
         Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[None; 64]; 12]),
+            continuation: vec![0; PIECE_TO * PIECE_TO],
         }
     }
 }
@@ -39,13 +46,47 @@ impl Heuristics {
         self.history[color.index()][m.from().index()][m.to().index()]
     }
 
+    /// The quiet-move score: butterfly history plus the continuation histories of the
+    /// previous plies' moves (`earlier` holds their piece-to indices).
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        m: Move,
+        piece_to: usize,
+        earlier: &[Option<usize>; 2],
+    ) -> i32 {
+        let mut s = self.history(color, m);
+        for k in earlier.iter().flatten() {
+            s += self.continuation[k * PIECE_TO + piece_to];
+        }
+        s
+    }
+
     /// History with gravity: scores approach `±HISTORY_MAX` but never pass it.
     pub fn update_history(&mut self, color: Color, m: Move, bonus: i32) {
         let h = &mut self.history[color.index()][m.from().index()][m.to().index()];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        gravity(h, bonus);
+    }
+
+    /// Updates both continuation histories of a quiet move.
+    pub fn update_continuation(
+        &mut self,
+        piece_to: usize,
+        earlier: &[Option<usize>; 2],
+        bonus: i32,
+    ) {
+        for k in earlier.iter().flatten() {
+            gravity(&mut self.continuation[k * PIECE_TO + piece_to], bonus);
+        }
     }
 }
+
+fn gravity(h: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
+
+impl Heuristics {}
 
 /// Is `m` a capture or a promotion (the moves quiescence search looks at)?
 pub fn is_tactical(pos: &Position, m: Move) -> bool {
@@ -57,6 +98,14 @@ pub struct OrderingHints {
     pub tt_move: Option<Move>,
     pub killers: [Option<Move>; 2],
     pub counter: Option<Move>,
+    /// Piece-to indices of the moves one and two plies before this node.
+    pub earlier: [Option<usize>; 2],
+}
+
+/// The piece-to index of a move in `pos` (piece = colour × 6 + role of the mover).
+pub fn piece_to(pos: &Position, m: Move) -> usize {
+    let role = pos.moved_role(m).map_or(0, |r| r.index());
+    (pos.turn().index() * 6 + role) * 64 + m.to().index()
 }
 
 /// Fills `out` with the moves of `moves` and their ordering scores.
@@ -81,7 +130,7 @@ pub fn score_moves(
         } else if Some(m) == hints.counter {
             COUNTER
         } else {
-            heur.history(turn, m)
+            heur.quiet_score(turn, m, piece_to(pos, m), &hints.earlier)
         };
         out.push((m, score));
     }
@@ -148,6 +197,7 @@ mod tests {
             tt_move: Some(tt),
             killers: [None, None],
             counter: None,
+            earlier: [None, None],
         };
         let mut list = Vec::new();
         score_moves(

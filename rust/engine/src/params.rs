@@ -56,6 +56,13 @@ pub struct EvalParams {
     pub mobility_center: [i32; 6],
     pub mobility_mg: [i32; 6],
     pub mobility_eg: [i32; 6],
+    /// King attack: each knight, bishop, rook or queen adds `king_attack_weight[role]` for
+    /// every square of the enemy king's zone (the king's square and its neighbours) it
+    /// attacks. With two attackers or more the attacking side gains, in the middlegame,
+    /// `min(units² × king_attack_scale / 64, king_attack_max)`.
+    pub king_attack_weight: [i32; 6],
+    pub king_attack_scale: i32,
+    pub king_attack_max: i32,
     /// Bonus for the side to move, added after tapering.
     pub tempo: i32,
 }
@@ -234,6 +241,9 @@ pub const DEFAULT_PARAMS: EvalParams = EvalParams {
     mobility_center: [0, 4, 6, 6, 12, 0],
     mobility_mg: [0, 4, 5, 2, 1, 0],
     mobility_eg: [0, 4, 5, 4, 2, 0],
+    king_attack_weight: [0, 2, 2, 3, 5, 0],
+    king_attack_scale: 5,
+    king_attack_max: 500,
     tempo: 10,
 };
 

@@ -8,7 +8,8 @@
 use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::ordering::{
-    Heuristics, OrderingHints, is_bad_tactical, is_tactical, pick_next, score_captures, score_moves,
+    Heuristics, OrderingHints, is_bad_tactical, is_tactical, pick_next, piece_to, score_captures,
+    score_moves,
 };
 use crate::params::*;
 use crate::score::*;
@@ -328,6 +329,16 @@ impl<'a> Searcher<'a> {
         moves.iter().copied().find(|m| m.to_bits() == bits)
     }
 
+    /// Piece-to indices of the moves made one and two plies above `ply` (none for null moves
+    /// or above the root).
+    fn earlier_moves(&self, ply: usize) -> [Option<usize>; 2] {
+        let at = |back: usize| -> Option<usize> {
+            let f = &self.frames[ply.checked_sub(back)?];
+            f.current_move.map(|m| f.moved_piece * 64 + m.to().index())
+        };
+        [at(1), at(2)]
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -486,10 +497,12 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
+        let earlier = self.earlier_moves(ply);
         let hints = OrderingHints {
             tt_move,
             killers: self.frames[ply].killers,
             counter,
+            earlier,
         };
         let mut list = std::mem::take(&mut self.move_buffers[ply]);
         if root {
@@ -584,7 +597,7 @@ impl<'a> Searcher<'a> {
                     r -= i32::from(is_killer_or_counter);
                     r -= i32::from(gives_check);
                     if !tactical {
-                        r -= self.heur.history(turn, m) / 6000;
+                        r -= self.heur.quiet_score(turn, m, piece_to(pos, m), &earlier) / 8000;
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
@@ -676,10 +689,15 @@ impl<'a> Searcher<'a> {
     ) {
         let bonus = (depth * depth * 16).min(HISTORY_MAX / 4);
         let turn = pos.turn();
+        let earlier = self.earlier_moves(ply);
         self.heur.update_history(turn, m, bonus);
+        self.heur
+            .update_continuation(piece_to(pos, m), &earlier, bonus);
         for q in tried.iter().flatten() {
             if *q != m {
                 self.heur.update_history(turn, *q, -bonus);
+                self.heur
+                    .update_continuation(piece_to(pos, *q), &earlier, -bonus);
             }
         }
         let k = &mut self.frames[ply].killers;
@@ -760,6 +778,7 @@ impl<'a> Searcher<'a> {
                 tt_move: tt_entry.and_then(|e| Self::tt_move(&moves, e.move_bits)),
                 killers: [None, None],
                 counter: None,
+                earlier: [None, None],
             };
             score_moves(pos, &moves, &hints, &self.heur, &mut list);
         } else {

@@ -121,8 +121,24 @@ impl std::fmt::Display for TtError {
 
 impl std::error::Error for TtError {}
 
-/// The largest table, in MiB.
+/// The largest table, in MiB (further limited to half the machine's memory).
 pub const MAX_HASH_MB: usize = 65536;
+
+/// The largest table this machine allows: [`MAX_HASH_MB`] or half the physical memory,
+/// whichever is smaller (Linux; elsewhere [`MAX_HASH_MB`]).
+pub fn max_hash_mb() -> usize {
+    let physical_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb / 1024)
+        });
+    match physical_mb {
+        Some(mb) => (mb / 2).clamp(1, MAX_HASH_MB),
+        None => MAX_HASH_MB,
+    }
+}
 
 /// The shared transposition table.
 pub struct TranspositionTable {
@@ -131,13 +147,12 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of `mb` MiB (1 ..= [`MAX_HASH_MB`]).
+    /// A table of `mb` MiB (1 ..= [`MAX_HASH_MB`], and at most half the machine's memory,
+    /// so a large request is an error rather than the out-of-memory killer later).
     pub fn new(mb: usize) -> Result<TranspositionTable, TtError> {
-        if !(1..=MAX_HASH_MB).contains(&mb) {
-            return Err(TtError::Size {
-                mb,
-                max: MAX_HASH_MB,
-            });
+        let max = max_hash_mb();
+        if !(1..=max).contains(&mb) {
+            return Err(TtError::Size { mb, max });
         }
         let n = mb * 1024 * 1024 / core::mem::size_of::<Bucket>();
         Self::with_buckets(n).map_err(|_| TtError::Allocation { mb })
@@ -146,13 +161,21 @@ impl TranspositionTable {
     /// A table of exactly `n` buckets (at least one); for tests of collisions.
     pub fn with_buckets(n: usize) -> Result<TranspositionTable, TtError> {
         let n = n.max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(n)
-            .map_err(|_| TtError::Allocation {
-                mb: (n * core::mem::size_of::<Bucket>()) >> 20,
-            })?;
-        buckets.resize_with(n, Bucket::default);
+        let too_big = || TtError::Allocation {
+            mb: (n.saturating_mul(core::mem::size_of::<Bucket>())) >> 20,
+        };
+        let layout = std::alloc::Layout::array::<Bucket>(n).map_err(|_| too_big())?;
+        // Zeroed memory straight from the allocator: the operating system hands out zero
+        // pages lazily, so a large table costs nothing until it is used.
+        // SAFETY: the layout has a non-zero size (n ≥ 1, buckets are 64 bytes).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Bucket;
+        if ptr.is_null() {
+            return Err(too_big());
+        }
+        // SAFETY: `ptr` was allocated by the global allocator with the layout of `[Bucket; n]`,
+        // which is what `Vec<Bucket>` with capacity `n` frees it with; all-zero bytes are a
+        // valid `Bucket` (atomics holding 0), so all `n` elements are initialised.
+        let buckets = unsafe { Vec::from_raw_parts(ptr, n, n) };
         Ok(TranspositionTable {
             buckets,
             age: std::sync::atomic::AtomicU8::new(0),

@@ -10,7 +10,7 @@
 
 use crate::engine::{Engine, EngineOptions, MAX_THREADS, SearchInfo, SearchRoot, StopHandle, nps};
 use crate::limits::Limits;
-use crate::tt::MAX_HASH_MB;
+use crate::tt::max_hash_mb;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide};
 use shatranj_chess::{Move, Position, uci::parse_uci};
 use std::io::{BufRead, Write};
@@ -188,7 +188,10 @@ impl<W: Write + Send + 'static> Uci<W> {
         let lines = [
             format!("id name shatranj {}", env!("CARGO_PKG_VERSION")),
             "id author the shatranj authors".to_string(),
-            format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
+            format!(
+                "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {}",
+                max_hash_mb()
+            ),
             format!("option name Threads type spin default 1 min 1 max {cores}"),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name Clear Hash type button".to_string(),
@@ -224,7 +227,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             }
         };
         match name.as_str() {
-            "hash" => match spin(&value, 1, MAX_HASH_MB as u64) {
+            "hash" => match spin(&value, 1, max_hash_mb() as u64) {
                 Ok(mb) => {
                     if let Some(e) = self.idle_engine("setoption Hash") {
                         if let Err(err) = e.set_hash_mb(mb as usize) {
