@@ -215,10 +215,16 @@ impl Engine {
         Ok(())
     }
 
-    /// Replaces the table with one of `mb` MiB (its contents are lost).
+    /// Replaces the table with one of `mb` MiB (its contents are lost). An out-of-range size
+    /// changes nothing; if the allocation itself fails, a 1 MiB table remains.
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), EngineError> {
+        let max = crate::tt::max_hash_mb();
+        if !(1..=max).contains(&mb) {
+            return Err(EngineError::Hash(TtError::Size { mb, max }));
+        }
         // Free the old table first so the peak is one table, not two.
         self.tt = TranspositionTable::new(1).map_err(EngineError::Hash)?;
+        self.options.hash_mb = 1;
         self.tt = TranspositionTable::new(mb).map_err(EngineError::Hash)?;
         self.options.hash_mb = mb;
         Ok(())

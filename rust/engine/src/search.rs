@@ -169,6 +169,9 @@ impl<'a> Searcher<'a> {
         let mut best_move_changes = 0u32;
         let mut last_best = None;
         for depth in 1..=max_depth {
+            if self.skips(depth) {
+                continue;
+            }
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
@@ -201,6 +204,19 @@ impl<'a> Searcher<'a> {
                 break;
             }
         }
+    }
+
+    /// Helpers skip some depths so that they run ahead of the main thread and of each other
+    /// (the depth pattern of Stockfish 8's lazy SMP): the table then holds deeper results by
+    /// the time the main thread needs them. The main thread searches every depth.
+    fn skips(&self, depth: i32) -> bool {
+        const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+        const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+        if self.role == Role::Main || depth <= 1 {
+            return false;
+        }
+        let i = (self.id - 1) % 20;
+        ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
     }
 
     fn should_stop_after_iteration(&self, best_move_changes: u32) -> bool {
@@ -438,6 +454,16 @@ impl<'a> Searcher<'a> {
             {
                 return eval;
             }
+            // Razoring: far below alpha near the leaves, only captures can save the node.
+            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+                let v = self.qsearch(pos, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return DRAW;
+                }
+                if v <= alpha {
+                    return v;
+                }
+            }
             // Null move with a zugzwang guard: only with pieces besides pawns, and never
             // twice in a row.
             if depth >= NMP_MIN_DEPTH
@@ -553,6 +579,12 @@ impl<'a> Searcher<'a> {
                             && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
                         {
                             skip_quiets = true;
+                            continue;
+                        }
+                        if depth <= HISTORY_PRUNE_MAX_DEPTH
+                            && !is_killer_or_counter
+                            && order_score < -HISTORY_PRUNE_PER_DEPTH * depth
+                        {
                             continue;
                         }
                     }

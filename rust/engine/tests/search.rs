@@ -244,3 +244,66 @@ fn node_limit_is_exact_with_one_thread() {
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes >= 5000 && a.nodes < 5100, "{}", a.nodes);
 }
+
+#[test]
+fn lazy_smp_threads_agree_on_mates_and_stop_together() {
+    let mut e = Engine::new(EngineOptions {
+        threads: 3,
+        hash_mb: 8,
+        ..EngineOptions::default()
+    })
+    .unwrap();
+    for &(fen, best, n) in MATES {
+        let pos: Position = fen.parse().unwrap();
+        e.clear_hash();
+        let r = e.search(pos, &Limits::depth(2 * n.unsigned_abs() + 3), |_| {});
+        assert_eq!(r.score, Score::Mate(n), "{fen}: {r:?}");
+        if !best.is_empty() {
+            assert_eq!(r.best_move.unwrap().to_string(), best, "{fen}");
+        }
+    }
+    // An infinite search with three threads ends promptly on stop, with a legal move.
+    let stop = e.stop_handle();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let at = std::time::Instant::now();
+        stop.stop();
+        at
+    });
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let r = e.search(Position::new(), &limits, |_| {});
+    let stopped_at = t.join().unwrap();
+    assert!(stopped_at.elapsed() < std::time::Duration::from_millis(500));
+    assert!(Position::new().is_legal(r.best_move.unwrap()));
+}
+
+#[test]
+fn engine_options_out_of_range_are_errors() {
+    use shatranj_engine::EngineError;
+    assert!(matches!(
+        Engine::new(EngineOptions {
+            threads: 0,
+            ..EngineOptions::default()
+        }),
+        Err(EngineError::Threads { .. })
+    ));
+    assert!(matches!(
+        Engine::new(EngineOptions {
+            hash_mb: 0,
+            ..EngineOptions::default()
+        }),
+        Err(EngineError::Hash(_))
+    ));
+    let mut e = engine();
+    assert!(e.set_hash_mb(usize::MAX / 2).is_err());
+    assert!(e.set_threads(100_000).is_err());
+    // The engine still works after refused changes.
+    assert!(
+        e.search(Position::new(), &Limits::depth(2), |_| {})
+            .best_move
+            .is_some()
+    );
+}
