@@ -280,14 +280,6 @@ pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Delta pruning in quiescence: captures that cannot lift the score near alpha.
 pub const QS_DELTA_MARGIN: i32 = 200;
-/// Razoring: at `depth <= RAZOR_MAX_DEPTH`, when `eval + RAZOR_MARGIN × depth < alpha`,
-/// trust quiescence search.
-pub const RAZOR_MAX_DEPTH: i32 = 3;
-pub const RAZOR_MARGIN: i32 = 250;
-/// Quiet moves whose history is below `-HISTORY_PRUNE_PER_DEPTH × depth` are skipped at
-/// `depth <= HISTORY_PRUNE_MAX_DEPTH`.
-pub const HISTORY_PRUNE_MAX_DEPTH: i32 = 3;
-pub const HISTORY_PRUNE_PER_DEPTH: i32 = 3000;
 /// History scores saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
 

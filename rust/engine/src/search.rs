@@ -454,16 +454,6 @@ impl<'a> Searcher<'a> {
             {
                 return eval;
             }
-            // Razoring: far below alpha near the leaves, only captures can save the node.
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
-                let v = self.qsearch(pos, alpha, alpha + 1, ply);
-                if self.stopped {
-                    return DRAW;
-                }
-                if v <= alpha {
-                    return v;
-                }
-            }
             // Null move with a zugzwang guard: only with pieces besides pawns, and never
             // twice in a row.
             if depth >= NMP_MIN_DEPTH
@@ -579,12 +569,6 @@ impl<'a> Searcher<'a> {
                             && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
                         {
                             skip_quiets = true;
-                            continue;
-                        }
-                        if depth <= HISTORY_PRUNE_MAX_DEPTH
-                            && !is_killer_or_counter
-                            && order_score < -HISTORY_PRUNE_PER_DEPTH * depth
-                        {
                             continue;
                         }
                     }
