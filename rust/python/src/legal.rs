@@ -1,0 +1,67 @@
+//! `LegalMoveGenerator`: the view python-chess's `board.legal_moves` returns. It supports
+//! iteration, `in`, `len()`, `bool()` and `count()`; counting without listing uses the
+//! rules crate's counting move generator.
+
+use crate::board::Board;
+use crate::moves::Move;
+use pyo3::prelude::*;
+
+#[pyclass(module = "shatranj", frozen)]
+pub struct LegalMoveGenerator {
+    board: Py<Board>,
+}
+
+impl LegalMoveGenerator {
+    pub fn new(board: Py<Board>) -> LegalMoveGenerator {
+        LegalMoveGenerator { board }
+    }
+}
+
+#[pymethods]
+impl LegalMoveGenerator {
+    #[getter]
+    fn board(&self, py: Python<'_>) -> Py<Board> {
+        self.board.clone_ref(py)
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = self.board.bind(py).try_borrow_mut()?.legal_move_list(py)?;
+        Ok(list.try_iter()?.into_any())
+    }
+
+    /// `list()` asks for the length first; listing into the cache makes the following
+    /// iteration free.
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.board.bind(py).try_borrow_mut()?.legal().len())
+    }
+
+    fn count(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.board.bind(py).try_borrow()?.count_legal())
+    }
+
+    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.board.bind(py).try_borrow()?.count_legal() > 0)
+    }
+
+    fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(m) = r#move.cast::<Move>() else {
+            return Ok(false);
+        };
+        Ok(self
+            .board
+            .bind(py)
+            .try_borrow_mut()?
+            .find_legal(m.get().key)
+            .is_some())
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        let sans = slf.get().board.bind(py).try_borrow_mut()?.sans();
+        Ok(format!(
+            "<LegalMoveGenerator at {:#x} ({})>",
+            slf.as_ptr() as usize,
+            sans.join(", ")
+        ))
+    }
+}
