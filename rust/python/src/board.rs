@@ -27,8 +27,7 @@ use pyo3::types::{IntoPyDict, PyList, PyType};
 use shatranj_chess::attacks::pawn_attacks;
 use shatranj_chess::fen::{self, EnPassantMode};
 use shatranj_chess::{
-    Bitboard, CastlingSide, Color, History, MoveKind, MoveList, Position, Role,
-    san, uci,
+    Bitboard, CastlingSide, Color, History, MoveKind, MoveList, Position, Role, san, uci,
 };
 
 /// python-chess's `STARTING_FEN`.
@@ -130,9 +129,10 @@ impl Board {
         Py::new(py, Board::from_history(game))
     }
 
+    /// SAN of a legal move, disambiguated against the cached move list.
     fn san_of(&mut self, m: shatranj_chess::Move) -> String {
         let pos = *self.position();
-        san::to_san(&pos, m)
+        san::to_san_among(&pos, m, self.legal())
     }
 }
 
@@ -388,7 +388,11 @@ impl Board {
         self.reset(History::new(Position::new()));
     }
 
-    fn piece_at<'py>(&self, py: Python<'py>, square: i64) -> PyResult<Option<Bound<'py, piece::Piece>>> {
+    fn piece_at<'py>(
+        &self,
+        py: Python<'py>,
+        square: i64,
+    ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
         let sq = args::square(square)?;
         self.position()
             .piece_at(sq)
@@ -408,11 +412,7 @@ impl Board {
 
     fn king(&self, color: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
         let c = args::color(color)?;
-        Ok(self
-            .position()
-            .board()
-            .king_of(c)
-            .map(|s| s.index() as u8))
+        Ok(self.position().board().king_of(c).map(|s| s.index() as u8))
     }
 
     fn pieces_mask(&self, piece_type: i64, color: &Bound<'_, PyAny>) -> PyResult<u64> {
@@ -510,7 +510,8 @@ impl Board {
         if count <= 1 {
             return true;
         }
-        self.game.is_repetition(usize::try_from(count).unwrap_or(usize::MAX))
+        self.game
+            .is_repetition(usize::try_from(count).unwrap_or(usize::MAX))
     }
 
     fn can_claim_threefold_repetition(&self) -> bool {
@@ -538,7 +539,11 @@ impl Board {
     }
 
     #[pyo3(signature = (*, claim_draw = false))]
-    fn outcome<'py>(&self, py: Python<'py>, claim_draw: bool) -> PyResult<Option<Bound<'py, PyAny>>> {
+    fn outcome<'py>(
+        &self,
+        py: Python<'py>,
+        claim_draw: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.game
             .outcome(claim_draw)
             .map(|o| py_outcome(py, o))
@@ -563,7 +568,7 @@ impl Board {
     }
 
     /// An iterator over the legal moves (python-chess's generator, without its filters).
-    fn generate_legal_moves<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         Ok(self.legal_move_list(py)?.try_iter()?.into_any())
     }
 
@@ -586,20 +591,21 @@ impl Board {
 
     fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> bool {
         let key = r#move.get().key;
-        is_castling(self.position(), key) && moves::to_square(key).file() > moves::from_square(key).file()
+        is_castling(self.position(), key)
+            && moves::to_square(key).file() > moves::from_square(key).file()
     }
 
     fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> bool {
         let key = r#move.get().key;
-        is_castling(self.position(), key) && moves::to_square(key).file() < moves::from_square(key).file()
+        is_castling(self.position(), key)
+            && moves::to_square(key).file() < moves::from_square(key).file()
     }
 
     fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> bool {
         let pos = self.position();
         let key = r#move.get().key;
         // python-chess: any pawn on either square, or a capture.
-        let touched = Bitboard::from_square(moves::from_square(key))
-            .with(moves::to_square(key));
+        let touched = Bitboard::from_square(moves::from_square(key)).with(moves::to_square(key));
         (touched & pos.board().pawns()).any() || pos.is_capture(resolve(pos, key))
     }
 
@@ -680,9 +686,9 @@ impl Board {
                 }
             }
             Some(s) => {
-                let n: i64 = s.extract().map_err(|_| {
-                    PyTypeError::new_err("stack must be a bool or an int")
-                })?;
+                let n: i64 = s
+                    .extract()
+                    .map_err(|_| PyTypeError::new_err("stack must be a bool or an int"))?;
                 usize::try_from(n).unwrap_or(0).min(self.stack_len())
             }
         };
@@ -737,15 +743,21 @@ impl Board {
             let mv = item.cast::<Move>().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "variation_san expects Move objects, got {}",
-                    item.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
+                    item.get_type()
+                        .name()
+                        .map_or_else(|_| "?".to_owned(), |n| n.to_string())
                 ))
             })?;
             let key = mv.get().key;
             let legal = pos.legal_moves();
-            let found = legal.iter().copied().find(|m| key_of(*m) == key).or_else(|| {
-                castling_alias(&pos, key)
-                    .and_then(|alias| legal.iter().copied().find(|m| key_of(*m) == alias))
-            });
+            let found = legal
+                .iter()
+                .copied()
+                .find(|m| key_of(*m) == key)
+                .or_else(|| {
+                    castling_alias(&pos, key)
+                        .and_then(|alias| legal.iter().copied().find(|m| key_of(*m) == alias))
+                });
             let Some(m) = found else {
                 return Err(IllegalMoveError::new_err(format!(
                     "illegal move {} in position {}",
@@ -753,7 +765,7 @@ impl Board {
                     pos.fen()
                 )));
             };
-            let text = san::to_san(&pos, m);
+            let text = san::to_san_among(&pos, m, &legal);
             if pos.turn() == Color::White {
                 parts.push(format!("{}. {text}", pos.fullmove_number()));
             } else if parts.is_empty() {
@@ -804,7 +816,8 @@ impl Board {
         let b = self.position().board();
         if promotion.is_none()
             && b.pawns().contains(from)
-            && (to.rank() == shatranj_chess::Rank::First || to.rank() == shatranj_chess::Rank::Eighth)
+            && (to.rank() == shatranj_chess::Rank::First
+                || to.rank() == shatranj_chess::Rank::Eighth)
         {
             promotion = Some(Role::Queen);
         }
@@ -842,7 +855,13 @@ impl Board {
     ) -> PyResult<(Bound<'py, PyType>, (String,), String)> {
         let me = slf.borrow();
         let start = fen::to_fen_with(me.game.start(), EnPassantMode::Always);
-        let moves: Vec<String> = me.game.moves().iter().map(|m| key_of(*m)).map(uci_of).collect();
+        let moves: Vec<String> = me
+            .game
+            .moves()
+            .iter()
+            .map(|m| key_of(*m))
+            .map(uci_of)
+            .collect();
         Ok((slf.get_type(), (start,), moves.join(" ")))
     }
 
@@ -897,7 +916,13 @@ impl Board {
     }
 
     #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "⭘", orientation = true))]
-    fn unicode(&self, invert_color: bool, borders: bool, empty_square: &str, orientation: bool) -> String {
+    fn unicode(
+        &self,
+        invert_color: bool,
+        borders: bool,
+        empty_square: &str,
+        orientation: bool,
+    ) -> String {
         text::unicode(
             self.position().board(),
             invert_color,
@@ -951,14 +976,14 @@ impl Board {
 }
 
 impl Board {
-    /// The legal moves as a new list of interned moves.
-    pub fn legal_move_list<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let list = self.legal();
-        let items = list
-            .iter()
-            .map(|&m| interned(py, key_of(m)))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, items)
+    /// The legal moves as a new list of interned moves. Listing does not fill the cache:
+    /// the cache serves `push` after a listing, and listing the same position twice should
+    /// cost what it costs (python-chess has no cache either).
+    pub fn legal_move_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        match self.cached_legal() {
+            Some(list) => moves::list_of(py, list),
+            None => moves::list_of(py, &self.position().legal_moves()),
+        }
     }
 
     pub fn count_legal(&self) -> usize {
@@ -970,7 +995,10 @@ impl Board {
 
     pub fn sans(&mut self) -> Vec<String> {
         let pos = *self.position();
-        self.legal().iter().map(|&m| san::to_san(&pos, m)).collect()
+        let legal = self.legal();
+        legal
+            .iter()
+            .map(|&m| san::to_san_among(&pos, m, legal))
+            .collect()
     }
 }
-

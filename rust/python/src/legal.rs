@@ -24,15 +24,14 @@ impl LegalMoveGenerator {
         self.board.clone_ref(py)
     }
 
+    /// Iterates over a snapshot of the legal moves (later pushes do not affect it).
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let list = self.board.bind(py).try_borrow_mut()?.legal_move_list(py)?;
+        let list = self.board.bind(py).try_borrow()?.legal_move_list(py)?;
         Ok(list.try_iter()?.into_any())
     }
 
-    /// `list()` asks for the length first; listing into the cache makes the following
-    /// iteration free.
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.board.bind(py).try_borrow_mut()?.legal().len())
+        Ok(self.board.bind(py).try_borrow()?.count_legal())
     }
 
     fn count(&self, py: Python<'_>) -> PyResult<usize> {

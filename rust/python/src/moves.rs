@@ -114,6 +114,9 @@ pub fn parse_uci_key(text: &str) -> PyResult<u16> {
     }
 }
 
+/// `Move(from_square, to_square, promotion)` arguments, for pickling.
+type MoveArgs = (u8, u8, Option<u8>);
+
 #[pymethods]
 impl Move {
     #[new]
@@ -137,6 +140,8 @@ impl Move {
         })
     }
 
+    // python-chess's attribute name, not a conversion.
+    #[allow(clippy::wrong_self_convention)]
     #[getter]
     fn from_square(&self) -> u8 {
         (self.key & 63) as u8
@@ -203,8 +208,18 @@ impl Move {
         };
         let same = self.key == other.get().key;
         match op {
-            CompareOp::Eq => same.into_pyobject(py).unwrap().to_owned().into_any().unbind(),
-            CompareOp::Ne => (!same).into_pyobject(py).unwrap().to_owned().into_any().unbind(),
+            CompareOp::Eq => same
+                .into_pyobject(py)
+                .unwrap()
+                .to_owned()
+                .into_any()
+                .unbind(),
+            CompareOp::Ne => (!same)
+                .into_pyobject(py)
+                .unwrap()
+                .to_owned()
+                .into_any()
+                .unbind(),
             _ => py.NotImplemented(),
         }
     }
@@ -217,7 +232,7 @@ impl Move {
         slf
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, (u8, u8, Option<u8>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, MoveArgs)> {
         let me = slf.get();
         Ok((
             slf.get_type(),
@@ -226,3 +241,23 @@ impl Move {
     }
 }
 
+/// A new list of the interned moves for `moves`, built with the C API directly: this is the
+/// hot path of `list(board.legal_moves)`.
+pub fn list_of<'py>(
+    py: Python<'py>,
+    moves: &[shatranj_chess::Move],
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    // SAFETY: `PyList_New` returns a new list with `len` NULL slots (or NULL with an
+    // exception set); each slot is filled exactly once with an owned reference before the
+    // list is handed out.
+    unsafe {
+        let list =
+            Bound::from_owned_ptr_or_err(py, ffi::PyList_New(moves.len() as ffi::Py_ssize_t))?
+                .cast_into_unchecked::<pyo3::types::PyList>();
+        for (i, &m) in moves.iter().enumerate() {
+            let item = interned(py, key_of(m))?;
+            ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr());
+        }
+        Ok(list)
+    }
+}

@@ -70,7 +70,10 @@ impl Piece {
     #[classmethod]
     fn from_symbol<'py>(cls: &Bound<'py, PyType>, symbol: &str) -> PyResult<Bound<'py, Piece>> {
         let mut chars = symbol.chars();
-        match (chars.next().and_then(shatranj_chess::Piece::from_char), chars.next()) {
+        match (
+            chars.next().and_then(shatranj_chess::Piece::from_char),
+            chars.next(),
+        ) {
             (Some(p), None) => interned(cls.py(), p),
             _ => Err(PyValueError::new_err(format!(
                 "invalid piece symbol {symbol:?}: expected one of PNBRQKpnbrqk"

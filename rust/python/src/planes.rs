@@ -84,7 +84,9 @@ fn positions_of(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
         let board = item.cast::<Board>().map_err(|_| {
             pyo3::exceptions::PyTypeError::new_err(format!(
                 "expected shatranj.Board objects, got {}",
-                item.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
+                item.get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_owned(), |n| n.to_string())
             ))
         })?;
         out.push(*board.try_borrow()?.position());
@@ -94,7 +96,10 @@ fn positions_of(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
 
 /// `(n, 12, 8, 8)` uint8 piece planes of a sequence of boards.
 #[pyfunction]
-pub fn boards_to_planes<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn boards_to_planes<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     let positions = positions_of(boards)?;
     let bytes = fill(py, &positions, PLANES * 64, write_planes)?;
     let shape = PyTuple::new(py, [positions.len(), PLANES, 8, 8])?;
@@ -103,7 +108,10 @@ pub fn boards_to_planes<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>) -> PyR
 
 /// `(n, 13)` uint8 feature vectors (see `Board.features`) of a sequence of boards.
 #[pyfunction]
-pub fn boards_to_features<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn boards_to_features<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     let positions = positions_of(boards)?;
     let bytes = fill(py, &positions, FEATURES, write_features)?;
     let shape = PyTuple::new(py, [positions.len(), FEATURES])?;
