@@ -143,15 +143,19 @@ def compare_position(ref: chess.Board, ours: shatranj.Board, deep: bool, seen: C
         assert ours.is_legal(move)
         san = ref.san(ref_move)
         assert ours.san(move) == san, (where, ref_move)
-        assert ours.lan(move) == ref.lan(ref_move), (where, ref_move)
         assert ours.parse_san(san) == move, (where, san)
-        assert ours.gives_check(move) == ref.gives_check(ref_move), (where, ref_move)
-        assert ours.is_capture(move) == ref.is_capture(ref_move), (where, ref_move)
+        # python-chess's SAN already says what its predicates would: checks, captures and
+        # castling are read from it, so the slow side is asked once per move.
+        assert ours.gives_check(move) == san.endswith(("+", "#")), (where, ref_move)
+        assert ours.is_capture(move) == ("x" in san), (where, ref_move)
+        assert ours.is_castling(move) == san.startswith("O-O"), (where, ref_move)
+        assert ours.is_kingside_castling(move) == (san.rstrip("+#") == "O-O")
+        assert ours.is_queenside_castling(move) == san.startswith("O-O-O")
         assert ours.is_en_passant(move) == ref.is_en_passant(ref_move), (where, ref_move)
-        assert ours.is_castling(move) == ref.is_castling(ref_move), (where, ref_move)
-        assert ours.is_kingside_castling(move) == ref.is_kingside_castling(ref_move)
-        assert ours.is_queenside_castling(move) == ref.is_queenside_castling(ref_move)
         assert ours.is_zeroing(move) == ref.is_zeroing(ref_move), (where, ref_move)
+        if deep:
+            assert ours.lan(move) == ref.lan(ref_move), (where, ref_move)
+            assert ours.gives_check(move) == ref.gives_check(ref_move), (where, ref_move)
 
 
 def assert_outcome(ours: Optional[shatranj.Outcome], ref: Optional[chess.Outcome], where: str) -> None:
@@ -169,9 +173,9 @@ def play_game(seed: int, seen: Counter[str]) -> None:
     start = STARTS[seed % len(STARTS)]
     ref = chess.Board(start)
     ours = shatranj.Board(start)
-    max_plies = 60 + rng.randrange(120)
+    max_plies = 40 + rng.randrange(100)
     for ply in range(max_plies + 1):
-        compare_position(ref, ours, deep=ply % 7 == 0 or ref.is_game_over(), seen=seen)
+        compare_position(ref, ours, deep=ply % 8 == 0 or ref.is_game_over(), seen=seen)
         outcome = ref.outcome()
         if outcome is not None:
             seen[outcome.termination.name] += 1

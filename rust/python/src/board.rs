@@ -83,12 +83,12 @@ impl Board {
     /// (`e1h1`) as python-chess does.
     #[inline]
     pub fn find_legal(&mut self, key: u16) -> Option<shatranj_chess::Move> {
-        if let Some(&m) = self.legal().iter().find(|m| key_of(**m) == key) {
+        if let Some(m) = moves::find_key(self.legal(), key) {
             return Some(m);
         }
         let pos = *self.position();
         let alias = castling_alias(&pos, key)?;
-        self.legal().iter().copied().find(|m| key_of(*m) == alias)
+        moves::find_key(self.legal(), alias)
     }
 
     fn find_legal_or_raise(&mut self, key: u16) -> PyResult<shatranj_chess::Move> {

@@ -57,15 +57,35 @@ pub fn interned(py: Python<'_>, key: u16) -> PyResult<Bound<'_, Move>> {
     Ok(obj)
 }
 
+/// Promotion piece type (0 for none) by the rules crate's 4-bit move flag: 0–3 are normal,
+/// en passant and castling; 4–7 promote to knight … queen; 8 and 9 to pawn and king.
+const PROMOTION_OF_FLAG: [u16; 16] = [0, 0, 0, 0, 2, 3, 4, 5, 1, 6, 0, 0, 0, 0, 0, 0];
+
 /// The Python key of a rules-crate move: castling and en passant become plain moves.
 #[inline]
 pub fn key_of(m: shatranj_chess::Move) -> u16 {
     let bits = m.to_bits();
-    let promotion = match m.promotion() {
-        Some(role) => role as u16,
-        None => 0,
-    };
-    (bits & 0x0fff) | promotion << 12
+    (bits & 0x0fff) | PROMOTION_OF_FLAG[usize::from(bits >> 12)] << 12
+}
+
+/// The move of `list` whose Python key is `key`. This is `push`'s legality check, so it
+/// compares raw encodings: a key without promotion matches origin and destination with a
+/// non-promotion flag (below 4); a promotion key matches one exact encoding.
+#[inline]
+pub fn find_key(list: &[shatranj_chess::Move], key: u16) -> Option<shatranj_chess::Move> {
+    let squares = key & 0x0fff;
+    match key >> 12 {
+        0 => list
+            .iter()
+            .copied()
+            .find(|m| m.to_bits() & 0x0fff == squares && m.to_bits() < 4 << 12),
+        promotion @ 2..=5 => {
+            let want = squares | (promotion + 2) << 12;
+            list.iter().copied().find(|m| m.to_bits() == want)
+        }
+        // Promotions to pawn or king are never legal.
+        _ => None,
+    }
 }
 
 #[inline]
