@@ -66,7 +66,7 @@ OUT_OF_RANGE: list[tuple[str, Callable[[], Any], type]] = [
     ("perft(depth=-1)", lambda: shatranj.perft(BOARD, -1), ValueError),
     ("perft(threads=-2)", lambda: shatranj.perft(BOARD, 1, threads=-2), ValueError),
     ("perft(hash_mb=-1)", lambda: shatranj.perft(BOARD, 1, hash_mb=-1), ValueError),
-    ("fen(en_passant='x')", lambda: BOARD.fen(en_passant="x"), ValueError),
+    ("fen(en_passant='x')", lambda: BOARD.fen(en_passant="x"), ValueError),  # type: ignore[arg-type]
     ("Board(None)", lambda: shatranj.Board(None), ValueError),
     ("Board(chess960=True)", lambda: shatranj.Board(chess960=True), ValueError),
     ("pop() on empty", lambda: shatranj.Board().pop(), IndexError),
