@@ -19,6 +19,7 @@ from ._core import (
     LegalMoveGenerator,
     Move,
     Piece,
+    PseudoLegalMoveGenerator,
     __version__,
     boards_to_features,
     boards_to_planes,
@@ -114,7 +115,7 @@ def square_mirror(square: int) -> int:
 
 __all__ = [
     "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "IllegalMoveError",
-    "InvalidMoveError", "LegalMoveGenerator", "Move", "Piece", "Outcome", "Termination",
+    "InvalidMoveError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination",
     "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "perft",
     "Color", "COLORS", "COLOR_NAMES", "WHITE", "BLACK", "PieceType", "PIECE_TYPES",
     "PIECE_SYMBOLS", "PIECE_NAMES", "UNICODE_PIECE_SYMBOLS", "PAWN", "KNIGHT", "BISHOP",

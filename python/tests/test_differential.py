@@ -93,6 +93,7 @@ def compare_position(ref: chess.Board, ours: shatranj.Board, deep: bool, seen: C
     assert sorted(m.uci() for m in our_legal) == sorted(m.uci() for m in ref_legal), where
     assert ours.legal_moves.count() == len(ref_legal) == len(ours.legal_moves)
     assert bool(ours.legal_moves) == bool(ref_legal)
+    assert sorted(m.uci() for m in ours.pseudo_legal_moves) == sorted(m.uci() for m in ref.pseudo_legal_moves), where
 
     assert ours.is_check() == ref.is_check(), where
     assert int(ours.checkers()) == int(ref.checkers()), where

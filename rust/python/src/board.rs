@@ -13,7 +13,7 @@
 
 use crate::args::{self, py_color, square_set};
 use crate::errors::{IllegalMoveError, fen_error, san_error, uci_error};
-use crate::legal::LegalMoveGenerator;
+use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 use crate::moves::{self, Move, interned, key_of, uci_of};
 use crate::outcome::py_outcome;
 use crate::piece;
@@ -565,6 +565,21 @@ impl Board {
     #[getter]
     fn legal_moves(slf: &Bound<'_, Self>) -> LegalMoveGenerator {
         LegalMoveGenerator::new(slf.clone().unbind())
+    }
+
+    #[getter]
+    fn pseudo_legal_moves(slf: &Bound<'_, Self>) -> PseudoLegalMoveGenerator {
+        PseudoLegalMoveGenerator::new(slf.clone().unbind())
+    }
+
+    /// Does the move follow the pieces' movement rules (own king safety aside)?
+    fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> bool {
+        let pos = self.position();
+        let key = r#move.get().key;
+        let list = pos.pseudo_legal_moves();
+        moves::find_key(&list, key)
+            .or_else(|| castling_alias(pos, key).and_then(|alias| moves::find_key(&list, alias)))
+            .is_some()
     }
 
     /// An iterator over the legal moves (python-chess's generator, without its filters).

@@ -64,3 +64,66 @@ impl LegalMoveGenerator {
         ))
     }
 }
+
+/// python-chess's `board.pseudo_legal_moves`: moves that may leave the own king in check.
+#[pyclass(module = "shatranj", frozen)]
+pub struct PseudoLegalMoveGenerator {
+    board: Py<Board>,
+}
+
+impl PseudoLegalMoveGenerator {
+    pub fn new(board: Py<Board>) -> PseudoLegalMoveGenerator {
+        PseudoLegalMoveGenerator { board }
+    }
+
+    fn moves(&self, py: Python<'_>) -> PyResult<shatranj_chess::MoveList> {
+        Ok(self
+            .board
+            .bind(py)
+            .try_borrow()?
+            .position()
+            .pseudo_legal_moves())
+    }
+}
+
+#[pymethods]
+impl PseudoLegalMoveGenerator {
+    #[getter]
+    fn board(&self, py: Python<'_>) -> Py<Board> {
+        self.board.clone_ref(py)
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = crate::moves::list_of(py, &self.moves(py)?)?;
+        Ok(list.try_iter()?.into_any())
+    }
+
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.moves(py)?.len())
+    }
+
+    fn count(&self, py: Python<'_>) -> PyResult<usize> {
+        self.__len__(py)
+    }
+
+    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(!self.moves(py)?.is_empty())
+    }
+
+    fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(m) = r#move.cast::<Move>() else {
+            return Ok(false);
+        };
+        Ok(crate::moves::find_key(&self.moves(py)?, m.get().key).is_some())
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let moves = slf.get().moves(slf.py())?;
+        let ucis: Vec<String> = moves.iter().map(|m| m.to_uci()).collect();
+        Ok(format!(
+            "<PseudoLegalMoveGenerator at {:#x} ({})>",
+            slf.as_ptr() as usize,
+            ucis.join(", ")
+        ))
+    }
+}

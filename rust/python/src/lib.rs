@@ -28,7 +28,7 @@ mod _core {
     #[pymodule_export]
     use crate::errors::{AmbiguousMoveError, IllegalMoveError, InvalidMoveError};
     #[pymodule_export]
-    use crate::legal::LegalMoveGenerator;
+    use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
     #[pymodule_export]
     use crate::moves::Move;
     #[pymodule_export]
