@@ -1,6 +1,7 @@
 //! Standard Algebraic Notation (R7): writing with minimal disambiguation, lenient parsing,
 //! and long algebraic notation (LAN).
 
+use crate::bitboard::Bitboard;
 use crate::castling::CastlingSide;
 use crate::moves::Move;
 use crate::position::{IllegalMoveError, Position};
@@ -101,35 +102,42 @@ fn san_without_suffix(pos: &Position, m: Move, legal: &[Move]) -> String {
         }
     } else {
         out.push(role.upper_char());
-        // R7.3: add the origin file, else the rank, else the whole square.
-        let rivals: Vec<Square> = legal
+        // R7.3: add the origin file, else the rank, else the whole square. The rivals'
+        // origins are gathered in a bitboard (no allocation: SAN is hot in Python).
+        let rivals: Bitboard = legal
             .iter()
             .filter(|o| {
                 o.to() == m.to() && o.from() != m.from() && pos.moved_role(**o) == Some(role)
             })
             .map(|o| o.from())
             .collect();
-        if !rivals.is_empty() {
-            let same_file = rivals.iter().any(|s| s.file() == m.from().file());
-            let same_rank = rivals.iter().any(|s| s.rank() == m.from().rank());
+        if rivals.any() {
+            let same_file = (rivals & Bitboard::from_file(m.from().file())).any();
+            let same_rank = (rivals & Bitboard::from_rank(m.from().rank())).any();
             if !same_file {
                 out.push(m.from().file().char());
             } else if !same_rank {
                 out.push(m.from().rank().char());
             } else {
-                out.push_str(&m.from().to_string());
+                push_square(&mut out, m.from());
             }
         }
         if capture {
             out.push('x');
         }
     }
-    out.push_str(&m.to().to_string());
+    push_square(&mut out, m.to());
     if let Some(p) = m.promotion() {
         out.push('=');
         out.push(p.upper_char());
     }
     out
+}
+
+/// Appends a square's name without going through `fmt`.
+fn push_square(out: &mut String, sq: Square) {
+    out.push(sq.file().char());
+    out.push(sq.rank().char());
 }
 
 /// Long algebraic notation as python-chess writes it: `Ng1-f3`, `e2-e4`, `Nf3xe5`,

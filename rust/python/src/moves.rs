@@ -74,18 +74,22 @@ pub fn key_of(m: shatranj_chess::Move) -> u16 {
 #[inline]
 pub fn find_key(list: &[shatranj_chess::Move], key: u16) -> Option<shatranj_chess::Move> {
     let squares = key & 0x0fff;
-    match key >> 12 {
-        0 => list
-            .iter()
-            .copied()
-            .find(|m| m.to_bits() & 0x0fff == squares && m.to_bits() < 4 << 12),
-        promotion @ 2..=5 => {
-            let want = squares | (promotion + 2) << 12;
-            list.iter().copied().find(|m| m.to_bits() == want)
-        }
+    // Flags 0-3 leave bits 14 and 15 clear, so masking bits 12 and 13 away compares origin,
+    // destination and "not a promotion" at once.
+    let (mask, want) = match key >> 12 {
+        0 => (0xcfff, squares),
+        promotion @ 2..=5 => (0xffff, squares | (promotion + 2) << 12),
         // Promotions to pawn or king are never legal.
-        _ => None,
+        _ => return None,
+    };
+    // No early exit: a branch-free scan of a short list beats a mispredicted exit.
+    let mut found = None;
+    for &m in list.iter().rev() {
+        if m.to_bits() & mask == want {
+            found = Some(m);
+        }
     }
+    found
 }
 
 #[inline]
