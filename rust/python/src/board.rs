@@ -947,22 +947,26 @@ impl Board {
         )
     }
 
-    /// The board as SVG for notebooks, drawn by `shatranj.svg` like python-chess does.
-    fn _repr_svg_<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let svg = py.import("shatranj.svg")?;
-        let kwargs = pyo3::types::PyDict::new(py);
-        let lastmove = match self.game.moves().last() {
-            Some(&m) => Some(interned(py, key_of(m))?),
-            None => None,
+    /// The board as SVG for notebooks, drawn by `shatranj.svg` like python-chess does: last
+    /// move and the checked king highlighted, 390 pixels.
+    fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let (lastmove, check) = {
+            let me = slf.try_borrow()?;
+            let lastmove = me.game.moves().last().map(|&m| key_of(m));
+            let pos = me.position();
+            let check = pos.is_check().then(|| pos.king(pos.turn()).index() as u8);
+            (lastmove, check)
         };
-        let pos = self.position();
-        let check = pos.is_check().then(|| pos.king(pos.turn()).index() as u8);
-        kwargs.set_item("lastmove", lastmove)?;
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("lastmove", lastmove.map(|k| interned(py, k)).transpose()?)?;
         kwargs.set_item("check", check)?;
         kwargs.set_item("size", 390)?;
-        // `svg.board` takes the board positionally, like python-chess's.
-        let me = Py::new(py, Board::from_history(self.game.clone()))?;
-        svg.getattr("board")?.call((me,), Some(&kwargs))
+        // No borrow is held while Python draws: `svg.board` reads the board through its
+        // public methods.
+        py.import("shatranj.svg")?
+            .getattr("board")?
+            .call((slf,), Some(&kwargs))
     }
 
     /// python-chess equality: same placement, side, castling rights, legal en-passant square
