@@ -159,3 +159,20 @@ def test_ctrl_c_raises_keyboard_interrupt_promptly() -> None:
     assert child.returncode == 0, (out, err)
     assert "interrupted" in out, (out, err)
     assert elapsed < 2.0, f"KeyboardInterrupt took {elapsed:.2f} s"
+
+
+def test_perft_releases_the_gil() -> None:
+    """Another Python thread keeps running while perft counts."""
+    import threading
+
+    result: List[int] = []
+    worker = threading.Thread(target=lambda: result.append(shatranj.perft(shatranj.Board(KIWIPETE), 5)))
+    ticks = 0
+    worker.start()
+    while worker.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    assert result == [193690690]
+    # The run takes ~0.3 s or more; with the GIL held this thread would not tick at all.
+    assert ticks >= 20, ticks
