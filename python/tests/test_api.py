@@ -152,3 +152,48 @@ def test_fen_modes() -> None:
         assert ours.epd(en_passant=mode) == ref.epd(en_passant=mode)  # type: ignore[arg-type]
     ours.set_fen(chess.STARTING_FEN)
     assert ours.fen() == chess.STARTING_FEN and ours.move_stack == []
+
+
+def test_is_legal_agrees_with_python_chess_on_every_move_shape() -> None:
+    """Every (from, to) pair, with every promotion piece where a pawn stands, judged by
+    `is_legal` (push's check) in positions from seeded random games, including castling
+    written king-takes-rook and promotions without a piece."""
+    seed = 99
+    print(f"seed {seed}")
+    rng = random.Random(seed)
+    fens = [
+        chess.STARTING_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 0 1",
+        "4k3/8/8/8/8/8/8/R4K1R w - - 0 1",
+    ]
+    positions = []
+    for fen in fens:
+        ref = chess.Board(fen)
+        for _ in range(5):
+            positions.append(ref.copy(stack=False))
+            moves = list(ref.legal_moves)
+            if not moves:
+                break
+            ref.push(rng.choice(moves))
+    checked = 0
+    for ref in positions:
+        ours = shatranj.Board(ref.fen(en_passant="fen"))
+        for frm in chess.SQUARES:
+            promotions = [None, 1, 2, 3, 4, 5, 6] if ref.pawns & chess.BB_SQUARES[frm] else [None]
+            for to in chess.SQUARES:
+                for promo in promotions:
+                    legal = ref.is_legal(chess.Move(frm, to, promo))
+                    move = shatranj.Move(frm, to, promo)
+                    assert ours.is_legal(move) == legal, (ref.fen(), chess.Move(frm, to, promo).uci())
+                    assert (move in ours.legal_moves) == legal
+                    checked += 1
+        for ref_move in ref.legal_moves:
+            probe = ours.copy()
+            probe.push(shatranj.Move(ref_move.from_square, ref_move.to_square, ref_move.promotion))
+            after = ref.copy()
+            after.push(ref_move)
+            assert probe.fen() == after.fen()
+    assert checked > 100_000

@@ -1,17 +1,19 @@
 //! `Board`: python-chess's `Board` over the rules crate's `History` (a position plus the
 //! moves that led to it, with the repetition and clock rules).
 //!
-//! Speed notes. The legal moves of each ply are cached in `cache[ply]` when they are listed,
-//! so the usual loop `for m in board.legal_moves: board.push(m); ...; board.pop()` generates
-//! the parent's moves once: `push` checks legality against the cached list. Pushing to ply
-//! `n` invalidates `cache[n]` only, because a position at a ply can only change by a push
-//! to that ply (or by a reset, which clears everything).
+//! Speed notes. The legal moves of each ply are cached in `cache[ply]` (with an index, see
+//! `cache.rs`) the first time `push`, `is_legal`, `san` and the like need them, so the usual
+//! loop `for m in board.legal_moves: board.push(m); ...; board.pop()` generates the parent's
+//! moves for the first push only. Pushing to ply `n` invalidates `cache[n]` only, because a
+//! position at a ply can only change by a push to that ply (or by a reset, which clears
+//! everything).
 //!
 //! Differences from python-chess, all deliberate: a board always holds a valid position
 //! (an invalid FEN is refused rather than reported by `status()`), `push` refuses illegal
 //! and null moves (python-chess trusts the caller), and there is no Chess960 or variant.
 
 use crate::args::{self, py_color, square_set};
+use crate::cache::PlyMoves;
 use crate::errors::{IllegalMoveError, fen_error, san_error, uci_error};
 use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 use crate::moves::{self, Move, interned, key_of, uci_of};
@@ -27,7 +29,7 @@ use pyo3::types::{IntoPyDict, PyList, PyType};
 use shatranj_chess::attacks::pawn_attacks;
 use shatranj_chess::fen::{self, EnPassantMode};
 use shatranj_chess::{
-    Bitboard, CastlingSide, Color, History, MoveKind, MoveList, Position, Role, san, uci,
+    Bitboard, CastlingSide, Color, History, MoveKind, MoveList, Position, Role, Square, san, uci,
 };
 
 /// python-chess's `STARTING_FEN`.
@@ -37,7 +39,7 @@ pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ
 pub struct Board {
     game: History,
     /// Legal moves by ply, valid while `Some` (see the module docs).
-    cache: Vec<Option<MoveList>>,
+    cache: Vec<Option<Box<PlyMoves>>>,
 }
 
 impl Board {
@@ -62,33 +64,40 @@ impl Board {
         self.game.moves().len()
     }
 
-    /// The legal moves of the current position, from the cache or generated into it.
+    /// The legal moves of the current position (with their index), from the cache or
+    /// generated into it. Boxed: a ply's entry is about a kilobyte, and the Vec of plies
+    /// grows by moving pointers.
     #[inline]
-    pub fn legal(&mut self) -> &MoveList {
+    fn ply_moves(&mut self) -> &PlyMoves {
         let ply = self.stack_len();
         if self.cache.len() <= ply {
             self.cache.resize_with(ply + 1, || None);
         }
         let pos = self.game.position();
-        self.cache[ply].get_or_insert_with(|| pos.legal_moves())
+        self.cache[ply].get_or_insert_with(|| Box::new(PlyMoves::new(pos)))
+    }
+
+    /// The legal moves of the current position, from the cache or generated into it.
+    #[inline]
+    pub fn legal(&mut self) -> &MoveList {
+        &self.ply_moves().list
     }
 
     /// The cached legal moves, if this ply has them.
     #[inline]
     pub fn cached_legal(&self) -> Option<&MoveList> {
-        self.cache.get(self.stack_len()).and_then(Option::as_ref)
+        self.cache
+            .get(self.stack_len())
+            .and_then(Option::as_ref)
+            .map(|p| &p.list)
     }
 
     /// The legal move with this Python key, accepting castling written as king-takes-rook
     /// (`e1h1`) as python-chess does.
     #[inline]
     pub fn find_legal(&mut self, key: u16) -> Option<shatranj_chess::Move> {
-        if let Some(m) = moves::find_key(self.legal(), key) {
-            return Some(m);
-        }
         let pos = *self.position();
-        let alias = castling_alias(&pos, key)?;
-        moves::find_key(self.legal(), alias)
+        self.ply_moves().find(&pos, key)
     }
 
     fn find_legal_or_raise(&mut self, key: u16) -> PyResult<shatranj_chess::Move> {
@@ -136,24 +145,33 @@ impl Board {
     }
 }
 
-/// `e1h1` style castling (king onto its own rook) as the key of the king's two-step move.
-fn castling_alias(pos: &Position, key: u16) -> Option<u16> {
+/// `e1h1` style castling (king onto its own rook) as the key of the king's two-step move:
+/// only from the king's original square and with that castling right, as python-chess's
+/// standard chess reads it.
+pub fn castling_alias(pos: &Position, key: u16) -> Option<u16> {
     let (from, to) = (moves::from_square(key), moves::to_square(key));
     let us = pos.turn();
     let b = pos.board();
     let ours = b.by_color(us);
-    if moves::promotion(key).is_some() || !(b.kings() & ours).contains(from) {
+    if moves::promotion(key).is_some()
+        || from != us.fold_wb(Square::E1, Square::E8)
+        || !(b.kings() & ours).contains(from)
+    {
         return None;
     }
     CastlingSide::ALL
         .into_iter()
-        .find(|side| to == side.rook_from(us) && (b.rooks() & ours).contains(to))
+        .find(|&side| {
+            to == side.rook_from(us)
+                && (b.rooks() & ours).contains(to)
+                && pos.castling_rights().has(us, side)
+        })
         .map(|side| moves::make_key(from, side.king_to(us), None))
 }
 
 /// A Python key read as a rules-crate move in `pos`: castling and en passant get their kind
 /// from the position, as python-chess infers them.
-fn resolve(pos: &Position, key: u16) -> shatranj_chess::Move {
+pub fn resolve(pos: &Position, key: u16) -> shatranj_chess::Move {
     let (from, to) = (moves::from_square(key), moves::to_square(key));
     if let Some(role) = moves::promotion(key) {
         return shatranj_chess::Move::new(from, to, MoveKind::Promotion(role));

@@ -7,6 +7,7 @@
 
 mod args;
 mod board;
+mod cache;
 mod errors;
 mod legal;
 mod moves;
