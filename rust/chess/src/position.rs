@@ -247,8 +247,15 @@ impl Position {
     /// Computes the key from scratch (the incremental key must always equal this).
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
-        for (sq, piece) in self.board.pieces() {
-            key ^= zobrist::piece_key(piece, sq);
+        // Piece by piece from the twelve bitboards: no per-square lookup of what stands
+        // there (this runs for every parsed FEN).
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece::new(color, role);
+                for sq in self.board.by_piece(piece) {
+                    key ^= zobrist::piece_key(piece, sq);
+                }
+            }
         }
         key ^= zobrist::castling_key(self.castling);
         if let Some(ep) = self.hashed_ep_square() {
