@@ -27,7 +27,7 @@ impl PlyMoves {
     /// The legal move with Python key `key` in `pos` (the position this list was made for).
     #[inline]
     pub fn find(&self, pos: &Position, key: u16) -> Option<Move> {
-        let key = crate::board::castling_alias(pos, key).unwrap_or(key);
+        let key = crate::resolve::castling_alias(pos, key).unwrap_or(key);
         let (from, to) = (moves::from_square(key), moves::to_square(key));
         if !self.targets[from.index()].contains(to) {
             return None;
@@ -41,7 +41,7 @@ impl PlyMoves {
             None if !promotes => {}
             _ => return None,
         }
-        let m = crate::board::resolve(pos, key);
+        let m = crate::resolve::resolve(pos, key);
         debug_assert!(self.list.contains(&m), "{m} resolved from a legal key");
         Some(m)
     }

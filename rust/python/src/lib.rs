@@ -15,6 +15,7 @@ mod outcome;
 mod perft;
 mod piece;
 mod planes;
+mod resolve;
 mod text;
 
 use pyo3::prelude::*;
