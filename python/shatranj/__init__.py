@@ -1,8 +1,126 @@
 """shatranj: a chess library and engine in Rust, with Python bindings.
 
-The native code lives in :mod:`shatranj._core`; this package re-exports its public names.
+The API follows python-chess 1.11 (``import shatranj as chess`` works for everyday code):
+squares are ints 0..63, colours bools, piece types ints 1..6. The native code lives in
+:mod:`shatranj._core`; this package re-exports it and adds the pure-Python helpers
+(constants, square functions, ``SquareSet``, ``Outcome``/``Termination``).
 """
 
-from ._core import __version__
+from __future__ import annotations
 
-__all__ = ["__version__"]
+from typing import List, Optional
+
+from ._core import (
+    STARTING_FEN,
+    AmbiguousMoveError,
+    Board,
+    IllegalMoveError,
+    InvalidMoveError,
+    LegalMoveGenerator,
+    Move,
+    Piece,
+    PseudoLegalMoveGenerator,
+    __version__,
+    boards_to_features,
+    boards_to_planes,
+    perft,
+)
+from ._outcome import Outcome, Termination
+from ._squareset import SquareSet
+
+Color = bool
+COLORS: List[bool] = [WHITE := True, BLACK := False]
+COLOR_NAMES: List[str] = ["black", "white"]
+
+PieceType = int
+PIECE_TYPES: List[int] = [PAWN := 1, KNIGHT := 2, BISHOP := 3, ROOK := 4, QUEEN := 5, KING := 6]
+PIECE_SYMBOLS: List[Optional[str]] = [None, "p", "n", "b", "r", "q", "k"]
+PIECE_NAMES: List[Optional[str]] = [None, "pawn", "knight", "bishop", "rook", "queen", "king"]
+UNICODE_PIECE_SYMBOLS = {
+    "R": "♖", "r": "♜", "N": "♘", "n": "♞", "B": "♗", "b": "♝",
+    "Q": "♕", "q": "♛", "K": "♔", "k": "♚", "P": "♙", "p": "♟",
+}  # fmt: skip
+
+FILE_NAMES: List[str] = ["a", "b", "c", "d", "e", "f", "g", "h"]
+RANK_NAMES: List[str] = ["1", "2", "3", "4", "5", "6", "7", "8"]
+STARTING_BOARD_FEN = STARTING_FEN.split(" ")[0]
+
+Square = int
+SQUARES: List[int] = list(range(64))
+SQUARE_NAMES: List[str] = [f + r for r in RANK_NAMES for f in FILE_NAMES]
+# A1 = 0 … H8 = 63, as module constants (python-chess's names).
+globals().update({name.upper(): index for index, name in enumerate(SQUARE_NAMES)})
+A1: int; B1: int; C1: int; D1: int; E1: int; F1: int; G1: int; H1: int  # noqa: E702
+A2: int; B2: int; C2: int; D2: int; E2: int; F2: int; G2: int; H2: int  # noqa: E702
+A3: int; B3: int; C3: int; D3: int; E3: int; F3: int; G3: int; H3: int  # noqa: E702
+A4: int; B4: int; C4: int; D4: int; E4: int; F4: int; G4: int; H4: int  # noqa: E702
+A5: int; B5: int; C5: int; D5: int; E5: int; F5: int; G5: int; H5: int  # noqa: E702
+A6: int; B6: int; C6: int; D6: int; E6: int; F6: int; G6: int; H6: int  # noqa: E702
+A7: int; B7: int; C7: int; D7: int; E7: int; F7: int; G7: int; H7: int  # noqa: E702
+A8: int; B8: int; C8: int; D8: int; E8: int; F8: int; G8: int; H8: int  # noqa: E702
+SQUARES_180: List[int] = [sq ^ 0x38 for sq in SQUARES]
+
+
+def piece_symbol(piece_type: int) -> str:
+    """``"p"`` … ``"k"`` for piece types 1 … 6."""
+    symbol = PIECE_SYMBOLS[piece_type]
+    assert symbol is not None
+    return symbol
+
+
+def piece_name(piece_type: int) -> str:
+    name = PIECE_NAMES[piece_type]
+    assert name is not None
+    return name
+
+
+def square(file_index: int, rank_index: int) -> int:
+    """The square on file ``file_index`` and rank ``rank_index`` (both 0..7)."""
+    return rank_index * 8 + file_index
+
+
+def square_file(square: int) -> int:
+    return square & 7
+
+
+def square_rank(square: int) -> int:
+    return square >> 3
+
+
+def square_name(square: int) -> str:
+    return SQUARE_NAMES[square]
+
+
+def parse_square(name: str) -> int:
+    """The square called ``name`` (``"e4"``); ``ValueError`` for anything else."""
+    try:
+        return SQUARE_NAMES.index(name)
+    except ValueError:
+        raise ValueError(f"invalid square name {name!r}") from None
+
+
+def square_distance(a: int, b: int) -> int:
+    """King steps from ``a`` to ``b``."""
+    return max(abs(square_file(a) - square_file(b)), abs(square_rank(a) - square_rank(b)))
+
+
+def square_manhattan_distance(a: int, b: int) -> int:
+    return abs(square_file(a) - square_file(b)) + abs(square_rank(a) - square_rank(b))
+
+
+def square_mirror(square: int) -> int:
+    """The square seen from the other side (a1 ↔ a8)."""
+    return square ^ 0x38
+
+
+__all__ = [
+    "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "IllegalMoveError",
+    "InvalidMoveError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination",
+    "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "perft",
+    "Color", "COLORS", "COLOR_NAMES", "WHITE", "BLACK", "PieceType", "PIECE_TYPES",
+    "PIECE_SYMBOLS", "PIECE_NAMES", "UNICODE_PIECE_SYMBOLS", "PAWN", "KNIGHT", "BISHOP",
+    "ROOK", "QUEEN", "KING", "FILE_NAMES", "RANK_NAMES", "Square", "SQUARES", "SQUARES_180",
+    "SQUARE_NAMES", "piece_symbol", "piece_name", "square", "square_file", "square_rank",
+    "square_name", "parse_square", "square_distance", "square_manhattan_distance",
+    "square_mirror",
+] + [name.upper() for name in SQUARE_NAMES]  # fmt: skip

@@ -1,9 +1,10 @@
 //! FEN: Forsyth–Edwards Notation, parsed strictly and written like python-chess.
 
+use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::CastlingRights;
 use crate::position::{Position, SetupError};
-use crate::types::{Color, File, Piece, Rank, Square};
+use crate::types::{Color, Rank, Square};
 use core::fmt;
 
 /// The six fields of a FEN record.
@@ -130,45 +131,75 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
+const DIGIT: u8 = 0x10;
+const PIECE: u8 = 0x20;
+
+/// Placement characters by ASCII code: `DIGIT | n` for the digits 1–8, `PIECE | colour << 3 |
+/// role index` for piece letters, 0 for anything else.
+const PLACEMENT_CODES: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut d = 1;
+    while d <= 8 {
+        table[(b'0' + d) as usize] = DIGIT | d;
+        d += 1;
+    }
+    let letters = *b"pnbrqk";
+    let mut i = 0;
+    while i < 6 {
+        let lower = letters[i];
+        table[lower.to_ascii_uppercase() as usize] = PIECE | (Color::White as u8) << 3 | i as u8;
+        table[lower as usize] = PIECE | (Color::Black as u8) << 3 | i as u8;
+        i += 1;
+    }
+    table
+};
+
+/// The error for the character starting at byte `at` of `rank_text`.
+fn bad_letter(text: &str, rank_text: &str, at: usize) -> FenError {
+    FenError::BadPieceLetter {
+        letter: rank_text[at..].chars().next().unwrap_or('?'),
+        text: text.to_owned(),
+    }
+}
+
 /// Parses the placement field.
+///
+/// Hot in Python (`Board(fen)`): no allocation, and squares are set by OR-ing into local
+/// bitboards (each square is written at most once, so no clearing is needed).
 pub fn parse_board(text: &str) -> Result<Board, FenError> {
-    let mut board = Board::empty();
-    let ranks: Vec<&str> = text.split('/').collect();
-    if ranks.len() != 8 {
+    let rank_count = text.bytes().filter(|&b| b == b'/').count() + 1;
+    if rank_count != 8 {
         return Err(FenError::RankCount {
-            found: ranks.len(),
+            found: rank_count,
             text: text.to_owned(),
         });
     }
-    for (i, rank_text) in ranks.iter().enumerate() {
+    let mut board = Board::empty();
+    for (i, rank_text) in text.split('/').enumerate() {
         let rank = 7 - i as u32;
         let mut file = 0u32;
         let mut last_was_digit = false;
-        for c in rank_text.chars() {
-            if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+        for (at, byte) in rank_text.bytes().enumerate() {
+            // One table lookup per character instead of a `match`: its jump table
+            // mispredicts on every piece letter.
+            let code = PLACEMENT_CODES.get(usize::from(byte)).copied().unwrap_or(0);
+            if code & DIGIT != 0 {
                 // Two digits in a row ("44") is not FEN even if the width adds up.
                 if last_was_digit {
-                    return Err(FenError::BadPieceLetter {
-                        letter: c,
-                        text: text.to_owned(),
-                    });
+                    return Err(bad_letter(text, rank_text, at));
                 }
-                file += d;
+                file += u32::from(code & 0xf);
                 last_was_digit = true;
-            } else if let Some(piece) = Piece::from_char(c).filter(|_| c.is_ascii_alphabetic()) {
+            } else if code & PIECE != 0 {
                 if file < 8 {
-                    board.set_piece_at(
-                        Square::from_coords(File::ALL[file as usize], Rank::ALL[rank as usize]),
-                        piece,
-                    );
+                    let sq = Bitboard(1 << (rank * 8 + file));
+                    board.by_role[usize::from(code & 7)] |= sq;
+                    board.by_color[usize::from(code >> 3 & 1)] |= sq;
                 }
                 file += 1;
                 last_was_digit = false;
             } else {
-                return Err(FenError::BadPieceLetter {
-                    letter: c,
-                    text: text.to_owned(),
-                });
+                return Err(bad_letter(text, rank_text, at));
             }
             if file > 8 {
                 break;
@@ -200,13 +231,22 @@ fn parse_clock(field: FenField, text: &str) -> Result<u32, FenError> {
 
 /// Parses a FEN (or a 4-field EPD position) into a validated [`Position`].
 pub fn parse(fen: &str) -> Result<Position, FenError> {
-    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
-    if !(4..=6).contains(&fields.len()) {
+    // Fields in a fixed array rather than a Vec: `Board(fen)` in Python is hot.
+    let mut fields = [""; 6];
+    let mut count = 0;
+    for field in fen.split_ascii_whitespace() {
+        if count < fields.len() {
+            fields[count] = field;
+        }
+        count += 1;
+    }
+    if !(4..=6).contains(&count) {
         return Err(FenError::FieldCount {
-            found: fields.len(),
+            found: count,
             text: fen.to_owned(),
         });
     }
+    let fields = &fields[..count];
     let board = parse_board(fields[0])?;
     let turn = match fields[1] {
         "w" => Color::White,

@@ -47,6 +47,7 @@ pub mod outcome;
 pub mod perft;
 mod polyglot_keys;
 pub mod position;
+mod pseudo;
 pub mod san;
 pub mod types;
 pub mod uci;

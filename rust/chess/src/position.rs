@@ -247,8 +247,15 @@ impl Position {
     /// Computes the key from scratch (the incremental key must always equal this).
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
-        for (sq, piece) in self.board.pieces() {
-            key ^= zobrist::piece_key(piece, sq);
+        // Piece by piece from the twelve bitboards: no per-square lookup of what stands
+        // there (this runs for every parsed FEN).
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece::new(color, role);
+                for sq in self.board.by_piece(piece) {
+                    key ^= zobrist::piece_key(piece, sq);
+                }
+            }
         }
         key ^= zobrist::castling_key(self.castling);
         if let Some(ep) = self.hashed_ep_square() {
@@ -295,19 +302,21 @@ impl Position {
     }
 
     /// The squares a piece of `color` on `sq` may move along without exposing its king: the
-    /// whole board when not pinned, else the pin line (python-chess's `pin`).
+    /// whole board when not pinned, else the pin line (python-chess's `pin`). As in
+    /// python-chess, `sq` need not hold a piece of `color`: the answer is for a piece of
+    /// `color` standing there, so an empty square between king and enemy slider is "pinned".
     pub fn pin_mask(&self, color: Color, sq: Square) -> Bitboard {
         let Some(king) = self.board.king_of(color) else {
             return Bitboard::FULL;
         };
-        if !self.board.by_color(color).contains(sq) || sq == king {
+        if sq == king {
             return Bitboard::FULL;
         }
         let line = crate::attacks::line(king, sq);
         if line.is_empty() {
             return Bitboard::FULL;
         }
-        let occ = self.board.occupied();
+        let occ = self.board.occupied().with(sq);
         let them = self.board.by_color(color.other());
         let snipers = (crate::attacks::rook_rays(king) & them & self.board.orthogonal_sliders())
             | (crate::attacks::bishop_rays(king) & them & self.board.diagonal_sliders());

@@ -1134,6 +1134,14 @@ fn r3_9_pinned_piece_moves_along_the_pin_line() {
         assert!(line.contains(m.to()), "{m}");
     }
     assert_eq!(dests(&p, "d2"), sorted(&["b4", "c3"]));
+    // As python-chess: a square is judged as if a piece of that colour stood on it, so the
+    // empty c3 (between d2's pinner and the king only if d2 were empty) is not pinned, and
+    // after removing the d2 bishop the empty d2 and c3 are.
+    assert!(!p.is_pinned(Color::White, Square::C3));
+    let q = pos("4k3/8/8/8/1b6/8/8/4K2R w K - 0 1");
+    assert!(q.is_pinned(Color::White, Square::D2));
+    assert!(q.is_pinned(Color::White, Square::C3));
+    assert!(!q.is_pinned(Color::White, Square::F2));
 }
 
 // ----- R4 How the game ends -----------------------------------------------------------------

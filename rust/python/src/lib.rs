@@ -5,6 +5,19 @@
 //! the public Python API is re-exported by `python/shatranj/__init__.py`, and its types are
 //! described in `python/shatranj/_core.pyi`.
 
+mod args;
+mod board;
+mod cache;
+mod errors;
+mod legal;
+mod moves;
+mod outcome;
+mod perft;
+mod piece;
+mod planes;
+mod resolve;
+mod text;
+
 use pyo3::prelude::*;
 
 /// Native core of the shatranj chess library.
@@ -12,10 +25,26 @@ use pyo3::prelude::*;
 mod _core {
     use pyo3::prelude::*;
 
+    #[pymodule_export]
+    use crate::board::Board;
+    #[pymodule_export]
+    use crate::errors::{AmbiguousMoveError, IllegalMoveError, InvalidMoveError};
+    #[pymodule_export]
+    use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
+    #[pymodule_export]
+    use crate::moves::Move;
+    #[pymodule_export]
+    use crate::perft::perft;
+    #[pymodule_export]
+    use crate::piece::Piece;
+    #[pymodule_export]
+    use crate::planes::{boards_to_features, boards_to_planes};
+
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         // The Python package's version is the Cargo workspace version: one number, kept in
         // Cargo.toml, which maturin also writes into the wheel's metadata.
-        m.add("__version__", env!("CARGO_PKG_VERSION"))
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        m.add("STARTING_FEN", crate::board::STARTING_FEN)
     }
 }

@@ -1,0 +1,178 @@
+"""shatranj.perft: known counts, the shared perft suites, options, progress and Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Iterator, List, Tuple
+
+import pytest
+
+import shatranj
+
+ROOT = Path(__file__).resolve().parents[2]
+# The perft data lives in shared/perft beside the checkout (the repository's parent), as for
+# the Rust suites.
+DATA = ROOT.parent / "shared" / "perft"
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+KNOWN = [
+    (shatranj.STARTING_FEN, [1, 20, 400, 8902, 197281, 4865609]),
+    (KIWIPETE, [1, 48, 2039, 97862, 4085603]),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", [1, 14, 191, 2812, 43238, 674624]),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", [1, 44, 1486, 62379, 2103487]),
+]
+
+
+@pytest.mark.parametrize("fen,counts", KNOWN)
+def test_known_counts(fen: str, counts: List[int]) -> None:
+    board = shatranj.Board(fen)
+    for depth, nodes in enumerate(counts):
+        assert shatranj.perft(board, depth) == nodes, (fen, depth)
+    assert board.fen() == shatranj.Board(fen).fen(), "perft leaves the board alone"
+
+
+def perftsuite() -> Iterator[Tuple[str, int, int]]:
+    for line in (DATA / "perftsuite.epd").read_text().splitlines():
+        if not line.strip():
+            continue
+        fen, *fields = (part.strip() for part in line.split(";"))
+        for field in fields:
+            depth, nodes = field[1:].split()
+            yield fen, int(depth), int(nodes)
+
+
+def random_perft() -> Iterator[Tuple[str, str, int, int]]:
+    ident = fen = ""
+    for line in (DATA / "random.perft").read_text().splitlines():
+        words = line.split(maxsplit=1)
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] == "id":
+            ident = words[1]
+        elif words[0] == "epd":
+            fen = words[1]
+        elif words[0] == "perft":
+            depth, nodes = words[1].split()
+            yield ident, fen, int(depth), int(nodes)
+
+
+def test_perftsuite_to_a_budget() -> None:
+    """Every position of perftsuite.epd, each depth whose count is at most 2 M nodes."""
+    checked = 0
+    for fen, depth, nodes in perftsuite():
+        if nodes <= 2_000_000:
+            assert shatranj.perft(shatranj.Board(fen), depth) == nodes, (fen, depth)
+            checked += 1
+    assert checked > 400
+
+
+def test_random_positions_shallow() -> None:
+    """The first 1,500 of the 6,838 random positions at depths 1 to 3."""
+    checked = 0
+    for ident, fen, depth, nodes in random_perft():
+        if depth <= 3 and checked < 4500:
+            board = shatranj.Board(fen)
+            assert shatranj.perft(board, depth) == nodes, (ident, fen, depth)
+            checked += 1
+    assert checked == 4500
+
+
+@pytest.mark.parametrize("threads,hash_mb", [(1, 16), (2, 0), (2, 16), (0, 1), (None, 0)])
+def test_threads_and_hash_give_the_same_count(threads: int, hash_mb: int) -> None:
+    board = shatranj.Board(KIWIPETE)
+    assert shatranj.perft(board, 4, threads=threads, hash_mb=hash_mb) == 4085603
+
+
+def test_progress_callback_is_called_and_its_errors_propagate() -> None:
+    calls: List[Tuple[int, int, int]] = []
+    board = shatranj.Board(KIWIPETE)
+    assert shatranj.perft(board, 5, progress=lambda *a: calls.append(a)) == 193690690
+    assert calls, "a run of ~0.3 s reports progress every 20 ms"
+    nodes, done, total = calls[-1]
+    assert total == 48 and 0 <= done <= total and nodes <= 193690690
+
+    def fail(nodes: int, done: int, total: int) -> None:
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        shatranj.perft(shatranj.Board(), 7, progress=fail)
+
+
+def test_python_perft_on_legal_moves_push_pop_agrees() -> None:
+    """The recursive perft of the benchmark, written on the python-chess API."""
+    board = shatranj.Board(KIWIPETE)
+
+    def perft(depth: int) -> int:
+        if depth == 1:
+            return board.legal_moves.count()
+        nodes = 0
+        for move in board.legal_moves:
+            board.push(move)
+            nodes += perft(depth - 1)
+            board.pop()
+        return nodes
+
+    assert perft(3) == 97862
+    assert board.fen() == KIWIPETE
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys, time
+    import shatranj
+    board = shatranj.Board()
+    print("ready", flush=True)
+    start = time.monotonic()
+    try:
+        shatranj.perft(board, 9, threads=1)
+    except KeyboardInterrupt:
+        print(f"interrupted after {time.monotonic() - start:.3f}", flush=True)
+        sys.exit(0)
+    print("finished", flush=True)
+    sys.exit(1)
+    """
+)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+def test_ctrl_c_raises_keyboard_interrupt_promptly() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.5)  # well inside the perft (depth 9 takes hours)
+    sent = time.monotonic()
+    os.kill(child.pid, signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=10)
+    finally:
+        child.kill()
+    elapsed = time.monotonic() - sent
+    assert child.returncode == 0, (out, err)
+    assert "interrupted" in out, (out, err)
+    assert elapsed < 2.0, f"KeyboardInterrupt took {elapsed:.2f} s"
+
+
+def test_perft_releases_the_gil() -> None:
+    """Another Python thread keeps running while perft counts."""
+    import threading
+
+    result: List[int] = []
+    worker = threading.Thread(target=lambda: result.append(shatranj.perft(shatranj.Board(KIWIPETE), 5)))
+    ticks = 0
+    worker.start()
+    while worker.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    assert result == [193690690]
+    # The run takes ~0.3 s or more; with the GIL held this thread would not tick at all.
+    assert ticks >= 20, ticks

@@ -1,0 +1,979 @@
+//! `Board`: python-chess's `Board` over the rules crate's `History` (a position plus the
+//! moves that led to it, with the repetition and clock rules).
+//!
+//! Speed notes. The legal moves of each ply are cached in `cache[ply]` (with an index, see
+//! `cache.rs`) the first time `push`, `is_legal`, `san` and the like need them, so the usual
+//! loop `for m in board.legal_moves: board.push(m); ...; board.pop()` generates the parent's
+//! moves for the first push only. Pushing to ply `n` invalidates `cache[n]` only, because a
+//! position at a ply can only change by a push to that ply (or by a reset, which clears
+//! everything).
+//!
+//! Differences from python-chess, all deliberate: a board always holds a valid position
+//! (an invalid FEN is refused rather than reported by `status()`), `push` refuses illegal
+//! and null moves (python-chess trusts the caller), and there is no Chess960 or variant.
+
+use crate::args::{self, py_color, square_set};
+use crate::cache::PlyMoves;
+use crate::errors::{IllegalMoveError, fen_error, san_error, uci_error};
+use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
+use crate::moves::{self, Move, interned, key_of, uci_of};
+use crate::outcome::py_outcome;
+use crate::piece;
+use crate::planes;
+use crate::resolve::{castling_alias, is_castling, is_en_passant, resolve};
+use crate::text;
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{IntoPyDict, PyList, PyType};
+use shatranj_chess::attacks::pawn_attacks;
+use shatranj_chess::fen::{self, EnPassantMode};
+use shatranj_chess::{Bitboard, CastlingSide, Color, History, MoveList, Position, Role, san, uci};
+
+/// python-chess's `STARTING_FEN`.
+pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[pyclass(module = "shatranj")]
+pub struct Board {
+    game: History,
+    /// Legal moves by ply, valid while `Some` (see the module docs).
+    cache: Vec<Option<Box<PlyMoves>>>,
+}
+
+impl Board {
+    pub fn from_history(game: History) -> Board {
+        Board {
+            game,
+            cache: Vec::new(),
+        }
+    }
+
+    pub fn from_position(pos: Position) -> Board {
+        Board::from_history(History::new(pos))
+    }
+
+    #[inline]
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    #[inline]
+    fn stack_len(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    /// The legal moves of the current position (with their index), from the cache or
+    /// generated into it. Boxed: a ply's entry is about a kilobyte, and the Vec of plies
+    /// grows by moving pointers.
+    #[inline]
+    fn ply_moves(&mut self) -> &PlyMoves {
+        let ply = self.stack_len();
+        if self.cache.len() <= ply {
+            self.cache.resize_with(ply + 1, || None);
+        }
+        let pos = self.game.position();
+        self.cache[ply].get_or_insert_with(|| Box::new(PlyMoves::new(pos)))
+    }
+
+    /// The legal moves of the current position, from the cache or generated into it.
+    #[inline]
+    pub fn legal(&mut self) -> &MoveList {
+        &self.ply_moves().list
+    }
+
+    /// The cached legal moves, if this ply has them.
+    #[inline]
+    pub fn cached_legal(&self) -> Option<&MoveList> {
+        self.cache
+            .get(self.stack_len())
+            .and_then(Option::as_ref)
+            .map(|p| &p.list)
+    }
+
+    /// The legal move with this Python key, accepting castling written as king-takes-rook
+    /// (`e1h1`) as python-chess does.
+    #[inline]
+    pub fn find_legal(&mut self, key: u16) -> Option<shatranj_chess::Move> {
+        let pos = *self.position();
+        self.ply_moves().find(&pos, key)
+    }
+
+    fn find_legal_or_raise(&mut self, key: u16) -> PyResult<shatranj_chess::Move> {
+        self.find_legal(key).ok_or_else(|| {
+            IllegalMoveError::new_err(format!(
+                "illegal move {} in {}",
+                uci_of(key),
+                self.position().fen()
+            ))
+        })
+    }
+
+    /// Plays a legal move.
+    #[inline]
+    pub fn push_legal(&mut self, m: shatranj_chess::Move) {
+        self.game.push_unchecked(m);
+        let ply = self.stack_len();
+        if let Some(slot) = self.cache.get_mut(ply) {
+            *slot = None;
+        }
+    }
+
+    fn reset(&mut self, game: History) {
+        self.game = game;
+        self.cache.clear();
+    }
+
+    /// The start position and move list, enough to rebuild the game (pickling, copies).
+    fn replay(start: Position, moves: &[shatranj_chess::Move]) -> History {
+        let mut game = History::new(start);
+        for &m in moves {
+            game.push_unchecked(m);
+        }
+        game
+    }
+
+    fn board_of(&self, py: Python<'_>, game: History) -> PyResult<Py<Board>> {
+        Py::new(py, Board::from_history(game))
+    }
+
+    /// SAN of a legal move, disambiguated against the cached move list.
+    fn san_of(&mut self, m: shatranj_chess::Move) -> String {
+        let pos = *self.position();
+        san::to_san_among(&pos, m, self.legal())
+    }
+}
+
+fn ep_mode(en_passant: &str) -> PyResult<Option<EnPassantMode>> {
+    match en_passant {
+        "legal" => Ok(Some(EnPassantMode::Legal)),
+        "fen" => Ok(Some(EnPassantMode::Always)),
+        // X-FEN: the square whenever a pawn could capture there, legal or not.
+        "xfen" => Ok(None),
+        other => Err(PyValueError::new_err(format!(
+            "en_passant must be 'legal', 'fen' or 'xfen', not {other:?}"
+        ))),
+    }
+}
+
+fn epd_of(pos: &Position, en_passant: &str) -> PyResult<String> {
+    Ok(match ep_mode(en_passant)? {
+        Some(mode) => fen::epd_with(pos, mode),
+        None => {
+            let capturable = pos.ep_square().filter(|&ep| {
+                (pawn_attacks(pos.turn().other(), ep)
+                    & pos.board().by_color(pos.turn())
+                    & pos.board().pawns())
+                .any()
+            });
+            let ep = capturable.map_or_else(|| "-".to_owned(), |s| s.to_string());
+            let full = fen::epd_with(pos, EnPassantMode::Always);
+            let (head, _) = full.rsplit_once(' ').unwrap_or((&full, ""));
+            format!("{head} {ep}")
+        }
+    })
+}
+
+fn rejects_chess960(chess960: bool) -> PyResult<()> {
+    if chess960 {
+        Err(PyValueError::new_err("Chess960 is not supported"))
+    } else {
+        Ok(())
+    }
+}
+
+fn role_mask(pos: &Position, role: Role) -> u64 {
+    pos.board().by_role(role).0
+}
+
+#[pymethods]
+impl Board {
+    #[new]
+    #[pyo3(signature = (fen = Some(STARTING_FEN), *, chess960 = false))]
+    fn new(fen: Option<&str>, chess960: bool) -> PyResult<Self> {
+        rejects_chess960(chess960)?;
+        let Some(fen) = fen else {
+            return Err(PyValueError::new_err(
+                "an empty board (fen=None) has no kings, and a shatranj Board always holds a legal position",
+            ));
+        };
+        let pos = if fen == STARTING_FEN {
+            Position::new()
+        } else {
+            fen::parse(fen).map_err(fen_error)?
+        };
+        Ok(Board::from_position(pos))
+    }
+
+    // ----- the position ------------------------------------------------------------------
+
+    #[getter]
+    fn turn(&self) -> bool {
+        py_color(self.position().turn())
+    }
+
+    /// Rook squares of the remaining castling rights, as python-chess's bitmask.
+    #[getter]
+    fn castling_rights(&self) -> u64 {
+        let rights = self.position().castling_rights();
+        let mut mask = 0u64;
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if rights.has(color, side) {
+                    mask |= 1 << side.rook_from(color).index();
+                }
+            }
+        }
+        mask
+    }
+
+    fn has_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let c = args::color(color)?;
+        Ok(!self.position().castling_rights().of(c).is_empty())
+    }
+
+    fn has_kingside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let c = args::color(color)?;
+        Ok(self
+            .position()
+            .castling_rights()
+            .has(c, CastlingSide::KingSide))
+    }
+
+    fn has_queenside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let c = args::color(color)?;
+        Ok(self
+            .position()
+            .castling_rights()
+            .has(c, CastlingSide::QueenSide))
+    }
+
+    /// Set after every double pawn step, capture possible or not, as in python-chess.
+    #[getter]
+    fn ep_square(&self) -> Option<u8> {
+        self.position().ep_square().map(|s| s.index() as u8)
+    }
+
+    #[getter]
+    fn halfmove_clock(&self) -> u32 {
+        self.position().halfmove_clock()
+    }
+
+    #[getter]
+    fn fullmove_number(&self) -> u32 {
+        self.position().fullmove_number()
+    }
+
+    #[getter]
+    fn occupied(&self) -> u64 {
+        self.position().board().occupied().0
+    }
+
+    /// `[black, white]` occupancy, indexable by colour as in python-chess.
+    #[getter]
+    fn occupied_co(&self) -> [u64; 2] {
+        let b = self.position().board();
+        [b.by_color(Color::Black).0, b.by_color(Color::White).0]
+    }
+
+    #[getter]
+    fn pawns(&self) -> u64 {
+        role_mask(self.position(), Role::Pawn)
+    }
+    #[getter]
+    fn knights(&self) -> u64 {
+        role_mask(self.position(), Role::Knight)
+    }
+    #[getter]
+    fn bishops(&self) -> u64 {
+        role_mask(self.position(), Role::Bishop)
+    }
+    #[getter]
+    fn rooks(&self) -> u64 {
+        role_mask(self.position(), Role::Rook)
+    }
+    #[getter]
+    fn queens(&self) -> u64 {
+        role_mask(self.position(), Role::Queen)
+    }
+    #[getter]
+    fn kings(&self) -> u64 {
+        role_mask(self.position(), Role::King)
+    }
+
+    /// Always `False`: Chess960 is not supported.
+    #[getter]
+    fn chess960(&self) -> bool {
+        false
+    }
+
+    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
+    fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+        let _ = (shredder, promoted);
+        let pos = self.position();
+        Ok(format!(
+            "{} {} {}",
+            epd_of(pos, en_passant)?,
+            pos.halfmove_clock(),
+            pos.fullmove_number()
+        ))
+    }
+
+    /// The EPD position (the first four FEN fields); EPD operations are not supported.
+    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
+    fn epd(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+        let _ = (shredder, promoted);
+        epd_of(self.position(), en_passant)
+    }
+
+    #[pyo3(signature = (*, promoted = false))]
+    fn board_fen(&self, promoted: Option<bool>) -> String {
+        let _ = promoted;
+        self.position().board().board_fen()
+    }
+
+    #[pyo3(signature = (fen))]
+    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
+        let pos = fen::parse(fen).map_err(fen_error)?;
+        self.reset(History::new(pos));
+        Ok(())
+    }
+
+    /// Back to the start position, with an empty move stack.
+    fn reset_board(&mut self) {
+        self.reset(History::new(Position::new()));
+    }
+
+    fn piece_at<'py>(
+        &self,
+        py: Python<'py>,
+        square: i64,
+    ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
+        let sq = args::square(square)?;
+        self.position()
+            .piece_at(sq)
+            .map(|p| piece::interned(py, p))
+            .transpose()
+    }
+
+    fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
+        let sq = args::square(square)?;
+        Ok(self.position().board().role_at(sq).map(args::piece_type))
+    }
+
+    fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
+        let sq = args::square(square)?;
+        Ok(self.position().board().color_at(sq).map(py_color))
+    }
+
+    fn king(&self, color: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+        let c = args::color(color)?;
+        Ok(self.position().board().king_of(c).map(|s| s.index() as u8))
+    }
+
+    fn pieces_mask(&self, piece_type: i64, color: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let piece = shatranj_chess::Piece::new(args::color(color)?, args::role(piece_type)?);
+        Ok(self.position().board().by_piece(piece).0)
+    }
+
+    fn pieces<'py>(
+        &self,
+        py: Python<'py>,
+        piece_type: i64,
+        color: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        square_set(py, Bitboard(self.pieces_mask(piece_type, color)?))
+    }
+
+    fn attackers_mask(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<u64> {
+        Ok(self
+            .position()
+            .attackers(args::color(color)?, args::square(square)?)
+            .0)
+    }
+
+    fn attackers<'py>(
+        &self,
+        py: Python<'py>,
+        color: &Bound<'py, PyAny>,
+        square: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        square_set(py, Bitboard(self.attackers_mask(color, square)?))
+    }
+
+    fn is_attacked_by(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
+        Ok(self
+            .position()
+            .is_attacked_by(args::color(color)?, args::square(square)?))
+    }
+
+    fn is_pinned(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
+        Ok(self
+            .position()
+            .is_pinned(args::color(color)?, args::square(square)?))
+    }
+
+    /// The line a pinned piece may move along, or every square when it is not pinned.
+    fn pin<'py>(
+        &self,
+        py: Python<'py>,
+        color: &Bound<'py, PyAny>,
+        square: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mask = self
+            .position()
+            .pin_mask(args::color(color)?, args::square(square)?);
+        square_set(py, mask)
+    }
+
+    fn checkers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        square_set(py, self.position().checkers())
+    }
+
+    fn is_check(&self) -> bool {
+        self.position().is_check()
+    }
+
+    fn is_checkmate(&self) -> bool {
+        self.position().is_checkmate()
+    }
+
+    fn is_stalemate(&self) -> bool {
+        self.position().is_stalemate()
+    }
+
+    fn is_insufficient_material(&self) -> bool {
+        self.position().is_insufficient_material()
+    }
+
+    fn has_insufficient_material(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self
+            .position()
+            .has_insufficient_material(args::color(color)?))
+    }
+
+    fn has_legal_en_passant(&self) -> bool {
+        self.position().has_legal_en_passant()
+    }
+
+    /// Every board a shatranj `Board` holds is valid (invalid FENs are refused).
+    fn is_valid(&self) -> bool {
+        true
+    }
+
+    #[pyo3(signature = (count = 3))]
+    fn is_repetition(&self, count: i64) -> bool {
+        if count <= 1 {
+            return true;
+        }
+        self.game
+            .is_repetition(usize::try_from(count).unwrap_or(usize::MAX))
+    }
+
+    fn can_claim_threefold_repetition(&self) -> bool {
+        self.game.can_claim_threefold_repetition()
+    }
+
+    fn can_claim_fifty_moves(&self) -> bool {
+        self.game.can_claim_fifty_moves()
+    }
+
+    fn can_claim_draw(&self) -> bool {
+        self.game.can_claim_draw()
+    }
+
+    fn is_fifty_moves(&self) -> bool {
+        self.game.is_fifty_moves()
+    }
+
+    fn is_fivefold_repetition(&self) -> bool {
+        self.game.is_fivefold_repetition()
+    }
+
+    fn is_seventyfive_moves(&self) -> bool {
+        self.game.is_seventyfive_moves()
+    }
+
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn outcome<'py>(
+        &self,
+        py: Python<'py>,
+        claim_draw: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.game
+            .outcome(claim_draw)
+            .map(|o| py_outcome(py, o))
+            .transpose()
+    }
+
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn is_game_over(&self, claim_draw: bool) -> bool {
+        self.game.outcome(claim_draw).is_some()
+    }
+
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn result(&self, claim_draw: bool) -> &'static str {
+        self.game.outcome(claim_draw).map_or("*", |o| o.result())
+    }
+
+    // ----- moves --------------------------------------------------------------------------
+
+    #[getter]
+    fn legal_moves(slf: &Bound<'_, Self>) -> LegalMoveGenerator {
+        LegalMoveGenerator::new(slf.clone().unbind())
+    }
+
+    #[getter]
+    fn pseudo_legal_moves(slf: &Bound<'_, Self>) -> PseudoLegalMoveGenerator {
+        PseudoLegalMoveGenerator::new(slf.clone().unbind())
+    }
+
+    /// Does the move follow the pieces' movement rules (own king safety aside)?
+    fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> bool {
+        let pos = self.position();
+        let key = r#move.get().key;
+        let list = pos.pseudo_legal_moves();
+        moves::find_key(&list, key)
+            .or_else(|| castling_alias(pos, key).and_then(|alias| moves::find_key(&list, alias)))
+            .is_some()
+    }
+
+    /// An iterator over the legal moves (python-chess's generator, without its filters).
+    fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.legal_move_list(py)?.try_iter()?.into_any())
+    }
+
+    fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> bool {
+        self.find_legal(r#move.get().key).is_some()
+    }
+
+    fn is_capture(&self, r#move: &Bound<'_, Move>) -> bool {
+        let pos = self.position();
+        pos.is_capture(resolve(pos, r#move.get().key))
+    }
+
+    fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> bool {
+        is_en_passant(self.position(), r#move.get().key)
+    }
+
+    fn is_castling(&self, r#move: &Bound<'_, Move>) -> bool {
+        is_castling(self.position(), r#move.get().key)
+    }
+
+    fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> bool {
+        let key = r#move.get().key;
+        is_castling(self.position(), key)
+            && moves::to_square(key).file() > moves::from_square(key).file()
+    }
+
+    fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> bool {
+        let key = r#move.get().key;
+        is_castling(self.position(), key)
+            && moves::to_square(key).file() < moves::from_square(key).file()
+    }
+
+    fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> bool {
+        let pos = self.position();
+        let key = r#move.get().key;
+        // python-chess: any pawn on either square, or a capture.
+        let touched = Bitboard::from_square(moves::from_square(key)).with(moves::to_square(key));
+        (touched & pos.board().pawns()).any() || pos.is_capture(resolve(pos, key))
+    }
+
+    /// Does the move give check? Illegal moves give no check here.
+    fn gives_check(&mut self, r#move: &Bound<'_, Move>) -> bool {
+        match self.find_legal(r#move.get().key) {
+            Some(m) => self.position().gives_check(m),
+            None => false,
+        }
+    }
+
+    fn push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<()> {
+        let key = r#move.get().key;
+        match self.find_legal(key) {
+            Some(m) => {
+                self.push_legal(m);
+                Ok(())
+            }
+            None => Err(IllegalMoveError::new_err(format!(
+                "illegal move {} in {}",
+                uci_of(key),
+                self.position().fen()
+            ))),
+        }
+    }
+
+    fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
+        match self.game.pop() {
+            Some(m) => interned(py, key_of(m)),
+            None => Err(PyIndexError::new_err("pop from empty move stack")),
+        }
+    }
+
+    fn peek<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
+        match self.game.moves().last() {
+            Some(&m) => interned(py, key_of(m)),
+            None => Err(PyIndexError::new_err("peek into empty move stack")),
+        }
+    }
+
+    #[getter]
+    fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let moves = self
+            .game
+            .moves()
+            .iter()
+            .map(|&m| interned(py, key_of(m)))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, moves)
+    }
+
+    /// python-chess's ply: half-moves since the start of the game, from the FEN's counters.
+    fn ply(&self) -> u32 {
+        let pos = self.position();
+        2 * (pos.fullmove_number() - 1) + u32::from(pos.turn() == Color::Black)
+    }
+
+    fn clear_stack(&mut self) {
+        let pos = *self.position();
+        self.reset(History::new(pos));
+    }
+
+    fn root(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+        self.board_of(py, History::new(*self.game.start()))
+    }
+
+    /// A copy; `stack` is `True` (whole move stack), `False` (none) or the number of last
+    /// moves to keep.
+    #[pyo3(signature = (*, stack = None))]
+    fn copy(&self, py: Python<'_>, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Py<Board>> {
+        let keep = match stack {
+            None => self.stack_len(),
+            Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
+                if s.is_truthy()? {
+                    self.stack_len()
+                } else {
+                    0
+                }
+            }
+            Some(s) => {
+                let n: i64 = s
+                    .extract()
+                    .map_err(|_| PyTypeError::new_err("stack must be a bool or an int"))?;
+                usize::try_from(n).unwrap_or(0).min(self.stack_len())
+            }
+        };
+        if keep == self.stack_len() {
+            return self.board_of(py, self.game.clone());
+        }
+        let moves = self.game.moves();
+        let split = moves.len() - keep;
+        let mut start = *self.game.start();
+        for &m in &moves[..split] {
+            start.play_unchecked(m);
+        }
+        self.board_of(py, Board::replay(start, &moves[split..]))
+    }
+
+    fn __copy__(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+        self.board_of(py, self.game.clone())
+    }
+
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<Board>> {
+        self.board_of(py, self.game.clone())
+    }
+
+    /// The board with colours swapped and the position flipped; the stack is dropped.
+    fn mirror(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+        self.board_of(py, History::new(self.position().mirrored()))
+    }
+
+    fn san(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        let m = self.find_legal_or_raise(r#move.get().key)?;
+        Ok(self.san_of(m))
+    }
+
+    fn lan(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        let m = self.find_legal_or_raise(r#move.get().key)?;
+        Ok(san::to_lan(self.position(), m))
+    }
+
+    fn san_and_push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        let m = self.find_legal_or_raise(r#move.get().key)?;
+        let text = self.san_of(m);
+        self.push_legal(m);
+        Ok(text)
+    }
+
+    /// `1. e4 e5 2. Nf3`, for moves played from this position (the board is not changed).
+    fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
+        let mut pos = *self.position();
+        let mut parts: Vec<String> = Vec::new();
+        for item in variation.try_iter()? {
+            let item = item?;
+            let mv = item.cast::<Move>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "variation_san expects Move objects, got {}",
+                    item.get_type()
+                        .name()
+                        .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+                ))
+            })?;
+            let key = mv.get().key;
+            let legal = pos.legal_moves();
+            let found = legal
+                .iter()
+                .copied()
+                .find(|m| key_of(*m) == key)
+                .or_else(|| {
+                    castling_alias(&pos, key)
+                        .and_then(|alias| legal.iter().copied().find(|m| key_of(*m) == alias))
+                });
+            let Some(m) = found else {
+                return Err(IllegalMoveError::new_err(format!(
+                    "illegal move {} in position {}",
+                    uci_of(key),
+                    pos.fen()
+                )));
+            };
+            let text = san::to_san_among(&pos, m, &legal);
+            if pos.turn() == Color::White {
+                parts.push(format!("{}. {text}", pos.fullmove_number()));
+            } else if parts.is_empty() {
+                parts.push(format!("{}...{text}", pos.fullmove_number()));
+            } else {
+                parts.push(text);
+            }
+            pos.play_unchecked(m);
+        }
+        Ok(parts.join(" "))
+    }
+
+    fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
+        let m = san::parse_san(self.position(), san).map_err(san_error)?;
+        interned(py, key_of(m))
+    }
+
+    fn push_san<'py>(&mut self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
+        let m = san::parse_san(self.position(), san).map_err(san_error)?;
+        self.push_legal(m);
+        interned(py, key_of(m))
+    }
+
+    fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
+        let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
+        interned(py, key_of(m))
+    }
+
+    fn push_uci<'py>(&mut self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
+        let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
+        self.push_legal(m);
+        interned(py, key_of(m))
+    }
+
+    /// The legal move from `from_square` to `to_square`; a pawn reaching the last rank
+    /// becomes a queen unless `promotion` says otherwise (python-chess's `find_move`).
+    #[pyo3(signature = (from_square, to_square, promotion = None))]
+    fn find_move<'py>(
+        &mut self,
+        py: Python<'py>,
+        from_square: i64,
+        to_square: i64,
+        promotion: Option<i64>,
+    ) -> PyResult<Bound<'py, Move>> {
+        let from = args::square(from_square)?;
+        let to = args::square(to_square)?;
+        let mut promotion = promotion.map(args::role).transpose()?;
+        let b = self.position().board();
+        if promotion.is_none()
+            && b.pawns().contains(from)
+            && (to.rank() == shatranj_chess::Rank::First
+                || to.rank() == shatranj_chess::Rank::Eighth)
+        {
+            promotion = Some(Role::Queen);
+        }
+        let key = moves::make_key(from, to, promotion);
+        let m = self.find_legal(key).ok_or_else(|| {
+            IllegalMoveError::new_err(format!(
+                "no matching legal move for {} in {}",
+                uci_of(key),
+                self.position().fen()
+            ))
+        })?;
+        interned(py, key_of(m))
+    }
+
+    /// The Polyglot key of the position (see `shatranj.polyglot.zobrist_hash`).
+    fn zobrist_hash(&self) -> u64 {
+        self.position().key()
+    }
+
+    // ----- conversions --------------------------------------------------------------------
+
+    /// `(12, 8, 8)` uint8 planes: white P N B R Q K, then black; `planes[p, rank, file]`.
+    fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        planes::planes_array(py, std::slice::from_ref(self.position()))
+    }
+
+    /// `(13,)` uint8 features: side to move (1 = White), castling K Q k q, then a one-hot
+    /// file of the en-passant square when an en-passant capture is legal.
+    fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        planes::features_array(py, std::slice::from_ref(self.position()))
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, (String,), String)> {
+        let me = slf.borrow();
+        let start = fen::to_fen_with(me.game.start(), EnPassantMode::Always);
+        let moves: Vec<String> = me
+            .game
+            .moves()
+            .iter()
+            .map(|m| key_of(*m))
+            .map(uci_of)
+            .collect();
+        Ok((slf.get_type(), (start,), moves.join(" ")))
+    }
+
+    fn __setstate__(&mut self, state: &str) -> PyResult<()> {
+        let mut game = History::new(*self.game.start());
+        for text in state.split_ascii_whitespace() {
+            let m = uci::parse_uci(game.position(), text).map_err(uci_error)?;
+            game.push_unchecked(m);
+        }
+        self.reset(game);
+        Ok(())
+    }
+
+    /// A board with the same start position and moves as the python-chess board `board`.
+    #[classmethod]
+    fn from_chess(_cls: &Bound<'_, PyType>, board: &Bound<'_, PyAny>) -> PyResult<Board> {
+        let root = board.call_method0("root")?;
+        let kwargs = [("en_passant", "fen")].into_py_dict(board.py())?;
+        let fen: String = root.call_method("fen", (), Some(&kwargs))?.extract()?;
+        let start = fen::parse(&fen).map_err(fen_error)?;
+        let mut game = History::new(start);
+        for m in board.getattr("move_stack")?.try_iter()? {
+            let text: String = m?.call_method0("uci")?.extract()?;
+            let m = uci::parse_uci(game.position(), &text).map_err(uci_error)?;
+            game.push_unchecked(m);
+        }
+        Ok(Board::from_history(game))
+    }
+
+    /// The same game as a python-chess `chess.Board` (python-chess must be installed).
+    fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        static BOARD: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        static MOVE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+        let board = BOARD
+            .import(py, "chess", "Board")?
+            .call1((fen::to_fen_with(self.game.start(), EnPassantMode::Always),))?;
+        let from_uci = MOVE.import(py, "chess", "Move")?.getattr("from_uci")?;
+        for &m in self.game.moves() {
+            board.call_method1("push", (from_uci.call1((uci_of(key_of(m)),))?,))?;
+        }
+        Ok(board)
+    }
+
+    // ----- text ---------------------------------------------------------------------------
+
+    fn __repr__(&self) -> String {
+        format!("Board('{}')", self.position().fen())
+    }
+
+    fn __str__(&self) -> String {
+        text::ascii(self.position().board())
+    }
+
+    #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "⭘", orientation = true))]
+    fn unicode(
+        &self,
+        invert_color: bool,
+        borders: bool,
+        empty_square: &str,
+        orientation: bool,
+    ) -> String {
+        text::unicode(
+            self.position().board(),
+            invert_color,
+            borders,
+            empty_square,
+            orientation,
+        )
+    }
+
+    /// The board as SVG for notebooks, drawn by `shatranj.svg` like python-chess does: last
+    /// move and the checked king highlighted, 390 pixels.
+    fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let (lastmove, check) = {
+            let me = slf.try_borrow()?;
+            let lastmove = me.game.moves().last().map(|&m| key_of(m));
+            let pos = me.position();
+            let check = pos.is_check().then(|| pos.king(pos.turn()).index() as u8);
+            (lastmove, check)
+        };
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("lastmove", lastmove.map(|k| interned(py, k)).transpose()?)?;
+        kwargs.set_item("check", check)?;
+        kwargs.set_item("size", 390)?;
+        // No borrow is held while Python draws: `svg.board` reads the board through its
+        // public methods.
+        py.import("shatranj.svg")?
+            .getattr("board")?
+            .call((slf,), Some(&kwargs))
+    }
+
+    /// python-chess equality: same placement, side, castling rights, legal en-passant square
+    /// and clocks; the move stacks may differ.
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let Ok(other) = other.cast::<Board>() else {
+            return Ok(py.NotImplemented());
+        };
+        let same = {
+            let other = other.try_borrow()?;
+            let (a, b) = (self.position(), other.position());
+            a.board() == b.board()
+                && a.turn() == b.turn()
+                && a.castling_rights() == b.castling_rights()
+                && a.legal_ep_square() == b.legal_ep_square()
+                && a.halfmove_clock() == b.halfmove_clock()
+                && a.fullmove_number() == b.fullmove_number()
+        };
+        Ok(match op {
+            CompareOp::Eq => same.into_pyobject(py)?.to_owned().into_any().unbind(),
+            CompareOp::Ne => (!same).into_pyobject(py)?.to_owned().into_any().unbind(),
+            _ => py.NotImplemented(),
+        })
+    }
+}
+
+impl Board {
+    /// The legal moves as a new list of interned moves. Listing does not fill the cache:
+    /// the cache serves `push` after a listing, and listing the same position twice should
+    /// cost what it costs (python-chess has no cache either).
+    pub fn legal_move_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        match self.cached_legal() {
+            Some(list) => moves::list_of(py, list),
+            None => moves::list_of(py, &self.position().legal_moves()),
+        }
+    }
+
+    pub fn count_legal(&self) -> usize {
+        match self.cached_legal() {
+            Some(list) => list.len(),
+            None => self.position().count_legal_moves(),
+        }
+    }
+
+    pub fn sans(&mut self) -> Vec<String> {
+        let pos = *self.position();
+        let legal = self.legal();
+        legal
+            .iter()
+            .map(|&m| san::to_san_among(&pos, m, legal))
+            .collect()
+    }
+}

@@ -1,0 +1,48 @@
+//! `PlyMoves`: the legal moves of one position, with an index for `push`'s legality check.
+//!
+//! `push(move)` must find the legal move a Python key denotes; scanning the list costs more
+//! than the rest of `push`. The index holds, per origin square, the destinations of the legal
+//! moves, so the check is one bit test; the move's kind (castling, en passant, promotion)
+//! then follows from the position (`resolve`), and the promotion piece is checked against
+//! the pawn and the rank.
+
+use crate::moves;
+use shatranj_chess::{Bitboard, Move, MoveList, Position, Role};
+
+pub struct PlyMoves {
+    pub list: MoveList,
+    targets: [Bitboard; 64],
+}
+
+impl PlyMoves {
+    pub fn new(pos: &Position) -> PlyMoves {
+        let list = pos.legal_moves();
+        let mut targets = [Bitboard::EMPTY; 64];
+        for m in list.iter() {
+            targets[m.from().index()] = targets[m.from().index()].with(m.to());
+        }
+        PlyMoves { list, targets }
+    }
+
+    /// The legal move with Python key `key` in `pos` (the position this list was made for).
+    #[inline]
+    pub fn find(&self, pos: &Position, key: u16) -> Option<Move> {
+        let key = crate::resolve::castling_alias(pos, key).unwrap_or(key);
+        let (from, to) = (moves::from_square(key), moves::to_square(key));
+        if !self.targets[from.index()].contains(to) {
+            return None;
+        }
+        let b = pos.board();
+        let us = pos.turn();
+        let pawn = (b.pawns() & b.by_color(us)).contains(from);
+        let promotes = pawn && to.rank() == us.other().back_rank();
+        match moves::promotion(key) {
+            Some(Role::Knight | Role::Bishop | Role::Rook | Role::Queen) if promotes => {}
+            None if !promotes => {}
+            _ => return None,
+        }
+        let m = crate::resolve::resolve(pos, key);
+        debug_assert!(self.list.contains(&m), "{m} resolved from a legal key");
+        Some(m)
+    }
+}

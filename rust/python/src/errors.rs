@@ -1,0 +1,54 @@
+//! The exceptions `shatranj` raises, and the mapping of rules-crate errors onto them.
+//!
+//! The hierarchy is python-chess's: the three move errors are `ValueError`s, so code written
+//! for python-chess (`except ValueError`) keeps working.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use shatranj_chess::{FenError, SanError, UciError};
+
+create_exception!(
+    shatranj,
+    InvalidMoveError,
+    PyValueError,
+    "Raised when move notation is not syntactically valid."
+);
+create_exception!(
+    shatranj,
+    IllegalMoveError,
+    PyValueError,
+    "Raised when the attempted move is illegal in the current position."
+);
+create_exception!(
+    shatranj,
+    AmbiguousMoveError,
+    PyValueError,
+    "Raised when the attempted move is ambiguous in the current position."
+);
+
+/// A bad FEN is a plain `ValueError`, as in python-chess; the message names the field.
+pub fn fen_error(e: FenError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+pub fn san_error(e: SanError) -> PyErr {
+    match e {
+        SanError::Invalid { .. } => InvalidMoveError::new_err(e.to_string()),
+        SanError::Illegal { .. } => IllegalMoveError::new_err(e.to_string()),
+        SanError::Ambiguous { .. } => AmbiguousMoveError::new_err(e.to_string()),
+    }
+}
+
+pub fn uci_error(e: UciError) -> PyErr {
+    match e {
+        UciError::Invalid { .. } => InvalidMoveError::new_err(e.to_string()),
+        UciError::Illegal { .. } | UciError::NullMove => IllegalMoveError::new_err(e.to_string()),
+    }
+}
+
+/// python-chess indexes a table with the square, so an out-of-range square is an
+/// `IndexError` there too.
+pub fn square_out_of_range(value: i64) -> PyErr {
+    PyIndexError::new_err(format!("square index {value} out of range 0..=63"))
+}

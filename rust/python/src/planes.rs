@@ -1,0 +1,119 @@
+//! numpy views of positions, for machine learning: piece planes and a small feature vector.
+//!
+//! The bytes are written straight into a `bytearray` that numpy then wraps with
+//! `frombuffer` (no copy, writable). This avoids a compiled numpy dependency, so the one
+//! abi3 wheel works with any numpy version.
+
+use crate::board::Board;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyTuple};
+use shatranj_chess::{CastlingSide, Color, Position};
+
+/// Planes per position: six piece types for each colour.
+pub const PLANES: usize = 12;
+/// Features per position: side to move, four castling rights, eight en-passant files.
+pub const FEATURES: usize = 13;
+
+fn numpy_array<'py>(
+    py: Python<'py>,
+    bytes: Bound<'py, PyByteArray>,
+    shape: Bound<'py, PyTuple>,
+) -> PyResult<Bound<'py, PyAny>> {
+    static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    let np = NUMPY.get_or_try_init(py, || -> PyResult<_> { Ok(py.import("numpy")?.unbind()) })?;
+    let np = np.bind(py);
+    let array = np.call_method1("frombuffer", (bytes, np.getattr("uint8")?))?;
+    array.call_method1("reshape", shape)
+}
+
+fn write_planes(pos: &Position, out: &mut [u8]) {
+    for (sq, piece) in pos.board().pieces() {
+        let plane = piece.color.index() * 6 + piece.role.index();
+        out[plane * 64 + sq.index()] = 1;
+    }
+}
+
+fn write_features(pos: &Position, out: &mut [u8]) {
+    out[0] = u8::from(pos.turn() == Color::White);
+    let rights = pos.castling_rights();
+    let mut i = 1;
+    for color in Color::ALL {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            out[i] = u8::from(rights.has(color, side));
+            i += 1;
+        }
+    }
+    if let Some(ep) = pos.legal_ep_square() {
+        out[5 + ep.file().index() as usize] = 1;
+    }
+}
+
+fn fill<'py>(
+    py: Python<'py>,
+    positions: &[Position],
+    width: usize,
+    write: fn(&Position, &mut [u8]),
+) -> PyResult<Bound<'py, PyByteArray>> {
+    PyByteArray::new_with(py, positions.len() * width, |buf| {
+        // `new_with` hands out a zeroed buffer.
+        for (pos, chunk) in positions.iter().zip(buf.chunks_exact_mut(width)) {
+            write(pos, chunk);
+        }
+        Ok(())
+    })
+}
+
+/// `(12, 8, 8)` for one position, `(n, 12, 8, 8)` for a batch.
+pub fn planes_array<'py>(py: Python<'py>, positions: &[Position]) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = fill(py, positions, PLANES * 64, write_planes)?;
+    let shape = PyTuple::new(py, [PLANES, 8, 8])?;
+    numpy_array(py, bytes, shape)
+}
+
+pub fn features_array<'py>(py: Python<'py>, positions: &[Position]) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = fill(py, positions, FEATURES, write_features)?;
+    let shape = PyTuple::new(py, [FEATURES])?;
+    numpy_array(py, bytes, shape)
+}
+
+fn positions_of(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
+    let mut out = Vec::new();
+    for item in boards.try_iter()? {
+        let item = item?;
+        let board = item.cast::<Board>().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected shatranj.Board objects, got {}",
+                item.get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+            ))
+        })?;
+        out.push(*board.try_borrow()?.position());
+    }
+    Ok(out)
+}
+
+/// `(n, 12, 8, 8)` uint8 piece planes of a sequence of boards.
+#[pyfunction]
+pub fn boards_to_planes<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let positions = positions_of(boards)?;
+    let bytes = fill(py, &positions, PLANES * 64, write_planes)?;
+    let shape = PyTuple::new(py, [positions.len(), PLANES, 8, 8])?;
+    numpy_array(py, bytes, shape)
+}
+
+/// `(n, 13)` uint8 feature vectors (see `Board.features`) of a sequence of boards.
+#[pyfunction]
+pub fn boards_to_features<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let positions = positions_of(boards)?;
+    let bytes = fill(py, &positions, FEATURES, write_features)?;
+    let shape = PyTuple::new(py, [positions.len(), FEATURES])?;
+    numpy_array(py, bytes, shape)
+}
