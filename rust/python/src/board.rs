@@ -58,6 +58,11 @@ impl Board {
         self.game.position()
     }
 
+    /// The game: the root position and the moves played from it.
+    pub fn history(&self) -> &History {
+        &self.game
+    }
+
     #[inline]
     fn stack_len(&self) -> usize {
         self.game.moves().len()

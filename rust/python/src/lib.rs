@@ -8,6 +8,7 @@
 mod args;
 mod board;
 mod cache;
+mod engine;
 mod errors;
 mod legal;
 mod moves;
@@ -27,6 +28,8 @@ mod _core {
 
     #[pymodule_export]
     use crate::board::Board;
+    #[pymodule_export]
+    use crate::engine::Engine;
     #[pymodule_export]
     use crate::errors::{AmbiguousMoveError, IllegalMoveError, InvalidMoveError};
     #[pymodule_export]

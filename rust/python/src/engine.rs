@@ -1,0 +1,275 @@
+//! `shatranj._core.Engine`: the search engine in process, with the GIL released while it
+//! searches and Ctrl-C turned into `KeyboardInterrupt`.
+//!
+//! The search runs on a worker thread that owns a lock on the engine; the calling thread
+//! waits in short slices without the GIL and, between slices, takes it to run Python's signal
+//! handlers. A pending `KeyboardInterrupt` stops the search through the engine's
+//! `StopHandle`, which is kept outside the lock so that `stop()` from another Python thread
+//! reaches a running search at once.
+//!
+//! The Python-facing shapes (python-chess's info dicts, `PovScore`) are built by
+//! `python/shatranj/engine.py` from the plain values returned here.
+
+use crate::board::Board;
+use crate::moves::{interned, key_of};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use shatranj_engine::engine::MAX_THREADS;
+use shatranj_engine::tt::MAX_HASH_MB;
+use shatranj_engine::{EngineOptions, Limits, Score, SearchResult, SearchRoot, StopHandle};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// How long the waiting thread sleeps between signal checks.
+const SLICE: Duration = Duration::from_millis(10);
+
+/// The engine and its stop handle.
+#[pyclass(module = "shatranj._core", frozen)]
+pub struct Engine {
+    inner: Arc<Mutex<shatranj_engine::Engine>>,
+    stop: StopHandle,
+}
+
+impl Engine {
+    /// The engine, even if a search thread panicked while holding it (the engine's state is
+    /// a hash table, which any content leaves valid).
+    fn lock(&self) -> MutexGuard<'_, shatranj_engine::Engine> {
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+fn options(threads: i64, hash_mb: i64) -> PyResult<EngineOptions> {
+    let threads = usize::try_from(threads)
+        .ok()
+        .filter(|t| (1..=MAX_THREADS).contains(t))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("threads {threads} out of range 1..={MAX_THREADS}"))
+        })?;
+    let hash_mb = usize::try_from(hash_mb)
+        .ok()
+        .filter(|h| (1..=MAX_HASH_MB).contains(h))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("hash_mb {hash_mb} out of range 1..={MAX_HASH_MB}"))
+        })?;
+    Ok(EngineOptions {
+        threads,
+        hash_mb,
+        ..EngineOptions::default()
+    })
+}
+
+/// Search limits from Python's keyword arguments; at least one must be given, because a
+/// search without a limit would run until stopped.
+fn limits(
+    depth: Option<i64>,
+    time: Option<f64>,
+    nodes: Option<i64>,
+    multipv: i64,
+) -> PyResult<Limits> {
+    if depth.is_none() && time.is_none() && nodes.is_none() {
+        return Err(PyValueError::new_err(
+            "give a limit: depth=, time= (seconds) or nodes=",
+        ));
+    }
+    let depth = depth
+        .map(|d| {
+            u32::try_from(d)
+                .ok()
+                .filter(|d| (1..=100).contains(d))
+                .ok_or_else(|| PyValueError::new_err(format!("depth {d} out of range 1..=100")))
+        })
+        .transpose()?;
+    let movetime = time
+        .map(|t| {
+            if (0.0..=1e7).contains(&t) {
+                Ok(Duration::from_secs_f64(t))
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "time {t} must be a number of seconds from 0 to 1e7"
+                )))
+            }
+        })
+        .transpose()?;
+    let nodes = nodes
+        .map(|n| {
+            u64::try_from(n)
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| PyValueError::new_err(format!("nodes {n} must be at least 1")))
+        })
+        .transpose()?;
+    let multipv = usize::try_from(multipv)
+        .ok()
+        .filter(|m| (1..=500).contains(m))
+        .ok_or_else(|| PyValueError::new_err(format!("multipv {multipv} out of range 1..=500")))?;
+    Ok(Limits {
+        depth,
+        movetime,
+        nodes,
+        multipv,
+        ..Limits::default()
+    })
+}
+
+/// `("cp", n)` or `("mate", n)`: the score from the side to move.
+fn score_tuple(score: Score) -> (&'static str, i32) {
+    match score {
+        Score::Cp(cp) => ("cp", cp),
+        Score::Mate(n) => ("mate", n),
+    }
+}
+
+fn moves_list<'py>(
+    py: Python<'py>,
+    moves: &[shatranj_chess::Move],
+) -> PyResult<Bound<'py, PyList>> {
+    let objects = moves
+        .iter()
+        .map(|&m| interned(py, key_of(m)))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, objects)
+}
+
+fn result_dict<'py>(
+    py: Python<'py>,
+    result: &SearchResult,
+    hashfull: u32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    let best = result
+        .best_move
+        .map(|m| interned(py, key_of(m)))
+        .transpose()?;
+    dict.set_item("best_move", best)?;
+    dict.set_item("depth", result.depth)?;
+    dict.set_item("seldepth", result.seldepth)?;
+    dict.set_item("nodes", result.nodes)?;
+    let seconds = result.time.as_secs_f64();
+    dict.set_item("time", seconds)?;
+    dict.set_item(
+        "nps",
+        shatranj_engine::engine::nps(result.nodes, result.time),
+    )?;
+    dict.set_item("hashfull", hashfull)?;
+    let lines = PyList::empty(py);
+    if result.lines.is_empty() {
+        // No legal move: one line, with the score of the final position and no moves.
+        lines.append((1usize, score_tuple(result.score), PyList::empty(py)))?;
+    }
+    for line in &result.lines {
+        lines.append((
+            line.multipv,
+            score_tuple(line.score),
+            moves_list(py, &line.pv)?,
+        ))?;
+    }
+    dict.set_item("lines", lines)?;
+    Ok(dict)
+}
+
+#[pymethods]
+impl Engine {
+    #[new]
+    #[pyo3(signature = (threads = 1, hash_mb = 64))]
+    fn new(threads: i64, hash_mb: i64) -> PyResult<Self> {
+        let engine = shatranj_engine::Engine::new(options(threads, hash_mb)?)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let stop = engine.stop_handle();
+        Ok(Engine {
+            inner: Arc::new(Mutex::new(engine)),
+            stop,
+        })
+    }
+
+    /// Searches `board` (its move stack counts for repetitions) and returns a dict:
+    /// `best_move`, `depth`, `seldepth`, `nodes`, `time`, `nps`, `hashfull` and `lines`, a
+    /// list of `(multipv, (kind, value), pv)` with kind `"cp"` or `"mate"`, best first.
+    #[pyo3(signature = (board, *, depth = None, time = None, nodes = None, multipv = 1))]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        board: &Bound<'py, Board>,
+        depth: Option<i64>,
+        time: Option<f64>,
+        nodes: Option<i64>,
+        multipv: i64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let limits = limits(depth, time, nodes, multipv)?;
+        let root = SearchRoot::from(board.try_borrow()?.history());
+        // Armed before the worker starts, so a Ctrl-C or `stop()` that comes before the
+        // search begins still stops it.
+        self.stop.arm();
+        let (tx, mut rx) = mpsc::channel();
+        let worker = {
+            let inner = Arc::clone(&self.inner);
+            std::thread::Builder::new()
+                .name("shatranj-search".to_owned())
+                .spawn(move || {
+                    let mut engine = inner.lock().unwrap_or_else(|p| p.into_inner());
+                    let result = engine.search(root, &limits, |_| {});
+                    let hashfull = engine.hashfull();
+                    let _ = tx.send((result, hashfull));
+                })
+                .map_err(|e| {
+                    PyRuntimeError::new_err(format!("cannot start the search thread: {e}"))
+                })?
+        };
+        loop {
+            let (back, got) = py.detach(move || {
+                let got = rx.recv_timeout(SLICE);
+                (rx, got)
+            });
+            rx = back;
+            match got {
+                Ok((result, hashfull)) => {
+                    let _ = py.detach(move || worker.join());
+                    return result_dict(py, &result, hashfull);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        self.stop.stop();
+                        let _ = py.detach(move || worker.join());
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let _ = py.detach(move || worker.join());
+                    return Err(PyRuntimeError::new_err("the search thread failed"));
+                }
+            }
+        }
+    }
+
+    /// The static evaluation of the board: centipawns from the side to move.
+    fn evaluate(&self, py: Python<'_>, board: &Bound<'_, Board>) -> PyResult<i32> {
+        let pos = *board.try_borrow()?.position();
+        // A search in another thread holds the engine: wait for it without the GIL.
+        Ok(py.detach(|| self.lock().evaluate(&pos)))
+    }
+
+    /// Stops the running search, which then returns its best move so far.
+    fn stop(&self) {
+        self.stop.stop();
+    }
+
+    /// Empties the transposition table.
+    fn clear_hash(&self, py: Python<'_>) {
+        py.detach(|| self.lock().clear_hash());
+    }
+
+    /// Search threads.
+    #[getter]
+    fn threads(&self, py: Python<'_>) -> usize {
+        py.detach(|| self.lock().options().threads)
+    }
+
+    /// Transposition table size in MiB.
+    #[getter]
+    fn hash_mb(&self, py: Python<'_>) -> usize {
+        py.detach(|| self.lock().options().hash_mb)
+    }
+}
