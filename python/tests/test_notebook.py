@@ -10,12 +10,10 @@ import os
 import xml.etree.ElementTree as ET
 
 import chess
+import nbclient
+import nbformat
 import pytest
-
 import shatranj
-
-nbformat = pytest.importorskip("nbformat", reason="the test extra brings nbformat")
-nbclient = pytest.importorskip("nbclient", reason="the test extra brings nbclient")
 
 NOTEBOOK = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "analysis.ipynb")
 
