@@ -105,22 +105,29 @@ def format_elo(value: float) -> str:
 
 
 def table(rows: list[tuple[str, Tally]]) -> str:
-    """A markdown table, one row per opponent (or one row for a match)."""
+    """A markdown table, one row per opponent (or one row for a match).
+
+    The 95% interval column keeps the finite end when the other is unbounded (a score of 0 or
+    1 is within the error), where the ± column can only say inf.
+    """
     lines = [
-        "| opponent | games | W | D | L | score | % | Elo diff | ± 95% | LOS | time losses (us/them) | crashes/illegal |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| opponent | games | W | D | L | score | % | Elo diff | ± 95% | 95% interval | LOS "
+        "| time losses (us/them) | crashes/illegal |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, tally in rows:
         if tally.games == 0:
-            lines.append(f"| {name} | 0 | 0 | 0 | 0 | 0 | – | – | – | – | 0/0 | {tally.failures} |")
+            empty = "| – " * 9
+            lines.append(f"| {name} | 0 {empty}| 0/0 | {tally.failures} |")
             continue
         w, d, l = tally.wins, tally.draws, tally.losses
-        elo = elo_from_score(score(w, d, l))
+        elo, low, high = elo_interval(w, d, l)
         err = elo_error(w, d, l)
         lines.append(
             f"| {name} | {tally.games} | {w} | {d} | {l} | {tally.points:g} | "
             f"{100 * score(w, d, l):.1f} | {format_elo(elo)} | "
             f"{'inf' if math.isinf(err) else f'{err:.0f}'} | "
+            f"[{format_elo(low)}, {format_elo(high)}] | "
             f"{100 * likelihood_of_superiority(w, l):.1f}% | "
             f"{tally.time_losses}/{tally.opponent_time_losses} | {tally.failures} |"
         )

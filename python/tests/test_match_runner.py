@@ -86,7 +86,12 @@ def test_tally_and_table() -> None:
     rows = text.splitlines()
     assert len(rows) == 4
     assert rows[2].startswith("| stockfish-1500 | 5 | 3 | 1 | 1 | 3.5 | 70.0 | +147 |")
+    # +3 =1 -1: p = 0.7, sd 0.4, se 0.4/√5 = 0.178885, ×1.96 = 0.350617: scores 0.349383 .. 1
+    # (clamped), Elo -400·log10(1/0.349383 - 1) = -108.0 .. +inf.
+    assert "| +147 | inf | [-108, +inf] | " in rows[2]
     assert rows[3].startswith("| phalanx | 0 |")
+    # Every row has as many cells as the header.
+    assert len({row.count("|") for row in rows}) == 1
 
 
 # --- time controls ----------------------------------------------------------------------------
