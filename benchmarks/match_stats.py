@@ -111,8 +111,10 @@ def table(rows: list[tuple[str, Tally]]) -> str:
     1 is within the error), where the ± column can only say inf.
     """
     lines = [
-        "| opponent | games | W | D | L | score | % | Elo diff | ± 95% | 95% interval | LOS "
-        "| time losses (us/them) | crashes/illegal |",
+        (
+            "| opponent | games | W | D | L | score | % | Elo diff | ± 95% | 95% interval | LOS "
+            "| time losses (us/them) | crashes/illegal |"
+        ),
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, tally in rows:
