@@ -239,7 +239,10 @@ def _git_commit() -> str:
             ["git", "-C", HERE, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", HERE, "status", "--porcelain"], capture_output=True, text=True, check=True
+            ["git", "-C", HERE, "status", "--porcelain", "--", ":/", ":!benchmarks/RESULTS.md"],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         return commit + (" (uncommitted changes)" if dirty else "")
     except (OSError, subprocess.CalledProcessError):

@@ -101,6 +101,8 @@ def likelihood_of_superiority(wins: int, losses: int) -> float:
 def format_elo(value: float) -> str:
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
+    if round(value) == 0:
+        return "0"  # not "-0" from -400·log10(1)
     return f"{value:+.0f}"
 
 

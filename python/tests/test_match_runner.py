@@ -67,6 +67,13 @@ def test_error_bars_by_hand() -> None:
     assert match_stats.elo_error(0, 10, 0) == 0.0
 
 
+def test_format_elo() -> None:
+    assert match_stats.format_elo(match_stats.elo_from_score(0.5)) == "0"
+    assert match_stats.format_elo(190.849) == "+191"
+    assert match_stats.format_elo(-33.4) == "-33"
+    assert match_stats.format_elo(-math.inf) == "-inf"
+
+
 def test_likelihood_of_superiority() -> None:
     assert match_stats.likelihood_of_superiority(5, 5) == 0.5
     assert match_stats.likelihood_of_superiority(0, 0) == 0.5
