@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 __all__ = ["Arrow", "SvgWrapper", "board", "piece", "repr_svg"]
@@ -313,14 +313,16 @@ def repr_svg(board_: Any, size: int | None = 390) -> SvgWrapper:
 # --- drawing helpers -------------------------------------------------------------------------
 
 
-def _rect(parent: ET.Element, x: float, y: float, w: float, h: float, color: str, classes: str):
+def _rect(
+    parent: ET.Element, x: float, y: float, w: float, h: float, color: str, classes: str
+) -> None:
     attrs = {"x": _num(x), "y": _num(y), "width": _num(w), "height": _num(h)}
     attrs.update(_paint("fill", color))
     attrs["class"] = classes
     ET.SubElement(parent, "rect", attrs)
 
 
-def _piece_text(piece_type: int, color: bool, x: float, y: float, square: str | None):
+def _piece_text(piece_type: int, color: bool, x: float, y: float, square: str | None) -> ET.Element:
     name = f"{'white' if color else 'black'} {PIECE_NAMES[piece_type - 1]}"
     attrs = {
         "x": _num(x + SQUARE_SIZE / 2),
@@ -340,7 +342,9 @@ def _piece_text(piece_type: int, color: bool, x: float, y: float, square: str | 
     return text
 
 
-def _coordinates(svg, color: str, orientation: bool, outer: int, margin: int, origin: int):
+def _coordinates(
+    svg: ET.Element, color: str, orientation: bool, outer: int, margin: int, origin: int
+) -> None:
     attrs = {
         "font-family": COORD_FONTS,
         "font-size": _num(margin * 0.6),
@@ -364,7 +368,9 @@ def _coordinates(svg, color: str, orientation: bool, outer: int, margin: int, or
             rank_label.text = ranks[i]
 
 
-def _arrow(svg: ET.Element, arrow: Arrow, corner, color: str) -> None:
+def _arrow(
+    svg: ET.Element, arrow: Arrow, corner: Callable[[int], tuple[int, int]], color: str
+) -> None:
     tx, ty = corner(arrow.tail)
     hx, hy = corner(arrow.head)
     half = SQUARE_SIZE / 2
