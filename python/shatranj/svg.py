@@ -371,10 +371,11 @@ def _coordinates(
 def _arrow(
     svg: ET.Element, arrow: Arrow, corner: Callable[[int], tuple[int, int]], color: str
 ) -> None:
-    tx, ty = corner(arrow.tail)
-    hx, hy = corner(arrow.head)
     half = SQUARE_SIZE / 2
-    tx, ty, hx, hy = tx + half, ty + half, hx + half, hy + half
+    tail_x, tail_y = corner(arrow.tail)
+    head_x, head_y = corner(arrow.head)
+    # Centres of the two squares.
+    tx, ty, hx, hy = tail_x + half, tail_y + half, head_x + half, head_y + half
     name = f"arrow {_square_name(arrow.tail)}{_square_name(arrow.head)}"
     if arrow.tail == arrow.head:
         attrs = {
