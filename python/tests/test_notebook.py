@@ -7,6 +7,7 @@ jupyter_client's python3 kernel spec), so it can never rot: a renamed API fails 
 from __future__ import annotations
 
 import os
+from typing import Any
 import xml.etree.ElementTree as ET
 
 import chess
@@ -37,7 +38,7 @@ def executed(tmp_path_factory: pytest.TempPathFactory):
     return notebook
 
 
-def outputs(notebook) -> list[dict]:
+def outputs(notebook: Any) -> list[Any]:
     return [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
 
 

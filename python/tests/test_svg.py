@@ -145,7 +145,7 @@ def test_flipped_and_black_orientation_cancel_out() -> None:
 
 
 def test_arrows_and_circles_are_counted() -> None:
-    arrows = [
+    arrows: list[svg.Arrow | tuple[int, int]] = [
         svg.Arrow(chess.E2, chess.E4),
         svg.Arrow(chess.G1, chess.F3, color="red"),
         (chess.D1, chess.H5),
