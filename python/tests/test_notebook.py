@@ -7,8 +7,8 @@ jupyter_client's python3 kernel spec), so it can never rot: a renamed API fails 
 from __future__ import annotations
 
 import os
-from typing import Any
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import chess
 import nbclient
