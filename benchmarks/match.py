@@ -32,6 +32,7 @@ from match_config import (
     OPENINGS,
     ConfigError,
     EngineSpec,
+    TimeControl,
     engine_spec,
     load_openings,
     parse_tc,
@@ -164,6 +165,7 @@ def main(argv: list[str]) -> int:
     event = args.event or ("shatranj gauntlet" if args.gauntlet else "shatranj match")
     rows: list[tuple[str, Tally]] = []
     skipped: list[str] = []
+    ids: dict[str, str] = {}  # spec name -> the engine's own name and version
     print(
         f"{first.name} ({shlex.join(first.command)}) vs {len(opponents)} opponent(s), "
         f"{args.games} games each at {tc}, concurrency {args.concurrency}, PGN -> {args.pgn}",
@@ -188,6 +190,8 @@ def main(argv: list[str]) -> int:
                     elif game.loser_on_time is not None:
                         tally.opponent_time_losses += 1
                     tally.failures += game.failure
+                    ids.setdefault(game.white, game.white_id)
+                    ids.setdefault(game.black, game.black_id)
                     print(game.game, file=pgn, end="\n\n", flush=True)
                     print(
                         f"[{tally.games}/{args.games}] {game.white} - {game.black}: "
@@ -228,7 +232,7 @@ def main(argv: list[str]) -> int:
     for line in skipped:
         print(f"- {line}")
     if args.record and not interrupted:
-        record(args, argv, first, opponents, tc, text, skipped)
+        record(args, argv, first, opponents, tc, text, skipped, ids)
         print(f"\nrecorded in {RESULTS}")
     return 130 if interrupted else 0
 
@@ -260,7 +264,16 @@ def _cpu() -> str:
     return f"{platform.processor() or 'unknown'} ({os.cpu_count()} logical CPUs)"
 
 
-def record(args, argv, first, opponents, tc, text, skipped) -> None:
+def record(
+    args: argparse.Namespace,
+    argv: list[str],
+    first: EngineSpec,
+    opponents: list[EngineSpec | str],
+    tc: TimeControl,
+    text: str,
+    skipped: list[str],
+    ids: dict[str, str],
+) -> None:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     kind = "gauntlet" if args.gauntlet else "match"
     lines = [
@@ -275,7 +288,8 @@ def record(args, argv, first, opponents, tc, text, skipped) -> None:
             f"concurrency {args.concurrency}, one thread per engine"
         ),
         f"- engine under test: {first.name} = `{shlex.join(first.command)}`"
-        + (f" {dict(first.options)}" if first.options else ""),
+        + (f" {dict(first.options)}" if first.options else "")
+        + (f", id `{ids[first.name]}`" if first.name in ids else ""),
     ]
     for opponent in opponents:
         if not isinstance(opponent, str):
@@ -283,6 +297,7 @@ def record(args, argv, first, opponents, tc, text, skipped) -> None:
                 f"- opponent: {opponent.name} = `{shlex.join(opponent.command)}` "
                 f"({opponent.protocol})"
                 + (f" {dict(opponent.options)}" if opponent.options else "")
+                + (f", id `{ids[opponent.name]}`" if opponent.name in ids else "")
             )
     if args.note:
         lines.append(f"- note: {args.note}")

@@ -81,6 +81,8 @@ class GameResult:
     loser_on_time: str | None
     failure: bool
     game: chess.pgn.Game
+    white_id: str = ""  # the engines' own names (UCI "id name"), with versions
+    black_id: str = ""
 
     @property
     def points(self) -> float:
@@ -339,6 +341,8 @@ async def play_game(
     game.headers["TimeControl"] = tc.pgn()
     game.headers["Termination"] = termination
     game.headers["Opening"] = opening
+    game.headers["WhiteEngine"] = white.id_name
+    game.headers["BlackEngine"] = black.id_name
     for ply, node in enumerate(game.mainline()):
         if ply < book_plies:
             node.comment = "book" if ply == book_plies - 1 else ""
@@ -357,6 +361,8 @@ async def play_game(
         loser_on_time,
         failure,
         game,
+        white.id_name,
+        black.id_name,
     )
 
 

@@ -66,6 +66,8 @@ def test_mate_ends_the_game_and_is_written_to_pgn() -> None:
     text = str(game.game)
     assert '[Result "1-0"]' in text and '[White "mater"]' in text and '[FEN "' in text
     assert "Ra8#" in text and "checkmate" in text
+    assert (game.white_id, game.black_id) == ("fake-mater", "fake-random")
+    assert '[WhiteEngine "fake-mater"]' in text
 
 
 def test_a_finished_position_is_scored_without_a_move() -> None:
