@@ -43,6 +43,8 @@ def play(
     async def run() -> match_play.GameResult:
         a, b = match_play.Player(fake(white)), match_play.Player(fake(black))
         try:
+            await a.start()
+            await b.start()
             return await match_play.play_game(
                 1,
                 a,
