@@ -213,8 +213,14 @@ def _build_spec(text, fields, args, options) -> EngineSpec:
     return EngineSpec(name, tuple(command), protocol, tuple(options), fields.get("dir"))
 
 
-# Debian's engines as gauntlet opponents, with their books and learning off and one thread.
+# The release build of this repository's engine (`cargo build --release -p shatranj-cli`).
+SHATRANJ_BINARY = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "target", "release", "shatranj"
+)
+
+# Our engine, and Debian's engines as gauntlet opponents (books and learning off, one thread).
 PRESETS: dict[str, str] = {
+    "shatranj": f"name=shatranj cmd={shlex.quote(SHATRANJ_BINARY)} option.Threads=1",
     "stockfish-1500": "name=stockfish-1500 cmd=stockfish option.Threads=1 "
     "option.UCI_LimitStrength=true option.UCI_Elo=1500",
     "stockfish-2000": "name=stockfish-2000 cmd=stockfish option.Threads=1 "

@@ -201,6 +201,9 @@ def test_presets_and_missing_programs() -> None:
     sf = match_config.engine_spec("stockfish-2850")
     assert dict(sf.options)["UCI_Elo"] == 2850 and dict(sf.options)["UCI_LimitStrength"] is True
     assert set(match_config.DEFAULT_GAUNTLET) <= set(match_config.PRESETS)
+    ours = match_config.engine_spec("shatranj")
+    assert ours.command[0].endswith(os.path.join("target", "release", "shatranj"))
+    assert os.path.isabs(ours.command[0]) and dict(ours.options) == {"Threads": 1}
     missing = match_config.parse_engine_spec("name=nope cmd=no-such-engine-xyz")
     with pytest.raises(ConfigError, match="not found"):
         missing.resolved()
