@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 
 import chess
 import pytest
+import shatranj
 from shatranj import svg
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -269,3 +270,22 @@ def test_bad_boards_and_pieces_raise_typed_errors() -> None:
         svg.Arrow(0, 1, color=None)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         svg.Arrow(0, 99)
+
+
+@pytest.mark.skipif(
+    not hasattr(shatranj, "Board"), reason="shatranj.Board is not in this build of shatranj"
+)
+@pytest.mark.parametrize("fen", POSITIONS)
+def test_shatranj_and_python_chess_boards_draw_alike(fen: str) -> None:
+    ours, theirs = shatranj.Board(fen), chess.Board(fen)
+    move = next(iter(theirs.legal_moves), None)
+    if move is not None:
+        ours.push_uci(move.uci())
+        theirs.push(move)
+    check = theirs.king(theirs.turn) if theirs.is_check() else None
+    assert svg.board(ours, lastmove=ours.peek() if move else None, check=check) == svg.board(
+        theirs, lastmove=move, check=check
+    )
+    assert svg.repr_svg(ours) == svg.repr_svg(theirs)
+    # The Board's own notebook picture is this module's drawing.
+    assert ours._repr_svg_() == svg.repr_svg(theirs)
