@@ -30,8 +30,7 @@ pub(crate) fn pawn_wall_stops_mate(pos: &Position, color: Color) -> bool {
         return false;
     }
     // (1) Every pawn is blocked head-on by an enemy pawn (pawns never stand on the last rank).
-    if Bitboard(white_pawns.0 << 8) != black_pawns || Bitboard(black_pawns.0 >> 8) != white_pawns
-    {
+    if Bitboard(white_pawns.0 << 8) != black_pawns || Bitboard(black_pawns.0 >> 8) != white_pawns {
         return false;
     }
     let white_attacks = pawn_span(Color::White, white_pawns);

@@ -6,7 +6,7 @@
 mod rng;
 
 use rng::Rng;
-use shatranj_chess::dead::{can_checkmate_with, DeadOptions};
+use shatranj_chess::dead::{DeadOptions, can_checkmate_with};
 use shatranj_chess::{Board, CastlingRights, Color, Piece, Position, Role, Square};
 
 fn pos(fen: &str) -> Position {
@@ -208,7 +208,9 @@ fn random_position(rng: &mut Rng, extra: usize) -> Position {
 /// The property: whenever brute force finds a helpmate, `can_checkmate` says yes. Returns
 /// how many (position, side) pairs had a short helpmate and how many were answered "cannot".
 fn check_helpmates(seed: u64, positions: usize, extra: usize, plies: u32) -> (usize, usize) {
-    println!("seed {seed}: {positions} positions, up to {extra} men besides the kings, {plies} plies");
+    println!(
+        "seed {seed}: {positions} positions, up to {extra} men besides the kings, {plies} plies"
+    );
     let mut rng = Rng::mixed(seed);
     let (mut mates, mut cannot) = (0, 0);
     for _ in 0..positions {
@@ -217,13 +219,103 @@ fn check_helpmates(seed: u64, positions: usize, extra: usize, plies: u32) -> (us
             let says = p.can_checkmate(color);
             if helpmate(&p, color, plies) {
                 mates += 1;
-                assert!(says, "seed {seed}: {} has a helpmate for {color:?}", p.fen());
+                assert!(
+                    says,
+                    "seed {seed}: {} has a helpmate for {color:?}",
+                    p.fen()
+                );
             }
             cannot += usize::from(!says);
         }
     }
     println!("  {mates} with a short helpmate, {cannot} answered cannot");
     (mates, cannot)
+}
+
+/// A random legal position built around a locked pawn chain across the board (a white pawn
+/// with a black pawn straight in front of it, the chain zigzagging a rank per file, some
+/// files left open with probability `gap_in_8`/8), two kings and up to `extra` other men:
+/// the walls the static proof looks for, some of them broken.
+fn random_wall_position(rng: &mut Rng, gap_in_8: usize, extra: usize) -> Position {
+    const POOL: [Role; 5] = [
+        Role::Knight,
+        Role::Bishop,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ];
+    loop {
+        let mut board = Board::empty();
+        let mut rank = 1 + rng.below(5) as u32;
+        for file in 0..8 {
+            if rng.below(8) >= gap_in_8 {
+                let white = Square::new(rank * 8 + file).unwrap();
+                let black = Square::new((rank + 1) * 8 + file).unwrap();
+                board.set_piece_at(white, Piece::new(Color::White, Role::Pawn));
+                board.set_piece_at(black, Piece::new(Color::Black, Role::Pawn));
+            }
+            rank = match (rank, rng.below(2)) {
+                (1, _) => 2,
+                (5, _) => 4,
+                (r, 0) => r - 1,
+                (r, _) => r + 1,
+            };
+        }
+        let mut place = |rng: &mut Rng, piece: Piece| loop {
+            let sq = Square::new(rng.below(64) as u32).unwrap();
+            if board.piece_at(sq).is_none() {
+                board.set_piece_at(sq, piece);
+                return;
+            }
+        };
+        for color in Color::ALL {
+            place(rng, Piece::new(color, Role::King));
+        }
+        for _ in 0..rng.below(extra + 1) {
+            let piece = Piece::new(rng.pick(&Color::ALL), rng.pick(&POOL));
+            place(rng, piece);
+        }
+        let turn = rng.pick(&Color::ALL);
+        if let Ok(p) = Position::from_parts(board, turn, CastlingRights::NONE, None, 0, 1) {
+            return p;
+        }
+    }
+}
+
+/// For wall positions: every "cannot" survives `walks` random walks of `plies` plies, on
+/// which no position reached has a helpmate of `mate_plies` plies (a mate found anywhere
+/// down the line would prove the "cannot" wrong). Returns how many "cannot" were checked.
+fn check_walls(seed: u64, positions: usize, walks: usize, plies: usize, mate_plies: u32) -> usize {
+    println!("seed {seed}: {positions} wall positions, {walks} walks of {plies} plies each");
+    let mut rng = Rng::mixed(seed);
+    let mut checked = 0;
+    for _ in 0..positions {
+        let p = random_wall_position(&mut rng, 1, 2);
+        for color in Color::ALL {
+            if p.can_checkmate(color) {
+                continue;
+            }
+            checked += 1;
+            for _ in 0..walks {
+                let mut q = p;
+                for _ in 0..plies {
+                    assert!(
+                        !helpmate(&q, color, mate_plies),
+                        "seed {seed}: {} said {color:?} cannot mate, but {} has a helpmate",
+                        p.fen(),
+                        q.fen()
+                    );
+                    let moves = q.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    q.play_unchecked(rng.pick(&moves));
+                }
+            }
+        }
+    }
+    println!("  {checked} answers of cannot walked");
+    checked
 }
 
 #[test]
@@ -235,10 +327,18 @@ fn r4_6_short_helpmates_are_always_found() {
 }
 
 #[test]
+fn r4_6_locked_walls_never_lead_to_mate() {
+    let checked = check_walls(0x7761_6c6c, 1_500, 2, 30, 2);
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
 #[ignore = "release sweep: 4-ply brute force on many positions"]
 fn r4_6_short_helpmates_are_always_found_deep() {
     for (seed, extra) in [(1u64, 2), (2, 3), (3, 4)] {
-        let (mates, cannot) = check_helpmates(seed, 3_000, extra, 4);
-        assert!(mates > 100 && cannot > 100, "{mates} {cannot}");
+        let (mates, cannot) = check_helpmates(seed, 600, extra, 4);
+        assert!(mates > 30 && cannot > 30, "{mates} {cannot}");
     }
+    let checked = check_walls(4, 3_000, 2, 50, 3);
+    assert!(checked > 200, "{checked}");
 }
