@@ -337,7 +337,7 @@ fn r4_6_locked_walls_never_lead_to_mate() {
 fn r4_6_short_helpmates_are_always_found_deep() {
     for (seed, extra) in [(1u64, 2), (2, 3), (3, 4)] {
         let (mates, cannot) = check_helpmates(seed, 600, extra, 4);
-        assert!(mates > 30 && cannot > 30, "{mates} {cannot}");
+        assert!(mates > 20 && cannot > 200, "{mates} {cannot}");
     }
     let checked = check_walls(4, 3_000, 2, 50, 3);
     assert!(checked > 200, "{checked}");
