@@ -21,7 +21,7 @@
 //! position the first open line ends the search after a handful of nodes.
 
 use crate::fortress::pawn_wall_stops_mate;
-use crate::{Color, Move, MoveKind, Position, Role};
+use crate::{Board, CastlingRights, Color, Move, MoveKind, Position, Role, Square};
 use std::collections::HashMap;
 
 /// The budget of the helpmate search behind `can_checkmate`. When it runs out the answer
@@ -80,12 +80,28 @@ fn statically_cannot_mate(pos: &Position, color: Color) -> bool {
     pos.has_insufficient_material(color) || pawn_wall_stops_mate(pos, color)
 }
 
+/// Everything that decides the legal moves of a position (its key's inputs).
+#[derive(PartialEq, Eq)]
+struct Placement(Board, Color, CastlingRights, Option<Square>);
+
+impl Placement {
+    fn of(pos: &Position) -> Placement {
+        Placement(
+            *pos.board(),
+            pos.turn(),
+            pos.castling_rights(),
+            pos.ep_square(),
+        )
+    }
+}
+
 struct HelpmateSearch {
     color: Color,
     nodes_left: u32,
-    /// Positions from which `color` provably never mates, by key; the position itself is
-    /// kept so that a key collision can never turn into a wrong "cannot".
-    proven: HashMap<u64, Position>,
+    /// Positions from which `color` provably never mates, by key; what the key hashes is
+    /// kept too, so that a key collision can never turn into a wrong "cannot". The move
+    /// clocks are left out: they do not change which moves are legal.
+    proven: HashMap<u64, Placement>,
 }
 
 impl HelpmateSearch {
@@ -99,7 +115,7 @@ impl HelpmateSearch {
         if statically_cannot_mate(pos, self.color) {
             return false;
         }
-        if self.proven.get(&pos.key()) == Some(pos) {
+        if self.proven.get(&pos.key()) == Some(&Placement::of(pos)) {
             return false;
         }
         if plies == 0 || self.nodes_left == 0 {
@@ -117,7 +133,7 @@ impl HelpmateSearch {
                 return true;
             }
         }
-        self.proven.insert(pos.key(), *pos);
+        self.proven.insert(pos.key(), Placement::of(pos));
         false
     }
 }
