@@ -4,8 +4,9 @@
 //! The proof over-approximates everything that moves, so it is sound: when it says "never",
 //! no series of legal moves leads to a mate by that side. It holds when
 //!
-//! 1. every pawn stands directly in front of an enemy pawn (so no pawn ever pushes or
-//!    promotes) and no pawn attacks an enemy pawn;
+//! 1. every pawn has a pawn of either colour straight in front of it (so no pawn ever
+//!    pushes or promotes, doubled pawns behind a locked pair included) and no pawn attacks
+//!    an enemy pawn;
 //! 2. no piece can ever capture a pawn or be captured by one: each piece's reach is flooded
 //!    through every square a pawn does not occupy (other pieces move, so they are ignored);
 //!    a king only floods through squares no enemy pawn attacks (it may never stand there), and
@@ -26,11 +27,15 @@ pub(crate) fn pawn_wall_stops_mate(pos: &Position, color: Color) -> bool {
     let b = pos.board();
     let white_pawns = b.pawns() & b.by_color(Color::White);
     let black_pawns = b.pawns() & b.by_color(Color::Black);
-    if white_pawns.is_empty() || pos.is_check() || pos.legal_ep_square().is_some() {
+    let pawns = b.pawns();
+    if pawns.is_empty() || pos.is_check() || pos.legal_ep_square().is_some() {
         return false;
     }
-    // (1) Every pawn is blocked head-on by an enemy pawn (pawns never stand on the last rank).
-    if Bitboard(white_pawns.0 << 8) != black_pawns || Bitboard(black_pawns.0 >> 8) != white_pawns {
+    // (1) Every pawn has a pawn straight in front of it (pawns never stand on the last rank).
+    // Pawns of either colour block: no pawn is ever captured (checked below), so the first
+    // pawn to move would need an empty square in front of it, and none ever moves.
+    let fronts = Bitboard(white_pawns.0 << 8) | Bitboard(black_pawns.0 >> 8);
+    if (fronts & !pawns).any() {
         return false;
     }
     let white_attacks = pawn_span(Color::White, white_pawns);
@@ -38,9 +43,8 @@ pub(crate) fn pawn_wall_stops_mate(pos: &Position, color: Color) -> bool {
     if white_attacks.intersects(black_pawns) || black_attacks.intersects(white_pawns) {
         return false;
     }
-    let pawns = b.pawns();
     // (2) For each side: the region its king can reach, and every square its pieces could
-    // ever attack; `None` when some piece could break the wall.
+    // ever attack; give up as soon as some piece could break the wall.
     let mut king_region = [Bitboard::EMPTY; 2];
     let mut piece_span = [Bitboard::EMPTY; 2];
     for side in Color::ALL {
