@@ -36,11 +36,13 @@ pub struct DeadOptions {
 
 impl Default for DeadOptions {
     /// Deep enough for short forced sequences (a forced capture into bare kings, a pawn
-    /// that must be taken), small enough for the p99 target of 1 ms per call.
+    /// that must be taken), small enough for the p99 target of 1 ms per call: a node costs
+    /// about 0.25 µs in an endgame and 1.2 µs in a full middlegame (release build), so the
+    /// worst case stays near 1 ms even where every node is a full one.
     fn default() -> DeadOptions {
         DeadOptions {
             max_plies: 10,
-            max_nodes: 2_000,
+            max_nodes: 800,
         }
     }
 }
