@@ -34,12 +34,26 @@
 //! assert!(!game.is_repetition(3));
 //! ```
 
+//! Who can still checkmate (R4.6 dead positions, R4.9): sound, with proofs beyond material.
+//!
+//! ```
+//! use shatranj_chess::{Color, Position};
+//!
+//! let wall: Position = "8/8/8/1k6/p1p1p1p1/P1P1P1P1/8/5K2 w - - 0 1".parse().unwrap();
+//! assert!(wall.is_dead_position());
+//! let two_knights: Position = "8/8/4k3/8/8/3KNN2/8/8 w - - 0 1".parse().unwrap();
+//! assert!(two_knights.can_checkmate(Color::White));
+//! assert!(!two_knights.can_checkmate(Color::Black));
+//! ```
+
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
 pub mod castling;
 pub mod clock;
+pub mod dead;
 pub mod fen;
+mod fortress;
 pub mod history;
 mod movegen;
 pub mod moves;
@@ -57,6 +71,7 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use castling::{CastlingRights, CastlingSide};
 pub use clock::{Clock, FlagFall};
+pub use dead::DeadOptions;
 pub use fen::{EnPassantMode, FenError, FenField};
 pub use history::{AgreementTooEarly, History};
 pub use moves::{Move, MoveKind, MoveList};

@@ -93,13 +93,13 @@ pub enum Rules {
 }
 
 /// Can `color` still checkmate, for deciding whether a resignation or flag fall loses or
-/// draws (R4.9)? Under R5.2 only a lone king cannot. Under FIDE rules this is the material
-/// test of `has_insufficient_material`, which never says "cannot" when a mate exists; the
-/// search for mating sequences in blocked positions belongs to the arbiter.
+/// draws (R4.9)? Under R5.2 only a lone king cannot. Under FIDE rules (R5.1) it is the real
+/// test, `Position::can_checkmate`: material, locked pawn walls and forced sequences, and
+/// "can" whenever that is not proven otherwise.
 pub fn can_still_mate(pos: &Position, color: Color, rules: Rules) -> bool {
     match rules {
         Rules::Automatic => (pos.board().by_color(color) & !pos.board().kings()).any(),
-        Rules::Fide => !pos.has_insufficient_material(color),
+        Rules::Fide => pos.can_checkmate(color),
     }
 }
 

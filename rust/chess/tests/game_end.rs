@@ -85,6 +85,20 @@ fn r4_9_resignation_or_flag_fall_draws_when_the_opponent_cannot_mate() {
 }
 
 #[test]
+fn r4_9_r5_1_a_locked_pawn_wall_saves_the_flagged_player_in_fide_mode() {
+    // R4.9 with R5.1's real test: behind a wall no king can cross, Black can never mate, so
+    // White's flag fall or resignation is a draw. R5.2 judges by material only: a loss.
+    let p = pos("8/8/8/1k6/p1p1p1p1/P1P1P1P1/8/5K2 w - - 0 1");
+    assert!(!can_still_mate(&p, Color::Black, Rules::Fide));
+    assert_eq!(time_forfeit(&p, Color::White, Rules::Fide).winner, None);
+    assert_eq!(resignation(&p, Color::White, Rules::Fide).winner, None);
+    assert_eq!(
+        time_forfeit(&p, Color::White, Rules::Automatic).winner,
+        Some(Color::Black)
+    );
+}
+
+#[test]
 fn r5_2_after_resignation_only_a_lone_king_saves_the_draw() {
     // R5.2: automatically judged, resignation or flag fall is a draw only against a lone king;
     // a lone knight that cannot mate still wins. R5.1: FIDE mode uses the real test.

@@ -100,6 +100,7 @@ fn exercise(pos: &Position, rng: &mut Rng) {
     let _ = pos.fen();
     let _ = pos.outcome();
     let _ = pos.is_insufficient_material();
+    let _ = pos.is_dead_position();
     let _ = pos.to_string();
     let _ = format!("{pos:?}");
     let m = pos.mirrored();
