@@ -457,6 +457,17 @@ impl Board {
             .has_insufficient_material(args::color(color)?))
     }
 
+    /// Whether `color` can still checkmate by any sequence of legal moves (FIDE R4.9): never
+    /// `False` while a mating sequence exists; `True` when unsure.
+    fn can_checkmate(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.position().can_checkmate(args::color(color)?))
+    }
+
+    /// Whether neither side can checkmate by any sequence of legal moves (FIDE R4.6).
+    fn is_dead_position(&self) -> bool {
+        self.position().is_dead_position()
+    }
+
     fn has_legal_en_passant(&self) -> bool {
         self.position().has_legal_en_passant()
     }
