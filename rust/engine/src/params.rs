@@ -282,6 +282,10 @@ pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Delta pruning in quiescence: captures that cannot lift the score near alpha.
 pub const QS_DELTA_MARGIN: i32 = 200;
+/// Singular extension: from this depth, the TT move is extended by one ply when every other
+/// move fails low against `tt_score - margin × depth` in a half-depth search.
+pub const SE_MIN_DEPTH: i32 = 6;
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
 /// History scores saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
 
