@@ -208,7 +208,8 @@ def main() -> int:
     cmd = "python3 benchmarks/search.py" + (" --quick" if args.quick else "")
     md = []
     md.append(f"## {now} — search (`{cmd}`)\n")
-    md.append(f"Machine: {cpu}, {os.cpu_count()} logical CPUs. "
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    md.append(f"Machine: {cpu}, {os.cpu_count()} logical CPUs, load average {load} at the end. "
               f"Move time {movetime} ms per position for nodes/s; depth {depth} for time to depth; "
               f"hash 64 MB, cleared before each search.\n")
     md.append("| engine | threads | nodes/s | vs Stockfish 1 thread |")

@@ -10,7 +10,9 @@
 //! from Black's side). Role indices are pawn 0, knight 1, bishop 2, rook 3, queen 4, king 5.
 //!
 //! The starting values are PeSTO's (Ronald Friederich's tapered piece-square evaluation), plus
-//! a handful of classical terms with hand-chosen weights.
+//! a handful of classical terms with hand-chosen weights. Fixed-node self-play measured the
+//! mobility term at about +90 Elo; the king-attack term was neutral at that depth (see
+//! `benchmarks/RESULTS.md`). None of the weights is tuned yet.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -280,6 +282,10 @@ pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Delta pruning in quiescence: captures that cannot lift the score near alpha.
 pub const QS_DELTA_MARGIN: i32 = 200;
+/// Singular extension: from this depth, the TT move is extended by one ply when every other
+/// move fails low against `tt_score - margin × depth` in a half-depth search.
+pub const SE_MIN_DEPTH: i32 = 6;
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
 /// History scores saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
 

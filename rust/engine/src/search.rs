@@ -62,6 +62,8 @@ struct Frame {
     /// Piece index (colour × 6 + role) of `current_move`.
     moved_piece: usize,
     null_allowed: bool,
+    /// A move left out of this node's search (the singular-extension test).
+    excluded: Option<Move>,
 }
 
 /// Everything a search thread owns.
@@ -406,7 +408,13 @@ impl<'a> Searcher<'a> {
         }
 
         let key = pos.key();
-        let tt_entry = self.tt.probe(key);
+        let excluded = self.frames[ply].excluded;
+        // A search without one move is not a search of the position: no table use.
+        let tt_entry = if excluded.is_some() {
+            None
+        } else {
+            self.tt.probe(key)
+        };
         if let Some(e) = tt_entry {
             let score = score_from_tt(e.score, ply);
             if !pv_node
@@ -446,7 +454,7 @@ impl<'a> Searcher<'a> {
         self.frames[ply + 2].killers = [None, None];
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
 
-        if !pv_node && !in_check && !root {
+        if !pv_node && !in_check && !root && excluded.is_none() {
             // Reverse futility: far above beta at low depth, a quiet move will not drop it.
             if depth <= RFP_MAX_DEPTH
                 && eval.abs() < MATE_BOUND
@@ -498,7 +506,7 @@ impl<'a> Searcher<'a> {
             tt_move = Some(self.root_moves[self.pv_index].mv);
         }
         // Internal iterative reduction: without a hint, a deep search here is less promising.
-        if tt_move.is_none() && depth >= 4 && !root {
+        if tt_move.is_none() && depth >= 4 && !root && excluded.is_none() {
             depth -= 1;
         }
 
@@ -545,6 +553,9 @@ impl<'a> Searcher<'a> {
         let mut i = 0;
         while let Some((m, order_score)) = pick_next(&mut list, i) {
             i += 1;
+            if Some(m) == excluded {
+                continue;
+            }
             let tactical = is_tactical(pos, m);
             let is_killer_or_counter = hints.killers.contains(&Some(m)) || hints.counter == Some(m);
 
@@ -583,7 +594,32 @@ impl<'a> Searcher<'a> {
                 }
             }
             self.tt.prefetch(child.key());
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let mut extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            // Singular extension: if the table's move is far better than every other one,
+            // it is searched a ply deeper; if even the others beat beta, cut (multi-cut).
+            if let Some(e) = tt_entry.filter(|e| {
+                Some(m) == tt_move
+                    && !root
+                    && depth >= SE_MIN_DEPTH
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && e.score.abs() < MATE_BOUND
+            }) {
+                let s_beta = score_from_tt(e.score, ply) - SE_MARGIN_PER_DEPTH * depth;
+                self.frames[ply].excluded = Some(m);
+                let v = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+                self.frames[ply].excluded = None;
+                if self.stopped {
+                    self.move_buffers[ply] = list;
+                    return DRAW;
+                }
+                if v < s_beta {
+                    extension = 1;
+                } else if s_beta >= beta {
+                    self.move_buffers[ply] = list;
+                    return s_beta;
+                }
+            }
             let new_depth = depth - 1 + extension;
 
             self.frames[ply].current_move = Some(m);
@@ -675,7 +711,7 @@ impl<'a> Searcher<'a> {
             // Everything was pruned (only possible when not in check and with a move).
             return alpha;
         }
-        if !(root && self.pv_index > 0) {
+        if !(root && self.pv_index > 0) && excluded.is_none() {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if best_score > original_alpha && best_move.is_some() {

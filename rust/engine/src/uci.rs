@@ -53,6 +53,8 @@ pub struct Uci<W: Write + Send + 'static> {
     /// Set by the search thread just before it writes `bestmove`: from then on the search is
     /// over for the GUI, which may send the next `go` at once, so it is joined, not refused.
     answered: Arc<AtomicBool>,
+    /// A running `go perft` and its stop switch.
+    perft: Option<(JoinHandle<()>, Arc<PerftMonitor>)>,
     stop: StopHandle,
     root: SearchRoot,
     multipv: usize,
@@ -82,6 +84,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             engine: Some(engine),
             search: None,
             answered: Arc::new(AtomicBool::new(false)),
+            perft: None,
             stop,
             root: SearchRoot::from(Position::new()),
             multipv: 1,
@@ -162,11 +165,11 @@ impl<W: Write + Send + 'static> Uci<W> {
             "stop" => {
                 self.stop.stop();
                 self.join_search();
+                self.finish_perft();
             }
             "ponderhit" => self.stop.ponderhit(),
             "quit" => {
-                self.stop.stop();
-                self.join_search();
+                self.shutdown();
                 return Control::Quit;
             }
             "d" => self.info_string(&format!("fen {}", self.root.position.fen())),
@@ -315,7 +318,10 @@ impl<W: Write + Send + 'static> Uci<W> {
 
     fn cmd_go(&mut self, args: &[&str]) {
         self.reap();
-        if self.search.is_some() {
+        if self.perft.as_ref().is_some_and(|(h, _)| h.is_finished()) {
+            self.finish_perft();
+        }
+        if self.search.is_some() || self.perft.is_some() {
             return self.info_string("go ignored: a search is already running");
         }
         let mut limits = Limits {
@@ -419,34 +425,54 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
     }
 
+    /// `go perft N` runs on a thread of its own, like a search, so `stop`, `isready` and
+    /// `quit` are still answered during a long count.
     fn go_perft(&mut self, depth: u32) {
-        let start = Instant::now();
-        let monitor = PerftMonitor::new();
-        match divide(
-            &self.root.position,
-            depth,
-            &PerftOptions::default(),
-            &monitor,
-        ) {
-            Ok(split) => {
-                let total: u64 = if depth == 0 {
-                    1
-                } else {
-                    split.iter().map(|&(_, n)| n).sum()
-                };
-                for (m, n) in &split {
-                    self.say(&format!("{m}: {n}"));
+        self.finish_perft();
+        let monitor = Arc::new(PerftMonitor::new());
+        let out = Arc::clone(&self.out);
+        let pos = self.root.position;
+        let m = Arc::clone(&monitor);
+        let handle = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || {
+                let start = Instant::now();
+                match divide(&pos, depth, &PerftOptions::default(), &m) {
+                    Ok(split) => {
+                        let total: u64 = if depth == 0 {
+                            1
+                        } else {
+                            split.iter().map(|&(_, n)| n).sum()
+                        };
+                        for (mv, n) in &split {
+                            send(&out, &format!("{mv}: {n}"));
+                        }
+                        send(&out, "");
+                        send(&out, &format!("Nodes searched: {total}"));
+                        let el = start.elapsed();
+                        send(
+                            &out,
+                            &format!(
+                                "info string perft time {} ms, nps {}",
+                                el.as_millis(),
+                                nps(total, el)
+                            ),
+                        );
+                    }
+                    Err(e) => send(&out, &format!("info string perft stopped: {e}")),
                 }
-                self.say("");
-                self.say(&format!("Nodes searched: {total}"));
-                let el = start.elapsed();
-                self.info_string(&format!(
-                    "perft time {} ms, nps {}",
-                    el.as_millis(),
-                    nps(total, el)
-                ));
-            }
-            Err(e) => self.info_string(&format!("perft failed: {e}")),
+            });
+        match handle {
+            Ok(h) => self.perft = Some((h, monitor)),
+            Err(e) => self.info_string(&format!("cannot start perft: {e}")),
+        }
+    }
+
+    /// Stops a running `go perft` (if any) and waits for it.
+    fn finish_perft(&mut self) {
+        if let Some((h, monitor)) = self.perft.take() {
+            monitor.stop();
+            let _ = h.join();
         }
     }
 
@@ -454,6 +480,7 @@ impl<W: Write + Send + 'static> Uci<W> {
     pub fn shutdown(&mut self) {
         self.stop.stop();
         self.join_search();
+        self.finish_perft();
     }
 }
 

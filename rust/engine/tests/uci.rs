@@ -238,6 +238,8 @@ fn go_perft_divides_like_stockfish() {
     let (mut uci, out) = session();
     uci.handle_line("position startpos");
     uci.handle_line("go perft 3");
+    out.wait_for("info string perft time", Duration::from_secs(20))
+        .unwrap();
     let lines = out.lines();
     assert_eq!(
         lines
@@ -330,4 +332,18 @@ fn go_right_after_bestmove_is_not_refused() {
             out.lines()
         );
     }
+}
+
+#[test]
+fn a_long_perft_can_be_stopped() {
+    let (mut uci, out) = session();
+    uci.handle_line("go perft 9");
+    std::thread::sleep(Duration::from_millis(100));
+    out.clear();
+    uci.handle_line("isready");
+    assert_eq!(out.lines(), vec!["readyok".to_string()]);
+    let t = Instant::now();
+    uci.handle_line("stop");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(out.text().contains("perft stopped"), "{}", out.text());
 }
