@@ -18,6 +18,8 @@ import pytest
 import shatranj
 from shatranj.engine import Cp, Mate, MateGiven, PovScore
 
+from interrupt import assert_ctrl_c_interrupts
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -181,38 +183,9 @@ def test_search_releases_the_gil() -> None:
     assert ticks >= 50, ticks
 
 
-CHILD = textwrap.dedent(
-    """
-    import shatranj, sys
-    engine = shatranj.Engine()
-    print("ready", flush=True)
-    try:
-        engine.analyse(shatranj.Board(), time=600)
-    except KeyboardInterrupt:
-        print("interrupted", flush=True)
-        sys.exit(0)
-    sys.exit(1)
-    """
-)
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
 def test_ctrl_c_stops_the_search_with_keyboard_interrupt() -> None:
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "ready"
-    time.sleep(0.5)
-    sent = time.monotonic()
-    os.kill(child.pid, signal.SIGINT)
-    try:
-        out, err = child.communicate(timeout=10)
-    finally:
-        child.kill()
-    assert child.returncode == 0, (out, err)
-    assert "interrupted" in out
-    assert time.monotonic() - sent < 2.0
+    assert_ctrl_c_interrupts("shatranj.Engine().analyse(shatranj.Board(), time=600)")
 
 
 def _binary() -> Path:

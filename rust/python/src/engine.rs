@@ -1,24 +1,23 @@
 //! `shatranj._core.Engine`: the search engine in process, with the GIL released while it
 //! searches and Ctrl-C turned into `KeyboardInterrupt`.
 //!
-//! The search runs on a worker thread that owns a lock on the engine; the calling thread
-//! waits in short slices without the GIL and, between slices, takes it to run Python's signal
-//! handlers. A pending `KeyboardInterrupt` stops the search through the engine's
-//! `StopHandle`, which is kept outside the lock so that `stop()` from another Python thread
-//! reaches a running search at once.
+//! The search runs on a worker thread that holds the lock on the engine, waited for by
+//! `worker::run_interruptible`. A pending `KeyboardInterrupt` stops the search through the
+//! engine's `StopHandle`, which is kept outside the lock so that `stop()` from another Python
+//! thread reaches a running search at once.
 //!
 //! The Python-facing shapes (python-chess's info dicts, `PovScore`) are built by
 //! `python/shatranj/engine.py` from the plain values returned here.
 
 use crate::board::Board;
 use crate::moves::{interned, key_of};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use crate::worker::run_interruptible;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use shatranj_engine::engine::MAX_THREADS;
 use shatranj_engine::tt::MAX_HASH_MB;
 use shatranj_engine::{EngineOptions, Limits, Score, SearchResult, SearchRoot, StopHandle};
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -203,45 +202,15 @@ impl Engine {
         // Armed before the worker starts, so a Ctrl-C or `stop()` that comes before the
         // search begins still stops it.
         self.stop.arm();
-        let (tx, mut rx) = mpsc::channel();
-        let worker = {
-            let inner = Arc::clone(&self.inner);
-            std::thread::Builder::new()
-                .name("shatranj-search".to_owned())
-                .spawn(move || {
-                    let mut engine = inner.lock().unwrap_or_else(|p| p.into_inner());
-                    let result = engine.search(root, &limits, |_| {});
-                    let hashfull = engine.hashfull();
-                    let _ = tx.send((result, hashfull));
-                })
-                .map_err(|e| {
-                    PyRuntimeError::new_err(format!("cannot start the search thread: {e}"))
-                })?
+        let inner = Arc::clone(&self.inner);
+        let job = move || {
+            let mut engine = inner.lock().unwrap_or_else(|p| p.into_inner());
+            let result = engine.search(root, &limits, |_| {});
+            (result, engine.hashfull())
         };
-        loop {
-            let (back, got) = py.detach(move || {
-                let got = rx.recv_timeout(SLICE);
-                (rx, got)
-            });
-            rx = back;
-            match got {
-                Ok((result, hashfull)) => {
-                    let _ = py.detach(move || worker.join());
-                    return result_dict(py, &result, hashfull);
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        self.stop.stop();
-                        let _ = py.detach(move || worker.join());
-                        return Err(e);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let _ = py.detach(move || worker.join());
-                    return Err(PyRuntimeError::new_err("the search thread failed"));
-                }
-            }
-        }
+        let (result, hashfull) =
+            run_interruptible(py, "search", SLICE, job, || self.stop.stop(), || Ok(()))?;
+        result_dict(py, &result, hashfull)
     }
 
     /// The static evaluation of the board: centipawns from the side to move.

@@ -18,6 +18,7 @@ mod piece;
 mod planes;
 mod resolve;
 mod text;
+mod worker;
 
 use pyo3::prelude::*;
 

@@ -1,16 +1,15 @@
 //! `shatranj.perft`: the rules crate's perft (the CLI's entry point, `perft_with`) on a
 //! worker thread, with the GIL released and Ctrl-C turned into `KeyboardInterrupt`.
 //!
-//! The calling thread waits for the result in short slices without the GIL; between slices
-//! it takes the GIL to run Python's signal handlers (`check_signals`) and the optional
-//! progress callback. A pending `KeyboardInterrupt` stops the run through `PerftMonitor`.
+//! The waiting is `worker::run_interruptible`: between slices the optional progress callback
+//! runs, and a pending `KeyboardInterrupt` stops the run through `PerftMonitor`.
 
 use crate::board::Board;
+use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use shatranj_chess::perft::{MAX_THREADS, PerftError, PerftMonitor, PerftOptions, perft_with};
 use std::sync::Arc;
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 /// How long the waiting thread sleeps between signal checks.
@@ -63,48 +62,23 @@ pub fn perft(
     let pos = *board.try_borrow()?.position();
     let opts = PerftOptions { threads, hash_mb };
     let monitor = Arc::new(PerftMonitor::new());
-    let (tx, mut rx) = mpsc::channel();
-    let worker = {
+    let job = {
         let monitor = Arc::clone(&monitor);
-        std::thread::Builder::new()
-            .name("shatranj-perft".to_owned())
-            .spawn(move || {
-                let _ = tx.send(perft_with(&pos, depth, &opts, &monitor));
-            })
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot start perft thread: {e}")))?
+        move || perft_with(&pos, depth, &opts, &monitor)
     };
-    let stop = |monitor: &PerftMonitor, worker: std::thread::JoinHandle<()>| {
-        monitor.stop();
-        let _ = py.detach(move || worker.join());
-    };
-    loop {
-        let (back, got) = py.detach(move || {
-            let got = rx.recv_timeout(SLICE);
-            (rx, got)
-        });
-        rx = back;
-        match got {
-            Ok(result) => {
-                let _ = py.detach(move || worker.join());
-                return result.map_err(perft_error);
+    let result = run_interruptible(
+        py,
+        "perft",
+        SLICE,
+        job,
+        || monitor.stop(),
+        || match &progress {
+            Some(callback) => {
+                let (done, total) = monitor.roots();
+                callback.call1((monitor.nodes(), done, total)).map(|_| ())
             }
-            Err(RecvTimeoutError::Timeout) => {
-                let checked = py.check_signals().and_then(|()| match &progress {
-                    Some(callback) => {
-                        let (done, total) = monitor.roots();
-                        callback.call1((monitor.nodes(), done, total)).map(|_| ())
-                    }
-                    None => Ok(()),
-                });
-                if let Err(e) = checked {
-                    stop(&monitor, worker);
-                    return Err(e);
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                stop(&monitor, worker);
-                return Err(PyRuntimeError::new_err("the perft thread failed"));
-            }
-        }
-    }
+            None => Ok(()),
+        },
+    )?;
+    result.map_err(perft_error)
 }
