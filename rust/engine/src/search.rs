@@ -417,15 +417,7 @@ impl<'a> Searcher<'a> {
         };
         if let Some(e) = tt_entry {
             let score = score_from_tt(e.score, ply);
-            if !pv_node
-                && !root
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                }
-            {
+            if !pv_node && !root && e.depth >= depth && e.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }
@@ -791,13 +783,7 @@ impl<'a> Searcher<'a> {
         let tt_entry = self.tt.probe(key);
         if let Some(e) = tt_entry {
             let score = score_from_tt(e.score, ply);
-            if !pv_node
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                }
-            {
+            if !pv_node && e.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }

@@ -38,6 +38,18 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a stored `score` with this bound settles a node searched with the window
+    /// (`alpha`, `beta`): exact scores always do, bounds only on their side of the window.
+    pub fn cuts(self, score: Value, alpha: Value, beta: Value) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One probed entry, decoded.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TtEntry {
