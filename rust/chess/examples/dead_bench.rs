@@ -14,21 +14,10 @@
 use shatranj_chess::{Color, Position};
 use std::time::Instant;
 
-/// xorshift64*, the same generator as the tests: a printed seed reproduces the run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+// The seeded generator shared with the rules crate's tests (xorshift64*).
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// One playout: the positions of the game, start to end.
 fn playout(rng: &mut Rng, max_plies: usize) -> Vec<Position> {
@@ -83,7 +72,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(0x00de_adb0_a7d5);
     println!("dead_bench: {games} seeded playouts, seed {seed}");
-    let mut rng = Rng(seed.max(1));
+    let mut rng = Rng::new(seed);
     let (mut finals, mut late, mut resigned) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..games {
         let game = playout(&mut rng, 400);

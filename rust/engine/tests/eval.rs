@@ -6,19 +6,14 @@ use shatranj_engine::eval::evaluate;
 use shatranj_engine::params::EVAL_PARAMS_WORDS;
 use shatranj_engine::{CpuEvaluator, DEFAULT_PARAMS, Evaluator, PackedPosition};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
+// The seeded generator shared with the rules crate's tests (xorshift64*).
+#[path = "../../chess/tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Positions from seeded random games, including promotions and bare endings.
 fn random_positions(seed: u64, n: usize) -> Vec<Position> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < n {
         let mut pos = Position::new();

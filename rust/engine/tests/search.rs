@@ -138,22 +138,16 @@ fn insufficient_material_is_a_draw() {
     assert_eq!(r.score, Score::Cp(0));
 }
 
-/// xorshift64*: a tiny reproducible generator.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
+// The seeded generator shared with the rules crate's tests (xorshift64*).
+#[path = "../../chess/tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 #[test]
 fn never_an_illegal_move() {
     let seed = 0x5EED_0004_u64;
     println!("seed {seed:#x}");
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut e = engine();
     for game in 0..30 {
         let mut pos = Position::new();
