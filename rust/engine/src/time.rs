@@ -29,9 +29,11 @@ impl TimeManager {
             let t = mt
                 .saturating_sub(move_overhead)
                 .max(Duration::from_millis(1));
+            // UCI's movetime means "search exactly this long": no soft budget that a stable
+            // best move could shrink, only the hard stop.
             return TimeManager {
                 start,
-                soft: Some(t),
+                soft: None,
                 hard: Some(t),
             };
         }
@@ -118,5 +120,9 @@ mod tests {
         let limits = Limits::movetime(Duration::from_millis(100));
         let tm = TimeManager::new(&limits, Color::Black, Duration::from_millis(30));
         assert_eq!(tm.hard, Some(Duration::from_millis(70)));
+        assert_eq!(
+            tm.soft, None,
+            "a stable best move must not end a movetime search early"
+        );
     }
 }
