@@ -72,7 +72,8 @@ impl PackedPosition {
         }
     }
 
-    fn bitboards(&self) -> [[u64; 6]; 2] {
+    /// The twelve bitboards, `[colour][role]`.
+    pub fn bitboards(&self) -> [[u64; 6]; 2] {
         let mut bb = [[0u64; 6]; 2];
         for (c, side) in bb.iter_mut().enumerate() {
             for (r, slot) in side.iter_mut().enumerate() {

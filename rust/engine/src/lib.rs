@@ -32,6 +32,7 @@
 //! assert!(engine.evaluate(&Position::new()) > 0); // the side to move has the tempo
 //! ```
 
+pub mod batch;
 pub mod bench;
 pub mod engine;
 pub mod eval;
@@ -46,6 +47,7 @@ pub mod time;
 pub mod tt;
 pub mod uci;
 
+pub use batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 pub use engine::{
     Engine, EngineError, EngineOptions, PvLine, SearchInfo, SearchResult, SearchRoot, StopHandle,
 };
