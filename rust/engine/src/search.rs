@@ -171,7 +171,7 @@ impl<'a> Searcher<'a> {
         let mut best_move_changes = 0u32;
         let mut last_best = None;
         for depth in 1..=max_depth {
-            if self.skips(depth) {
+            if self.skips(depth, max_depth) {
                 continue;
             }
             self.root_depth = depth;
@@ -196,6 +196,10 @@ impl<'a> Searcher<'a> {
                 break;
             }
             self.completed_depth = depth;
+            if self.role == Role::Helper && self.finishes_the_search(depth) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                break;
+            }
             let best = self.root_moves[0].mv;
             if last_best.is_some_and(|b| b != best) {
                 best_move_changes += 1;
@@ -210,15 +214,27 @@ impl<'a> Searcher<'a> {
 
     /// Helpers skip some depths so that they run ahead of the main thread and of each other
     /// (the depth pattern of Stockfish 8's lazy SMP): the table then holds deeper results by
-    /// the time the main thread needs them. The main thread searches every depth.
-    fn skips(&self, depth: i32) -> bool {
+    /// the time the main thread needs them. The main thread searches every depth, and no
+    /// thread skips the last one.
+    fn skips(&self, depth: i32, max_depth: i32) -> bool {
         const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
         const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-        if self.role == Role::Main || depth <= 1 {
+        if self.role == Role::Main || depth <= 1 || depth == max_depth {
             return false;
         }
         let i = (self.id - 1) % 20;
         ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
+    }
+
+    /// Whether a helper that just completed `depth` has done what a `go depth N` search asked
+    /// for: it then ends the search for every thread, and the vote weighs its deeper result
+    /// against the main thread's. With MultiPV the main thread's lines are the answer, and
+    /// `infinite` or pondering searches wait for `stop`, so then only the main thread ends it.
+    fn finishes_the_search(&self, depth: i32) -> bool {
+        self.limits.multipv <= 1
+            && !self.limits.infinite
+            && !self.shared.pondering.load(Ordering::Relaxed)
+            && self.limits.depth.is_some_and(|d| depth >= d as i32)
     }
 
     fn should_stop_after_iteration(&self, best_move_changes: u32) -> bool {

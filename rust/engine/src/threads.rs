@@ -87,13 +87,40 @@ pub fn lazy_smp(
                 results.push(r);
             }
         }
-        let best = vote(&results);
+        let voted = vote(&results);
+        // The deepest iteration any thread completed: a helper ends a `go depth N` search
+        // when it gets there before the main thread.
+        let depth = results
+            .iter()
+            .filter(|(rm, _)| rm.is_some())
+            .map(|&(_, d)| d)
+            .max()
+            .unwrap_or(main.completed_depth);
+        let best = voted.and_then(|i| results[i].0.clone());
+        // When the vote picks another thread's line, or a helper got deeper, that line is
+        // reported too, so the last `info` line is the move played (with MultiPV the main
+        // thread's lines stand).
+        if let Some(line) = best
+            .as_ref()
+            .filter(|_| limits.multipv <= 1 && (voted != Some(0) || depth > main.completed_depth))
+        {
+            report(Progress {
+                depth,
+                multipv: 1,
+                line,
+            });
+        }
         let multipv = limits.multipv.clamp(1, main.root_moves.len().max(1));
+        // One line: the voted one, so the lines agree with the move played.
+        let lines = match &best {
+            Some(line) if multipv == 1 => vec![line.clone()],
+            _ => main.root_moves.iter().take(multipv).cloned().collect(),
+        };
         SmpOutcome {
+            seldepth: best.as_ref().map_or(0, |r| r.seldepth),
             best,
-            lines: main.root_moves.iter().take(multipv).cloned().collect(),
-            depth: main.completed_depth,
-            seldepth: main.root_moves.first().map_or(0, |r| r.seldepth),
+            lines,
+            depth,
         }
     })
 }
@@ -113,30 +140,31 @@ fn main_report(
 
 /// Picks the line to play: each thread votes for its best move with weight
 /// `(score - worst score + 14) × depth`; a proven mate wins outright (the shortest one).
-pub fn vote(results: &[(Option<RootMove>, i32)]) -> Option<RootMove> {
-    let valid: Vec<(&RootMove, i32)> = results
+/// Returns the index in `results` of the thread whose line is played.
+pub fn vote(results: &[(Option<RootMove>, i32)]) -> Option<usize> {
+    let valid: Vec<(usize, &RootMove, i32)> = results
         .iter()
-        .filter_map(|(rm, d)| rm.as_ref().map(|rm| (rm, *d)))
-        .filter(|(_, d)| *d > 0)
+        .enumerate()
+        .filter_map(|(i, (rm, d))| rm.as_ref().filter(|_| *d > 0).map(|rm| (i, rm, *d)))
         .collect();
-    let Some(&(first, _)) = valid.first() else {
-        return results.first().and_then(|(rm, _)| rm.clone());
+    let Some(&first) = valid.first() else {
+        return results.first().and_then(|(rm, _)| rm.as_ref()).map(|_| 0);
     };
-    let min_score = valid.iter().map(|(rm, _)| rm.score).min().unwrap_or(0);
+    let min_score = valid.iter().map(|(_, rm, _)| rm.score).min().unwrap_or(0);
     let mut votes: HashMap<Move, i64> = HashMap::new();
-    for (rm, d) in &valid {
+    for (_, rm, d) in &valid {
         *votes.entry(rm.mv).or_default() += i64::from(rm.score - min_score + 14) * i64::from(*d);
     }
-    let mut best = first;
-    for &(rm, _) in &valid[1..] {
+    let (mut best_index, mut best) = (first.0, first.1);
+    for &(i, rm, _) in &valid[1..] {
         let better = if best.score >= MATE_BOUND {
             rm.score > best.score
         } else {
             rm.score >= MATE_BOUND || (rm.score > -MATE_BOUND && votes[&rm.mv] > votes[&best.mv])
         };
         if better {
-            best = rm;
+            (best_index, best) = (i, rm);
         }
     }
-    Some(best.clone())
+    Some(best_index)
 }

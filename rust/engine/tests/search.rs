@@ -274,6 +274,37 @@ fn lazy_smp_threads_agree_on_mates_and_stop_together() {
     assert!(Position::new().is_legal(r.best_move.unwrap()));
 }
 
+/// With several threads, whichever completes the requested depth first ends a `go depth`
+/// search: the result has exactly that depth, and the last `info` line and the reported line
+/// are the move played.
+#[test]
+fn lazy_smp_depth_limit_ends_at_that_depth_with_a_consistent_line() {
+    let mut e = Engine::new(EngineOptions {
+        threads: 2,
+        hash_mb: 8,
+        ..EngineOptions::default()
+    })
+    .unwrap();
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ];
+    for fen in fens {
+        for depth in [5u32, 8] {
+            let pos: Position = fen.parse().unwrap();
+            e.clear_hash();
+            let mut last = None;
+            let r = e.search(pos, &Limits::depth(depth), |info| {
+                last = Some((info.depth, info.pv.first().copied()))
+            });
+            assert_eq!(r.depth, depth, "{fen}");
+            assert_eq!(last, Some((depth, r.best_move)), "{fen} depth {depth}");
+            assert_eq!(r.lines.len(), 1);
+            assert_eq!(r.lines[0].pv.first().copied(), r.best_move);
+        }
+    }
+}
+
 #[test]
 fn engine_options_out_of_range_are_errors() {
     use shatranj_engine::EngineError;
