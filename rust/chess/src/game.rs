@@ -123,9 +123,10 @@ impl fmt::Display for GameError {
                         f,
                         "illegal move number {count}, the game is over ({outcome})"
                     ),
-                    (Some(limit), None) => {
-                        write!(f, "illegal move number {count} of {limit} allowed (R4.4)")
-                    }
+                    (Some(limit), None) => write!(
+                        f,
+                        "illegal move number {count}; illegal move number {limit} loses (R4.4)"
+                    ),
                     (None, None) => write!(f, "refused (illegal move number {count})"),
                 }
             }

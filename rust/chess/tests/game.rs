@@ -511,7 +511,11 @@ fn r4_4_illegal_moves_are_counted_per_player_and_the_limit_is_configurable() {
         }
         other => panic!("{other}"),
     }
-    assert!(err.to_string().contains("1 of 3"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("number 1; illegal move number 3 loses"),
+        "{err}"
+    );
     play(&mut game, "e4 ?Ke7 ?Ke7");
     assert_eq!(game.illegal_moves(Color::White), 1);
     assert_eq!(game.illegal_moves(Color::Black), 2);
