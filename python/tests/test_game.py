@@ -3,8 +3,10 @@ R5.1, R5.2, R6.1), and their PGN read back by python-chess (R7)."""
 
 from __future__ import annotations
 
+import copy
 import io
 import math
+import pickle
 import time
 from typing import Literal, Optional, Tuple, Union
 
@@ -150,6 +152,49 @@ def test_r4_r5_games_end_as_the_rules_say(
         assert "TimeControl" not in headers
     else:
         assert headers["TimeControl"] == "60+0"
+
+    # Pickling replays every action: the same game, clocks and counts included.
+    assert same_game(pickle.loads(pickle.dumps(game)), game)
+
+
+def same_game(a: shatranj.Game, b: shatranj.Game) -> bool:
+    colors = (shatranj.WHITE, shatranj.BLACK)
+    return (
+        a.pgn() == b.pgn()
+        and a.outcome() == b.outcome()
+        and a.move_stack == b.move_stack
+        and a.board.fen() == b.board.fen()
+        and (a.rules, a.time_control, a.draw_offer, a.illegal_move_limit)
+        == (b.rules, b.time_control, b.draw_offer, b.illegal_move_limit)
+        and all(a.remaining(c) == b.remaining(c) and a.illegal_moves(c) == b.illegal_moves(c) for c in colors)
+    )
+
+
+def test_a_pickled_game_plays_on() -> None:
+    game = shatranj.Game("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "fide", (90.5, 0.25))
+    game.push(shatranj.Move.from_uci("e1h1"), seconds=1.125)
+    with pytest.raises(shatranj.IllegalMoveError):
+        game.push_san("Kg8", seconds=3)
+    game.push_uci("e8c8", seconds=0.1)
+    game.illegal_move_limit = 2
+    game.offer_draw(shatranj.WHITE)
+    game.claim_draw()
+    game.spend(seconds=0.5)
+    for twin in (pickle.loads(pickle.dumps(game)), copy.copy(game), copy.deepcopy(game)):
+        assert same_game(twin, game)
+        assert twin.draw_offer is shatranj.WHITE and twin.illegal_move_limit == 2
+        assert twin.remaining(shatranj.WHITE) == 90.5 - 1.125 + 0.25 - 0.5
+        # The twin is a game of its own: Black's second illegal move loses there only.
+        twin.push_san("Kg2", seconds=0)
+        with pytest.raises(shatranj.IllegalMoveError, match="over"):
+            twin.push_san("Kg8", seconds=0)
+        assert twin.is_over() and not game.is_over()
+    corrupt = shatranj.Game()
+    State = Tuple[Optional[Tuple[int, int]], list[Tuple[str, Optional[str], int]]]
+    states: list[State] = [(None, [("jump", None, 0)]), (None, [("resign", "w", 0), ("resign", "b", 0)]), ((0, 0), [])]
+    for state in states:
+        with pytest.raises(ValueError, match="corrupt"):
+            corrupt.__setstate__(state)
 
 
 def test_r4_after_the_end_every_action_is_an_error() -> None:

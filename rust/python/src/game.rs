@@ -13,9 +13,10 @@ use crate::outcome::py_outcome;
 use crate::resolve::resolve;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyMapping};
+use pyo3::types::{PyList, PyMapping, PyType};
+use shatranj_chess::fen::{self, EnPassantMode};
 use shatranj_chess::game::TimeControl;
-use shatranj_chess::{GameError, Outcome, Position, Rules, san};
+use shatranj_chess::{Color, GameError, Outcome, Position, Rules, san};
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,124 @@ pub struct Game {
     game: shatranj_chess::Game,
     /// When the clock was last charged: the default thinking time is measured from here.
     since: Instant,
+    /// Every action that changed the game, so that replaying it rebuilds the game exactly
+    /// (pickling, copies): the rules crate's `Game` is deterministic given the times.
+    log: Vec<Action>,
+}
+
+/// One action of a player (or the arbiter's setting), with its thinking time.
+#[derive(Clone, Debug)]
+enum Action {
+    /// A python-chess move key.
+    Move(u16, Duration),
+    San(String, Duration),
+    Uci(String, Duration),
+    Spend(Duration),
+    Resign(Color),
+    Offer(Color),
+    Accept(Color),
+    Decline(Color),
+    /// A claim, with the key of the announced move.
+    Claim(Option<u16>),
+    Limit(Option<NonZeroU32>),
+}
+
+/// What an action returned.
+enum Done {
+    Ended(Option<Outcome>),
+    Claimed(bool),
+    Nothing,
+}
+
+fn apply(game: &mut shatranj_chess::Game, action: &Action) -> Result<Done, GameError> {
+    Ok(match action {
+        Action::Move(key, spent) => {
+            let m = resolve(game.position(), *key);
+            Done::Ended(game.push(m, *spent)?)
+        }
+        Action::San(text, spent) => Done::Ended(game.push_san(text, *spent)?),
+        Action::Uci(text, spent) => Done::Ended(game.push_uci(text, *spent)?),
+        Action::Spend(spent) => Done::Ended(game.spend(*spent)?),
+        Action::Resign(c) => Done::Ended(Some(game.resign(*c)?)),
+        Action::Offer(c) => Done::Ended(game.offer_draw(*c)?),
+        Action::Accept(c) => Done::Ended(Some(game.accept_draw(*c)?)),
+        Action::Decline(c) => {
+            game.decline_draw(*c)?;
+            Done::Nothing
+        }
+        Action::Claim(key) => {
+            let announced = key.map(|k| resolve(game.position(), k));
+            Done::Claimed(game.claim_draw(announced)?)
+        }
+        Action::Limit(limit) => {
+            game.set_illegal_move_limit(*limit);
+            Done::Nothing
+        }
+    })
+}
+
+/// Pickled actions: `(kind, argument, nanoseconds)`.
+type ActionState = (String, Option<String>, u64);
+
+fn color_text(c: Color) -> String {
+    c.fold_wb("w", "b").to_owned()
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+impl Action {
+    fn timed(&self) -> bool {
+        matches!(
+            self,
+            Action::Move(..) | Action::San(..) | Action::Uci(..) | Action::Spend(_)
+        )
+    }
+
+    fn state(&self) -> ActionState {
+        let (kind, arg, spent) = match self {
+            Action::Move(key, d) => ("move", Some(key.to_string()), *d),
+            Action::San(text, d) => ("san", Some(text.clone()), *d),
+            Action::Uci(text, d) => ("uci", Some(text.clone()), *d),
+            Action::Spend(d) => ("spend", None, *d),
+            Action::Resign(c) => ("resign", Some(color_text(*c)), Duration::ZERO),
+            Action::Offer(c) => ("offer", Some(color_text(*c)), Duration::ZERO),
+            Action::Accept(c) => ("accept", Some(color_text(*c)), Duration::ZERO),
+            Action::Decline(c) => ("decline", Some(color_text(*c)), Duration::ZERO),
+            Action::Claim(key) => ("claim", key.map(|k| k.to_string()), Duration::ZERO),
+            Action::Limit(l) => ("limit", l.map(|l| l.to_string()), Duration::ZERO),
+        };
+        (kind.to_owned(), arg, nanos(spent))
+    }
+
+    fn from_state((kind, arg, spent): ActionState) -> Option<Action> {
+        let d = Duration::from_nanos(spent);
+        let color = |a: &Option<String>| match a.as_deref() {
+            Some("w") => Some(Color::White),
+            Some("b") => Some(Color::Black),
+            _ => None,
+        };
+        Some(match kind.as_str() {
+            "move" => Action::Move(arg?.parse().ok()?, d),
+            "san" => Action::San(arg?, d),
+            "uci" => Action::Uci(arg?, d),
+            "spend" => Action::Spend(d),
+            "resign" => Action::Resign(color(&arg)?),
+            "offer" => Action::Offer(color(&arg)?),
+            "accept" => Action::Accept(color(&arg)?),
+            "decline" => Action::Decline(color(&arg)?),
+            "claim" => Action::Claim(match arg {
+                Some(a) => Some(a.parse().ok()?),
+                None => None,
+            }),
+            "limit" => Action::Limit(match arg {
+                Some(a) => Some(a.parse().ok()?),
+                None => None,
+            }),
+            _ => return None,
+        })
+    }
 }
 
 fn game_error(e: GameError) -> PyErr {
@@ -81,6 +200,9 @@ fn time_control_of(value: &Bound<'_, PyAny>) -> PyResult<TimeControl> {
     .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// `(time control in nanoseconds, actions)`.
+type PickleState = (Option<(u64, u64)>, Vec<ActionState>);
+
 fn outcome_or_none(py: Python<'_>, outcome: Option<Outcome>) -> PyResult<Option<Bound<'_, PyAny>>> {
     outcome.map(|o| py_outcome(py, o)).transpose()
 }
@@ -95,21 +217,29 @@ impl Game {
         }
     }
 
-    /// Runs a timed action; the default clock restarts when it reached the clock (it did
-    /// unless the game was over or the text was not a move).
-    fn timed(
-        &mut self,
-        py: Python<'_>,
-        seconds: Option<f64>,
-        action: impl FnOnce(&mut shatranj_chess::Game, Duration) -> Result<Option<Outcome>, GameError>,
-    ) -> PyResult<Option<Py<PyAny>>> {
-        let spent = self.spent(seconds)?;
-        let result = action(&mut self.game, spent);
+    /// Applies an action, and logs it when it changed the game: when it succeeded, or was an
+    /// illegal move (counted, and timed). A timed action that reached the clock restarts the
+    /// default thinking time.
+    fn act(&mut self, action: Action) -> PyResult<Done> {
+        let result = apply(&mut self.game, &action);
         if matches!(&result, Ok(_) | Err(GameError::IllegalMove { .. })) {
-            self.since = Instant::now();
+            if action.timed() {
+                self.since = Instant::now();
+            }
+            self.log.push(action);
         }
-        let outcome = result.map_err(game_error)?;
-        Ok(outcome_or_none(py, outcome)?.map(Bound::unbind))
+        result.map_err(game_error)
+    }
+
+    fn ended<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: Action,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.act(action)? {
+            Done::Ended(outcome) => outcome_or_none(py, outcome),
+            Done::Claimed(_) | Done::Nothing => Ok(None),
+        }
     }
 }
 
@@ -131,6 +261,7 @@ impl Game {
         Ok(Game {
             game: shatranj_chess::Game::new(start, rules, tc),
             since: Instant::now(),
+            log: Vec::new(),
         })
     }
 
@@ -175,40 +306,47 @@ impl Game {
     }
 
     #[pyo3(signature = (r#move, *, seconds = None))]
-    fn push(
+    fn push<'py>(
         &mut self,
-        py: Python<'_>,
+        py: Python<'py>,
         r#move: &Bound<'_, Move>,
         seconds: Option<f64>,
-    ) -> PyResult<Option<Py<PyAny>>> {
-        let m = resolve(self.game.position(), r#move.get().key);
-        self.timed(py, seconds, |g, spent| g.push(m, spent))
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let spent = self.spent(seconds)?;
+        self.ended(py, Action::Move(r#move.get().key, spent))
     }
 
     #[pyo3(signature = (san, *, seconds = None))]
-    fn push_san(
+    fn push_san<'py>(
         &mut self,
-        py: Python<'_>,
+        py: Python<'py>,
         san: &str,
         seconds: Option<f64>,
-    ) -> PyResult<Option<Py<PyAny>>> {
-        self.timed(py, seconds, |g, spent| g.push_san(san, spent))
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let spent = self.spent(seconds)?;
+        self.ended(py, Action::San(san.to_owned(), spent))
     }
 
     #[pyo3(signature = (uci, *, seconds = None))]
-    fn push_uci(
+    fn push_uci<'py>(
         &mut self,
-        py: Python<'_>,
+        py: Python<'py>,
         uci: &str,
         seconds: Option<f64>,
-    ) -> PyResult<Option<Py<PyAny>>> {
-        self.timed(py, seconds, |g, spent| g.push_uci(uci, spent))
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let spent = self.spent(seconds)?;
+        self.ended(py, Action::Uci(uci.to_owned(), spent))
     }
 
     /// Time passes on the clock of the player to move without a move.
     #[pyo3(signature = (*, seconds = None))]
-    fn spend(&mut self, py: Python<'_>, seconds: Option<f64>) -> PyResult<Option<Py<PyAny>>> {
-        self.timed(py, seconds, |g, spent| g.spend(spent))
+    fn spend<'py>(
+        &mut self,
+        py: Python<'py>,
+        seconds: Option<f64>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let spent = self.spent(seconds)?;
+        self.ended(py, Action::Spend(spent))
     }
 
     /// Seconds left on `color`'s clock, or `None` without a clock.
@@ -242,7 +380,7 @@ impl Game {
                     },
                 )?),
             };
-        self.game.set_illegal_move_limit(limit);
+        self.act(Action::Limit(limit))?;
         Ok(())
     }
 
@@ -257,8 +395,9 @@ impl Game {
         py: Python<'py>,
         color: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let outcome = self.game.resign(args::color(color)?).map_err(game_error)?;
-        py_outcome(py, outcome)
+        let color = args::color(color)?;
+        let outcome = self.ended(py, Action::Resign(color))?;
+        outcome.ok_or_else(|| PyValueError::new_err("resignation gave no outcome"))
     }
 
     fn offer_draw<'py>(
@@ -266,11 +405,8 @@ impl Game {
         py: Python<'py>,
         color: &Bound<'_, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let outcome = self
-            .game
-            .offer_draw(args::color(color)?)
-            .map_err(game_error)?;
-        outcome_or_none(py, outcome)
+        let color = args::color(color)?;
+        self.ended(py, Action::Offer(color))
     }
 
     fn accept_draw<'py>(
@@ -278,17 +414,14 @@ impl Game {
         py: Python<'py>,
         color: &Bound<'_, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let outcome = self
-            .game
-            .accept_draw(args::color(color)?)
-            .map_err(game_error)?;
-        py_outcome(py, outcome)
+        let color = args::color(color)?;
+        let outcome = self.ended(py, Action::Accept(color))?;
+        outcome.ok_or_else(|| PyValueError::new_err("an accepted draw gave no outcome"))
     }
 
     fn decline_draw(&mut self, color: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.game
-            .decline_draw(args::color(color)?)
-            .map_err(game_error)
+        self.act(Action::Decline(args::color(color)?))?;
+        Ok(())
     }
 
     /// The player to move claims a draw, optionally with the move he announces (a `Move` or
@@ -307,7 +440,10 @@ impl Game {
                 ));
             }),
         };
-        self.game.claim_draw(announced).map_err(game_error)
+        match self.act(Action::Claim(announced.map(key_of)))? {
+            Done::Claimed(claimed) => Ok(claimed),
+            Done::Ended(_) | Done::Nothing => Ok(false),
+        }
     }
 
     fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -347,6 +483,60 @@ impl Game {
         self.game
             .pgn(&tags)
             .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// Pickles as the start position, the rules and every action with its time; unpickling
+    /// replays them. The default thinking time restarts.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, (String, &'static str), PickleState)> {
+        let me = slf.borrow();
+        let start = fen::to_fen_with(me.game.history().start(), EnPassantMode::Always);
+        let tc = me
+            .game
+            .time_control()
+            .map(|tc| (nanos(tc.base), nanos(tc.increment)));
+        let log = me.log.iter().map(Action::state).collect();
+        Ok((slf.get_type(), (start, me.rules()), (tc, log)))
+    }
+
+    fn __setstate__(&mut self, state: PickleState) -> PyResult<()> {
+        let (tc, log) = state;
+        let corrupt = |what: &str| PyValueError::new_err(format!("corrupt Game state: {what}"));
+        let tc = match tc {
+            Some((base, increment)) => Some(
+                TimeControl::new(Duration::from_nanos(base), Duration::from_nanos(increment))
+                    .map_err(|e| corrupt(&e.to_string()))?,
+            ),
+            None => None,
+        };
+        let start = *self.game.history().start();
+        let mut game = shatranj_chess::Game::new(start, self.game.rules(), tc);
+        let mut actions = Vec::with_capacity(log.len());
+        for item in log {
+            let action = Action::from_state(item.clone())
+                .ok_or_else(|| corrupt(&format!("action {item:?}")))?;
+            match apply(&mut game, &action) {
+                Ok(_) | Err(GameError::IllegalMove { .. }) => actions.push(action),
+                Err(e) => return Err(corrupt(&e.to_string())),
+            }
+        }
+        self.game = game;
+        self.log = actions;
+        self.since = Instant::now();
+        Ok(())
+    }
+
+    fn __copy__(&self) -> Game {
+        Game {
+            game: self.game.clone(),
+            since: self.since,
+            log: self.log.clone(),
+        }
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.__copy__()
     }
 
     fn __repr__(&self) -> String {
