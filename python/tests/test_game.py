@@ -3,10 +3,13 @@ R5.1, R5.2, R6.1), and their PGN read back by python-chess (R7)."""
 
 from __future__ import annotations
 
+import ast
 import copy
 import io
 import math
 import pickle
+import subprocess
+import sys
 import time
 from typing import Literal, Optional, Tuple, Union
 
@@ -350,3 +353,61 @@ def test_board_is_a_copy() -> None:
 def test_termination_names_the_arbiters_endings() -> None:
     for name in ("RESIGNATION", "TIME_FORFEIT", "AGREEMENT", "ILLEGAL_MOVES", "DEAD_POSITION"):
         assert Termination[name].name == name
+
+
+GARBAGE_SEED = 606
+GARBAGE_CHILD = """
+import random, sys
+import shatranj
+
+rng = random.Random(int(sys.argv[1]))
+ALPHABET = "0123456789+-.smhe xKQRBNOabcdefgh=#/\\u0000\\u2654\\n"
+counts = {"time_control": [0, 0], "push_san": [0, 0], "push_uci": [0, 0], "claim_draw": [0, 0], "pgn": [0, 0]}
+
+def text():
+    return "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, 12)))
+
+def time_control():
+    if rng.random() < 0.5:
+        return text()
+    chars = list(rng.choice(["5+3", "90+30", "300s+0", "0.5+0", "1m+2s"]))
+    for _ in range(rng.randrange(1, 3)):
+        i = rng.randrange(len(chars) + 1)
+        if rng.random() < 0.5 and i < len(chars):
+            chars[i] = rng.choice(ALPHABET)
+        else:
+            chars.insert(i, rng.choice(ALPHABET))
+    return "".join(chars)
+
+def attempt(name, call):
+    try:
+        call()
+        counts[name][0] += 1
+    except ValueError:
+        counts[name][1] += 1
+
+for _ in range(int(sys.argv[2])):
+    attempt("time_control", lambda: shatranj.Game(time_control=time_control()))
+    game = shatranj.Game(rules=rng.choice(["fide", "automatic"]), time_control="1+1")
+    game.illegal_move_limit = None
+    for _ in range(4):
+        attempt("push_san", lambda: game.push_san(text(), seconds=rng.random()))
+        attempt("push_uci", lambda: game.push_uci(text(), seconds=rng.random()))
+    attempt("claim_draw", lambda: game.claim_draw(text()))
+    attempt("pgn", lambda: game.pgn({text(): text()}))
+print(counts)
+"""
+
+
+def test_garbage_into_game_raises_value_errors_only() -> None:
+    """Seeded random text into every text input of Game, in a child process so that a crash is
+    seen as one: only ValueErrors (IllegalMoveError, InvalidMoveError, GameOverError …)."""
+    print(f"seed {GARBAGE_SEED}")
+    child = subprocess.run(
+        [sys.executable, "-c", GARBAGE_CHILD, str(GARBAGE_SEED), "1500"], capture_output=True, text=True, timeout=120
+    )
+    assert child.returncode == 0, child.stderr[-3000:]
+    counts = ast.literal_eval(child.stdout.strip().splitlines()[-1])
+    for name, (accepted, rejected) in counts.items():
+        assert rejected > 0, f"{name} accepted all garbage"
+    assert counts["time_control"][0] > 0, "some random time controls are valid"
