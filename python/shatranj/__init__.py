@@ -14,6 +14,8 @@ from ._core import (
     STARTING_FEN,
     AmbiguousMoveError,
     Board,
+    Game,
+    GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     LegalMoveGenerator,
@@ -115,7 +117,7 @@ def square_mirror(square: int) -> int:
 
 
 __all__ = [
-    "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "IllegalMoveError",
+    "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "Game", "GameOverError", "IllegalMoveError",
     "InvalidMoveError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination",
     "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "perft", "Engine",
     "Color", "COLORS", "COLOR_NAMES", "WHITE", "BLACK", "PieceType", "PIECE_TYPES",

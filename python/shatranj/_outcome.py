@@ -20,6 +20,12 @@ class Termination(enum.Enum):
     VARIANT_WIN = enum.auto()
     VARIANT_LOSS = enum.auto()
     VARIANT_DRAW = enum.auto()
+    # Endings python-chess does not name, decided by players or an arbiter (shatranj.Game).
+    RESIGNATION = enum.auto()
+    TIME_FORFEIT = enum.auto()
+    AGREEMENT = enum.auto()
+    ILLEGAL_MOVES = enum.auto()
+    DEAD_POSITION = enum.auto()
 
 
 @dataclasses.dataclass

@@ -65,4 +65,18 @@ impl Clock {
         self.to_move = color.other();
         Ok(())
     }
+
+    /// The player to move thought for `spent` without completing a move (a refused illegal
+    /// move, or time simply passing): the clock runs on, with no increment and no switch.
+    /// More than the time left is a flag fall (R4.3), the clock stopping at zero.
+    pub fn spend(&mut self, spent: Duration) -> Result<(), FlagFall> {
+        let color = self.to_move;
+        let left = &mut self.remaining[color.index()];
+        if spent > *left {
+            *left = Duration::ZERO;
+            return Err(FlagFall { color });
+        }
+        *left -= spent;
+        Ok(())
+    }
 }

@@ -46,6 +46,21 @@
 //! assert!(!two_knights.can_checkmate(Color::Black));
 //! ```
 
+//! A game with an arbiter (R4–R6): a clock, illegal moves counted, resignation, offers, claims.
+//!
+//! ```
+//! use shatranj_chess::{Color, Game, Position, Rules, Termination};
+//! use std::time::Duration;
+//!
+//! let mut game = Game::new(Position::new(), Rules::Fide, Some("5+3".parse().unwrap()));
+//! game.push_san("e4", Duration::from_secs(10)).unwrap();
+//! assert_eq!(game.remaining(Color::White), Some(Duration::from_secs(293)));
+//! assert!(game.push_san("Ke6", Duration::ZERO).is_err()); // refused and counted (R4.4)
+//! assert_eq!(game.illegal_moves(Color::Black), 1);
+//! let outcome = game.resign(Color::Black).unwrap();
+//! assert_eq!((outcome.termination, game.result()), (Termination::Resignation, "1-0"));
+//! ```
+
 pub mod attacks;
 pub mod bitboard;
 pub mod board;
@@ -54,6 +69,7 @@ pub mod clock;
 pub mod dead;
 pub mod fen;
 mod fortress;
+pub mod game;
 pub mod history;
 mod movegen;
 pub mod moves;
@@ -73,6 +89,7 @@ pub use castling::{CastlingRights, CastlingSide};
 pub use clock::{Clock, FlagFall};
 pub use dead::DeadOptions;
 pub use fen::{EnPassantMode, FenError, FenField};
+pub use game::{Game, GameError, TimeControl, TimeControlError};
 pub use history::{AgreementTooEarly, History};
 pub use moves::{Move, MoveKind, MoveList};
 pub use outcome::{Outcome, Rules, Termination};

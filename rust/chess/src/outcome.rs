@@ -4,7 +4,8 @@ use crate::position::Position;
 use crate::types::Color;
 use core::fmt;
 
-/// Why a game is over, with python-chess's names (R4.1, R4.5, R4.6, R4.8, R5.2).
+/// Why a game is over, with python-chess's names (R4.1, R4.5, R4.6, R4.8, R5.2) and, for the
+/// endings python-chess does not know (R4.2–R4.4, R4.7), names in the same style.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
     /// R4.1.
@@ -27,6 +28,12 @@ pub enum Termination {
     TimeForfeit,
     /// R4.7: the players agreed to a draw.
     Agreement,
+    /// R4.4: a player lost by repeated illegal moves (a draw when the opponent cannot mate,
+    /// as FIDE Laws 7.5.5 say).
+    IllegalMoves,
+    /// R4.6 beyond the material list: neither side can ever mate (locked pawn walls, forced
+    /// sequences), judged by `Position::is_dead_position` in FIDE mode (R5.1).
+    DeadPosition,
 }
 
 impl Termination {
@@ -43,6 +50,8 @@ impl Termination {
             Termination::Resignation => "RESIGNATION",
             Termination::TimeForfeit => "TIME_FORFEIT",
             Termination::Agreement => "AGREEMENT",
+            Termination::IllegalMoves => "ILLEGAL_MOVES",
+            Termination::DeadPosition => "DEAD_POSITION",
         }
     }
 }
@@ -113,6 +122,13 @@ pub fn resignation(pos: &Position, resigning: Color, rules: Rules) -> Outcome {
 /// could never checkmate, which makes it a draw (R4.9).
 pub fn time_forfeit(pos: &Position, flagged: Color, rules: Rules) -> Outcome {
     win_unless_no_mate(pos, flagged.other(), Termination::TimeForfeit, rules)
+}
+
+/// The outcome when `offender` reaches the illegal-move limit in `pos` (R4.4): a loss,
+/// unless the opponent could never checkmate, which makes it a draw. The digest's R4.9 names
+/// resignation and flag fall; FIDE Laws 7.5.5 give illegal moves the same exception.
+pub fn illegal_moves_forfeit(pos: &Position, offender: Color, rules: Rules) -> Outcome {
+    win_unless_no_mate(pos, offender.other(), Termination::IllegalMoves, rules)
 }
 
 fn win_unless_no_mate(

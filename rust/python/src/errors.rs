@@ -27,6 +27,13 @@ create_exception!(
     "Raised when the attempted move is ambiguous in the current position."
 );
 
+create_exception!(
+    shatranj,
+    GameOverError,
+    PyValueError,
+    "Raised when a move or other action is attempted in a game that is over."
+);
+
 /// A bad FEN is a plain `ValueError`, as in python-chess; the message names the field.
 pub fn fen_error(e: FenError) -> PyErr {
     PyValueError::new_err(e.to_string())

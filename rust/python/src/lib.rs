@@ -10,6 +10,7 @@ mod board;
 mod cache;
 mod engine;
 mod errors;
+mod game;
 mod legal;
 mod moves;
 mod outcome;
@@ -32,7 +33,9 @@ mod _core {
     #[pymodule_export]
     use crate::engine::Engine;
     #[pymodule_export]
-    use crate::errors::{AmbiguousMoveError, IllegalMoveError, InvalidMoveError};
+    use crate::errors::{AmbiguousMoveError, GameOverError, IllegalMoveError, InvalidMoveError};
+    #[pymodule_export]
+    use crate::game::Game;
     #[pymodule_export]
     use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
     #[pymodule_export]
