@@ -93,9 +93,7 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "shatranj.distributed needs Ray: pip install 'shatranj[ray]' (on every node)"
-        ) from error
+        raise ImportError("shatranj.distributed needs Ray: pip install 'shatranj[ray]' (on every node)") from error
     return ray
 
 
@@ -226,8 +224,7 @@ def run_tasks(
                     raise cause from None
                 except ray.exceptions.RayError as error:
                     raise DistributedError(
-                        f"{name} {index} of {total} failed on the cluster "
-                        f"(after up to {max_retries} retries): {error}"
+                        f"{name} {index} of {total} failed on the cluster (after up to {max_retries} retries): {error}"
                     ) from error
                 # Keyed by task index: one result per task, whatever the attempts.
                 results.setdefault(index, value)
@@ -429,15 +426,11 @@ def _positions(boards_or_fens: Iterable[Union[_core.Board, str]]) -> List[_core.
             except ValueError as error:
                 raise ValueError(f"position {index}: {error}") from None
         else:
-            raise TypeError(
-                f"position {index} must be a shatranj.Board or a FEN str, not {type(item).__name__}"
-            )
+            raise TypeError(f"position {index} must be a shatranj.Board or a FEN str, not {type(item).__name__}")
     return boards
 
 
-def _check_limits(
-    depth: Optional[int], nodes: Optional[int], time: Optional[float], multipv: int
-) -> Dict[str, Any]:
+def _check_limits(depth: Optional[int], nodes: Optional[int], time: Optional[float], multipv: int) -> Dict[str, Any]:
     if depth is None and nodes is None and time is None:
         raise ValueError("at least one limit is required: depth, nodes or time")
     if depth is not None:
@@ -525,8 +518,7 @@ def analyse(
         slots = max(1, cluster_cpus() // threads) * TASKS_PER_CPU
         per_task = max(1, math.ceil(len(boards) / slots))
     tasks: List[AnalysePayload] = [
-        (limits, (threads, hash_mb), boards[start : start + per_task])
-        for start in range(0, len(boards), per_task)
+        (limits, (threads, hash_mb), boards[start : start + per_task]) for start in range(0, len(boards), per_task)
     ]
     sizes = [len(task[2]) for task in tasks]
     finished = [0]
