@@ -10,8 +10,11 @@ this process.
   groups the subtrees into tasks of similar estimated size.
 - :func:`analyse` searches many positions, a slice of the input per task, and returns the info
   dicts in input order.
-- :func:`run_tasks` is the core both use (and self-play will): it takes a module-level
-  function and a list of payloads and returns the results in payload order.
+- :func:`run_tasks` is the core both use: it takes a module-level function and a list of
+  payloads and returns the results in payload order. A new distributed job (self-play: a task
+  plays a batch of games, ``num_gpus=1`` per task where the cluster has GPUs) is a payload
+  type, a module-level task function and a call of :func:`run_tasks`, with
+  :class:`TextProgress` or a callback for progress and ``on_result`` to stream results.
 
 Ray is imported only when a function here runs, so ``import shatranj.distributed`` works without
 it. A cluster is joined if one is running (``address=``, ``ray.init`` already called, or the
@@ -53,6 +56,7 @@ from .engine import Engine, InfoDict
 __all__ = [
     "DistributedError",
     "Progress",
+    "TextProgress",
     "analyse",
     "cluster_cpus",
     "connect",

@@ -8,6 +8,7 @@ SHATRANJ_REQUIRE_RAY=1 (scripts/test sets it), where a missing Ray fails instead
 from __future__ import annotations
 
 import _thread
+import operator
 import os
 import pickle
 import threading
@@ -221,8 +222,10 @@ def test_analyse_multipv_nodes_and_move_stacks() -> None:
         assert isinstance(lines, list) and [line["multipv"] for line in lines] == [1, 2]
         expected = _local(position, nodes=3000, multipv=2)
         assert [(line["score"], line["pv"]) for line in lines] == [(e["score"], e["pv"]) for e in expected]
-    # The move stack travelled: the first move of the PV is legal after 1. e4 e5 2. Nf3.
     assert infos[0][0]["pv"][0] in board.legal_moves
+    # Boards travel with their move stacks (repetition counts on the worker too).
+    worker_stacks = distributed.run_tasks(operator.attrgetter("move_stack"), [board, shatranj.Board()])
+    assert worker_stacks == [board.move_stack, []] and len(board.move_stack) == 3
 
 
 def test_analyse_progress_and_empty_input() -> None:
@@ -295,3 +298,23 @@ def test_info_dicts_survive_pickling() -> None:
     copy = pickle.loads(pickle.dumps(info))
     assert copy == info
     assert copy["score"].relative == info["score"].relative
+
+
+def test_without_ray_the_module_imports_and_says_what_to_install() -> None:
+    """In a child interpreter where ``import ray`` fails: importing the module and counting
+    depth 1 work, a real job raises ImportError naming the extra."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['ray'] = None\n"
+        "import shatranj; from shatranj import distributed\n"
+        "assert distributed.perft(shatranj.Board(), 1) == 20\n"
+        "try:\n"
+        "    distributed.perft(shatranj.Board(), 3)\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 0, out.stderr
+    assert "pip install 'shatranj[ray]'" in out.stdout
