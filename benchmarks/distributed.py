@@ -5,10 +5,14 @@ calls as the anchor in the same run.
     perft     distributed.perft(board, depth) vs shatranj.perft(board, depth, threads=1|2)
     analyse   distributed.analyse(positions, depth=D) vs a loop of Engine(threads=1).analyse
 
-Each Ray configuration is a fresh local cluster (`ray.init(num_cpus=N)`); its start-up is not
-timed (it is paid once per session), the splitting and task scheduling are. Every timing is
-the best of --repeat rounds. Also measured: the cost of making an Engine (the reason workers
-keep one per process instead of one per task).
+One local cluster of 2 CPUs serves both Ray columns: "N workers" runs distributed.perft's split
+and grouping (for N CPUs) through run_tasks with max_in_flight=N, so at most N tasks run at
+once (1 CPU each). So every configuration runs once per
+round, rounds interleaved, and load drift on a shared machine hits all alike; each timing is
+the best of --repeat rounds. Cluster start-up is not timed (paid once per session); splitting
+and scheduling are. Results are checked against the local ones, and the public
+distributed.perft / distributed.analyse against them once at the end. Also measured: the cost
+of making an Engine (the reason workers keep one per process instead of one per task).
 
     .venv/bin/python benchmarks/distributed.py [--quick] [--repeat 3] [--record]
 """
@@ -77,15 +81,32 @@ def main() -> None:
     boards = positions(8 if args.quick else 24)
     print(f"seed {SEED}; {len(boards)} analysis positions at depth {analysis_depth}", flush=True)
 
-    rows: Dict[str, Dict[str, float]] = {}
-    nodes: Dict[str, int] = {}
-    for name, fen, depth in perfts:
-        board = shatranj.Board(fen)
-        for threads in (1, 2):
-            seconds, count = best(lambda b=board, d=depth, t=threads: shatranj.perft(b, d, threads=t), args.repeat)
-            rows.setdefault(name, {})[f"local {threads} thread"] = seconds
-            nodes[name] = count
-            print(f"{name} {depth}: local, {threads} thread(s): {seconds:.3f} s", flush=True)
+    started = time.perf_counter()
+    ray.init(
+        num_cpus=2,
+        object_store_memory=80 * 1024 * 1024,
+        include_dashboard=False,
+        configure_logging=False,
+        log_to_driver=False,
+    )
+    # Warm the workers (their processes start lazily).
+    distributed.run_tasks(len, [[0]] * 4)
+    start_up = time.perf_counter() - started
+
+    def ray_perft(board: shatranj.Board, depth: int, workers: int) -> int:
+        """distributed.perft's split and grouping for `workers` CPUs, with at most `workers`
+        tasks in flight on the 2-CPU cluster."""
+        plies = distributed._default_split(board, depth, workers)
+        tasks = distributed._perft_tasks(distributed._split(board, plies), depth - plies, workers)
+        return sum(distributed.run_tasks(distributed._perft_task, tasks, name="perft", max_in_flight=workers))
+
+    def ray_analyse(workers: int) -> List[Any]:
+        """distributed.analyse's tasks (about four per worker), at most `workers` in flight."""
+        per_task = -(-len(boards) // (workers * distributed.TASKS_PER_CPU))
+        limits = {"depth": analysis_depth, "nodes": None, "time": None, "multipv": 1}
+        tasks = [(limits, (1, 16), boards[i : i + per_task]) for i in range(0, len(boards), per_task)]
+        groups = distributed.run_tasks(distributed._analyse_task, tasks, name="analyse", max_in_flight=workers)
+        return [info for group in groups for info in group]
 
     def local_analysis() -> List[Any]:
         engine = shatranj.Engine(threads=1, hash_mb=16)
@@ -95,9 +116,43 @@ def main() -> None:
             out.append(engine.analyse(board, depth=analysis_depth))
         return out
 
-    seconds, reference = best(local_analysis, args.repeat)
-    rows.setdefault("analyse", {})["local 1 thread"] = seconds
-    print(f"analyse: local, 1 thread: {seconds:.3f} s", flush=True)
+    # Every configuration once per round, rounds repeated: load drift hits all of them alike.
+    runs: Dict[str, Dict[str, Callable[[], Any]]] = {}
+    for name, fen, depth in perfts:
+        board = shatranj.Board(fen)
+        runs[name] = {
+            "local 1 thread": lambda b=board, d=depth: shatranj.perft(b, d, threads=1),
+            "local 2 threads": lambda b=board, d=depth: shatranj.perft(b, d, threads=2),
+            "Ray, 1 worker": lambda b=board, d=depth: ray_perft(b, d, 1),
+            "Ray, 2 workers": lambda b=board, d=depth: ray_perft(b, d, 2),
+        }
+    runs["analyse"] = {
+        "local 1 thread": local_analysis,
+        "Ray, 1 worker": lambda: ray_analyse(1),
+        "Ray, 2 workers": lambda: ray_analyse(2),
+    }
+    rows: Dict[str, Dict[str, float]] = {name: {} for name in runs}
+    results: Dict[str, Dict[str, Any]] = {name: {} for name in runs}
+    for round_ in range(args.repeat):
+        for name, configs in runs.items():
+            for config, run in configs.items():
+                seconds, result = best(run, 1)
+                rows[name][config] = min(seconds, rows[name].get(config, seconds))
+                results[name][config] = result
+                print(f"round {round_ + 1}: {name}: {config}: {seconds:.3f} s", flush=True)
+    nodes: Dict[str, int] = {}
+    for name, *_ in perfts:
+        counts = set(results[name].values())
+        assert len(counts) == 1, (name, results[name])
+        nodes[name] = counts.pop()
+    reference = [info["pv"] for info in results["analyse"]["local 1 thread"]]
+    for config in ("Ray, 1 worker", "Ray, 2 workers"):
+        assert [info["pv"] for info in results["analyse"][config]] == reference, config
+    # The public entry points on the same cluster agree too.
+    for name, fen, depth in perfts:
+        assert distributed.perft(shatranj.Board(fen), depth) == nodes[name], name
+    assert [i["pv"] for i in distributed.analyse(boards, depth=analysis_depth)] == reference
+    ray.shutdown()
 
     engine_cost: Dict[int, float] = {}
     for hash_mb in (16, 64):
@@ -105,33 +160,7 @@ def main() -> None:
         engine_cost[hash_mb] = seconds
         print(f"Engine(threads=1, hash_mb={hash_mb}) made and dropped: {seconds * 1000:.1f} ms", flush=True)
 
-    starts: Dict[int, float] = {}
-    for workers in (1, 2):
-        started = time.perf_counter()
-        ray.init(
-            num_cpus=workers,
-            object_store_memory=80 * 1024 * 1024,
-            include_dashboard=False,
-            configure_logging=False,
-            log_to_driver=False,
-        )
-        # Warm the workers (their processes start lazily): one tiny job per CPU.
-        distributed.run_tasks(len, [[0]] * (2 * workers))
-        starts[workers] = time.perf_counter() - started
-        label = f"Ray, {workers} worker{'s' if workers > 1 else ''}"
-        for name, fen, depth in perfts:
-            board = shatranj.Board(fen)
-            seconds, count = best(lambda b=board, d=depth: distributed.perft(b, d), args.repeat)
-            assert count == nodes[name], (name, count, nodes[name])
-            rows[name][label] = seconds
-            print(f"{name} {depth}: {label}: {seconds:.3f} s", flush=True)
-        seconds, infos = best(lambda: distributed.analyse(boards, depth=analysis_depth), args.repeat)
-        assert [i["pv"] for i in infos] == [r["pv"] for r in reference]
-        rows["analyse"][label] = seconds
-        print(f"analyse: {label}: {seconds:.3f} s", flush=True)
-        ray.shutdown()
-
-    columns = ["local 1 thread", "local 2 thread", "Ray, 1 worker", "Ray, 2 workers"]
+    columns = ["local 1 thread", "local 2 threads", "Ray, 1 worker", "Ray, 2 workers"]
     lines = [
         "| workload | " + " | ".join(columns) + " | Ray 2 / Ray 1 | Ray 2 / local 1 |",
         "|---|" + "---:|" * (len(columns) + 2),
@@ -152,8 +181,7 @@ def main() -> None:
     table = "\n".join(lines)
     load = os.getloadavg()
     notes = (
-        f"Cluster start-up + worker warm-up (not in the timings): {starts[1]:.1f} s (1 CPU), "
-        f"{starts[2]:.1f} s (2 CPUs). Making an Engine: {engine_cost[16] * 1000:.1f} ms (16 MiB table), "
+        f"Cluster start-up + worker warm-up (not in the timings): {start_up:.1f} s. Making an Engine: {engine_cost[16] * 1000:.1f} ms (16 MiB table), "
         f"{engine_cost[64] * 1000:.1f} ms (64 MiB); workers keep one per process across tasks."
     )
     print()
@@ -177,7 +205,9 @@ def main() -> None:
                 f"- commit: `{commit}`\n"
                 f"- Python {platform.python_version()}, Ray {ray.__version__}, {os.cpu_count()} logical CPUs, "
                 f"load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} at the end\n"
-                f"- best of {args.repeat} rounds; seed {SEED} for the analysis positions\n\n"
+                f"- best of {args.repeat} interleaved rounds; seed {SEED} for the analysis positions; "
+                "one local Ray cluster of 2 CPUs; N workers = at most N one-CPU tasks in flight "
+                "(run_tasks(max_in_flight=N)); local = shatranj.perft / Engine.analyse in this process\n\n"
                 f"{table}\n\n{notes}\n"
             )
         print("appended to benchmarks/RESULTS.md")

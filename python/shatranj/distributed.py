@@ -174,6 +174,7 @@ def run_tasks(
     max_retries: int = 3,
     num_cpus: float = 1,
     num_gpus: float = 0,
+    max_in_flight: Optional[int] = None,
     progress: Optional[Progress] = None,
     on_result: Optional[Callable[[int, R], object]] = None,
 ) -> List[R]:
@@ -186,12 +187,17 @@ def run_tasks(
     ``num_gpus`` are the resources one task reserves (a task running a 4-thread engine asks for
     4 CPUs; a self-play task for its GPU). ``progress(done, total)`` is called here after each
     finished task, ``on_result(index, result)`` as each result arrives (in completion order).
-    ``name`` labels the tasks (the fault hook and error messages use it).
+    ``name`` labels the tasks (the fault hook and error messages use it). ``max_in_flight``
+    caps the tasks submitted and not yet finished (default: all at once); the next is
+    submitted as one finishes, which bounds the payloads held by the cluster and the workers
+    busy with one job.
 
     Ctrl-C (``KeyboardInterrupt``) cancels every outstanding task, killing its worker, and
     propagates. An exception raised by ``function`` propagates as itself and cancels the rest.
     """
     _check_count("max_retries", max_retries, 0)
+    if max_in_flight is not None:
+        _check_count("max_in_flight", max_in_flight, 1)
     for label, amount in (("num_cpus", num_cpus), ("num_gpus", num_gpus)):
         if isinstance(amount, bool) or not isinstance(amount, (int, float)) or not amount >= 0:
             raise ValueError(f"{label} must be a number ≥ 0, not {amount!r}")
@@ -209,11 +215,21 @@ def run_tasks(
         name=f"shatranj.{name}",
     )
     # The payloads go through the object store once each; the refs are the task ids' handles.
-    pending: Dict[Any, int] = {
-        remote.remote(function, payload, name, index): index for index, payload in enumerate(payloads)
-    }
+    pending: Dict[Any, int] = {}
+    unsubmitted = iter(enumerate(payloads))
+    limit = total if max_in_flight is None else max_in_flight
+
+    def submit() -> None:
+        while len(pending) < limit:
+            task = next(unsubmitted, None)
+            if task is None:
+                return
+            index, payload = task
+            pending[remote.remote(function, payload, name, index)] = index
+
     results: Dict[int, R] = {}
     try:
+        submit()
         if progress is not None:
             progress(0, total)
         while pending:
@@ -236,6 +252,7 @@ def run_tasks(
                     on_result(index, value)
                 if progress is not None:
                     progress(len(results), total)
+            submit()
     except BaseException:
         for ref in pending:
             ray.cancel(ref, force=True)

@@ -11,6 +11,7 @@ import _thread
 import operator
 import os
 import pickle
+import sys
 import threading
 import time
 from pathlib import Path
@@ -304,7 +305,6 @@ def test_without_ray_the_module_imports_and_says_what_to_install() -> None:
     """In a child interpreter where ``import ray`` fails: importing the module and counting
     depth 1 work, a real job raises ImportError naming the extra."""
     import subprocess
-    import sys
 
     code = (
         "import sys; sys.modules['ray'] = None\n"
@@ -318,3 +318,27 @@ def test_without_ray_the_module_imports_and_says_what_to_install() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 0, out.stderr
     assert "pip install 'shatranj[ray]'" in out.stdout
+
+
+def test_max_in_flight_runs_one_task_at_a_time_and_keeps_the_order() -> None:
+    """The task function lives in this test module, which the workers cannot import: it
+    travels by value. With one task in flight the tasks run one after another (their run intervals do not
+    overlap); with the default they overlap on the two CPUs. Results stay in payload order."""
+    import ray.cloudpickle
+
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    spans = distributed.run_tasks(_timed_sleep, [0.3] * 4, max_in_flight=1)
+    assert [index for index, _, _ in spans] == [0.3] * 4
+    starts = sorted((start, end) for _, start, end in spans)
+    assert all(later[0] >= earlier[1] for earlier, later in zip(starts, starts[1:])), starts
+    spans = distributed.run_tasks(_timed_sleep, [0.5] * 2)
+    (_, start_a, end_a), (_, start_b, end_b) = spans
+    assert start_a < end_b and start_b < end_a, spans
+    with pytest.raises(ValueError, match="max_in_flight"):
+        distributed.run_tasks(len, [[1]], max_in_flight=0)
+
+
+def _timed_sleep(seconds: float) -> Tuple[float, float, float]:
+    start = time.time()
+    time.sleep(seconds)
+    return seconds, start, time.time()
