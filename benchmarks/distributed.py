@@ -74,7 +74,7 @@ def main() -> None:
     args = parser.parse_args()
 
     perfts = [
-        ("startpos", shatranj.STARTING_FEN, 5 if args.quick else 6),
+        ("startpos", shatranj.STARTING_FEN, 5 if args.quick else 7),
         ("kiwipete", KIWIPETE, 4 if args.quick else 5),
     ]
     analysis_depth = 6 if args.quick else 9
