@@ -124,7 +124,14 @@ def connect(address: Optional[str] = None) -> None:
         # A local cluster for this process: no dashboard (it costs a second and a port).
         ray.init(include_dashboard=False, configure_logging=False)
     else:
-        ray.init(address=address, configure_logging=False)
+        try:
+            ray.init(address=address, configure_logging=False)
+        except ConnectionError as error:
+            raise ConnectionError(
+                f"cannot join the Ray cluster at {address or os.environ.get('RAY_ADDRESS')}: {error}. "
+                "Recent Ray clusters require a token: set RAY_AUTH_MODE=token here and give this "
+                "machine the head's token (~/.ray/auth_token, or RAY_AUTH_TOKEN)"
+            ) from error
 
 
 def cluster_cpus() -> int:
