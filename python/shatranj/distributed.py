@@ -1,0 +1,579 @@
+"""Perft and analysis spread over a Ray cluster (``pip install 'shatranj[ray]'``).
+
+This module owns the distribution of work: split a job into tasks, run them on the cluster's
+workers with retries, merge the results in task order and report progress. Chess stays in the
+native code; every task calls the same ``shatranj.perft`` or ``shatranj.Engine`` that runs in
+this process.
+
+- :func:`perft` splits the move tree a few plies below the root, merges transpositions (a
+  position reached by several move orders is counted once, times the number of paths) and
+  groups the subtrees into tasks of similar estimated size.
+- :func:`analyse` searches many positions, a slice of the input per task, and returns the info
+  dicts in input order.
+- :func:`run_tasks` is the core both use: it takes a module-level function and a list of
+  payloads and returns the results in payload order. A new distributed job (self-play: a task
+  plays a batch of games, ``num_gpus=1`` per task where the cluster has GPUs) is a payload
+  type, a module-level task function and a call of :func:`run_tasks`, with
+  :class:`TextProgress` or a callback for progress and ``on_result`` to stream results.
+
+Ray is imported only when a function here runs, so ``import shatranj.distributed`` works without
+it. A cluster is joined if one is running (``address=``, ``ray.init`` already called, or the
+``RAY_ADDRESS`` environment variable); otherwise a local one is started on this machine.
+
+Exactly-once counting: a task is a pure function of its payload, and its result is stored under
+its task index, once. When a worker process dies mid-task, Ray runs the task again (up to
+``max_retries`` times) and only the attempt that finishes delivers a result, so a retried subtree
+is never counted twice. Exceptions raised by the task itself (bad input) are not retried: they
+are raised here as they were raised there.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import os
+import sys
+import time as _time
+from pathlib import Path
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Literal,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
+    overload,
+)
+
+from . import _core
+from .engine import Engine, InfoDict
+
+__all__ = [
+    "DistributedError",
+    "Progress",
+    "TextProgress",
+    "analyse",
+    "cluster_cpus",
+    "connect",
+    "perft",
+    "run_tasks",
+]
+
+P = TypeVar("P")
+R = TypeVar("R")
+
+#: A progress callback of :func:`run_tasks`: ``(tasks done, tasks in all)``.
+Progress = Callable[[int, int], object]
+
+# Tasks per CPU of the cluster: enough that a slow task near the end leaves little idle time and
+# the progress moves in visible steps, few enough that Ray's per-task cost (a few ms) is noise.
+TASKS_PER_CPU = 4
+# The smallest perft task worth shipping, in estimated leaf nodes: about 0.1 s of one core.
+MIN_PERFT_TASK_NODES = 10_000_000
+# Splitting stops once this many distinct positions are found at the split ply (the
+# enumeration runs here, in Python).
+MAX_SPLIT_POSITIONS = 50_000
+# A Ctrl-C is noticed within this many seconds while waiting for tasks.
+_WAIT_SLICE = 0.1
+
+# Test hook: when this environment variable names a folder on the worker's machine, a task
+# finding the file ``crash-<name>-<index>`` there deletes it and kills its own worker process
+# (os._exit), so the first attempt of that task dies and the retry runs normally.
+FAULTS_ENV = "SHATRANJ_DISTRIBUTED_FAULTS"
+
+
+class DistributedError(RuntimeError):
+    """A task could not be run on the cluster: its worker died more often than ``max_retries``
+    allowed, or the cluster lost it. (An exception raised by the task's own code is raised
+    as itself instead.)"""
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise ImportError("shatranj.distributed needs Ray: pip install 'shatranj[ray]' (on every node)") from error
+    return ray
+
+
+def connect(address: Optional[str] = None) -> None:
+    """Joins the Ray cluster at ``address`` (``"auto"``, ``"host:6379"``, ``"ray://…"``), or
+    with ``None`` the cluster Ray finds by itself (``RAY_ADDRESS``), else a new local one.
+
+    Does nothing when Ray is already initialised in this process; an explicit ``address`` that
+    differs from the current cluster is an error rather than a silent reuse.
+    """
+    if address is not None and not isinstance(address, str):
+        raise TypeError(f"address must be a str or None, not {type(address).__name__}")
+    ray = _import_ray()
+    if ray.is_initialized():
+        if address not in (None, "auto"):
+            current = ray.get_runtime_context().gcs_address
+            if address.split("://")[-1] != current:
+                raise ValueError(
+                    f"Ray is already connected to {current}, not {address}; "
+                    "call ray.shutdown() first to switch clusters"
+                )
+        return
+    if address is None and not os.environ.get("RAY_ADDRESS"):
+        # A local cluster for this process: no dashboard (it costs a second and a port).
+        ray.init(include_dashboard=False, configure_logging=False)
+    else:
+        try:
+            ray.init(address=address, configure_logging=False)
+        except ConnectionError as error:
+            raise ConnectionError(
+                f"cannot join the Ray cluster at {address or os.environ.get('RAY_ADDRESS')}: {error}. "
+                "Recent Ray clusters require a token: set RAY_AUTH_MODE=token here and give this "
+                "machine the head's token (~/.ray/auth_token, or RAY_AUTH_TOKEN)"
+            ) from error
+
+
+def cluster_cpus() -> int:
+    """The CPUs of the cluster (connected first with :func:`connect`), at least 1."""
+    ray = _import_ray()
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def _execute(function: Callable[[Any], Any], payload: Any, name: str, index: int) -> Any:
+    """The body of every task: the fault hook, then ``function(payload)``."""
+    faults = os.environ.get(FAULTS_ENV)
+    if faults:
+        marker = Path(faults) / f"crash-{name}-{index}"
+        try:
+            marker.unlink()
+        except FileNotFoundError:
+            pass
+        else:
+            os._exit(1)
+    return function(payload)
+
+
+_REMOTE: Dict[str, Any] = {}
+
+
+def _remote_execute() -> Any:
+    """``_execute`` as a Ray remote function, made once per process."""
+    if "execute" not in _REMOTE:
+        _REMOTE["execute"] = _import_ray().remote(_execute)
+    return _REMOTE["execute"]
+
+
+def _check_count(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def run_tasks(
+    function: Callable[[P], R],
+    payloads: Sequence[P],
+    *,
+    name: str = "task",
+    address: Optional[str] = None,
+    max_retries: int = 3,
+    num_cpus: float = 1,
+    num_gpus: float = 0,
+    max_in_flight: Optional[int] = None,
+    progress: Optional[Progress] = None,
+    on_result: Optional[Callable[[int, R], object]] = None,
+) -> List[R]:
+    """Runs ``function(payload)`` for every payload on the cluster; returns the results in
+    payload order.
+
+    ``function`` must be importable by the workers (a module-level function of an installed
+    module: it travels by reference) and idempotent: a task whose worker dies is run again, up
+    to ``max_retries`` times, and each task index delivers exactly one result. ``num_cpus`` and
+    ``num_gpus`` are the resources one task reserves (a task running a 4-thread engine asks for
+    4 CPUs; a self-play task for its GPU). ``progress(done, total)`` is called here after each
+    finished task, ``on_result(index, result)`` as each result arrives (in completion order).
+    ``name`` labels the tasks (the fault hook and error messages use it). ``max_in_flight``
+    caps the tasks submitted and not yet finished (default: all at once); the next is
+    submitted as one finishes, which bounds the payloads held by the cluster and the workers
+    busy with one job.
+
+    Ctrl-C (``KeyboardInterrupt``) cancels every outstanding task, killing its worker, and
+    propagates. An exception raised by ``function`` propagates as itself and cancels the rest.
+    """
+    _check_count("max_retries", max_retries, 0)
+    if max_in_flight is not None:
+        _check_count("max_in_flight", max_in_flight, 1)
+    for label, amount in (("num_cpus", num_cpus), ("num_gpus", num_gpus)):
+        if isinstance(amount, bool) or not isinstance(amount, (int, float)) or not amount >= 0:
+            raise ValueError(f"{label} must be a number ≥ 0, not {amount!r}")
+    payloads = list(payloads)
+    total = len(payloads)
+    if total == 0:
+        return []
+    connect(address)
+    ray = _import_ray()
+    remote = _remote_execute().options(
+        num_cpus=num_cpus,
+        num_gpus=num_gpus,
+        max_retries=max_retries,
+        retry_exceptions=False,
+        name=f"shatranj.{name}",
+    )
+    # The payloads go through the object store once each; the refs are the task ids' handles.
+    pending: Dict[Any, int] = {}
+    unsubmitted = iter(enumerate(payloads))
+    limit = total if max_in_flight is None else max_in_flight
+
+    def submit() -> None:
+        while len(pending) < limit:
+            task = next(unsubmitted, None)
+            if task is None:
+                return
+            index, payload = task
+            pending[remote.remote(function, payload, name, index)] = index
+
+    results: Dict[int, R] = {}
+    try:
+        submit()
+        if progress is not None:
+            progress(0, total)
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=_WAIT_SLICE)
+            for ref in ready:
+                index = pending.pop(ref)
+                try:
+                    value = ray.get(ref)
+                except ray.exceptions.RayTaskError as error:
+                    # The task's own exception (its class is preserved): raise it as such.
+                    cause = error.cause if isinstance(error.cause, BaseException) else error
+                    raise cause from None
+                except ray.exceptions.RayError as error:
+                    raise DistributedError(
+                        f"{name} {index} of {total} failed on the cluster (after up to {max_retries} retries): {error}"
+                    ) from error
+                # Keyed by task index: one result per task, whatever the attempts.
+                results.setdefault(index, value)
+                if on_result is not None:
+                    on_result(index, value)
+                if progress is not None:
+                    progress(len(results), total)
+            submit()
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
+    return [results[index] for index in range(total)]
+
+
+class TextProgress:
+    """A one-line text bar on stderr (no tqdm): ``perft [#####-----] 12/40 tasks 3.1 s``."""
+
+    def __init__(self, label: str, *, width: int = 30, stream: Any = None) -> None:
+        self.label = label
+        self.width = width
+        self.stream = stream if stream is not None else sys.stderr
+        self.started = _time.monotonic()
+
+    def __call__(self, done: int, total: int, extra: str = "") -> None:
+        filled = self.width * done // max(total, 1)
+        bar = "#" * filled + "-" * (self.width - filled)
+        elapsed = _time.monotonic() - self.started
+        line = f"\r{self.label} [{bar}] {done}/{total} tasks {elapsed:.1f} s{extra}"
+        self.stream.write(line)
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+# --- perft ----------------------------------------------------------------------------------
+
+PerftProgress = Callable[[int, int, int], object]
+# One perft task: the depth left below the split, and the split positions (FEN) with the
+# number of move orders that reach each.
+PerftPayload = Tuple[int, List[Tuple[str, int]]]
+
+
+def _perft_task(payload: PerftPayload) -> int:
+    depth, positions = payload
+    return sum(paths * _core.perft(_core.Board(fen), depth, threads=1) for fen, paths in positions)
+
+
+def _split(board: _core.Board, plies: int) -> Dict[str, int]:
+    """The distinct positions ``plies`` plies below ``board`` (as FEN), with the number of move
+    sequences reaching each. Perft below a position depends on the position alone, not the
+    clocks or the path, so transpositions merge."""
+    level: Dict[str, int] = {board.fen(): 1}
+    for _ in range(plies):
+        below: Dict[str, int] = {}
+        for fen, paths in level.items():
+            position = _core.Board(fen)
+            for move in position.legal_moves:
+                position.push(move)
+                # The clocks do not change the count; dropping them lets more positions merge.
+                key = position.epd() + " 0 1"
+                below[key] = below.get(key, 0) + paths
+                position.pop()
+        level = below
+    return level
+
+
+def _default_split(board: _core.Board, depth: int, cpus: int) -> int:
+    """The shallowest split that yields a couple of positions for each task.
+
+    Shallow, because deeper splits mean more and smaller subtrees, and each native perft call
+    costs a fixed 0.1-0.3 ms (a worker thread for Ctrl-C): counting Kiwipete 5 as 2,038
+    depth-3 subtrees takes twice as long as one call. Two positions per task still let the
+    grouping even out the tasks."""
+    wanted = 2 * TASKS_PER_CPU * cpus
+    split, count = 1, board.legal_moves.count()
+    while split < depth - 1 and count < wanted and count * 35 <= MAX_SPLIT_POSITIONS:
+        split += 1
+        count = len(_split(board, split))
+    return split
+
+
+def _perft_tasks(positions: Dict[str, int], depth: int, cpus: int) -> List[PerftPayload]:
+    """Groups the split positions into tasks of similar estimated size (largest first).
+
+    A subtree of ``depth`` plies below a position with ``b`` legal moves is estimated at
+    ``b × mean_b^(depth-1)``: exact in its first ply, an average below.
+    """
+    branching = {fen: _core.Board(fen).legal_moves.count() for fen in positions}
+    mean = max(1.0, sum(branching.values()) / max(len(branching), 1))
+    sizes = {fen: paths * branching[fen] * mean ** (depth - 1) for fen, paths in positions.items()}
+    total = sum(sizes.values())
+    count = max(1, min(len(positions), TASKS_PER_CPU * cpus, math.ceil(total / MIN_PERFT_TASK_NODES)))
+    # Longest processing time first: each position to the currently lightest task.
+    heap: List[Tuple[float, int]] = [(0.0, task) for task in range(count)]
+    groups: List[List[Tuple[str, int]]] = [[] for _ in range(count)]
+    for fen in sorted(positions, key=lambda key: -sizes[key]):
+        load, task = heapq.heappop(heap)
+        groups[task].append((fen, positions[fen]))
+        heapq.heappush(heap, (load + sizes[fen], task))
+    loads = {task: load for load, task in heap}
+    order = sorted(range(count), key=lambda task: -loads[task])
+    return [(depth, groups[task]) for task in order if groups[task]]
+
+
+def perft(
+    board: _core.Board,
+    depth: int,
+    *,
+    split_depth: Optional[int] = None,
+    address: Optional[str] = None,
+    max_retries: int = 3,
+    progress: Union[None, bool, PerftProgress] = None,
+) -> int:
+    """The number of leaf nodes ``depth`` plies below ``board``, counted on the cluster; equal
+    to :func:`shatranj.perft`.
+
+    The tree is split ``split_depth`` plies below the root (default: the shallowest ply with
+    two distinct positions for each of the ``TASKS_PER_CPU`` tasks per cluster CPU); each task
+    counts a group of those subtrees with one thread. ``progress`` is ``True`` for a text bar
+    on stderr, or a callback ``(nodes counted so far, tasks done, tasks in all)`` — the shape of
+    :func:`shatranj.perft`'s, with tasks in place of root moves. Depth 0 and 1 are counted here
+    without the cluster.
+    """
+    if not isinstance(board, _core.Board):
+        raise TypeError(f"board must be a shatranj.Board, not {type(board).__name__}")
+    _check_count("depth", depth, 0)
+    if split_depth is not None:
+        _check_count("split_depth", split_depth, 1)
+        if split_depth >= depth:
+            raise ValueError(f"split_depth must be less than depth ({depth}), not {split_depth}")
+    if progress is not None and not isinstance(progress, bool) and not callable(progress):
+        raise TypeError(f"progress must be a bool or a callable, not {type(progress).__name__}")
+    _check_count("max_retries", max_retries, 0)
+    if depth <= 1:
+        return _core.perft(board, depth)
+    connect(address)
+    cpus = cluster_cpus()
+    # The move stack does not change the count; the split starts from the position alone.
+    root = _core.Board(board.fen())
+    plies = split_depth if split_depth is not None else _default_split(root, depth, cpus)
+    positions = _split(root, plies)
+    if not positions:  # mate or stalemate within the split: nothing below
+        return 0
+    tasks = _perft_tasks(positions, depth - plies, cpus)
+
+    counted = [0]
+    bar = TextProgress("perft") if progress is True else None
+
+    def on_result(_index: int, nodes: int) -> None:
+        counted[0] += nodes
+
+    def report(done: int, total: int) -> None:
+        if bar is not None:
+            bar(done, total, f" {counted[0]:,} nodes")
+        elif callable(progress):
+            progress(counted[0], done, total)
+
+    counts = run_tasks(
+        _perft_task,
+        tasks,
+        name="perft",
+        max_retries=max_retries,
+        progress=report if progress else None,
+        on_result=on_result,
+    )
+    return sum(counts)
+
+
+# --- analysis -------------------------------------------------------------------------------
+
+# One analysis task: the limits, the engine's size, and a slice of the positions.
+AnalysePayload = Tuple[Dict[str, Any], Tuple[int, int], List[_core.Board]]
+AnalyseResult = Union[InfoDict, List[InfoDict]]
+
+# One engine per (threads, hash_mb) per worker process, kept between tasks: Ray reuses worker
+# processes, so the table is allocated once per worker rather than once per task.
+_ENGINES: Dict[Tuple[int, int], Engine] = {}
+
+
+def _analyse_task(payload: AnalysePayload) -> List[AnalyseResult]:
+    limits, (threads, hash_mb), boards = payload
+    engine = _ENGINES.get((threads, hash_mb))
+    if engine is None:
+        engine = _ENGINES[(threads, hash_mb)] = Engine(threads=threads, hash_mb=hash_mb)
+    results: List[AnalyseResult] = []
+    for board in boards:
+        # A fresh table per position: the result does not depend on which positions this
+        # worker happened to search before (with one thread the search is deterministic).
+        engine.clear_hash()
+        results.append(engine.analyse(board, **limits))
+    return results
+
+
+def _positions(boards_or_fens: Iterable[Union[_core.Board, str]]) -> List[_core.Board]:
+    if isinstance(boards_or_fens, (str, _core.Board)):
+        raise TypeError("boards_or_fens must be an iterable of boards or FENs, not a single one")
+    boards: List[_core.Board] = []
+    for index, item in enumerate(boards_or_fens):
+        if isinstance(item, _core.Board):
+            boards.append(item)
+        elif isinstance(item, str):
+            try:
+                boards.append(_core.Board(item))
+            except ValueError as error:
+                raise ValueError(f"position {index}: {error}") from None
+        else:
+            raise TypeError(f"position {index} must be a shatranj.Board or a FEN str, not {type(item).__name__}")
+    return boards
+
+
+def _check_limits(depth: Optional[int], nodes: Optional[int], time: Optional[float], multipv: int) -> Dict[str, Any]:
+    if depth is None and nodes is None and time is None:
+        raise ValueError("at least one limit is required: depth, nodes or time")
+    if depth is not None:
+        _check_count("depth", depth, 1)
+    if nodes is not None:
+        _check_count("nodes", nodes, 1)
+    if time is not None:
+        if isinstance(time, bool) or not isinstance(time, (int, float)):
+            raise TypeError(f"time must be a number of seconds, not {type(time).__name__}")
+        if not (math.isfinite(time) and time > 0):
+            raise ValueError(f"time must be a positive number of seconds, not {time!r}")
+    _check_count("multipv", multipv, 1)
+    return {"depth": depth, "nodes": nodes, "time": time, "multipv": multipv}
+
+
+@overload
+def analyse(  # type: ignore[overload-overlap]  # multipv=1: one info dict per position
+    boards_or_fens: Iterable[Union[_core.Board, str]],
+    *,
+    depth: Optional[int] = ...,
+    nodes: Optional[int] = ...,
+    time: Optional[float] = ...,
+    multipv: Literal[1] = ...,
+    threads: int = ...,
+    hash_mb: int = ...,
+    positions_per_task: Optional[int] = ...,
+    address: Optional[str] = ...,
+    max_retries: int = ...,
+    progress: Union[None, bool, Progress] = ...,
+) -> List[InfoDict]: ...
+@overload
+def analyse(
+    boards_or_fens: Iterable[Union[_core.Board, str]],
+    *,
+    depth: Optional[int] = ...,
+    nodes: Optional[int] = ...,
+    time: Optional[float] = ...,
+    multipv: int,
+    threads: int = ...,
+    hash_mb: int = ...,
+    positions_per_task: Optional[int] = ...,
+    address: Optional[str] = ...,
+    max_retries: int = ...,
+    progress: Union[None, bool, Progress] = ...,
+) -> List[List[InfoDict]]: ...
+def analyse(
+    boards_or_fens: Iterable[Union[_core.Board, str]],
+    *,
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    time: Optional[float] = None,
+    multipv: int = 1,
+    threads: int = 1,
+    hash_mb: int = 16,
+    positions_per_task: Optional[int] = None,
+    address: Optional[str] = None,
+    max_retries: int = 3,
+    progress: Union[None, bool, Progress] = None,
+) -> Union[List[InfoDict], List[List[InfoDict]]]:
+    """Analyses every position on the cluster; returns :meth:`shatranj.Engine.analyse`'s result
+    for each (an info dict, or a list of them with ``multipv > 1``), in input order.
+
+    Positions are :class:`shatranj.Board` objects (their move stacks travel with them and
+    count for repetition draws) or FEN strings. Each worker runs an in-process engine of
+    ``threads`` threads (a task reserves that many CPUs) and a ``hash_mb`` MiB table, cleared
+    before every position, so with ``threads=1`` and a depth or node limit the result equals a
+    local ``Engine(threads=1).analyse`` of the same position. Consecutive positions are
+    grouped ``positions_per_task`` to a task (default: about four tasks per CPU). ``progress``
+    is ``True`` for a text bar on stderr or a callback ``(positions done, positions)``.
+    """
+    limits = _check_limits(depth, nodes, time, multipv)
+    _check_count("threads", threads, 1)
+    _check_count("hash_mb", hash_mb, 1)
+    _check_count("max_retries", max_retries, 0)
+    if positions_per_task is not None:
+        _check_count("positions_per_task", positions_per_task, 1)
+    if progress is not None and not isinstance(progress, bool) and not callable(progress):
+        raise TypeError(f"progress must be a bool or a callable, not {type(progress).__name__}")
+    boards = _positions(boards_or_fens)
+    if not boards:
+        return []
+    connect(address)
+    per_task = positions_per_task
+    if per_task is None:
+        slots = max(1, cluster_cpus() // threads) * TASKS_PER_CPU
+        per_task = max(1, math.ceil(len(boards) / slots))
+    tasks: List[AnalysePayload] = [
+        (limits, (threads, hash_mb), boards[start : start + per_task]) for start in range(0, len(boards), per_task)
+    ]
+    sizes = [len(task[2]) for task in tasks]
+    finished = [0]
+    bar = TextProgress("analyse") if progress is True else None
+
+    def on_result(index: int, _infos: List[AnalyseResult]) -> None:
+        finished[0] += sizes[index]
+
+    def report(done: int, total: int) -> None:
+        if bar is not None:
+            bar(done, total, f" {finished[0]}/{len(boards)} positions")
+        elif callable(progress):
+            progress(finished[0], len(boards))
+
+    groups = run_tasks(
+        _analyse_task,
+        tasks,
+        name="analyse",
+        max_retries=max_retries,
+        num_cpus=threads,
+        progress=report if progress else None,
+        on_result=on_result,
+    )
+    flat: List[Any] = [info for group in groups for info in group]
+    return flat
