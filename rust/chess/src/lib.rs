@@ -59,6 +59,7 @@ mod movegen;
 pub mod moves;
 pub mod outcome;
 pub mod perft;
+pub mod pgn;
 mod polyglot_keys;
 pub mod position;
 mod pseudo;
