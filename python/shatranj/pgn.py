@@ -409,7 +409,7 @@ class ChildNode(GameNode):
         return self.parent.board().san(self.move)
 
     def uci(self, *, chess960: Optional[bool] = None) -> str:
-        return self.parent.board().uci(self.move)
+        return self.move.uci()
 
     def end(self) -> ChildNode:
         node: ChildNode = self

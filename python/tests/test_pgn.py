@@ -128,11 +128,12 @@ def test_r7_games_built_in_python_export_as_python_chess() -> None:
         theirs = chess.pgn.Game.from_board(board)
         mine = pgn.Game.from_board(shatranj.Board.from_chess(board))
         assert str(mine) == str(theirs)
-        for game, lib in ((mine, shatranj), (theirs, chess)):
+        pairs: List[Tuple[Any, Any]] = [(mine, shatranj), (theirs, chess)]
+        for game, lib in pairs:
             first = game.next()
             assert first is not None
-            alt = game.add_main_variation(lib.Move.from_uci("d2d4"), comment="main now", nags=[3])  # type: ignore[attr-defined]
-            alt.add_line([lib.Move.from_uci(u) for u in ("d7d5", "c2c4")], comment="QGD", nags=[14])  # type: ignore[attr-defined]
+            alt = game.add_main_variation(lib.Move.from_uci("d2d4"), comment="main now", nags=[3])
+            alt.add_line([lib.Move.from_uci(u) for u in ("d7d5", "c2c4")], comment="QGD", nags=[14])
             game.promote(first)
             game.headers["Event"] = "built"
         assert str(mine) == str(theirs)
@@ -152,7 +153,8 @@ def test_r7_nodes_navigation() -> None:
     nf3 = c5.next()
     assert nf3 is not None and nf3.nags == {pgn.NAG_GOOD_MOVE} and nf3.ply() == 3
     assert nf3.board().fen() == "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
-    assert game.end().san() == "Nc6" and game.end().parent.comment == "develops"  # type: ignore[union-attr]
+    end = game.end()
+    assert isinstance(end, pgn.ChildNode) and end.san() == "Nc6" and end.parent.comment == "develops"
     assert [n.san() for n in game.mainline()] == ["e4", "e5", "Nf3", "Nc6"]
     assert [m.uci() for m in reversed(game.mainline_moves())] == ["b8c6", "g1f3", "e7e5", "e2e4"]
     assert str(game.mainline_moves()) == "1. e4 e5 2. Nf3 Nc6"

@@ -110,7 +110,11 @@ impl PgnTree {
     }
 
     /// The main line's moves after node `index`.
-    fn mainline_moves<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Vec<Bound<'py, Move>>> {
+    fn mainline_moves<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+    ) -> PyResult<Vec<Bound<'py, Move>>> {
         self.check(index)?;
         let mut out = Vec::new();
         let mut next = self.game.node(index).main_child();
@@ -158,7 +162,9 @@ impl PgnTree {
         if index < self.game.nodes.len() {
             Ok(())
         } else {
-            Err(PyValueError::new_err(format!("no node {index} in this game")))
+            Err(PyValueError::new_err(format!(
+                "no node {index} in this game"
+            )))
         }
     }
 }
@@ -194,7 +200,9 @@ pub fn pgn_read_game(
             None => {
                 let obj = readline.call0()?;
                 let text = obj.cast::<PyString>().map_err(|_| {
-                    PyTypeError::new_err("read_game needs a file opened in text mode (readline() must return str)")
+                    PyTypeError::new_err(
+                        "read_game needs a file opened in text mode (readline() must return str)",
+                    )
                 })?;
                 let text = text.to_cow()?;
                 if text.is_empty() {
@@ -318,9 +326,12 @@ pub fn pgn_write(
             placed.push((PgnGame::ROOT, start));
             PgnGame::ROOT
         } else {
-            let &(parent_id, before) = placed.get(parent).filter(|_| parent < i).ok_or_else(|| {
-                PyValueError::new_err(format!("node {i}: parent {parent} is not listed before it"))
-            })?;
+            let &(parent_id, before) =
+                placed.get(parent).filter(|_| parent < i).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "node {i}: parent {parent} is not listed before it"
+                    ))
+                })?;
             let key = mv.get().key;
             let m = resolve(&before, key);
             let after = before.after(m).map_err(|_| {
@@ -347,5 +358,6 @@ pub fn pgn_write(
         comments,
         variations,
     };
-    write_with_tags(&game, &tags, result, &options).map_err(|e| PyValueError::new_err(e.to_string()))
+    write_with_tags(&game, &tags, result, &options)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
