@@ -238,3 +238,34 @@ def test_r7_4_suffix_nags() -> None:
     game = pgn.read_game(io.StringIO("1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! *"))
     assert game is not None
     assert [sorted(n.nags) for n in game.mainline()] == [[1], [2], [3], [4], [5], [6]]
+
+
+SHORT_GAME = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n\n"
+
+
+def test_read_games_ctrl_c(tmp_path: Path) -> None:
+    """A long bulk read stops promptly on Ctrl-C (KeyboardInterrupt), in a child process."""
+    from interrupt import assert_ctrl_c_interrupts
+
+    path = tmp_path / "many.pgn"
+    path.write_text(SHORT_GAME * 400_000, encoding="utf-8")
+    assert_ctrl_c_interrupts(f"import shatranj.pgn; shatranj.pgn.read_games({str(path)!r})")
+
+
+def test_read_games_releases_the_gil(tmp_path: Path) -> None:
+    """Another Python thread keeps running while read_games parses."""
+    import threading
+    import time
+
+    path = tmp_path / "some.pgn"
+    path.write_text(SHORT_GAME * 30_000, encoding="utf-8")
+    result: List[int] = []
+    worker = threading.Thread(target=lambda: result.append(pgn.read_games(path).read))
+    ticks = 0
+    worker.start()
+    while worker.is_alive():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    assert result == [30_000]
+    assert ticks >= 10, ticks
