@@ -269,3 +269,49 @@ def test_read_games_releases_the_gil(tmp_path: Path) -> None:
     worker.join()
     assert result == [30_000]
     assert ticks >= 10, ticks
+
+
+GARBAGE_CHILD = """
+import io, random, sys
+import shatranj.pgn as pgn
+seed, cases, base = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+rng = random.Random(seed)
+alphabet = '{}()[];%$!?"\\n 0123456789.-=+#xOKQRBNabcdefgh*/\\\\é\\u0000'
+for _ in range(cases):
+    chars = list(base)
+    for _ in range(rng.randrange(1, 12)):
+        i = rng.randrange(len(chars))
+        op = rng.randrange(3)
+        if op == 0:
+            chars[i] = rng.choice(alphabet)
+        elif op == 1:
+            del chars[i]
+        else:
+            chars.insert(i, rng.choice(alphabet))
+    handle = io.StringIO("".join(chars))
+    while (game := pgn.read_game(handle)) is not None:
+        for error in game.errors:
+            assert isinstance(error, ValueError) and error.line >= 1
+        try:
+            text = str(game)
+        except ValueError:
+            continue  # a FEN tag the board refuses
+        for node in game.mainline():
+            node.board()
+        assert str(game) == text
+print("done")
+"""
+
+
+def test_r7_garbage_pgn_never_crashes() -> None:
+    """Mangled PGN through read_game, the nodes and str(game), in a child: errors only."""
+    import subprocess
+    import sys
+
+    seed, cases = 777, 1500
+    print(f"seed {seed}, {cases} cases")
+    base = (Path(__file__).resolve().parents[2] / "rust/chess/tests/pgn/annotated.pgn").read_text() * 2
+    child = subprocess.run(
+        [sys.executable, "-c", GARBAGE_CHILD, str(seed), str(cases), base], capture_output=True, text=True, timeout=120
+    )
+    assert child.returncode == 0 and child.stdout.strip() == "done", child.stderr[-2000:]
