@@ -238,6 +238,17 @@ class GameNode:
             children.append(node)
         self._variations = children
 
+    def __getstate__(self) -> Dict[str, Any]:
+        # Pickling and deep copies expand the node first: the native tree does not pickle.
+        if self._tree is not None:
+            self._expand()
+        state = self.__dict__.copy()
+        state.pop("_source", None)
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     def board(self) -> Board:
         """A new board with the position at this node."""
         raise NotImplementedError
@@ -512,6 +523,10 @@ class Game(GameNode):
         game._source = tree
         game._source_fen = game.headers.get("FEN")
         return game
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._source = None
 
     def board(self) -> Board:
         return self.headers.board()

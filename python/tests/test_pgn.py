@@ -164,6 +164,22 @@ def test_r7_nodes_navigation() -> None:
     assert "1. e4 c5 ( 1... e5 2. Nf3 { develops } 2... Nc6 ) 2. Nf3 $1 *" in str(game)
 
 
+def test_r7_games_pickle_and_copy(corpus: List[chess.pgn.Game]) -> None:
+    """A game read lazily pickles and deep-copies whole (the native tree is expanded)."""
+    import copy
+    import pickle
+
+    for reference in corpus[:10]:
+        text = str(reference)
+        game = pgn.read_game(io.StringIO(text))
+        again = pgn.read_game(io.StringIO(text))
+        assert game is not None and again is not None
+        for clone in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+            assert str(clone) == text
+            assert tree_of(clone) == tree_of(again)
+            assert list(clone.headers.items()) == list(again.headers.items())
+
+
 def test_r7_headers() -> None:
     """Roster first with defaults, others in order; FEN games start from the FEN."""
     game = pgn.Game()
