@@ -25,6 +25,11 @@ __all__ = [
     "boards_to_features",
     "boards_to_planes",
     "perft",
+    "PgnBatch",
+    "PgnTree",
+    "pgn_read_file",
+    "pgn_read_game",
+    "pgn_write",
 ]
 
 __version__: str
@@ -312,3 +317,57 @@ class Engine:
     def threads(self) -> int: ...
     @property
     def hash_mb(self) -> int: ...
+
+# ----- PGN (python/shatranj/pgn.py is the public API) ---------------------------------------
+
+_ErrorTuple = tuple[int, str, str]
+
+@final
+class PgnTree:
+    def tags(self) -> list[tuple[str, str]]: ...
+    @property
+    def movetext_result(self) -> Optional[str]: ...
+    def errors(self) -> list[_ErrorTuple]: ...
+    @property
+    def fatal(self) -> bool: ...
+    @property
+    def first_line(self) -> int: ...
+    def start_fen(self) -> str: ...
+    @property
+    def root_comment(self) -> str: ...
+    def children(self, index: int) -> list[tuple[int, Move, str, str, list[int]]]: ...
+    def has_children(self, index: int) -> bool: ...
+    def mainline_moves(self, index: int) -> list[Move]: ...
+    def write(
+        self,
+        tags: list[tuple[str, str]],
+        result: str,
+        columns: Optional[int],
+        headers: bool,
+        comments: bool,
+        variations: bool,
+        root_comment: str,
+    ) -> str: ...
+
+@final
+class PgnBatch:
+    def __len__(self) -> int: ...
+    def game(self, index: int) -> PgnTree: ...
+    @property
+    def read(self) -> int: ...
+    @property
+    def skipped(self) -> int: ...
+    def errors(self) -> list[_ErrorTuple]: ...
+
+def pgn_read_game(handle: Any, pending: Optional[str], line_no: int) -> tuple[Optional[PgnTree], Optional[str], int]: ...
+def pgn_read_file(path: str) -> PgnBatch: ...
+def pgn_write(
+    tags: list[tuple[str, str]],
+    fen: Optional[str],
+    nodes: list[tuple[int, Move, str, str, list[int]]],
+    result: str,
+    columns: Optional[int],
+    headers: bool,
+    comments: bool,
+    variations: bool,
+) -> str: ...

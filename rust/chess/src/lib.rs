@@ -1,8 +1,9 @@
 //! # shatranj-chess: the rules of chess
 //!
 //! Board types, strictly legal move generation, FEN, SAN/LAN/UCI notation, Polyglot Zobrist
-//! keys, game history with repetition and the FIDE draw rules, outcomes, and perft. The rules
-//! follow the FIDE Laws as digested in the project's `RULES.md` (ids R1.1 … R8.1).
+//! keys, game history with repetition and the FIDE draw rules, outcomes, perft, and PGN
+//! reading and writing ([`pgn`]). The rules follow the FIDE Laws as digested in the project's
+//! `RULES.md` (ids R1.1 … R8.1).
 //!
 //! ```
 //! use shatranj_chess::{Position, perft::perft, san};
@@ -75,6 +76,7 @@ mod movegen;
 pub mod moves;
 pub mod outcome;
 pub mod perft;
+pub mod pgn;
 mod polyglot_keys;
 pub mod position;
 mod pseudo;

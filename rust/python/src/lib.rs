@@ -15,6 +15,7 @@ mod legal;
 mod moves;
 mod outcome;
 mod perft;
+mod pgn;
 mod piece;
 mod planes;
 mod resolve;
@@ -42,6 +43,8 @@ mod _core {
     use crate::moves::Move;
     #[pymodule_export]
     use crate::perft::perft;
+    #[pymodule_export]
+    use crate::pgn::{PgnBatch, PgnTree, pgn_read_file, pgn_read_game, pgn_write};
     #[pymodule_export]
     use crate::piece::Piece;
     #[pymodule_export]

@@ -1,0 +1,666 @@
+"""PGN (R7): python-chess's ``chess.pgn`` over the Rust reader and writer.
+
+``read_game(handle)`` reads the next game of a text file as python-chess does (same tree,
+same ``headers``, ``str(game)`` the same text), but the parse is native and the tree's nodes
+are built only when visited: reading is tens of times faster, and ``mainline_moves()`` on an
+unvisited line comes straight from Rust. ``read_games(path)`` reads a whole file on worker
+threads without the GIL and reports how many games it read and skipped.
+
+Differences from python-chess: ``;`` comments are kept as comments (python-chess drops
+them); every problem is reported in ``Game.errors`` with its line number (``.line``),
+including stray text python-chess skips silently; a game whose blank line before the next
+``[Event`` is missing, or whose ``{`` comment is never closed, ends at the next tag-pair
+line instead of swallowing the following games; tag values unescape ``\\"`` and ``\\\\``;
+there are no visitors beyond :class:`StringExporter`, no variants, and no null moves.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import weakref
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Generic,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    MutableMapping,
+    Optional,
+    Set,
+    Tuple,
+    TypeVar,
+    Union,
+    overload,
+)
+
+from . import _core
+from ._core import STARTING_FEN, AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move
+
+NAG_NULL = 0
+NAG_GOOD_MOVE = 1
+"""A good move: ``!`` (R7.4)."""
+NAG_MISTAKE = 2
+"""A mistake: ``?``."""
+NAG_BRILLIANT_MOVE = 3
+"""A brilliant move: ``!!``."""
+NAG_BLUNDER = 4
+"""A blunder: ``??``."""
+NAG_SPECULATIVE_MOVE = 5
+"""A speculative move: ``!?``."""
+NAG_DUBIOUS_MOVE = 6
+"""A dubious move: ``?!``."""
+NAG_FORCED_MOVE = 7
+NAG_SINGULAR_MOVE = 8
+NAG_WORST_MOVE = 9
+NAG_DRAWISH_POSITION = 10
+NAG_QUIET_POSITION = 11
+NAG_ACTIVE_POSITION = 12
+NAG_UNCLEAR_POSITION = 13
+NAG_WHITE_SLIGHT_ADVANTAGE = 14
+NAG_BLACK_SLIGHT_ADVANTAGE = 15
+NAG_WHITE_MODERATE_ADVANTAGE = 16
+NAG_BLACK_MODERATE_ADVANTAGE = 17
+NAG_WHITE_DECISIVE_ADVANTAGE = 18
+NAG_BLACK_DECISIVE_ADVANTAGE = 19
+NAG_WHITE_ZUGZWANG = 22
+NAG_BLACK_ZUGZWANG = 23
+NAG_WHITE_MODERATE_COUNTERPLAY = 132
+NAG_BLACK_MODERATE_COUNTERPLAY = 133
+NAG_WHITE_DECISIVE_COUNTERPLAY = 134
+NAG_BLACK_DECISIVE_COUNTERPLAY = 135
+NAG_WHITE_MODERATE_TIME_PRESSURE = 136
+NAG_BLACK_MODERATE_TIME_PRESSURE = 137
+NAG_WHITE_SEVERE_TIME_PRESSURE = 138
+NAG_BLACK_SEVERE_TIME_PRESSURE = 139
+NAG_NOVELTY = 146
+
+TAG_ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+_ROSTER_DEFAULTS = {
+    "Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?", "Result": "*",
+}  # fmt: skip
+TAG_NAME_REGEX = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+#=:-]*\Z")
+
+
+class PgnError(ValueError):
+    """A problem in PGN text that is not a bad move; ``line`` is where (1-based)."""
+
+    line: int
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+_MOVE_ERRORS: Dict[str, type] = {
+    "invalid": InvalidMoveError,
+    "illegal": IllegalMoveError,
+    "ambiguous": AmbiguousMoveError,
+}
+
+
+def _error(line: int, kind: str, message: str) -> ValueError:
+    """The exception python-chess would put in ``Game.errors``, with ``.line`` set."""
+    cls = _MOVE_ERRORS.get(kind)
+    if cls is None:
+        return PgnError(message, line)
+    error: ValueError = cls(message)
+    setattr(error, "line", line)
+    return error
+
+
+class Headers(MutableMapping[str, str]):
+    """Tag pairs: the seven-tag roster first, in its order, then the others as added."""
+
+    def __init__(self, data: Optional[Union[Mapping[str, str], Iterable[Tuple[str, str]]]] = None, **kwargs: str) -> None:
+        self._tag_roster: Dict[str, str] = {}
+        self._others: Dict[str, str] = {}
+        if data is None:
+            data = dict(_ROSTER_DEFAULTS)
+        self.update(data, **kwargs)
+
+    @classmethod
+    def _from_tags(cls, tags: List[Tuple[str, str]]) -> Headers:
+        """Defaults, then the file's tags: what python-chess's builder makes (names are valid)."""
+        headers = cls.__new__(cls)
+        roster = dict(_ROSTER_DEFAULTS)
+        others: Dict[str, str] = {}
+        for name, value in tags:
+            if name in roster:
+                roster[name] = value
+            else:
+                others[name] = value
+        headers._tag_roster = roster
+        headers._others = others
+        return headers
+
+    def is_chess960(self) -> bool:
+        return self.get("Variant", "").lower() in ["chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random"]
+
+    def board(self) -> Board:
+        """The start position: the ``FEN`` tag's, else the standard one."""
+        return Board(self.get("FEN", STARTING_FEN))
+
+    def __setitem__(self, key: str, value: str) -> None:
+        if key in _ROSTER_DEFAULTS:
+            self._tag_roster[key] = value
+        elif not TAG_NAME_REGEX.match(key):
+            raise ValueError(f"invalid pgn header tag: {key!r}")
+        elif "\n" in value or "\r" in value:
+            raise ValueError(f"line break in pgn header {key}: {value!r}")
+        else:
+            self._others[key] = value
+
+    def __getitem__(self, key: str) -> str:
+        return self._tag_roster[key] if key in _ROSTER_DEFAULTS else self._others[key]
+
+    def __delitem__(self, key: str) -> None:
+        if key in _ROSTER_DEFAULTS:
+            del self._tag_roster[key]
+        else:
+            del self._others[key]
+
+    def __iter__(self) -> Iterator[str]:
+        for key in TAG_ROSTER:
+            if key in self._tag_roster:
+                yield key
+        yield from self._others
+
+    def __len__(self) -> int:
+        return len(self._tag_roster) + len(self._others)
+
+    def copy(self) -> Headers:
+        return type(self)(self)
+
+    def __copy__(self) -> Headers:
+        return self.copy()
+
+    def __repr__(self) -> str:
+        return "{}({})".format(type(self).__name__, ", ".join(f"{key}={value!r}" for key, value in self.items()))
+
+
+MainlineMapT = TypeVar("MainlineMapT")
+
+
+class GameNode:
+    """A node of the move tree; the root is the :class:`Game`.
+
+    A node read from PGN builds its children on first use of ``variations``; until then they
+    live in the native tree (``_tree``, node ``_index``).
+    """
+
+    parent: Optional[GameNode]
+    move: Optional[Move]
+    comment: str
+    starting_comment: str
+    nags: Set[int]
+
+    def __init__(self, *, comment: str = "") -> None:
+        self.parent = None
+        self.move = None
+        self._variations: List[ChildNode] = []
+        self._tree: Optional[_core.PgnTree] = None
+        self._index = 0
+        self.comment = comment
+        self.starting_comment = ""
+        self.nags = set()
+
+    @property
+    def variations(self) -> List[ChildNode]:
+        """The child nodes, main line first."""
+        if self._tree is not None:
+            self._expand()
+        return self._variations
+
+    @variations.setter
+    def variations(self, value: List[ChildNode]) -> None:
+        self._tree = None
+        self._variations = value
+
+    def _expand(self) -> None:
+        tree = self._tree
+        assert tree is not None
+        self._tree = None
+        children = []
+        for index, move, comment, starting_comment, nags in tree.children(self._index):
+            node = ChildNode.__new__(ChildNode)
+            node.parent = self
+            node.move = move
+            node.comment = comment
+            node.starting_comment = starting_comment
+            node.nags = set(nags)
+            node._variations = []
+            node._tree = tree
+            node._index = index
+            children.append(node)
+        self._variations = children
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # Pickling and deep copies expand the node first: the native tree does not pickle.
+        if self._tree is not None:
+            self._expand()
+        state = self.__dict__.copy()
+        state.pop("_source", None)
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def board(self) -> Board:
+        """A new board with the position at this node."""
+        raise NotImplementedError
+
+    def ply(self) -> int:
+        raise NotImplementedError
+
+    def turn(self) -> bool:
+        return self.ply() % 2 == 0
+
+    def root(self) -> GameNode:
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return node
+
+    def game(self) -> Game:
+        root = self.root()
+        assert isinstance(root, Game), "GameNode not rooted in Game"
+        return root
+
+    def end(self) -> GameNode:
+        """The last node of the main line from here."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def is_end(self) -> bool:
+        return not self.variations
+
+    def starts_variation(self) -> bool:
+        if self.parent is None or not self.parent.variations:
+            return False
+        return self.parent.variations[0] is not self
+
+    def is_mainline(self) -> bool:
+        node = self
+        while node.parent is not None:
+            parent = node.parent
+            if not parent.variations or parent.variations[0] is not node:
+                return False
+            node = parent
+        return True
+
+    def is_main_variation(self) -> bool:
+        if self.parent is None:
+            return True
+        return not self.parent.variations or self.parent.variations[0] is self
+
+    def __getitem__(self, move: Union[int, Move, GameNode]) -> ChildNode:
+        if isinstance(move, int):
+            return self.variations[move]
+        for variation in self.variations:
+            if variation.move == move or variation is move:
+                return variation
+        raise KeyError(move)
+
+    def __contains__(self, move: Union[int, Move, GameNode]) -> bool:
+        try:
+            self[move]
+        except (KeyError, IndexError):
+            return False
+        return True
+
+    def variation(self, move: Union[int, Move, GameNode]) -> ChildNode:
+        return self[move]
+
+    def has_variation(self, move: Union[int, Move, GameNode]) -> bool:
+        return move in self
+
+    def promote_to_main(self, move: Union[int, Move, GameNode]) -> None:
+        variation = self[move]
+        self.variations.remove(variation)
+        self.variations.insert(0, variation)
+
+    def promote(self, move: Union[int, Move, GameNode]) -> None:
+        variation = self[move]
+        i = self.variations.index(variation)
+        if i > 0:
+            self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
+
+    def demote(self, move: Union[int, Move, GameNode]) -> None:
+        variation = self[move]
+        i = self.variations.index(variation)
+        if i < len(self.variations) - 1:
+            self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
+
+    def remove_variation(self, move: Union[int, Move, GameNode]) -> None:
+        self.variations.remove(self.variation(move))
+
+    def add_variation(self, move: Move, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> ChildNode:
+        """A new child node, after the existing variations."""
+        return ChildNode(self, move, comment=comment, starting_comment=starting_comment, nags=nags)
+
+    def add_main_variation(self, move: Move, *, comment: str = "", nags: Iterable[int] = ()) -> ChildNode:
+        """A new child node, made the main line."""
+        node = self.add_variation(move, comment=comment, nags=nags)
+        self.variations.insert(0, self.variations.pop())
+        return node
+
+    def next(self) -> Optional[ChildNode]:
+        """The main line's next node, if any."""
+        variations = self.variations
+        return variations[0] if variations else None
+
+    def mainline(self) -> Mainline[ChildNode]:
+        return Mainline(self, _node_of)
+
+    def mainline_moves(self) -> Mainline[Move]:
+        return Mainline(self, _move_of)
+
+    def add_line(self, moves: Iterable[Move], *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> GameNode:
+        """Child nodes for ``moves`` in a row; the comment and NAGs go to the last."""
+        node: GameNode = self
+        for move in moves:
+            node = node.add_variation(move, starting_comment=starting_comment)
+            starting_comment = ""
+        node.comment = f"{node.comment} {comment}" if node.comment else comment
+        node.nags.update(nags)
+        return node
+
+
+def _node_of(node: ChildNode) -> ChildNode:
+    return node
+
+
+def _move_of(node: ChildNode) -> Move:
+    return node.move
+
+
+class ChildNode(GameNode):
+    """A node after a move."""
+
+    parent: GameNode
+    move: Move
+
+    def __init__(self, parent: GameNode, move: Move, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> None:
+        super().__init__(comment=comment)
+        self.parent = parent
+        self.move = move
+        self.parent.variations.append(self)
+        self.nags.update(nags)
+        self.starting_comment = starting_comment
+
+    def _moves(self) -> Tuple[GameNode, List[Move]]:
+        stack: List[Move] = []
+        node: GameNode = self
+        while node.parent is not None:
+            assert node.move is not None
+            stack.append(node.move)
+            node = node.parent
+        stack.reverse()
+        return node, stack
+
+    def board(self) -> Board:
+        root, moves = self._moves()
+        board = root.game().board()
+        for move in moves:
+            board.push(move)
+        return board
+
+    def ply(self) -> int:
+        root, moves = self._moves()
+        return root.game().ply() + len(moves)
+
+    def san(self) -> str:
+        """SAN of the move leading here (R7.1–R7.3)."""
+        return self.parent.board().san(self.move)
+
+    def uci(self, *, chess960: Optional[bool] = None) -> str:
+        return self.move.uci()
+
+    def end(self) -> ChildNode:
+        node: ChildNode = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def __repr__(self) -> str:
+        try:
+            parent_board = self.parent.board()
+        except ValueError:
+            return f"<{type(self).__name__} at {id(self):#x} (dangling: {self.move})>"
+        return "<{} at {:#x} ({}{} {} ...)>".format(
+            type(self).__name__, id(self), parent_board.fullmove_number,
+            "." if parent_board.turn else "...", parent_board.san(self.move))  # fmt: skip
+
+
+class Mainline(Generic[MainlineMapT]):
+    """The main line after ``start``: iterable, reversible, true when not empty."""
+
+    def __init__(self, start: GameNode, f: Callable[[ChildNode], MainlineMapT]) -> None:
+        self.start = start
+        self.f = f
+
+    def __bool__(self) -> bool:
+        return bool(self.start.variations)
+
+    def __iter__(self) -> Iterator[MainlineMapT]:
+        node = self.start
+        while True:
+            tree = node._tree
+            if tree is not None and self.f is _move_of:
+                # Not expanded yet: the moves come from the native tree in one call.
+                yield from tree.mainline_moves(node._index)  # type: ignore[misc]
+                return
+            if not node.variations:
+                return
+            node = node.variations[0]
+            yield self.f(node)
+
+    def __reversed__(self) -> Iterator[MainlineMapT]:
+        node = self.start.end()
+        while node.parent is not None and node is not self.start:
+            assert isinstance(node, ChildNode)
+            yield self.f(node)
+            node = node.parent
+
+    def __str__(self) -> str:
+        board = self.start.board()
+        parts = []
+        for node in Mainline(self.start, _node_of):
+            if board.turn:
+                parts.append(f"{board.fullmove_number}.")
+            elif not parts:
+                parts.append(f"{board.fullmove_number}...")
+            parts.append(board.san(node.move))
+            board.push(node.move)
+        return " ".join(parts)
+
+
+class StringExporter:
+    """Export options, for ``game.accept(StringExporter(...))``: python-chess's layout."""
+
+    def __init__(self, *, columns: Optional[int] = 80, headers: bool = True, comments: bool = True, variations: bool = True) -> None:
+        self.columns = columns
+        self.headers = headers
+        self.comments = comments
+        self.variations = variations
+
+
+class Game(GameNode):
+    """The root of a game: ``headers``, the start position, ``errors`` met while reading."""
+
+    headers: Headers
+    errors: List[Exception]
+
+    def __init__(self, headers: Optional[Union[Mapping[str, str], Iterable[Tuple[str, str]]]] = None) -> None:
+        super().__init__()
+        self.headers = Headers(headers)
+        self.errors = []
+        self._source: Optional[_core.PgnTree] = None
+        self._source_fen: Optional[str] = None
+
+    @classmethod
+    def _from_tree(cls, tree: _core.PgnTree) -> Game:
+        game = cls.__new__(cls)
+        game.parent = None
+        game.move = None
+        game.comment = tree.root_comment
+        game.starting_comment = ""
+        game.nags = set()
+        game._variations = []
+        game._tree = tree if tree.has_children(0) else None
+        game._index = 0
+        game.headers = Headers._from_tags(tree.tags())
+        result = tree.movetext_result
+        if result is not None and game.headers.get("Result", "*") == "*":
+            game.headers["Result"] = result
+        game.errors = [_error(*e) for e in tree.errors()]
+        game._source = tree
+        game._source_fen = game.headers.get("FEN")
+        return game
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._source = None
+
+    def board(self) -> Board:
+        return self.headers.board()
+
+    def ply(self) -> int:
+        return self.board().ply() if "FEN" in self.headers else 0
+
+    def setup(self, board: Union[Board, str]) -> None:
+        """Sets the start position: the ``FEN`` and ``SetUp`` tags."""
+        fen = board if isinstance(board, str) else board.fen()
+        fen = Board(fen).fen()
+        if fen == STARTING_FEN:
+            self.headers.pop("FEN", None)
+            self.headers.pop("SetUp", None)
+        else:
+            self.headers["FEN"] = fen
+            self.headers["SetUp"] = "1"
+
+    @classmethod
+    def from_board(cls, board: Board) -> Game:
+        """A game of the board's moves from its root position, with its result."""
+        game = cls()
+        game.setup(board.root())
+        node: GameNode = game
+        for move in board.move_stack:
+            node = node.add_variation(move)
+        game.headers["Result"] = board.result()
+        return game
+
+    @classmethod
+    def without_tag_roster(cls) -> Game:
+        return cls(headers={})
+
+    def accept(self, exporter: StringExporter) -> str:
+        """PGN text as ``exporter`` asks (python-chess's ``StringExporter`` output)."""
+        tags = list(self.headers.items()) if exporter.headers else []
+        result = self.headers.get("Result", "*")
+        source = self._source
+        if source is not None and self._tree is not None and self._source_fen == self.headers.get("FEN"):
+            # Untouched since reading (the tree is not expanded): the native tree writes itself.
+            return source.write(tags, result, exporter.columns, exporter.headers, exporter.comments, exporter.variations, self.comment)
+        nodes: List[Tuple[int, Move, str, str, List[int]]] = [(0, Move.null(), self.comment, "", [])]
+        queue: List[GameNode] = [self]
+        i = 0
+        while i < len(queue):
+            node = queue[i]
+            for child in node.variations:
+                nodes.append((i, child.move, child.comment, child.starting_comment, sorted(child.nags)))
+                queue.append(child)
+            i += 1
+        fen = self.headers.get("FEN")
+        return _core.pgn_write(tags, fen, nodes, result, exporter.columns, exporter.headers, exporter.comments, exporter.variations)
+
+    def __str__(self) -> str:
+        return self.accept(StringExporter(columns=None))
+
+    def __repr__(self) -> str:
+        return "<{} at {:#x} ({!r} vs. {!r}, {!r} at {!r}{})>".format(
+            type(self).__name__, id(self), self.headers.get("White", "?"), self.headers.get("Black", "?"),
+            self.headers.get("Date", "????.??.??"), self.headers.get("Site", "?"),
+            f", {len(self.errors)} errors" if self.errors else "")  # fmt: skip
+
+
+# Where each handle stopped: a line read that begins the next game, and the line count.
+_PENDING: "weakref.WeakKeyDictionary[Any, Tuple[Optional[str], int]]" = weakref.WeakKeyDictionary()
+
+
+def read_game(handle: Any) -> Optional[Game]:
+    """The next game of a text file (``None`` at the end), as python-chess's ``read_game``.
+
+    Problems are in ``game.errors`` (each with ``.line``, counted from where this handle's
+    reading began); the reader goes on with the next game on the next call.
+    """
+    try:
+        pending, line_no = _PENDING.pop(handle, (None, 0))
+    except TypeError:  # a handle that cannot be weakly referenced: no carry-over
+        pending, line_no = None, 0
+    tree, pending, line_no = _core.pgn_read_game(handle, pending, line_no)
+    try:
+        _PENDING[handle] = (pending, line_no)
+    except TypeError:
+        pass
+    if tree is None:
+        return None
+    return Game._from_tree(tree)
+
+
+class GameList:
+    """The games of a file read by :func:`read_games`, built on access, and the report.
+
+    ``read`` counts the games read, ``skipped`` those left out because they could not be
+    trusted (a bad move in the main line, a bad ``FEN``, an unclosed comment, no game at
+    all); ``errors`` says why, one exception with ``.line`` per skipped game.
+    """
+
+    def __init__(self, batch: _core.PgnBatch) -> None:
+        self._batch = batch
+        self.read: int = batch.read
+        self.skipped: int = batch.skipped
+        self.errors: List[ValueError] = [_error(*e) for e in batch.errors()]
+
+    def __len__(self) -> int:
+        return self.read
+
+    @overload
+    def __getitem__(self, index: int) -> Game: ...
+    @overload
+    def __getitem__(self, index: slice) -> List[Game]: ...
+    def __getitem__(self, index: Union[int, slice]) -> Union[Game, List[Game]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.read))]
+        if index < 0:
+            index += self.read
+        if not 0 <= index < self.read:
+            raise IndexError(f"game index {index} out of range")
+        return Game._from_tree(self._batch.game(index))
+
+    def __iter__(self) -> Iterator[Game]:
+        for i in range(self.read):
+            yield Game._from_tree(self._batch.game(i))
+
+    def __repr__(self) -> str:
+        return f"<GameList {self.read} read, {self.skipped} skipped>"
+
+
+def read_games(path: Union[str, "os.PathLike[str]"]) -> GameList:
+    """Every game of the PGN file at ``path``, parsed on all cores without the GIL.
+
+    Ctrl-C stops it (``KeyboardInterrupt``). Games come back in file order.
+    """
+    return GameList(_core.pgn_read_file(os.fspath(path)))
+
+
+__all__ = [
+    "Game", "GameNode", "ChildNode", "Headers", "Mainline", "StringExporter", "PgnError",
+    "GameList", "read_game", "read_games", "TAG_ROSTER",
+] + [name for name in dir() if name.startswith("NAG_")]  # fmt: skip

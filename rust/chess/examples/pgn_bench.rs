@@ -1,0 +1,62 @@
+//! Reads a PGN file and reports games per second: the streaming reader on one thread, and
+//! `read_all` on rayon's threads, and the cost of SAN parsing alone.
+//!
+//! `cargo run --release -p shatranj-chess --example pgn_bench -- FILE`
+
+use shatranj_chess::pgn::{PgnReader, read_all};
+use std::io::BufReader;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::env::args().nth(1).ok_or("usage: pgn_bench FILE")?;
+    let bytes = std::fs::read(&path)?;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let mut reader = PgnReader::new(BufReader::new(&bytes[..]));
+        let plies: usize = reader
+            .by_ref()
+            .flatten()
+            .map(|g| g.mainline_moves().len())
+            .sum();
+        let one = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let report = read_all(&bytes[..], &AtomicBool::new(false));
+        let all = start.elapsed().as_secs_f64();
+        let games = reader.games_read();
+        san_only(&report.games);
+        println!(
+            "{games} games ({} skipped), {plies} plies: PgnReader {:.0} games/s, read_all {:.0} games/s ({} games)",
+            reader.games_skipped(),
+            games as f64 / one,
+            report.games_read() as f64 / all,
+            report.games_read()
+        );
+    }
+    Ok(())
+}
+
+/// SAN parsing alone over the same plies: the share of the reader's time spent in `parse_san`.
+fn san_only(games: &[shatranj_chess::pgn::PgnGame]) -> f64 {
+    use shatranj_chess::san;
+    let mut cases = Vec::new();
+    for g in games {
+        let mut pos = g.start;
+        for m in g.mainline_moves() {
+            cases.push((pos, san::to_san(&pos, m)));
+            pos.play_unchecked(m);
+        }
+    }
+    let start = Instant::now();
+    let mut n = 0;
+    for (pos, text) in &cases {
+        n += usize::from(san::parse_san(pos, text).is_ok());
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "parse_san: {} plies, {:.0} ns each",
+        n,
+        secs * 1e9 / n as f64
+    );
+    secs
+}

@@ -1,0 +1,80 @@
+//! `PgnError`: what went wrong in a PGN text, and on which line.
+
+use crate::san::SanError;
+use core::fmt;
+
+/// A problem in a PGN text. `line` is 1-based, counted from the start of the whole input
+/// (not of the game), so it points into the file a user opens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnError {
+    pub line: usize,
+    pub kind: PgnErrorKind,
+}
+
+/// What was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PgnErrorKind {
+    /// Reading the input failed; the reader stops.
+    Io(String),
+    /// A line in the tag section that is not `[Name "value"]`.
+    BadTag { text: String },
+    /// The `FEN` tag does not hold a legal position (the message is the FEN error's).
+    BadFen { fen: String, message: String },
+    /// A move that does not parse, is illegal or is ambiguous where it stands.
+    Move(SanError),
+    /// A null move (`--`, `Z0`, `0000`, `@@@@`): not a move in the rules of chess.
+    NullMove { text: String },
+    /// A `$` not followed by a number 0..=255.
+    BadNag { text: String },
+    /// A suffix of `!` and `?` that is none of `! ? !! ?? !? ?!`.
+    BadSuffix { text: String },
+    /// A result token inside a variation.
+    ResultInVariation { text: String },
+    /// A `)` with no open variation.
+    UnmatchedParenthesis,
+    /// A `(` never closed before the end of the game.
+    UnterminatedVariation,
+    /// A `{` never closed before the end of the game (the comment swallowed the rest).
+    UnterminatedComment,
+    /// Text that holds neither a tag nor a move.
+    NoGame { text: String },
+}
+
+impl PgnError {
+    pub fn new(line: usize, kind: PgnErrorKind) -> PgnError {
+        PgnError { line, kind }
+    }
+}
+
+impl fmt::Display for PgnErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnErrorKind::Io(e) => write!(f, "read error: {e}"),
+            PgnErrorKind::BadTag { text } => write!(f, "malformed tag pair {text:?}"),
+            PgnErrorKind::BadFen { fen, message } => write!(f, "bad FEN tag {fen:?}: {message}"),
+            PgnErrorKind::Move(e) => write!(f, "{e}"),
+            PgnErrorKind::NullMove { text } => {
+                write!(f, "null move {text:?} is not supported")
+            }
+            PgnErrorKind::BadNag { text } => write!(f, "bad NAG {text:?} (want $0..$255)"),
+            PgnErrorKind::BadSuffix { text } => {
+                write!(f, "unknown move suffix {text:?} (want ! ? !! ?? !? ?!)")
+            }
+            PgnErrorKind::ResultInVariation { text } => {
+                write!(f, "result {text:?} inside a variation")
+            }
+            PgnErrorKind::UnmatchedParenthesis => write!(f, "')' without an open variation"),
+            PgnErrorKind::UnterminatedVariation => write!(f, "variation '(' never closed"),
+            PgnErrorKind::UnterminatedComment => write!(f, "comment '{{' never closed"),
+            PgnErrorKind::NoGame { text } => write!(f, "no game in {text:?}"),
+        }
+    }
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+impl std::error::Error for PgnError {}

@@ -1,0 +1,74 @@
+//! PGN, the Portable Game Notation (R7): reading and writing recorded games.
+//!
+//! The module owns the game model ([`PgnGame`]: tag pairs, the start position, a tree of
+//! moves with comments, NAGs and variations, the result), a streaming reader ([`PgnReader`],
+//! one game at a time from any `BufRead`, recovering at the next game after a bad one) and
+//! a writer ([`write_game`], [`write_mainline`]).
+//!
+//! The reader follows python-chess's `chess.pgn.read_game` where files are well formed, so a
+//! game reads into the same tree in both libraries, and is stricter about reporting where
+//! they are not: every problem is a [`PgnError`] with its line number, either kept in
+//! [`PgnGame::errors`] (the game is still sound: a bad move inside a variation, an unknown
+//! token) or, when the game itself cannot be trusted (a bad move in the main line, a bad
+//! `FEN` tag, a comment never closed), returned instead of the game and counted as skipped.
+//!
+//! ```
+//! use shatranj_chess::pgn::{PgnReader, WriteOptions, write_game};
+//!
+//! let text = "[Event \"Casual\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 {threat} Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0\n\n\
+//!             1. d4 Nf6 2. Ke2 d5 *\n";
+//! let mut reader = PgnReader::new(text.as_bytes());
+//! let game = reader.next().unwrap().unwrap();
+//! assert_eq!(game.tag("Event"), Some("Casual"));
+//! assert_eq!(game.mainline_moves().len(), 7);
+//! let bad = reader.next().unwrap().unwrap_err();
+//! assert_eq!(bad.line, 6);
+//! assert!(reader.next().is_none());
+//! assert_eq!((reader.games_read(), reader.games_skipped()), (1, 1));
+//!
+//! let pgn = write_game(&game, &WriteOptions::default()).unwrap();
+//! assert!(pgn.starts_with("[Event \"Casual\"]\n[Site \"?\"]"));
+//! assert!(pgn.contains("3. Bc4 Nf6 $4 4. Qxf7# 1-0"));
+//! ```
+
+mod error;
+mod lexer;
+mod parse;
+mod reader;
+mod split;
+mod tags;
+mod tree;
+mod writer;
+
+pub use error::{PgnError, PgnErrorKind};
+pub use parse::parse_game;
+pub use reader::{PgnReader, ReadReport, read_all};
+pub use split::{GameSplitter, LineAction, RawGame};
+pub use tags::is_tag_name;
+pub use tree::{Children, Nag, Node, NodeId, PgnGame};
+pub use writer::{WriteOptions, write_game, write_mainline, write_with_tags};
+
+/// The seven-tag roster (PGN standard 8.1.1), in the order it is written, with the value
+/// written for a tag that is missing.
+pub const TAG_ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// The game results a movetext may end with.
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// The move suffixes of R7.4 and the NAGs they stand for (`!` = 1 … `?!` = 6).
+pub const SUFFIX_NAGS: [(&str, Nag); 6] = [
+    ("!", 1),
+    ("?", 2),
+    ("!!", 3),
+    ("??", 4),
+    ("!?", 5),
+    ("?!", 6),
+];

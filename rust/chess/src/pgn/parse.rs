@@ -1,0 +1,321 @@
+//! One game's text into a [`PgnGame`].
+//!
+//! The tree is built as python-chess's `GameBuilder` builds it, so that both libraries read a
+//! well-formed game into the same tree:
+//! - a comment after a move (or before any move, at the root) is that node's comment; a
+//!   comment after `(` or after another variation's end, before the next move, is the next
+//!   move's starting comment; several comments in a row are joined with a space;
+//! - NAGs and the suffixes `! ? !! ?? !? ?!` (R7.4, NAGs 1 … 6) go to the last move;
+//! - `(` starts a variation: an alternative to the last move; `)` returns to the line it
+//!   branched from;
+//! - a bad move skips the rest of its variation — of the whole main line when it is in the
+//!   main line, which makes the game untrustworthy (see [`PgnGame::fatal`]);
+//! - a result in the main line is the termination marker; tokens after it are still read.
+//!
+//! Beyond python-chess: `;` comments are comments (python-chess drops them), and stray
+//! tokens are reported rather than silently skipped.
+
+use super::error::{PgnError, PgnErrorKind};
+use super::lexer::{Lexer, Token};
+use super::split::RawGame;
+use super::tags::parse_tag;
+use super::tree::{Nag, NodeId, PgnGame};
+use super::{RESULTS, SUFFIX_NAGS};
+use crate::fen;
+use crate::position::Position;
+use crate::san::{self, SanError};
+
+/// Reads one game's text (as cut by [`super::GameSplitter`]). Never fails: problems are in
+/// [`PgnGame::errors`], and [`PgnGame::fatal`] says whether one of them spoils the game.
+pub fn parse_game(raw: &RawGame) -> PgnGame {
+    let mut game = PgnGame::new(Position::new());
+    game.first_line = raw.first_line;
+    let mut line_no = raw.first_line;
+    let mut rest = raw.text.as_str();
+    // The tag section: tag lines, blank lines and escape lines up to the first other line.
+    while !rest.is_empty() {
+        let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            match parse_tag(line) {
+                Some(tag) => game.tags.push(tag),
+                None => game.errors.push(PgnError::new(
+                    line_no,
+                    PgnErrorKind::BadTag {
+                        text: trimmed.to_owned(),
+                    },
+                )),
+            }
+        } else if !(trimmed.is_empty() || line.starts_with('%')) {
+            break;
+        }
+        rest = after;
+        line_no += 1;
+    }
+    let start = match game.tag("FEN") {
+        None => Some(Position::new()),
+        Some(text) => match fen::parse(text) {
+            Ok(pos) => Some(pos),
+            Err(e) => {
+                let kind = PgnErrorKind::BadFen {
+                    fen: text.to_owned(),
+                    message: e.to_string(),
+                };
+                // Where the tag was: its line in the tag section.
+                let line = raw.first_line
+                    + raw
+                        .text
+                        .lines()
+                        .position(|l| l.trim_start().starts_with("[FEN"))
+                        .unwrap_or(0);
+                mark_fatal(&mut game, PgnError::new(line, kind));
+                None
+            }
+        },
+    };
+    if let Some(start) = start {
+        game.start = start;
+        Builder::new(&mut game).run(Lexer::new(rest, line_no));
+    }
+    if game.tags.is_empty() && game.nodes.len() == 1 && game.fatal.is_none() {
+        if let Some(first) = game.errors.first().cloned() {
+            // Nothing of a game was found, only problems: junk text.
+            let text = raw.text.trim().chars().take(40).collect();
+            mark_fatal(
+                &mut game,
+                PgnError::new(first.line, PgnErrorKind::NoGame { text }),
+            );
+        }
+    }
+    game
+}
+
+fn mark_fatal(game: &mut PgnGame, error: PgnError) {
+    game.errors.push(error);
+    if game.fatal.is_none() {
+        game.fatal = Some(game.errors.len() - 1);
+    }
+}
+
+/// A variation being read: its current node and the position there.
+struct Frame {
+    node: NodeId,
+    pos: Position,
+}
+
+struct Builder<'g> {
+    game: &'g mut PgnGame,
+    /// The main line's frame, then one per open variation.
+    stack: Vec<Frame>,
+    /// The position at each node, by id: a variation restarts from the parent's.
+    positions: Vec<Position>,
+    starting_comment: String,
+    /// A move has been read since the last `(`: comments now follow moves.
+    in_variation: bool,
+    /// Open parentheses inside a variation being skipped after a bad move; 0 when reading.
+    skip: usize,
+}
+
+impl<'g> Builder<'g> {
+    fn new(game: &'g mut PgnGame) -> Builder<'g> {
+        let start = game.start;
+        Builder {
+            game,
+            stack: vec![Frame {
+                node: PgnGame::ROOT,
+                pos: start,
+            }],
+            positions: vec![start],
+            starting_comment: String::new(),
+            in_variation: false,
+            skip: 0,
+        }
+    }
+
+    fn error(&mut self, line: usize, kind: PgnErrorKind) {
+        self.game.errors.push(PgnError::new(line, kind));
+    }
+
+    fn top(&self) -> &Frame {
+        self.stack
+            .last()
+            .expect("the main line's frame is never popped")
+    }
+
+    fn run(mut self, lexer: Lexer<'_>) {
+        let mut last_line = lexer.line();
+        for (token, line) in lexer {
+            last_line = line;
+            match token {
+                Token::Open => self.open(),
+                Token::Close => self.close(line),
+                _ if self.skip > 0 => {}
+                Token::Comment(text) | Token::LineComment(text) => self.comment(text),
+                Token::UnterminatedComment(text) => {
+                    self.comment(text.strip_prefix(' ').unwrap_or(text));
+                    mark_fatal(
+                        self.game,
+                        PgnError::new(line, PgnErrorKind::UnterminatedComment),
+                    );
+                }
+                Token::Nag(text) => match text.parse::<Nag>() {
+                    Ok(nag) => self.nag(nag),
+                    Err(_) => self.error(
+                        line,
+                        PgnErrorKind::BadNag {
+                            text: format!("${text}"),
+                        },
+                    ),
+                },
+                Token::Word(word) => self.word(word, line),
+            }
+        }
+        if self.stack.len() > 1 {
+            self.error(last_line, PgnErrorKind::UnterminatedVariation);
+        }
+    }
+
+    fn open(&mut self) {
+        if self.skip > 0 {
+            self.skip += 1;
+            return;
+        }
+        let node = self.top().node;
+        // As python-chess: a `(` before any move of the game has nothing to vary; ignored.
+        if let Some(parent) = self.game.nodes[node].parent() {
+            self.stack.push(Frame {
+                node: parent,
+                pos: self.positions[parent],
+            });
+            self.in_variation = false;
+        }
+    }
+
+    fn close(&mut self, line: usize) {
+        if self.skip > 0 {
+            self.skip -= 1;
+            if self.skip > 0 {
+                return;
+            }
+            if self.stack.len() == 1 {
+                // Skipping the rest of the main line: a stray `)` does not end that.
+                self.skip = 1;
+                return;
+            }
+        } else if self.stack.len() == 1 {
+            self.error(line, PgnErrorKind::UnmatchedParenthesis);
+            return;
+        }
+        self.stack.pop();
+    }
+
+    fn comment(&mut self, text: &str) {
+        let node = self.top().node;
+        let at_empty_root = node == PgnGame::ROOT && self.game.nodes[node].main_child().is_none();
+        let target = if self.in_variation || at_empty_root {
+            &mut self.game.nodes[node].comment
+        } else {
+            &mut self.starting_comment
+        };
+        append_comment(target, text);
+    }
+
+    fn nag(&mut self, nag: Nag) {
+        let node = self.top().node;
+        self.game.nodes[node].add_nag(nag);
+    }
+
+    fn word(&mut self, word: &str, line: usize) {
+        if RESULTS.contains(&word) {
+            if self.stack.len() == 1 {
+                let result = &mut self.game.movetext_result;
+                if result.as_deref().is_none_or(|r| r == "*") {
+                    *result = Some(word.to_owned());
+                }
+            } else {
+                self.error(
+                    line,
+                    PgnErrorKind::ResultInVariation {
+                        text: word.to_owned(),
+                    },
+                );
+            }
+            return;
+        }
+        // A move number (`12.`, `12...`, `12`), alone or glued to the move (`12.e4`).
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
+        let san = if digits == word.len() || dots > 0 {
+            &word[digits + dots..]
+        } else {
+            word
+        };
+        if san.is_empty() {
+            return;
+        }
+        // Suffixes (R7.4): `e4!?`, or alone after the move (`e4 !?`).
+        let core = san.trim_end_matches(['!', '?']);
+        let suffix = &san[core.len()..];
+        if !core.is_empty() {
+            self.san(core, line);
+            if self.skip > 0 {
+                return;
+            }
+        }
+        if !suffix.is_empty() {
+            match SUFFIX_NAGS.iter().find(|(s, _)| *s == suffix) {
+                Some(&(_, nag)) => self.nag(nag),
+                None => self.error(
+                    line,
+                    PgnErrorKind::BadSuffix {
+                        text: suffix.to_owned(),
+                    },
+                ),
+            }
+        }
+    }
+
+    fn san(&mut self, text: &str, line: usize) {
+        let kind = if matches!(text, "--" | "Z0" | "0000" | "@@@@") {
+            Err(PgnErrorKind::NullMove {
+                text: text.to_owned(),
+            })
+        } else {
+            san::parse_san(&self.top().pos, text).map_err(PgnErrorKind::Move)
+        };
+        match kind {
+            Ok(mv) => {
+                let frame = self.stack.last_mut().expect("main line frame");
+                let node = self.game.add_child(frame.node, mv);
+                frame.pos.play_unchecked(mv);
+                frame.node = node;
+                self.positions.push(frame.pos);
+                self.game.nodes[node].starting_comment = std::mem::take(&mut self.starting_comment);
+                self.in_variation = true;
+            }
+            // Text that is not a move at all is reported and passed over (python-chess
+            // skips it silently); a move that is illegal or ambiguous here cuts the line.
+            Err(kind @ PgnErrorKind::Move(SanError::Invalid { .. })) => self.error(line, kind),
+            Err(kind) => {
+                let error = PgnError::new(line, kind);
+                if self.stack.len() == 1 {
+                    mark_fatal(self.game, error);
+                } else {
+                    self.game.errors.push(error);
+                }
+                self.skip = 1;
+            }
+        }
+    }
+}
+
+/// Joins comments as python-chess does: with one space, empty parts dropped.
+fn append_comment(target: &mut String, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    if !target.is_empty() {
+        target.push(' ');
+    }
+    target.push_str(text);
+}

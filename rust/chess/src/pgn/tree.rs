@@ -1,0 +1,230 @@
+//! The game model: tag pairs, the start position and a tree of moves.
+//!
+//! The tree is an arena: nodes live in one `Vec` and point at each other by index (parent,
+//! first child, next sibling), so a game of any size is a handful of allocations and a node
+//! can be named by a plain number across the Python boundary. Node 0 is the root, the
+//! position before the first move; every other node is the position after its `mv`.
+
+use super::error::PgnError;
+use super::{RESULTS, TAG_ROSTER};
+use crate::moves::Move;
+use crate::position::Position;
+
+/// A Numeric Annotation Glyph (`$1` … `$255`); `!` is 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6.
+pub type Nag = u8;
+
+/// An index into [`PgnGame::nodes`].
+pub type NodeId = usize;
+
+/// One node of the move tree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Node {
+    /// The move that led here; `None` only for the root.
+    pub mv: Option<Move>,
+    /// Text after the move (for the root: before the first move).
+    pub comment: String,
+    /// Text before the move, written only where the node starts a variation.
+    pub starting_comment: String,
+    /// Annotation glyphs, sorted and without repeats (a set, as in python-chess).
+    pub nags: Vec<Nag>,
+    parent: Option<NodeId>,
+    first_child: Option<NodeId>,
+    last_child: Option<NodeId>,
+    next_sibling: Option<NodeId>,
+}
+
+impl Node {
+    pub fn parent(&self) -> Option<NodeId> {
+        self.parent
+    }
+
+    /// The main continuation (the first variation).
+    pub fn main_child(&self) -> Option<NodeId> {
+        self.first_child
+    }
+
+    /// The next variation of the parent, after this one.
+    pub fn next_sibling(&self) -> Option<NodeId> {
+        self.next_sibling
+    }
+
+    /// Adds a NAG, keeping the list sorted and free of repeats.
+    pub fn add_nag(&mut self, nag: Nag) {
+        if let Err(i) = self.nags.binary_search(&nag) {
+            self.nags.insert(i, nag);
+        }
+    }
+}
+
+/// A game read from (or to be written to) PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Tag pairs in the order they were read (or added).
+    pub tags: Vec<(String, String)>,
+    /// The position before the first move: the `FEN` tag's, else the standard one.
+    pub start: Position,
+    /// The move tree; `nodes[0]` is the root.
+    pub nodes: Vec<Node>,
+    /// The game termination marker of the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
+    pub movetext_result: Option<String>,
+    /// Every problem met while reading, in order, with line numbers.
+    pub errors: Vec<PgnError>,
+    /// The index in `errors` of the first problem that makes the game untrustworthy: a bad
+    /// move in the main line (the rest of it is lost), a bad `FEN` tag, a comment that never
+    /// closed, or text without any game in it. `None` for a sound game.
+    pub fatal: Option<usize>,
+    /// The 1-based line where the game's text began.
+    pub first_line: usize,
+}
+
+impl Default for PgnGame {
+    fn default() -> Self {
+        PgnGame::new(Position::new())
+    }
+}
+
+impl PgnGame {
+    /// The root node's index.
+    pub const ROOT: NodeId = 0;
+
+    /// A game without tags or moves from `start`.
+    pub fn new(start: Position) -> PgnGame {
+        PgnGame {
+            tags: Vec::new(),
+            start,
+            nodes: vec![Node::default()],
+            movetext_result: None,
+            errors: Vec::new(),
+            fatal: None,
+            first_line: 1,
+        }
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id]
+    }
+
+    /// Adds `mv` as the last variation after `parent` and returns the new node. The move is
+    /// not checked here (the writer checks every move, see [`super::write_game`]).
+    pub fn add_child(&mut self, parent: NodeId, mv: Move) -> NodeId {
+        let id = self.nodes.len();
+        self.nodes.push(Node {
+            mv: Some(mv),
+            parent: Some(parent),
+            ..Node::default()
+        });
+        match self.nodes[parent].last_child {
+            Some(last) => self.nodes[last].next_sibling = Some(id),
+            None => self.nodes[parent].first_child = Some(id),
+        }
+        self.nodes[parent].last_child = Some(id);
+        id
+    }
+
+    /// The variations after `id`, main line first.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            game: self,
+            next: self.nodes[id].first_child,
+        }
+    }
+
+    /// The main line's nodes after the root.
+    pub fn mainline(&self) -> impl Iterator<Item = NodeId> + '_ {
+        core::iter::successors(self.nodes[Self::ROOT].first_child, |&id| {
+            self.nodes[id].first_child
+        })
+    }
+
+    /// The main line's moves.
+    pub fn mainline_moves(&self) -> Vec<Move> {
+        self.mainline().filter_map(|id| self.nodes[id].mv).collect()
+    }
+
+    /// The value of the first tag called `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a tag, replacing the first one of that name or adding it at the end.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        match self.tags.iter_mut().find(|(k, _)| k == name) {
+            Some((_, v)) => value.clone_into(v),
+            None => self.tags.push((name.to_owned(), value.to_owned())),
+        }
+    }
+
+    /// The result: the `Result` tag unless missing or `*`, else the movetext's termination
+    /// marker, else `*` (python-chess gives the same, by copying the marker into the tag).
+    pub fn result(&self) -> &str {
+        match self.tag("Result") {
+            Some(r) if r != "*" => r,
+            _ => self.movetext_result.as_deref().unwrap_or("*"),
+        }
+    }
+
+    /// The first problem that makes the game untrustworthy, if any.
+    pub fn fatal_error(&self) -> Option<&PgnError> {
+        self.fatal.map(|i| &self.errors[i])
+    }
+
+    /// Whether `text` is one of the four results.
+    pub fn is_result(text: &str) -> bool {
+        RESULTS.contains(&text)
+    }
+
+    /// The tags as they are written: the seven-tag roster first, in its order, with `?`
+    /// (`????.??.??` for the date, the game's [`result`](Self::result) for `Result`) for a
+    /// missing one; then the others in order.
+    pub fn roster_tags(&self) -> Vec<(String, String)> {
+        roster_first(&self.tags, self.result())
+    }
+}
+
+/// `tags` with the seven-tag roster first (defaults for missing ones, `result` for a missing
+/// `Result`), then the other tags in their order.
+pub(crate) fn roster_first(tags: &[(String, String)], result: &str) -> Vec<(String, String)> {
+    let mut out = Vec::with_capacity(tags.len() + TAG_ROSTER.len());
+    for (name, default) in TAG_ROSTER {
+        let value = tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or(if name == "Result" { result } else { default });
+        let value = if name == "Result" && value == "*" {
+            result
+        } else {
+            value
+        };
+        out.push((name.to_owned(), value.to_owned()));
+    }
+    for (k, v) in tags {
+        if !TAG_ROSTER.iter().any(|(name, _)| name == k) {
+            out.push((k.clone(), v.clone()));
+        }
+    }
+    out
+}
+
+/// Iterator over a node's variations.
+pub struct Children<'a> {
+    game: &'a PgnGame,
+    next: Option<NodeId>,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        let id = self.next?;
+        self.next = self.game.nodes[id].next_sibling;
+        Some(id)
+    }
+}

@@ -1,0 +1,363 @@
+//! The native half of `shatranj.pgn`: reading games into the rules crate's `PgnGame`, handing
+//! the tree to Python a level at a time, and writing PGN.
+//!
+//! Python's `Game` and nodes (python/shatranj/pgn.py) wrap a `PgnTree` and build node objects
+//! only when they are visited, so reading a game costs the Rust parse plus a few objects.
+
+use crate::moves::{self, Move, interned, key_of};
+use crate::resolve::resolve;
+use crate::worker::run_interruptible;
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use shatranj_chess::pgn::{
+    GameSplitter, LineAction, PgnError, PgnErrorKind, PgnGame, RawGame, WriteOptions, parse_game,
+    read_all, write_with_tags,
+};
+use shatranj_chess::{Position, SanError, fen};
+use std::fs::File;
+use std::io::BufReader;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// A parsed game, shared read-only with Python.
+#[pyclass(module = "shatranj._core", frozen)]
+pub struct PgnTree {
+    game: Arc<PgnGame>,
+}
+
+/// An error as `(line, kind, message)`; `kind` picks the Python exception: "invalid",
+/// "illegal", "ambiguous" (the move errors) or "pgn".
+type ErrorTuple = (usize, &'static str, String);
+
+fn error_tuple(e: &PgnError) -> ErrorTuple {
+    let kind = match &e.kind {
+        PgnErrorKind::Move(SanError::Invalid { .. }) => "invalid",
+        PgnErrorKind::Move(SanError::Illegal { .. }) | PgnErrorKind::NullMove { .. } => "illegal",
+        PgnErrorKind::Move(SanError::Ambiguous { .. }) => "ambiguous",
+        _ => "pgn",
+    };
+    (e.line, kind, e.to_string())
+}
+
+/// One child node for Python: `(index, move, comment, starting_comment, nags)`.
+type ChildTuple<'py> = (usize, Bound<'py, Move>, String, String, Vec<u8>);
+
+#[pymethods]
+impl PgnTree {
+    /// Tag pairs in file order.
+    fn tags(&self) -> Vec<(String, String)> {
+        self.game.tags.clone()
+    }
+
+    /// The movetext's termination marker, if any.
+    #[getter]
+    fn movetext_result(&self) -> Option<String> {
+        self.game.movetext_result.clone()
+    }
+
+    /// Every problem met while reading, in order.
+    fn errors(&self) -> Vec<ErrorTuple> {
+        self.game.errors.iter().map(error_tuple).collect()
+    }
+
+    /// Whether a problem makes the game untrustworthy (the bulk reader skips such games).
+    #[getter]
+    fn fatal(&self) -> bool {
+        self.game.fatal.is_some()
+    }
+
+    #[getter]
+    fn first_line(&self) -> usize {
+        self.game.first_line
+    }
+
+    /// The FEN of the start position.
+    fn start_fen(&self) -> String {
+        self.game.start.fen()
+    }
+
+    /// The root's comment.
+    #[getter]
+    fn root_comment(&self) -> String {
+        self.game.node(PgnGame::ROOT).comment.clone()
+    }
+
+    /// The variations after node `index`, main line first.
+    fn children<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Vec<ChildTuple<'py>>> {
+        self.check(index)?;
+        self.game
+            .children(index)
+            .map(|id| {
+                let node = self.game.node(id);
+                let mv = node.mv.map_or(moves::NULL_KEY, key_of);
+                Ok((
+                    id,
+                    interned(py, mv)?,
+                    node.comment.clone(),
+                    node.starting_comment.clone(),
+                    node.nags.clone(),
+                ))
+            })
+            .collect()
+    }
+
+    /// Whether node `index` has any variation.
+    fn has_children(&self, index: usize) -> PyResult<bool> {
+        self.check(index)?;
+        Ok(self.game.node(index).main_child().is_some())
+    }
+
+    /// The main line's moves after node `index`.
+    fn mainline_moves<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+    ) -> PyResult<Vec<Bound<'py, Move>>> {
+        self.check(index)?;
+        let mut out = Vec::new();
+        let mut next = self.game.node(index).main_child();
+        while let Some(id) = next {
+            let node = self.game.node(id);
+            out.push(interned(py, node.mv.map_or(moves::NULL_KEY, key_of))?);
+            next = node.main_child();
+        }
+        Ok(out)
+    }
+
+    /// PGN of this tree with the given tags (written as given), result and root comment
+    /// (the one thing Python may have changed without expanding the tree).
+    #[pyo3(signature = (tags, result, columns, headers, comments, variations, root_comment))]
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        &self,
+        tags: Vec<(String, String)>,
+        result: &str,
+        columns: Option<usize>,
+        headers: bool,
+        comments: bool,
+        variations: bool,
+        root_comment: String,
+    ) -> PyResult<String> {
+        let options = WriteOptions {
+            columns,
+            headers,
+            comments,
+            variations,
+        };
+        let written = if root_comment == self.game.node(PgnGame::ROOT).comment {
+            write_with_tags(&self.game, &tags, result, &options)
+        } else {
+            let mut game = (*self.game).clone();
+            game.node_mut(PgnGame::ROOT).comment = root_comment;
+            write_with_tags(&game, &tags, result, &options)
+        };
+        written.map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
+
+impl PgnTree {
+    fn check(&self, index: usize) -> PyResult<()> {
+        if index < self.game.nodes.len() {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!(
+                "no node {index} in this game"
+            )))
+        }
+    }
+}
+
+fn tree(game: PgnGame) -> PgnTree {
+    PgnTree {
+        game: Arc::new(game),
+    }
+}
+
+/// Reads the next game from a text handle, line by line with `readline()` as python-chess
+/// does. `pending` is a line read before, which begins this game. Returns the game (`None`
+/// at the end of the input) and a line that begins the next game, if one was read.
+#[pyfunction]
+#[pyo3(signature = (handle, pending, line_no))]
+pub fn pgn_read_game(
+    handle: &Bound<'_, PyAny>,
+    pending: Option<String>,
+    line_no: usize,
+) -> PyResult<(Option<PgnTree>, Option<String>, usize)> {
+    let mut splitter = GameSplitter::new();
+    let mut raw = RawGame::default();
+    let mut line_no = line_no;
+    let mut pending = pending;
+    let readline = handle.getattr("readline")?;
+    loop {
+        let owned;
+        let line: &str = match pending.take() {
+            Some(line) => {
+                owned = line;
+                &owned
+            }
+            None => {
+                let obj = readline.call0()?;
+                let text = obj.cast::<PyString>().map_err(|_| {
+                    PyTypeError::new_err(
+                        "read_game needs a file opened in text mode (readline() must return str)",
+                    )
+                })?;
+                let text = text.to_cow()?;
+                if text.is_empty() {
+                    let game = splitter.in_game().then(|| tree(parse_game(&raw)));
+                    return Ok((game, None, line_no));
+                }
+                line_no += 1;
+                owned = text.into_owned();
+                &owned
+            }
+        };
+        let was_in_game = splitter.in_game();
+        match splitter.feed(line) {
+            LineAction::Skip => {}
+            LineAction::Take => {
+                if !was_in_game {
+                    raw.first_line = line_no;
+                }
+                raw.text.push_str(line.trim_end_matches(['\n', '\r']));
+                raw.text.push('\n');
+            }
+            LineAction::End => return Ok((Some(tree(parse_game(&raw))), None, line_no)),
+            LineAction::EndBefore => {
+                return Ok((Some(tree(parse_game(&raw))), Some(line.to_owned()), line_no));
+            }
+        }
+    }
+}
+
+/// Games of a whole PGN file, with the errors of those skipped.
+#[pyclass(module = "shatranj._core", frozen)]
+pub struct PgnBatch {
+    games: Vec<Arc<PgnGame>>,
+    skipped: Vec<PgnError>,
+}
+
+#[pymethods]
+impl PgnBatch {
+    fn __len__(&self) -> usize {
+        self.games.len()
+    }
+
+    fn game(&self, index: usize) -> PyResult<PgnTree> {
+        self.games
+            .get(index)
+            .map(|g| PgnTree {
+                game: Arc::clone(g),
+            })
+            .ok_or_else(|| PyValueError::new_err(format!("no game {index}")))
+    }
+
+    #[getter]
+    fn read(&self) -> usize {
+        self.games.len()
+    }
+
+    #[getter]
+    fn skipped(&self) -> usize {
+        self.skipped.len()
+    }
+
+    /// The skipped games' errors.
+    fn errors(&self) -> Vec<ErrorTuple> {
+        self.skipped.iter().map(error_tuple).collect()
+    }
+}
+
+/// Reads every game of the file at `path` on worker threads, without the GIL; Ctrl-C stops
+/// it (`KeyboardInterrupt`).
+#[pyfunction]
+pub fn pgn_read_file(py: Python<'_>, path: std::path::PathBuf) -> PyResult<PgnBatch> {
+    let file = File::open(&path)
+        .map_err(|e| PyOSError::new_err(format!("cannot open {}: {e}", path.display())))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let job = {
+        let stop = Arc::clone(&stop);
+        move || read_all(BufReader::with_capacity(1 << 20, file), &stop)
+    };
+    let report = run_interruptible(
+        py,
+        "pgn",
+        Duration::from_millis(20),
+        job,
+        || stop.store(true, Ordering::Relaxed),
+        || Ok(()),
+    )?;
+    Ok(PgnBatch {
+        games: report.games.into_iter().map(Arc::new).collect(),
+        skipped: report.skipped,
+    })
+}
+
+/// One node for `pgn_write`: `(parent, move, comment, starting_comment, nags)`; the parent is
+/// an index into the same list, which starts with the root (whose parent and move are ignored)
+/// and lists every node after its parent, variations in order.
+type NodeTuple<'py> = (usize, Bound<'py, Move>, String, String, Vec<u8>);
+
+/// PGN of a tree built in Python: `fen` is the start position (`None`: the standard one).
+#[pyfunction]
+#[pyo3(signature = (tags, fen, nodes, result, columns, headers, comments, variations))]
+#[allow(clippy::too_many_arguments)]
+pub fn pgn_write(
+    tags: Vec<(String, String)>,
+    fen: Option<&str>,
+    nodes: Vec<NodeTuple<'_>>,
+    result: &str,
+    columns: Option<usize>,
+    headers: bool,
+    comments: bool,
+    variations: bool,
+) -> PyResult<String> {
+    let start = match fen {
+        None => Position::new(),
+        Some(text) => fen::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?,
+    };
+    let mut game = PgnGame::new(start);
+    // Arena id and position of each listed node.
+    let mut placed: Vec<(usize, Position)> = Vec::with_capacity(nodes.len());
+    for (i, (parent, mv, comment, starting_comment, nags)) in nodes.into_iter().enumerate() {
+        let id = if i == 0 {
+            placed.push((PgnGame::ROOT, start));
+            PgnGame::ROOT
+        } else {
+            let &(parent_id, before) =
+                placed.get(parent).filter(|_| parent < i).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "node {i}: parent {parent} is not listed before it"
+                    ))
+                })?;
+            let key = mv.get().key;
+            let m = resolve(&before, key);
+            let after = before.after(m).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "illegal move {} in {}",
+                    moves::uci_of(key),
+                    before.fen()
+                ))
+            })?;
+            let id = game.add_child(parent_id, m);
+            placed.push((id, after));
+            id
+        };
+        let node = game.node_mut(id);
+        node.comment = comment;
+        node.starting_comment = starting_comment;
+        for nag in nags {
+            node.add_nag(nag);
+        }
+    }
+    let options = WriteOptions {
+        columns,
+        headers,
+        comments,
+        variations,
+    };
+    write_with_tags(&game, &tags, result, &options)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
