@@ -30,7 +30,7 @@
 mod pgn;
 mod time_control;
 
-pub use pgn::{TagNameError, movetext};
+pub use pgn::TagNameError;
 pub use time_control::{TimeControl, TimeControlError};
 
 use crate::clock::{Clock, FlagFall};

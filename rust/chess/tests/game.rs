@@ -11,7 +11,7 @@
 //!   claim must succeed; `-claim`, `-claim:e5`: it must fail;
 //! - `spend@30`: time passes on the clock of the player to move.
 
-use shatranj_chess::game::{FIDE_ILLEGAL_MOVE_LIMIT, movetext};
+use shatranj_chess::game::FIDE_ILLEGAL_MOVE_LIMIT;
 use shatranj_chess::san::parse_san;
 use shatranj_chess::{Color, Game, GameError, Outcome, Position, Rules, Termination, TimeControl};
 use std::num::NonZeroU32;
@@ -563,18 +563,19 @@ fn r6_1_time_controls_read_and_refused() {
 
 #[test]
 fn r7_movetext_numbers_moves_from_either_side() {
-    let start = pos(START);
     let mut game = Game::default();
     play(&mut game, "e4 e5 Nf3");
-    assert_eq!(movetext(&start, game.moves()), "1. e4 e5 2. Nf3");
+    assert!(game.pgn(&[]).unwrap().contains("\n\n1. e4 e5 2. Nf3 *"));
     let black = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7");
     let mut game = Game::new(black, FIDE, None);
     play(&mut game, "e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
-    assert_eq!(
-        movetext(&black, game.moves()),
-        "7... e5 8. Qh5 Nc6 9. Bc4 Nf6 10. Qxf7#"
+    assert!(
+        game.pgn(&[])
+            .unwrap()
+            .contains("\n\n7... e5 8. Qh5 Nc6 9. Bc4 Nf6 10. Qxf7# { Black is checkmated. } 1-0"),
+        "{}",
+        game.pgn(&[]).unwrap()
     );
-    assert_eq!(movetext(&black, &[]), "");
 }
 
 #[test]

@@ -1,32 +1,16 @@
-//! A game's PGN export (R7): tags, SAN movetext and the result.
-//!
-//! The movetext is written by one small function, [`movetext`], so that a full PGN writer
-//! (comments, NAGs, variations) can take its place without touching the rest.
+//! A game's PGN export (R7): the arbiter's tags, then the moves, a closing comment and the
+//! result, written by the PGN writer of [`crate::pgn`].
 
 use super::Game;
-use crate::moves::Move;
 use crate::outcome::Termination;
+use crate::pgn::{PgnGame, TAG_ROSTER, WriteOptions, is_tag_name, write_with_tags};
 use crate::position::Position;
-use crate::san;
-use crate::types::Color;
 use core::fmt;
-
-/// The seven-tag roster, in PGN's order, with the placeholders for unknown values.
-const ROSTER: [(&str, &str); 7] = [
-    ("Event", "?"),
-    ("Site", "?"),
-    ("Date", "????.??.??"),
-    ("Round", "?"),
-    ("White", "?"),
-    ("Black", "?"),
-    ("Result", "*"),
-];
 
 /// Tags that state facts of the game itself, which callers cannot override.
 const FACTS: [&str; 3] = ["Result", "SetUp", "FEN"];
 
-/// A tag name PGN cannot hold: names are letters, digits and underscores, starting with a
-/// letter.
+/// A tag name PGN cannot hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TagNameError {
     pub name: String,
@@ -36,39 +20,13 @@ impl fmt::Display for TagNameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "invalid PGN tag name {:?}: use letters, digits and underscores, starting with a letter",
+            "invalid PGN tag name {:?}: use letters, digits and _+#=:-, starting with a letter or digit",
             self.name
         )
     }
 }
 
 impl std::error::Error for TagNameError {}
-
-fn valid_tag_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// SAN movetext with move numbers: `1. e4 e5 2. Nf3`, or `1... e5 2. Nf3` from a position
-/// with Black to move. The moves must be legal in turn from `start`.
-pub fn movetext(start: &Position, moves: &[Move]) -> String {
-    let mut pos = *start;
-    let mut out = String::new();
-    for (i, &m) in moves.iter().enumerate() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        if pos.turn() == Color::White {
-            out.push_str(&format!("{}. ", pos.fullmove_number()));
-        } else if i == 0 {
-            out.push_str(&format!("{}... ", pos.fullmove_number()));
-        }
-        out.push_str(&san::to_san(&pos, m));
-        pos.play_unchecked(m);
-    }
-    out
-}
 
 /// PGN's `Termination` tag values (the standard's list): `normal` for every ending on the
 /// board or by a player's decision, `time forfeit`, `rules infraction` for illegal moves,
@@ -82,50 +40,13 @@ fn termination_tag(termination: Option<Termination>) -> &'static str {
     }
 }
 
-/// A PGN string token: quotes and backslashes escaped, line breaks and other control
-/// characters (which a tag cannot hold) turned into spaces.
-fn quoted(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for c in value.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Words joined by spaces into lines of at most 80 columns (a longer word stands alone).
-fn wrap(text: &str) -> String {
-    let mut out = String::new();
-    let mut line = 0;
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        if line > 0 && line + 1 + word.len() > 80 {
-            out.push('\n');
-            line = 0;
-        } else if line > 0 {
-            out.push(' ');
-            line += 1;
-        }
-        out.push_str(word);
-        line += word.len();
-    }
-    out
-}
-
 pub(super) fn write(game: &Game, tags: &[(&str, &str)]) -> Result<String, TagNameError> {
-    if let Some((name, _)) = tags.iter().find(|(name, _)| !valid_tag_name(name)) {
+    if let Some((name, _)) = tags.iter().find(|(name, _)| !is_tag_name(name)) {
         return Err(TagNameError {
             name: (*name).to_owned(),
         });
     }
-    let mut all: Vec<(String, String)> = ROSTER
+    let mut all: Vec<(String, String)> = TAG_ROSTER
         .iter()
         .map(|&(name, value)| (name.to_owned(), value.to_owned()))
         .collect();
@@ -150,20 +71,16 @@ pub(super) fn write(game: &Game, tags: &[(&str, &str)]) -> Result<String, TagNam
         }
     }
 
-    let mut out = String::new();
-    for (name, value) in &all {
-        out.push_str(&format!("[{name} {}]\n", quoted(value)));
+    let mut record = PgnGame::new(start);
+    let mut node = PgnGame::ROOT;
+    for &m in game.moves() {
+        node = record.add_child(node, m);
     }
-    out.push('\n');
-    let mut body = movetext(&start, game.moves());
     if let Some(description) = game.ending_description() {
-        // A comment cannot contain its closing brace.
-        let description = description.replace('}', ")");
-        body.push_str(&format!(" {{ {description}. }}"));
+        record.node_mut(node).comment = format!("{description}.");
     }
-    body.push(' ');
-    body.push_str(game.result());
-    out.push_str(&wrap(&body));
-    out.push_str("\n\n");
-    Ok(out)
+    let text = write_with_tags(&record, &all, game.result(), &WriteOptions::default())
+        // The history only holds moves that were legal where they were played.
+        .unwrap_or_else(|e| format!("{{ the game record is corrupt: {e} }}"));
+    Ok(text + "\n\n")
 }

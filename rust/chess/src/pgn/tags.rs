@@ -40,10 +40,23 @@ fn unescape(value: &str) -> String {
     out
 }
 
-/// A value with `\` and `"` escaped, for writing.
+/// A value with `\` and `"` escaped and control characters turned into spaces, for writing.
 pub fn escape(value: &str) -> std::borrow::Cow<'_, str> {
-    if value.contains(['\\', '"']) {
-        value.replace('\\', "\\\\").replace('"', "\\\"").into()
+    if value.contains(|c: char| c == '\\' || c == '"' || c.is_control()) {
+        let mut out = String::with_capacity(value.len() + 2);
+        for c in value.chars() {
+            match c {
+                '\\' | '"' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                // A tag lies on one line: a line break or other control character cannot
+                // be written inside it.
+                c if c.is_control() => out.push(' '),
+                c => out.push(c),
+            }
+        }
+        out.into()
     } else {
         value.into()
     }
