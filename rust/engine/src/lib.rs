@@ -42,6 +42,8 @@ pub mod params;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod selfplay;
+pub mod service;
 pub mod threads;
 pub mod time;
 pub mod tt;
@@ -49,9 +51,11 @@ pub mod uci;
 
 pub use batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 pub use engine::{
-    Engine, EngineError, EngineOptions, PvLine, SearchInfo, SearchResult, SearchRoot, StopHandle,
+    Engine, EngineError, EngineOptions, EvalRoute, PvLine, SearchInfo, SearchResult, SearchRoot,
+    StopHandle,
 };
 pub use eval::{CpuEvaluator, Evaluator, PackedPosition};
 pub use limits::Limits;
 pub use params::{DEFAULT_PARAMS, EvalParams};
 pub use score::Score;
+pub use service::{BatchConfig, EvalClient, EvalService, ServiceStats};
