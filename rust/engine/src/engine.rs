@@ -1,12 +1,13 @@
 //! The library face of the engine: [`Engine`] owns the transposition table and settings and
 //! runs searches; [`StopHandle`] stops them from another thread.
 
+use crate::batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::params::{DEFAULT_PARAMS, EvalParams};
 use crate::score::Score;
 use crate::search::{RootMove, SearchContext};
-use crate::service::EvalService;
+use crate::service::{BatchConfig, EvalService};
 use crate::threads::{Progress, SharedState, lazy_smp};
 use crate::time::TimeManager;
 use crate::tt::{TranspositionTable, TtError};
@@ -45,9 +46,50 @@ pub enum EvalRoute {
     Service(Arc<EvalService>),
 }
 
+/// Opens the batch back end for a device: `shatranj_gpu::open` in a build with the GPU back
+/// end, [`cpu_only_evaluator`] without it. Injected, so this crate needs no GPU code.
+pub type OpenEvaluator = fn(Device) -> Result<Arc<dyn BatchEvaluator>, EvalError>;
+
+/// The back end of a build without a GPU: the CPU for `cpu` and `auto`, an error for `gpu`.
+pub fn cpu_only_evaluator(device: Device) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
+    match device {
+        Device::Cpu | Device::Auto => Ok(Arc::new(CpuBatchEvaluator::new(DEFAULT_PARAMS))),
+        Device::Gpu => Err(EvalError::NoAdapter(
+            "built without the GPU back end".into(),
+        )),
+    }
+}
+
 impl EvalRoute {
     pub fn is_direct(&self) -> bool {
         matches!(self, EvalRoute::Direct)
+    }
+
+    /// The route of a search asked to evaluate on `device`. `cpu` and `auto` evaluate
+    /// inline: one search makes one request at a time per thread, so a batch never grows
+    /// past the thread count, and inline CPU evaluation measured faster than any round trip
+    /// (benchmarks/RESULTS.md). `gpu` goes through a batching service over the GPU.
+    pub fn for_device(
+        device: Device,
+        open: OpenEvaluator,
+        batch: BatchConfig,
+    ) -> Result<EvalRoute, EvalError> {
+        match device {
+            Device::Cpu | Device::Auto => Ok(EvalRoute::Direct),
+            Device::Gpu => {
+                let service = EvalService::new(open(device)?, batch)?;
+                Ok(EvalRoute::Service(Arc::new(service)))
+            }
+        }
+    }
+
+    /// The device this route evaluates on, for display: `cpu` inline, else the service's
+    /// back end.
+    pub fn describe(&self) -> String {
+        match self {
+            EvalRoute::Direct => "cpu (inline)".into(),
+            EvalRoute::Service(s) => format!("{} (batched)", s.describe()),
+        }
     }
 }
 

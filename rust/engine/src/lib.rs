@@ -51,8 +51,8 @@ pub mod uci;
 
 pub use batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 pub use engine::{
-    Engine, EngineError, EngineOptions, EvalRoute, PvLine, SearchInfo, SearchResult, SearchRoot,
-    StopHandle,
+    Engine, EngineError, EngineOptions, EvalRoute, OpenEvaluator, PvLine, SearchInfo, SearchResult,
+    SearchRoot, StopHandle, cpu_only_evaluator,
 };
 pub use eval::{CpuEvaluator, Evaluator, PackedPosition};
 pub use limits::Limits;
