@@ -23,6 +23,7 @@ __all__ = [
     "boards_to_features",
     "boards_to_planes",
     "perft",
+    "selfplay",
 ]
 
 __version__: str
