@@ -5,7 +5,9 @@
 //! late-move reductions, futility pruning; lazy SMP threads over a lock-free transposition
 //! table; an integer tapered evaluation whose every weight lives in one table
 //! ([`params::EvalParams`]) so that a GPU shader can compute the same numbers; time
-//! management; and the UCI protocol ([`uci`]).
+//! management; and the UCI protocol ([`uci`]). Static evaluations can also travel through a
+//! batching service ([`service`]) to a [`BatchEvaluator`] back end, which is how [`selfplay`]
+//! gathers the evaluations of many concurrent games into one batch.
 //!
 //! ```
 //! use shatranj_engine::{Engine, EngineOptions, Limits, Score};

@@ -81,7 +81,7 @@ fn many_threads_get_the_direct_evaluation_in_shared_batches() {
 
 #[test]
 fn a_full_batch_goes_at_once_and_a_lone_request_after_the_wait() {
-    let wait = Duration::from_millis(40);
+    let wait = Duration::from_millis(200);
     let service = EvalService::new(
         cpu(),
         BatchConfig {

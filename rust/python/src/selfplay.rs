@@ -7,7 +7,7 @@
 
 use crate::evaluator::{eval_error, open_evaluator, parse_device};
 use crate::worker::run_interruptible;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use shatranj_engine::selfplay::{
@@ -148,7 +148,11 @@ pub fn selfplay<'py>(
             p.map_or(Ok(()), &mut report)
         },
     )?;
-    let report_result = result.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let report_result = result.map_err(|e| match e {
+        SelfPlayError::Config(_) => PyValueError::new_err(e.to_string()),
+        SelfPlayError::Eval(e) => eval_error(e),
+        _ => PyRuntimeError::new_err(e.to_string()),
+    })?;
     if let Some(p) = *latest.lock().unwrap_or_else(|e| e.into_inner()) {
         report(p)?;
     }
