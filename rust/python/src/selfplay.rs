@@ -11,7 +11,8 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use shatranj_engine::selfplay::{
-    MoveLimit, Opening, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayProgress, play_games,
+    MoveLimit, Opening, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayError,
+    SelfPlayProgress, play_games,
 };
 use shatranj_engine::{BatchConfig, BatchEvaluator, Device};
 use std::sync::atomic::{AtomicBool, Ordering};
