@@ -29,6 +29,7 @@ from ._core import (
 )
 from ._outcome import Outcome, Termination
 from .engine import Engine
+from .selfplay import SelfPlayGame, SelfPlayResult, selfplay
 from ._squareset import SquareSet
 
 Color = bool
@@ -120,6 +121,7 @@ __all__ = [
     "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "Game", "GameOverError", "IllegalMoveError",
     "InvalidMoveError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination",
     "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "perft", "Engine",
+    "SelfPlayGame", "SelfPlayResult", "selfplay",
     "Color", "COLORS", "COLOR_NAMES", "WHITE", "BLACK", "PieceType", "PIECE_TYPES",
     "PIECE_SYMBOLS", "PIECE_NAMES", "UNICODE_PIECE_SYMBOLS", "PAWN", "KNIGHT", "BISHOP",
     "ROOK", "QUEEN", "KING", "FILE_NAMES", "RANK_NAMES", "Square", "SQUARES", "SQUARES_180",

@@ -30,6 +30,7 @@ __all__ = [
     "pgn_read_file",
     "pgn_read_game",
     "pgn_write",
+    "selfplay",
 ]
 
 __version__: str
@@ -300,7 +301,7 @@ def boards_to_features(boards: Iterable[Board]) -> npt.NDArray[np.uint8]: ...
 
 @final
 class Engine:
-    def __new__(cls, threads: int = 1, hash_mb: int = 64) -> Engine: ...
+    def __new__(cls, threads: int = 1, hash_mb: int = 64, device: str = "auto") -> Engine: ...
     def search(
         self,
         board: Board,
@@ -317,6 +318,27 @@ class Engine:
     def threads(self) -> int: ...
     @property
     def hash_mb(self) -> int: ...
+    @property
+    def evaluator(self) -> str: ...
+
+def selfplay(
+    *,
+    games: int,
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    device: str = "auto",
+    concurrency: int = 1,
+    seed: int = 0,
+    openings: Optional[list[str]] = None,
+    max_plies: int = 400,
+    first_game: int = 0,
+    batched: bool = False,
+    batch_size: int = 4096,
+    wait_us: int = 200,
+    random_plies: int = 8,
+    hash_mb: int = 2,
+    progress: Optional[Callable[[dict[str, Any]], object]] = None,
+) -> dict[str, Any]: ...
 
 # ----- PGN (python/shatranj/pgn.py is the public API) ---------------------------------------
 

@@ -201,15 +201,19 @@ class Engine:
     """The shatranj search engine, in this process.
 
     ``threads`` search threads (lazy SMP) share a transposition table of ``hash_mb`` MiB. The
-    table persists between searches; :meth:`clear_hash` empties it. Searches release the GIL,
+    table persists between searches; :meth:`clear_hash` empties it. ``device`` says where
+    static evaluations run: ``"cpu"`` and ``"auto"`` inline on the CPU (the fastest for a
+    search), ``"gpu"`` through the batching service (``RuntimeError`` without a GPU back end). Searches release the GIL,
     so other Python threads run meanwhile and one of them may call :meth:`stop`.
     """
 
-    def __init__(self, threads: int = 1, hash_mb: int = 64) -> None:
+    def __init__(self, threads: int = 1, hash_mb: int = 64, device: str = "auto") -> None:
         for name, value in (("threads", threads), ("hash_mb", hash_mb)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-        self._native = _core.Engine(threads, hash_mb)
+        if not isinstance(device, str):
+            raise TypeError(f"device must be a str, not {type(device).__name__}")
+        self._native = _core.Engine(threads, hash_mb, device)
 
     @property
     def threads(self) -> int:
@@ -218,6 +222,11 @@ class Engine:
     @property
     def hash_mb(self) -> int:
         return self._native.hash_mb
+
+    @property
+    def evaluator(self) -> str:
+        """Where static evaluations run: ``"cpu (inline)"`` or a back end ``"(batched)"``."""
+        return self._native.evaluator
 
     def _search(
         self,

@@ -1,8 +1,11 @@
 //! `shatranj`: the command-line tool. Without arguments it is a UCI engine on stdin/stdout;
-//! `shatranj bench` prints the search's node-count signature; `shatranj perft` counts trees.
+//! `shatranj bench` prints the search's node-count signature; `shatranj perft` counts trees;
+//! `shatranj selfplay` plays many games at once.
 
 mod bench_cmd;
+mod evaluator;
 mod perft_cmd;
+mod selfplay_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,6 +28,8 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth (one thread) and print the node count
     /// signature and speed.
     Bench(bench_cmd::BenchArgs),
+    /// Play many engine-vs-engine games at once (fixed depth or nodes per move) and write PGN.
+    Selfplay(selfplay_cmd::SelfPlayArgs),
     /// Speak UCI on stdin/stdout (also what running without arguments does).
     Uci,
 }
@@ -50,8 +55,21 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench_cmd::run(args),
         Some(Command::Uci) | None => {
             let stdin = std::io::BufReader::new(std::io::stdin());
-            shatranj_engine::uci::run(stdin, std::io::stdout());
+            shatranj_engine::uci::run_with_evaluator(
+                stdin,
+                std::io::stdout(),
+                evaluator::open_evaluator,
+            );
             Ok(())
+        }
+        Some(Command::Selfplay(args)) => {
+            return match selfplay_cmd::run(args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(e.exit_code())
+                }
+            };
         }
     };
     match result {

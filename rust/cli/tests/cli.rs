@@ -243,3 +243,71 @@ fn bench_prints_a_stable_signature() {
     let bad = shatranj(&["bench", "0"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn selfplay_writes_pgn_and_a_summary_and_refuses_bad_settings() {
+    let dir = std::env::temp_dir().join(format!("shatranj-selfplay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let openings = dir.join("openings.txt");
+    std::fs::write(
+        &openings,
+        "# two openings\ne2e4 e7e5\n6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n",
+    )
+    .unwrap();
+    let o = shatranj(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--depth",
+        "3",
+        "--max-plies",
+        "30",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let summary = stdout(&o);
+    for needle in [
+        "Games: 2",
+        "Games/second:",
+        "Evaluations:",
+        "Results: +",
+        "Evaluator: cpu (inline)",
+    ] {
+        assert!(summary.contains(needle), "{needle} missing in {summary}");
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2);
+    assert!(text.contains("[Round \"0\"]") && text.contains("[Round \"1\"]"));
+    assert!(text.contains("1. e4 e5"));
+    assert!(text.contains("[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"]"));
+    assert!(text.contains("1. Ra8# 1-0"));
+
+    for (args, needle) in [
+        (vec!["selfplay", "--games", "1"], "--depth D or --nodes K"),
+        (
+            vec!["selfplay", "--depth", "2", "--device", "tpu"],
+            "unknown evaluation device",
+        ),
+        (
+            vec!["selfplay", "--depth", "2", "--device", "gpu"],
+            "no GPU adapter",
+        ),
+        (
+            vec!["selfplay", "--depth", "2", "--openings", "/nonexistent/x"],
+            "cannot read",
+        ),
+    ] {
+        let o = shatranj(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

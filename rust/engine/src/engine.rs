@@ -1,11 +1,13 @@
 //! The library face of the engine: [`Engine`] owns the transposition table and settings and
 //! runs searches; [`StopHandle`] stops them from another thread.
 
+use crate::batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::params::{DEFAULT_PARAMS, EvalParams};
 use crate::score::Score;
 use crate::search::{RootMove, SearchContext};
+use crate::service::{BatchConfig, EvalService};
 use crate::threads::{Progress, SharedState, lazy_smp};
 use crate::time::TimeManager;
 use crate::tt::{TranspositionTable, TtError};
@@ -26,7 +28,92 @@ pub struct EngineOptions {
     pub hash_mb: usize,
     /// Time kept back per move for communication delays.
     pub move_overhead: Duration,
+    /// Where the search's static evaluations go.
+    pub eval_route: EvalRoute,
 }
+
+/// Where a search sends its static evaluations.
+///
+/// `Direct` calls the CPU evaluation inline: tens of nanoseconds, nothing shared — the fast
+/// path and the default. `Service` sends each one through a batching service, so that many
+/// concurrent searches fill the batches of a back end that gains from them (a GPU). On a CPU
+/// back end the round trip costs far more than the evaluation (see benchmarks/RESULTS.md),
+/// which is why `auto` resolves to `Direct` there.
+#[derive(Clone, Default)]
+pub enum EvalRoute {
+    #[default]
+    Direct,
+    Service(Arc<EvalService>),
+}
+
+/// Opens the batch back end for a device: `shatranj_gpu::open` in a build with the GPU back
+/// end, [`cpu_only_evaluator`] without it. Injected, so this crate needs no GPU code.
+pub type OpenEvaluator = fn(Device) -> Result<Arc<dyn BatchEvaluator>, EvalError>;
+
+/// The back end of a build without a GPU: the CPU for `cpu` and `auto`, an error for `gpu`.
+pub fn cpu_only_evaluator(device: Device) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
+    match device {
+        Device::Cpu | Device::Auto => Ok(Arc::new(CpuBatchEvaluator::new(DEFAULT_PARAMS))),
+        Device::Gpu => Err(EvalError::NoAdapter(
+            "built without the GPU back end".into(),
+        )),
+    }
+}
+
+impl EvalRoute {
+    pub fn is_direct(&self) -> bool {
+        matches!(self, EvalRoute::Direct)
+    }
+
+    /// The route of a search asked to evaluate on `device`. `cpu` and `auto` evaluate
+    /// inline: one search makes one request at a time per thread, so a batch never grows
+    /// past the thread count, and inline CPU evaluation measured faster than any round trip
+    /// (benchmarks/RESULTS.md). `gpu` goes through a batching service over the GPU.
+    pub fn for_device(
+        device: Device,
+        open: OpenEvaluator,
+        batch: BatchConfig,
+    ) -> Result<EvalRoute, EvalError> {
+        match device {
+            Device::Cpu | Device::Auto => Ok(EvalRoute::Direct),
+            Device::Gpu => {
+                let service = EvalService::new(open(device)?, batch)?;
+                Ok(EvalRoute::Service(Arc::new(service)))
+            }
+        }
+    }
+
+    /// The device this route evaluates on, for display: `cpu` inline, else the service's
+    /// back end.
+    pub fn describe(&self) -> String {
+        match self {
+            EvalRoute::Direct => "cpu (inline)".into(),
+            EvalRoute::Service(s) => format!("{} (batched)", s.describe()),
+        }
+    }
+}
+
+impl std::fmt::Debug for EvalRoute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalRoute::Direct => f.write_str("Direct"),
+            EvalRoute::Service(s) => write!(f, "Service({})", s.describe()),
+        }
+    }
+}
+
+/// Two routes are equal when they are both direct or share the same service.
+impl PartialEq for EvalRoute {
+    fn eq(&self, other: &EvalRoute) -> bool {
+        match (self, other) {
+            (EvalRoute::Direct, EvalRoute::Direct) => true,
+            (EvalRoute::Service(a), EvalRoute::Service(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for EvalRoute {}
 
 impl Default for EngineOptions {
     fn default() -> EngineOptions {
@@ -34,6 +121,7 @@ impl Default for EngineOptions {
             threads: 1,
             hash_mb: 16,
             move_overhead: Duration::from_millis(10),
+            eval_route: EvalRoute::Direct,
         }
     }
 }
@@ -132,6 +220,8 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// The best lines, best first (as many as `Limits::multipv` asked for).
     pub lines: Vec<PvLine>,
+    /// Static evaluations computed by all threads (table hits excluded).
+    pub evaluations: u64,
 }
 
 /// Stops a running search from any thread; cheap to clone.
@@ -234,6 +324,19 @@ impl Engine {
         self.options.move_overhead = overhead;
     }
 
+    /// Routes the static evaluations of later searches (between searches).
+    pub fn set_eval_route(&mut self, route: EvalRoute) {
+        self.options.eval_route = route;
+    }
+
+    /// Evaluations that went to the CPU because the batching service failed.
+    pub fn eval_fallbacks(&self) -> u64 {
+        match &self.options.eval_route {
+            EvalRoute::Direct => 0,
+            EvalRoute::Service(s) => s.fallbacks(),
+        }
+    }
+
     /// Forgets every stored search result.
     pub fn clear_hash(&mut self) {
         self.tt.clear();
@@ -267,6 +370,10 @@ impl Engine {
                 .map(|_| AtomicU64::new(0))
                 .collect(),
             params: self.params,
+            service: match &self.options.eval_route {
+                EvalRoute::Direct => None,
+                EvalRoute::Service(s) => Some(Arc::clone(s)),
+            },
         };
         let time = TimeManager::new(limits, root.position.turn(), self.options.move_overhead);
         self.tt.new_search();
@@ -347,6 +454,7 @@ impl Engine {
             time: time.elapsed(),
             pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
             lines,
+            evaluations: outcome.evaluations,
         }
     }
 

@@ -5,7 +5,9 @@
 //! late-move reductions, futility pruning; lazy SMP threads over a lock-free transposition
 //! table; an integer tapered evaluation whose every weight lives in one table
 //! ([`params::EvalParams`]) so that a GPU shader can compute the same numbers; time
-//! management; and the UCI protocol ([`uci`]).
+//! management; and the UCI protocol ([`uci`]). Static evaluations can also travel through a
+//! batching service ([`service`]) to a [`BatchEvaluator`] back end, which is how [`selfplay`]
+//! gathers the evaluations of many concurrent games into one batch.
 //!
 //! ```
 //! use shatranj_engine::{Engine, EngineOptions, Limits, Score};
@@ -42,6 +44,8 @@ pub mod params;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod selfplay;
+pub mod service;
 pub mod threads;
 pub mod time;
 pub mod tt;
@@ -49,9 +53,11 @@ pub mod uci;
 
 pub use batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 pub use engine::{
-    Engine, EngineError, EngineOptions, PvLine, SearchInfo, SearchResult, SearchRoot, StopHandle,
+    Engine, EngineError, EngineOptions, EvalRoute, OpenEvaluator, PvLine, SearchInfo, SearchResult,
+    SearchRoot, StopHandle, cpu_only_evaluator,
 };
 pub use eval::{CpuEvaluator, Evaluator, PackedPosition};
 pub use limits::Limits;
 pub use params::{DEFAULT_PARAMS, EvalParams};
 pub use score::Score;
+pub use service::{BatchConfig, EvalClient, EvalService, ServiceStats};

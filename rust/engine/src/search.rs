@@ -14,6 +14,7 @@ use crate::ordering::{
 use crate::params::*;
 use crate::score::*;
 use crate::see::{capture_gain, see_ge};
+use crate::service::EvalClient;
 use crate::threads::SharedState;
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
@@ -89,6 +90,10 @@ pub struct Searcher<'a> {
     pub stopped: bool,
     lmr: Box<[[i32; 64]; 64]>,
     root_depth: i32,
+    /// This thread's way into the batching service, when evaluations are routed there.
+    eval_client: Option<EvalClient>,
+    /// Static evaluations computed (table hits excluded).
+    pub evaluations: u64,
 }
 
 impl<'a> Searcher<'a> {
@@ -150,6 +155,25 @@ impl<'a> Searcher<'a> {
             stopped: false,
             lmr,
             root_depth: 0,
+            eval_client: shared.service.as_ref().map(|s| s.client()),
+            evaluations: 0,
+        }
+    }
+
+    /// The static evaluation of `pos`: inline on the CPU, or through the batching service.
+    /// A failed batch falls back to the CPU, which computes the same number, so the search
+    /// goes on unchanged; the failure is reported once.
+    #[inline]
+    fn static_eval(&mut self, pos: &Position) -> Value {
+        self.evaluations += 1;
+        match &mut self.eval_client {
+            None => evaluate(&self.shared.params, pos),
+            Some(client) => client.evaluate(pos).unwrap_or_else(|e| {
+                if let Some(s) = &self.shared.service {
+                    s.record_fallback(&e);
+                }
+                evaluate(&self.shared.params, pos)
+            }),
         }
     }
 
@@ -412,7 +436,7 @@ impl<'a> Searcher<'a> {
                 return if in_check {
                     DRAW
                 } else {
-                    evaluate(&self.shared.params, pos)
+                    self.static_eval(pos)
                 };
             }
             // Mate distance pruning: no line here can beat a shorter mate already found.
@@ -442,7 +466,10 @@ impl<'a> Searcher<'a> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            tt_entry.map_or_else(|| evaluate(&self.shared.params, pos), |e| e.eval)
+            match tt_entry {
+                Some(e) => e.eval,
+                None => self.static_eval(pos),
+            }
         };
         let mut eval = static_eval;
         if let Some(e) = tt_entry {
@@ -791,7 +818,7 @@ impl<'a> Searcher<'a> {
             return if in_check {
                 DRAW
             } else {
-                evaluate(&self.shared.params, pos)
+                self.static_eval(pos)
             };
         }
         let pv_node = beta - alpha > 1;
@@ -816,7 +843,10 @@ impl<'a> Searcher<'a> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            tt_entry.map_or_else(|| evaluate(&self.shared.params, pos), |e| e.eval)
+            match tt_entry {
+                Some(e) => e.eval,
+                None => self.static_eval(pos),
+            }
         };
         let mut best_score = static_eval;
         if !in_check {

@@ -6,8 +6,10 @@
 use crate::params::EvalParams;
 use crate::score::{MATE_BOUND, MAX_PLY};
 use crate::search::{Role, RootMove, SearchContext, Searcher};
+use crate::service::EvalService;
 use shatranj_chess::Move;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -20,6 +22,8 @@ pub struct SharedState {
     /// Nodes per thread, published every 1024 nodes.
     pub nodes: Vec<AtomicU64>,
     pub params: EvalParams,
+    /// The batching service static evaluations go through; `None`: the CPU, inline.
+    pub service: Option<Arc<EvalService>>,
 }
 
 impl SharedState {
@@ -36,6 +40,8 @@ pub struct SmpOutcome {
     pub lines: Vec<RootMove>,
     pub depth: i32,
     pub seldepth: usize,
+    /// Static evaluations of all threads.
+    pub evaluations: u64,
 }
 
 /// Progress of the main thread: one completed line of one iteration.
@@ -62,7 +68,10 @@ pub fn lazy_smp(
                     let mut helper = Searcher::new(Role::Helper, id, ctx);
                     helper.iterative_deepening(root, max_depth, &mut |_, _, _| {});
                     helper.flush_nodes();
-                    (helper.root_moves.first().cloned(), helper.completed_depth)
+                    (
+                        (helper.root_moves.first().cloned(), helper.completed_depth),
+                        helper.evaluations,
+                    )
                 })
             })
             .collect();
@@ -81,10 +90,12 @@ pub fn lazy_smp(
         shared.stop.store(true, Ordering::Relaxed);
 
         let mut results = vec![(main.root_moves.first().cloned(), main.completed_depth)];
+        let mut evaluations = main.evaluations;
         for h in helpers {
             // A helper that panicked contributes nothing; the main thread's result stands.
-            if let Ok(r) = h.join() {
+            if let Ok((r, evals)) = h.join() {
                 results.push(r);
+                evaluations += evals;
             }
         }
         let voted = vote(&results);
@@ -121,6 +132,7 @@ pub fn lazy_smp(
             best,
             lines,
             depth,
+            evaluations,
         }
     })
 }

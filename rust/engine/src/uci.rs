@@ -8,8 +8,13 @@
 //! out-of-range option, a bad `go` parameter — is answered with an `info string` line and
 //! otherwise ignored.
 
-use crate::engine::{Engine, EngineOptions, MAX_THREADS, SearchInfo, SearchRoot, StopHandle, nps};
+use crate::batch::Device;
+use crate::engine::{
+    Engine, EngineOptions, EvalRoute, MAX_THREADS, OpenEvaluator, SearchInfo, SearchRoot,
+    StopHandle, cpu_only_evaluator, nps,
+};
 use crate::limits::Limits;
+use crate::service::BatchConfig;
 use crate::tt::max_hash_mb;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide};
 use shatranj_chess::{Move, Position, uci::parse_uci};
@@ -59,11 +64,18 @@ pub struct Uci<W: Write + Send + 'static> {
     root: SearchRoot,
     multipv: usize,
     ponder: bool,
+    /// Opens the back end `EvalDevice gpu` asks for.
+    open: OpenEvaluator,
 }
 
 impl<W: Write + Send + 'static> Uci<W> {
-    /// A session writing to `out`, with default options.
+    /// A session writing to `out`, with default options, in a build without a GPU back end.
     pub fn new(out: W) -> Uci<W> {
+        Uci::with_evaluator(out, cpu_only_evaluator)
+    }
+
+    /// A session whose `EvalDevice` option opens back ends with `open`.
+    pub fn with_evaluator(out: W, open: OpenEvaluator) -> Uci<W> {
         let engine = match Engine::new(EngineOptions {
             hash_mb: DEFAULT_HASH_MB,
             ..EngineOptions::default()
@@ -89,6 +101,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             root: SearchRoot::from(Position::new()),
             multipv: 1,
             ponder: false,
+            open,
         }
     }
 
@@ -202,6 +215,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 "option name Move Overhead type spin default 10 min 0 max {MAX_MOVE_OVERHEAD_MS}"
             ),
             "option name Ponder type check default false".to_string(),
+            "option name EvalDevice type combo default auto var auto var cpu var gpu".to_string(),
             "uciok".to_string(),
         ];
         for l in lines {
@@ -274,7 +288,29 @@ impl<W: Write + Send + 'static> Uci<W> {
                 Some("false") => self.ponder = false,
                 _ => self.info_string("Ponder: value must be true or false; unchanged"),
             },
+            "evaldevice" => self.set_eval_device(value.as_deref().unwrap_or("")),
             _ => self.info_string(&format!("unknown option: {}", truncate(&name))),
+        }
+    }
+
+    /// `EvalDevice`: `cpu` and `auto` evaluate inline, `gpu` through the batching service
+    /// (see [`EvalRoute::for_device`]). A device that cannot be opened changes nothing.
+    fn set_eval_device(&mut self, value: &str) {
+        let device = match value.trim().parse::<Device>() {
+            Ok(d) => d,
+            Err(e) => return self.info_string(&format!("EvalDevice: {e}; unchanged")),
+        };
+        let open = self.open;
+        let Some(engine) = self.idle_engine("setoption EvalDevice") else {
+            return;
+        };
+        match EvalRoute::for_device(device, open, BatchConfig::default()) {
+            Ok(route) => {
+                engine.set_eval_route(route);
+                let what = engine.options().eval_route.describe();
+                self.info_string(&format!("EvalDevice {device}: evaluating on {what}"));
+            }
+            Err(e) => self.info_string(&format!("EvalDevice: {e}; unchanged")),
         }
     }
 
@@ -532,6 +568,15 @@ where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
+    run_with_evaluator(input, output, cpu_only_evaluator);
+}
+
+/// [`run`] with `EvalDevice` back ends opened by `open`.
+pub fn run_with_evaluator<R, W>(input: R, output: W, open: OpenEvaluator)
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     // The reader may block forever on a terminal; it is detached and dies with the process.
     let _reader = std::thread::Builder::new()
@@ -544,7 +589,7 @@ where
                 }
             }
         });
-    let mut uci = Uci::new(output);
+    let mut uci = Uci::with_evaluator(output, open);
     while let Ok(line) = rx.recv() {
         if uci.handle_line(&line) == Control::Quit {
             return;

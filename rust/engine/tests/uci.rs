@@ -63,6 +63,7 @@ fn handshake_lists_the_options() {
         "option name Clear Hash type button",
         "option name Move Overhead type spin",
         "option name Ponder type check",
+        "option name EvalDevice type combo default auto var auto var cpu var gpu",
     ] {
         assert!(text.contains(needle), "{needle} missing in {text}");
     }
@@ -346,4 +347,46 @@ fn a_long_perft_can_be_stopped() {
     uci.handle_line("stop");
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     assert!(out.text().contains("perft stopped"), "{}", out.text());
+}
+
+/// A back end for the `gpu` device in a build without one: the CPU behind the service.
+fn cpu_as_gpu(
+    _: shatranj_engine::Device,
+) -> Result<std::sync::Arc<dyn shatranj_engine::BatchEvaluator>, shatranj_engine::EvalError> {
+    Ok(std::sync::Arc::new(
+        shatranj_engine::CpuBatchEvaluator::new(shatranj_engine::DEFAULT_PARAMS),
+    ))
+}
+
+#[test]
+fn eval_device_routes_the_search_and_rejects_what_it_cannot_open() {
+    let (mut uci, out) = session();
+    uci.handle_line("setoption name EvalDevice value gpu");
+    assert!(
+        out.text()
+            .contains("EvalDevice: no GPU adapter: built without the GPU back end; unchanged"),
+        "{}",
+        out.text()
+    );
+    uci.handle_line("setoption name EvalDevice value tpu");
+    assert!(out.text().contains("unknown evaluation device \"tpu\""));
+    uci.handle_line("setoption name EvalDevice value cpu");
+    assert!(
+        out.text()
+            .contains("EvalDevice cpu: evaluating on cpu (inline)")
+    );
+
+    // With a back end for `gpu`, searches go through the service and still answer.
+    let sink = Sink::default();
+    let mut uci = Uci::with_evaluator(sink.clone(), cpu_as_gpu);
+    uci.handle_line("setoption name EvalDevice value GPU");
+    assert!(sink.text().contains("(batched)"), "{}", sink.text());
+    uci.handle_line("go depth 5");
+    let best = sink.wait_for("bestmove", Duration::from_secs(60));
+    assert!(best.is_some_and(|b| b != "bestmove 0000"));
+    uci.handle_line("setoption name EvalDevice value auto");
+    assert!(
+        sink.text()
+            .contains("EvalDevice auto: evaluating on cpu (inline)")
+    );
 }

@@ -10,6 +10,7 @@
 //! `python/shatranj/engine.py` from the plain values returned here.
 
 use crate::board::Board;
+use crate::evaluator::{eval_error, open_evaluator, parse_device};
 use crate::moves::{interned, key_of};
 use crate::worker::run_interruptible;
 use pyo3::exceptions::PyValueError;
@@ -17,7 +18,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use shatranj_engine::engine::MAX_THREADS;
 use shatranj_engine::tt::MAX_HASH_MB;
-use shatranj_engine::{EngineOptions, Limits, Score, SearchResult, SearchRoot, StopHandle};
+use shatranj_engine::{
+    BatchConfig, EngineOptions, EvalRoute, Limits, Score, SearchResult, SearchRoot, StopHandle,
+};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -41,7 +44,7 @@ impl Engine {
     }
 }
 
-fn options(threads: i64, hash_mb: i64) -> PyResult<EngineOptions> {
+fn options(threads: i64, hash_mb: i64, device: &str) -> PyResult<EngineOptions> {
     let threads = usize::try_from(threads)
         .ok()
         .filter(|t| (1..=MAX_THREADS).contains(t))
@@ -54,9 +57,16 @@ fn options(threads: i64, hash_mb: i64) -> PyResult<EngineOptions> {
         .ok_or_else(|| {
             PyValueError::new_err(format!("hash_mb {hash_mb} out of range 1..={MAX_HASH_MB}"))
         })?;
+    let eval_route = EvalRoute::for_device(
+        parse_device(device)?,
+        open_evaluator,
+        BatchConfig::default(),
+    )
+    .map_err(eval_error)?;
     Ok(EngineOptions {
         threads,
         hash_mb,
+        eval_route,
         ..EngineOptions::default()
     })
 }
@@ -173,9 +183,9 @@ fn result_dict<'py>(
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (threads = 1, hash_mb = 64))]
-    fn new(threads: i64, hash_mb: i64) -> PyResult<Self> {
-        let engine = shatranj_engine::Engine::new(options(threads, hash_mb)?)
+    #[pyo3(signature = (threads = 1, hash_mb = 64, device = "auto"))]
+    fn new(threads: i64, hash_mb: i64, device: &str) -> PyResult<Self> {
+        let engine = shatranj_engine::Engine::new(options(threads, hash_mb, device)?)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let stop = engine.stop_handle();
         Ok(Engine {
@@ -240,5 +250,11 @@ impl Engine {
     #[getter]
     fn hash_mb(&self, py: Python<'_>) -> usize {
         py.detach(|| self.lock().options().hash_mb)
+    }
+
+    /// Where static evaluations run: `cpu (inline)` or a back end `(batched)`.
+    #[getter]
+    fn evaluator(&self, py: Python<'_>) -> String {
+        py.detach(|| self.lock().options().eval_route.describe())
     }
 }

@@ -10,6 +10,7 @@ mod board;
 mod cache;
 mod engine;
 mod errors;
+mod evaluator;
 mod game;
 mod legal;
 mod moves;
@@ -19,6 +20,7 @@ mod pgn;
 mod piece;
 mod planes;
 mod resolve;
+mod selfplay;
 mod text;
 mod worker;
 
@@ -49,6 +51,8 @@ mod _core {
     use crate::piece::Piece;
     #[pymodule_export]
     use crate::planes::{boards_to_features, boards_to_planes};
+    #[pymodule_export]
+    use crate::selfplay::selfplay;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1,0 +1,428 @@
+//! Self-play: many games at once, each move chosen by a fixed-depth or fixed-node search,
+//! with the static evaluations of all games optionally gathered by one batching service.
+//!
+//! Game `i` of a match depends only on `(seed, i)` and the settings: its opening is drawn
+//! from `(seed, i)` (or is `openings[i % len]`), its engine is fresh, single-threaded and
+//! clockless. So a match can be split by game index across processes or machines
+//! ([`SelfPlayConfig::first_game`] and [`SelfPlayConfig::games`] pick the indices), and the
+//! same seed gives the same games whether evaluations run inline on the CPU or through the
+//! service on any back end (all back ends compute the same numbers).
+//!
+//! ```
+//! use shatranj_engine::selfplay::{play_games, SelfPlayConfig, MoveLimit};
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let config = SelfPlayConfig { games: 2, limit: MoveLimit::Depth(2), max_plies: 20, ..Default::default() };
+//! let report = play_games(&config, None, &AtomicBool::new(false), |_| {}).unwrap();
+//! assert_eq!(report.games.len(), 2);
+//! assert!(report.games[0].pgn().contains("[Round \"0\"]"));
+//! ```
+
+mod game;
+mod opening;
+mod pgn;
+
+pub use game::{GameRecord, GameTermination};
+pub use opening::{
+    Opening, OpeningError, RandomOpenings, SplitMix64, parse_openings, random_opening,
+};
+pub use pgn::format_pgn;
+
+use crate::batch::{BatchEvaluator, EvalError};
+use crate::engine::{EngineError, EvalRoute, StopHandle};
+use crate::limits::Limits;
+use crate::service::{BatchConfig, EvalService};
+use game::{GameSettings, play_game};
+use shatranj_chess::Color;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How each move is searched.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
+    /// To this depth (plies).
+    Depth(u32),
+    /// This many nodes (exact with one thread, so reproducible).
+    Nodes(u64),
+}
+
+impl MoveLimit {
+    fn limits(self) -> Limits {
+        match self {
+            MoveLimit::Depth(d) => Limits::depth(d),
+            MoveLimit::Nodes(n) => Limits::nodes(n),
+        }
+    }
+
+    /// `depth 6` or `nodes 10000`: how players are named in the PGN.
+    pub fn describe(self) -> String {
+        match self {
+            MoveLimit::Depth(d) => format!("depth {d}"),
+            MoveLimit::Nodes(n) => format!("nodes {n}"),
+        }
+    }
+}
+
+/// Where games start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningSource {
+    /// Random balanced openings drawn from `(seed, game index)`.
+    Random(RandomOpenings),
+    /// Game `i` starts from `list[i % list.len()]`.
+    List(Vec<Opening>),
+}
+
+/// A self-play match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelfPlayConfig {
+    /// The first game index played: the match is games `first_game .. first_game + games`.
+    pub first_game: u64,
+    /// How many games to play.
+    pub games: u64,
+    /// Games played at once (one OS thread each).
+    pub concurrency: usize,
+    pub limit: MoveLimit,
+    pub seed: u64,
+    pub openings: OpeningSource,
+    /// Games still running after this many plies (opening included) are drawn by adjudication.
+    pub max_plies: u32,
+    /// Transposition table per game, MiB.
+    pub hash_mb: usize,
+    /// The batching service's settings (when evaluations go through it).
+    pub batch: BatchConfig,
+    /// PGN `Event` tag.
+    pub event: String,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> SelfPlayConfig {
+        SelfPlayConfig {
+            first_game: 0,
+            games: 1,
+            concurrency: 1,
+            limit: MoveLimit::Depth(4),
+            seed: 0,
+            openings: OpeningSource::Random(RandomOpenings::default()),
+            max_plies: 400,
+            hash_mb: 2,
+            batch: BatchConfig::default(),
+            event: "shatranj self-play".into(),
+        }
+    }
+}
+
+/// Why a match could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SelfPlayError {
+    /// A setting out of range; the text names it.
+    Config(String),
+    /// The batching service could not start.
+    Eval(EvalError),
+    Engine(EngineError),
+    /// A game's thread panicked (a bug); the text says which game.
+    Worker(String),
+}
+
+impl fmt::Display for SelfPlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SelfPlayError::Config(what) => write!(f, "bad self-play setting: {what}"),
+            SelfPlayError::Eval(e) => write!(f, "{e}"),
+            SelfPlayError::Engine(e) => write!(f, "{e}"),
+            SelfPlayError::Worker(what) => write!(f, "self-play worker failed: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for SelfPlayError {}
+
+/// Live counters, reported to the progress callback.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SelfPlayProgress {
+    pub games_done: u64,
+    pub games_total: u64,
+    pub plies: u64,
+    pub evaluations: u64,
+    pub elapsed: Duration,
+}
+
+/// What a match measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfPlayStats {
+    /// Finished games.
+    pub games: u64,
+    /// Plies of the finished games (opening moves included).
+    pub plies: u64,
+    /// Static evaluations of every search, finished games or not.
+    pub evaluations: u64,
+    pub nodes: u64,
+    /// Batches the service dispatched (0 when evaluations ran inline).
+    pub batches: u64,
+    /// The largest batch dispatched.
+    pub max_batch: u64,
+    /// Evaluations that fell back to the CPU after a batch failed.
+    pub fallbacks: u64,
+    /// The first evaluator error, if any.
+    pub eval_error: Option<String>,
+    pub wall: Duration,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    /// How the evaluations were computed (`cpu (inline)` or the service's back end).
+    pub evaluator: String,
+}
+
+impl SelfPlayStats {
+    /// Positions per dispatched batch (0 without the service).
+    pub fn mean_batch(&self) -> f64 {
+        if self.batches == 0 {
+            0.0
+        } else {
+            self.evaluations as f64 / self.batches as f64
+        }
+    }
+
+    pub fn games_per_second(&self) -> f64 {
+        self.games as f64 / self.wall.as_secs_f64().max(1e-9)
+    }
+
+    pub fn evaluations_per_second(&self) -> f64 {
+        self.evaluations as f64 / self.wall.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The finished games, in index order, and the match's numbers.
+#[derive(Clone, Debug)]
+pub struct SelfPlayReport {
+    pub games: Vec<SelfPlayGame>,
+    pub stats: SelfPlayStats,
+    /// Stopped before every game finished (only finished games are in `games`).
+    pub interrupted: bool,
+}
+
+/// A finished game with the names it is recorded under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelfPlayGame {
+    pub record: GameRecord,
+    pub event: String,
+    pub player: String,
+}
+
+impl SelfPlayGame {
+    pub fn pgn(&self) -> String {
+        format_pgn(&self.record, &self.event, &self.player, &self.player)
+    }
+}
+
+impl fmt::Display for SelfPlayGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.pgn())
+    }
+}
+
+fn check(config: &SelfPlayConfig) -> Result<(), SelfPlayError> {
+    let bad = |s: String| Err(SelfPlayError::Config(s));
+    if config.concurrency == 0 {
+        return bad("concurrency must be at least 1".into());
+    }
+    match config.limit {
+        MoveLimit::Depth(d) if !(1..=64).contains(&d) => {
+            return bad(format!("depth {d} out of range 1..=64"));
+        }
+        MoveLimit::Nodes(0) => return bad("nodes must be at least 1".into()),
+        _ => {}
+    }
+    if let OpeningSource::List(list) = &config.openings {
+        if list.is_empty() {
+            return bad("the opening list is empty".into());
+        }
+    }
+    if config.max_plies == 0 {
+        return bad("max_plies must be at least 1".into());
+    }
+    if config.first_game.checked_add(config.games).is_none() {
+        return bad("first_game + games overflows".into());
+    }
+    Ok(())
+}
+
+/// Plays the match. `evaluator`: `None` evaluates inline on the CPU (the fast path);
+/// `Some` sends every evaluation through a batching service over that back end. `stop`
+/// ends the match early (running searches are cut short; their games are dropped).
+/// `progress` is called on this thread about every 50 ms and once at the end.
+pub fn play_games(
+    config: &SelfPlayConfig,
+    evaluator: Option<Arc<dyn BatchEvaluator>>,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(&SelfPlayProgress),
+) -> Result<SelfPlayReport, SelfPlayError> {
+    check(config)?;
+    let service = evaluator
+        .map(|e| EvalService::new(e, config.batch).map(Arc::new))
+        .transpose()
+        .map_err(SelfPlayError::Eval)?;
+    let route = service
+        .as_ref()
+        .map_or(EvalRoute::Direct, |s| EvalRoute::Service(Arc::clone(s)));
+    let limits = config.limit.limits();
+    let workers = config
+        .concurrency
+        .min(usize::try_from(config.games).unwrap_or(usize::MAX))
+        .max(1);
+
+    let next = AtomicU64::new(0);
+    let (plies, evaluations) = (AtomicU64::new(0), AtomicU64::new(0));
+    let done = AtomicU64::new(0);
+    let running = AtomicUsize::new(workers);
+    let halt = AtomicBool::new(false);
+    let engines: Mutex<Vec<Option<StopHandle>>> = Mutex::new(vec![None; workers]);
+    let finished: Mutex<Vec<GameRecord>> = Mutex::new(Vec::new());
+    let first_error: Mutex<Option<SelfPlayError>> = Mutex::new(None);
+    let start = Instant::now();
+
+    let worker = |slot: usize| {
+        let settings = GameSettings {
+            limits: &limits,
+            max_plies: config.max_plies,
+            hash_mb: config.hash_mb,
+            route: &route,
+            stop: &halt,
+            plies: &plies,
+            evaluations: &evaluations,
+        };
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= config.games || halt.load(Ordering::Relaxed) {
+                break;
+            }
+            let index = config.first_game + i;
+            let opening = match &config.openings {
+                OpeningSource::Random(r) => random_opening(config.seed, index, r),
+                OpeningSource::List(list) => list[(index % list.len() as u64) as usize].clone(),
+            };
+            let register = |h: StopHandle| {
+                let mut e = engines.lock().unwrap_or_else(|p| p.into_inner());
+                e[slot] = Some(h);
+            };
+            match play_game(index, &opening, &settings, register) {
+                Ok(Some(record)) => {
+                    finished
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(record);
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    let mut f = first_error.lock().unwrap_or_else(|p| p.into_inner());
+                    f.get_or_insert(SelfPlayError::Engine(e));
+                    halt.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        running.fetch_sub(1, Ordering::Relaxed);
+    };
+
+    let report_now = |progress: &mut dyn FnMut(&SelfPlayProgress)| {
+        progress(&SelfPlayProgress {
+            games_done: done.load(Ordering::Relaxed),
+            games_total: config.games,
+            plies: plies.load(Ordering::Relaxed),
+            evaluations: evaluations.load(Ordering::Relaxed),
+            elapsed: start.elapsed(),
+        });
+    };
+
+    let panicked = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|slot| {
+                let worker = &worker;
+                std::thread::Builder::new()
+                    .name(format!("selfplay-{slot}"))
+                    .spawn_scoped(s, move || worker(slot))
+            })
+            .collect();
+        let mut last_report = Instant::now();
+        let mut stopped = false;
+        while running.load(Ordering::Relaxed) > 0 {
+            std::thread::sleep(Duration::from_millis(5));
+            if !stopped && (stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed)) {
+                stopped = true;
+                halt.store(true, Ordering::Relaxed);
+                let e = engines.lock().unwrap_or_else(|p| p.into_inner());
+                for h in e.iter().flatten() {
+                    h.stop();
+                }
+            }
+            if last_report.elapsed() >= Duration::from_millis(50) {
+                report_now(&mut progress);
+                last_report = Instant::now();
+            }
+        }
+        let mut panicked = None;
+        for h in handles {
+            match h {
+                Ok(h) => {
+                    if h.join().is_err() {
+                        panicked = Some("a game thread panicked".to_string());
+                    }
+                }
+                Err(e) => panicked = Some(format!("cannot start a game thread: {e}")),
+            }
+        }
+        panicked
+    });
+    report_now(&mut progress);
+    if let Some(what) = panicked {
+        return Err(SelfPlayError::Worker(what));
+    }
+    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let wall = start.elapsed();
+    let mut records = finished.into_inner().unwrap_or_else(|p| p.into_inner());
+    records.sort_by_key(|r| r.index);
+
+    let mut stats = SelfPlayStats {
+        games: records.len() as u64,
+        evaluations: evaluations.load(Ordering::Relaxed),
+        wall,
+        ..SelfPlayStats::default()
+    };
+    for r in &records {
+        stats.plies += r.moves.len() as u64;
+        stats.nodes += r.nodes;
+        match r.winner {
+            Some(Color::White) => stats.white_wins += 1,
+            Some(Color::Black) => stats.black_wins += 1,
+            None => stats.draws += 1,
+        }
+    }
+    match &service {
+        Some(s) => {
+            let st = s.stats();
+            stats.batches = st.batches;
+            stats.max_batch = st.max_batch;
+            stats.fallbacks = s.fallbacks();
+            stats.eval_error = s.first_error().map(|e| e.to_string());
+            stats.evaluator = format!("{} (batched)", s.describe());
+        }
+        None => stats.evaluator = "cpu (inline)".into(),
+    }
+    let player = format!("shatranj {}", config.limit.describe());
+    let games = records
+        .into_iter()
+        .map(|record| SelfPlayGame {
+            record,
+            event: config.event.clone(),
+            player: player.clone(),
+        })
+        .collect();
+    Ok(SelfPlayReport {
+        games,
+        stats,
+        interrupted: stop.load(Ordering::Relaxed) && done.load(Ordering::Relaxed) < config.games,
+    })
+}

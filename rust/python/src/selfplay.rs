@@ -1,0 +1,200 @@
+//! `shatranj._core.selfplay`: the engine crate's self-play on a worker thread, with the GIL
+//! released, progress reported between slices, and Ctrl-C turned into `KeyboardInterrupt`
+//! (the match stops; nothing is returned).
+//!
+//! The result is plain data (a dict of lists); `python/shatranj/selfplay.py` wraps it in
+//! `SelfPlayResult`.
+
+use crate::evaluator::{eval_error, open_evaluator, parse_device};
+use crate::worker::run_interruptible;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use shatranj_engine::selfplay::{
+    MoveLimit, Opening, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayError,
+    SelfPlayProgress, play_games,
+};
+use shatranj_engine::{BatchConfig, BatchEvaluator, Device};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const SLICE: Duration = Duration::from_millis(20);
+
+fn positive<T: TryFrom<i64>>(name: &str, v: i64, min: i64, max: i64) -> PyResult<T> {
+    if (min..=max).contains(&v) {
+        T::try_from(v).map_err(|_| PyValueError::new_err(format!("{name} {v} out of range")))
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{name} {v} out of range {min}..={max}"
+        )))
+    }
+}
+
+/// Plays `games` self-play games (indices `first_game ..`) and returns a dict: `games` (PGN
+/// strings), `indices`, `results`, `terminations`, `plies`, `interrupted` and `stats`.
+#[pyfunction]
+#[pyo3(signature = (
+    *, games, depth = None, nodes = None, device = "auto", concurrency = 1, seed = 0,
+    openings = None, max_plies = 400, first_game = 0, batched = false, batch_size = 4096,
+    wait_us = 200, random_plies = 8, hash_mb = 2, progress = None
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn selfplay<'py>(
+    py: Python<'py>,
+    games: i64,
+    depth: Option<i64>,
+    nodes: Option<i64>,
+    device: &str,
+    concurrency: i64,
+    seed: u64,
+    openings: Option<Vec<String>>,
+    max_plies: i64,
+    first_game: u64,
+    batched: bool,
+    batch_size: i64,
+    wait_us: i64,
+    random_plies: i64,
+    hash_mb: i64,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let limit = match (depth, nodes) {
+        (Some(d), None) => MoveLimit::Depth(positive("depth", d, 1, 64)?),
+        (None, Some(n)) => MoveLimit::Nodes(positive("nodes", n, 1, i64::MAX)?),
+        _ => {
+            return Err(PyValueError::new_err(
+                "give exactly one of depth= or nodes=",
+            ));
+        }
+    };
+    let device = parse_device(device)?;
+    let openings = match openings {
+        None => OpeningSource::Random(RandomOpenings {
+            plies: positive("random_plies", random_plies, 0, 200)?,
+            ..RandomOpenings::default()
+        }),
+        Some(list) => {
+            if list.is_empty() {
+                return Err(PyValueError::new_err("openings is an empty list"));
+            }
+            let parsed = list
+                .iter()
+                .enumerate()
+                .map(|(i, text)| Opening::parse(text, i + 1))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            OpeningSource::List(parsed)
+        }
+    };
+    if let Some(p) = &progress {
+        if !p.is_callable() {
+            return Err(PyTypeError::new_err("progress must be callable or None"));
+        }
+    }
+    let config = SelfPlayConfig {
+        first_game,
+        games: positive("games", games, 0, i64::MAX)?,
+        concurrency: positive("concurrency", concurrency, 1, 4096)?,
+        limit,
+        seed,
+        openings,
+        max_plies: positive("max_plies", max_plies, 1, 100_000)?,
+        hash_mb: positive("hash_mb", hash_mb, 1, 1024)?,
+        batch: BatchConfig {
+            max_batch: positive("batch_size", batch_size, 1, 1 << 24)?,
+            max_wait: Duration::from_micros(positive("wait_us", wait_us, 0, 10_000_000)?),
+        },
+        ..SelfPlayConfig::default()
+    };
+    // `cpu` and `auto` evaluate inline (measured fastest) unless `batched`; `gpu` batches.
+    let evaluator: Option<Arc<dyn BatchEvaluator>> = match (device, batched) {
+        (Device::Gpu, _) | (_, true) => Some(open_evaluator(device).map_err(eval_error)?),
+        _ => None,
+    };
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let latest: Arc<Mutex<Option<SelfPlayProgress>>> = Arc::new(Mutex::new(None));
+    let job = {
+        let (stop, latest) = (Arc::clone(&stop), Arc::clone(&latest));
+        move || {
+            play_games(&config, evaluator, &stop, |p| {
+                *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(*p);
+            })
+        }
+    };
+    let mut last_reported = None;
+    let mut report = |p: SelfPlayProgress| -> PyResult<()> {
+        if let Some(callback) = &progress {
+            if last_reported != Some(p) {
+                last_reported = Some(p);
+                let d = PyDict::new(py);
+                d.set_item("games_done", p.games_done)?;
+                d.set_item("games_total", p.games_total)?;
+                d.set_item("plies", p.plies)?;
+                d.set_item("evaluations", p.evaluations)?;
+                d.set_item("elapsed", p.elapsed.as_secs_f64())?;
+                callback.call1((d,))?;
+            }
+        }
+        Ok(())
+    };
+    let result = run_interruptible(
+        py,
+        "selfplay",
+        SLICE,
+        job,
+        || stop.store(true, Ordering::SeqCst),
+        || {
+            let p = *latest.lock().unwrap_or_else(|e| e.into_inner());
+            p.map_or(Ok(()), &mut report)
+        },
+    )?;
+    let report_result = result.map_err(|e| match e {
+        SelfPlayError::Config(_) => PyValueError::new_err(e.to_string()),
+        SelfPlayError::Eval(e) => eval_error(e),
+        _ => PyRuntimeError::new_err(e.to_string()),
+    })?;
+    if let Some(p) = *latest.lock().unwrap_or_else(|e| e.into_inner()) {
+        report(p)?;
+    }
+
+    let out = PyDict::new(py);
+    let pgns = PyList::empty(py);
+    let indices = PyList::empty(py);
+    let results = PyList::empty(py);
+    let terminations = PyList::empty(py);
+    let plies = PyList::empty(py);
+    for g in &report_result.games {
+        pgns.append(g.pgn())?;
+        indices.append(g.record.index)?;
+        results.append(g.record.result())?;
+        terminations.append(g.record.termination.name())?;
+        plies.append(g.record.moves.len())?;
+    }
+    out.set_item("games", pgns)?;
+    out.set_item("indices", indices)?;
+    out.set_item("results", results)?;
+    out.set_item("terminations", terminations)?;
+    out.set_item("plies", plies)?;
+    out.set_item("interrupted", report_result.interrupted)?;
+    let s = &report_result.stats;
+    let stats = PyDict::new(py);
+    stats.set_item("games", s.games)?;
+    stats.set_item("plies", s.plies)?;
+    stats.set_item("evaluations", s.evaluations)?;
+    stats.set_item("nodes", s.nodes)?;
+    stats.set_item("batches", s.batches)?;
+    stats.set_item("mean_batch", s.mean_batch())?;
+    stats.set_item("max_batch", s.max_batch)?;
+    stats.set_item("fallbacks", s.fallbacks)?;
+    stats.set_item("eval_error", s.eval_error.clone())?;
+    stats.set_item("wall", s.wall.as_secs_f64())?;
+    stats.set_item("games_per_second", s.games_per_second())?;
+    stats.set_item("evaluations_per_second", s.evaluations_per_second())?;
+    stats.set_item("white_wins", s.white_wins)?;
+    stats.set_item("draws", s.draws)?;
+    stats.set_item("black_wins", s.black_wins)?;
+    stats.set_item("evaluator", s.evaluator.clone())?;
+    out.set_item("stats", stats)?;
+    Ok(out)
+}
