@@ -64,11 +64,13 @@ impl GameTermination {
             Termination::FivefoldRepetition => GameTermination::FivefoldRepetition,
             Termination::FiftyMoves => GameTermination::FiftyMoves,
             Termination::ThreefoldRepetition => GameTermination::ThreefoldRepetition,
-            // Self-play has no resignation, clock or agreement; `outcome_under` never
-            // returns these, and a draw is the neutral reading should it ever.
-            Termination::Resignation | Termination::TimeForfeit | Termination::Agreement => {
-                GameTermination::PlyCap
-            }
+            Termination::DeadPosition => GameTermination::DeadPosition,
+            // Self-play has no resignation, clock, agreement or illegal move; `outcome_under`
+            // never returns these, and a draw is the neutral reading should it ever.
+            Termination::Resignation
+            | Termination::TimeForfeit
+            | Termination::Agreement
+            | Termination::IllegalMoves => GameTermination::PlyCap,
         }
     }
 }
