@@ -10,11 +10,13 @@ this process.
   groups the subtrees into tasks of similar estimated size.
 - :func:`analyse` searches many positions, a slice of the input per task, and returns the info
   dicts in input order.
-- :func:`run_tasks` is the core both use: it takes a module-level function and a list of
-  payloads and returns the results in payload order. A new distributed job (self-play: a task
-  plays a batch of games, ``num_gpus=1`` per task where the cluster has GPUs) is a payload
-  type, a module-level task function and a call of :func:`run_tasks`, with
-  :class:`TextProgress` or a callback for progress and ``on_result`` to stream results.
+- :func:`selfplay` plays a match of self-play games, a contiguous range of game indices per
+  task (game *i* depends only on the seed and *i*, so the games equal a local
+  :func:`shatranj.selfplay` of the same settings), each task on its own GPU when asked.
+- :func:`run_tasks` is the core all three use: it takes a module-level function and a list of
+  payloads and returns the results in payload order. A new distributed job is a payload type,
+  a module-level task function and a call of :func:`run_tasks`, with :class:`TextProgress` or
+  a callback for progress and ``on_result`` to stream results.
 
 Ray is imported only when a function here runs, so ``import shatranj.distributed`` works without
 it. A cluster is joined if one is running (``address=``, ``ray.init`` already called, or the
@@ -52,6 +54,8 @@ from typing import (
 
 from . import _core
 from .engine import Engine, InfoDict
+from .selfplay import SelfPlayResult
+from .selfplay import selfplay as _local_selfplay
 
 __all__ = [
     "DistributedError",
@@ -62,6 +66,7 @@ __all__ = [
     "connect",
     "perft",
     "run_tasks",
+    "selfplay",
 ]
 
 P = TypeVar("P")
@@ -577,3 +582,132 @@ def analyse(
     )
     flat: List[Any] = [info for group in groups for info in group]
     return flat
+
+
+# --- self-play ------------------------------------------------------------------------------
+
+# One self-play task: the settings of shatranj.selfplay, the first game index and the count.
+SelfPlayPayload = Tuple[Dict[str, Any], int, int]
+
+# Counters of the match statistics that add up over tasks.
+_SUMMED_STATS = ("games", "plies", "evaluations", "nodes", "batches", "fallbacks", "white_wins", "draws", "black_wins")
+
+
+def _selfplay_task(payload: SelfPlayPayload) -> SelfPlayResult:
+    settings, first_game, games = payload
+    return _local_selfplay(games=games, first_game=first_game, **settings)
+
+
+def _merge_stats(parts: List[Dict[str, Any]], wall: float) -> Dict[str, Any]:
+    stats: Dict[str, Any] = {key: sum(int(p.get(key, 0)) for p in parts) for key in _SUMMED_STATS}
+    batches = stats["batches"]
+    stats["mean_batch"] = (
+        sum(float(p.get("mean_batch", 0.0)) * int(p.get("batches", 0)) for p in parts) / batches if batches else 0.0
+    )
+    stats["max_batch"] = max((int(p.get("max_batch", 0)) for p in parts), default=0)
+    stats["eval_error"] = next((p["eval_error"] for p in parts if p.get("eval_error")), None)
+    stats["evaluator"] = ", ".join(sorted({str(p.get("evaluator", "")) for p in parts}))
+    stats["wall"] = wall
+    stats["games_per_second"] = stats["games"] / wall if wall > 0 else 0.0
+    stats["evaluations_per_second"] = stats["evaluations"] / wall if wall > 0 else 0.0
+    stats["tasks"] = len(parts)
+    return stats
+
+
+def selfplay(
+    games: int,
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    device: str = "auto",
+    concurrency: int = 1,
+    seed: int = 0,
+    openings: Optional[Sequence[str]] = None,
+    max_plies: int = 400,
+    *,
+    first_game: int = 0,
+    games_per_task: Optional[int] = None,
+    gpus_per_task: float = 1,
+    address: Optional[str] = None,
+    max_retries: int = 3,
+    progress: Union[None, bool, Progress] = None,
+    **settings: Any,
+) -> SelfPlayResult:
+    """Plays the self-play match of :func:`shatranj.selfplay` on the cluster and returns the
+    same :class:`~shatranj.selfplay.SelfPlayResult`: the games in index order (equal to a local
+    run with the same arguments) and the merged statistics (``wall`` and the rates measured
+    here, ``tasks`` the number of tasks).
+
+    Each task plays ``games_per_task`` consecutive game indices (default: about four tasks per
+    CPU) with ``concurrency`` games at once, reserving ``concurrency`` CPUs; with
+    ``device="gpu"`` it also reserves ``gpus_per_task`` GPUs, so the tasks of one machine
+    share its GPU in that proportion and each batches its own games there. Other keyword
+    arguments (``random_plies``, ``hash_mb``, ``batched``, ``batch_size``, ``wait_us``) go to
+    every task's :func:`shatranj.selfplay`. A task whose worker dies is played again from its
+    seed, so it yields the same games and none is counted twice. ``progress`` is ``True`` for
+    a text bar on stderr or a callback ``(games done, games)``.
+    """
+    for name, value, minimum in (("games", games, 0), ("concurrency", concurrency, 1), ("first_game", first_game, 0)):
+        _check_count(name, value, minimum)
+    _check_count("max_retries", max_retries, 0)
+    if games_per_task is not None:
+        _check_count("games_per_task", games_per_task, 1)
+    if progress is not None and not isinstance(progress, bool) and not callable(progress):
+        raise TypeError(f"progress must be a bool or a callable, not {type(progress).__name__}")
+    common: Dict[str, Any] = dict(
+        depth=depth,
+        nodes=nodes,
+        device=device,
+        concurrency=concurrency,
+        seed=seed,
+        openings=None if openings is None else list(openings),
+        max_plies=max_plies,
+        **settings,
+    )
+    # Bad settings fail here, before anything is shipped: a local run of no game checks them
+    # all (the device included).
+    _local_selfplay(games=0, **common)
+    if games == 0:
+        return _local_selfplay(games=0, first_game=first_game, **common)
+    connect(address)
+    num_gpus = 0.0
+    if device == "gpu":
+        ray = _import_ray()
+        if ray.cluster_resources().get("GPU", 0) <= 0:
+            raise DistributedError("device='gpu' but the cluster has no GPUs; use device='cpu' or 'auto'")
+        num_gpus = float(gpus_per_task)
+    per_task = games_per_task
+    if per_task is None:
+        slots = max(1, cluster_cpus() // concurrency) * TASKS_PER_CPU
+        per_task = max(1, math.ceil(games / slots))
+    tasks: List[SelfPlayPayload] = [
+        (common, first_game + start, min(per_task, games - start)) for start in range(0, games, per_task)
+    ]
+    finished = [0]
+    bar = TextProgress("selfplay") if progress is True else None
+
+    def on_result(index: int, _result: SelfPlayResult) -> None:
+        finished[0] += tasks[index][2]
+
+    def report(done: int, total: int) -> None:
+        if bar is not None:
+            bar(done, total, f" {finished[0]}/{games} games")
+        elif callable(progress):
+            progress(finished[0], games)
+
+    started = _time.monotonic()
+    parts = run_tasks(
+        _selfplay_task,
+        tasks,
+        name="selfplay",
+        max_retries=max_retries,
+        num_cpus=concurrency,
+        num_gpus=num_gpus,
+        progress=report if progress else None,
+        on_result=on_result,
+    )
+    wall = _time.monotonic() - started
+    return SelfPlayResult(
+        games=[game for part in parts for game in part.games],
+        stats=_merge_stats([part.stats for part in parts], wall),
+        interrupted=any(part.interrupted for part in parts),
+    )

@@ -280,6 +280,39 @@ def test_an_exception_inside_a_task_propagates_as_itself() -> None:
     assert distributed.run_tasks(len, [[1, 2], [], "abc"]) == [2, 0, 3]
 
 
+SELFPLAY = dict(depth=2, seed=11, max_plies=60, random_plies=4)
+
+
+def test_selfplay_equals_local_selfplay_split_into_tasks(cluster: Path) -> None:
+    local = shatranj.selfplay(games=5, first_game=3, **SELFPLAY)  # type: ignore[arg-type]
+    seen: List[Tuple[int, int]] = []
+    marker = cluster / "crash-selfplay-1"
+    marker.touch()  # the second task's worker dies once: its games are played again, not twice
+    remote = distributed.selfplay(
+        games=5,
+        first_game=3,
+        games_per_task=2,
+        progress=lambda done, total: seen.append((done, total)),
+        **SELFPLAY,  # type: ignore[arg-type]
+    )
+    assert not marker.exists(), "the hook fired: a worker died"
+    assert [str(g) for g in remote.games] == [str(g) for g in local.games]
+    assert [g.index for g in remote.games] == [3, 4, 5, 6, 7]
+    stats = remote.stats
+    assert stats["tasks"] == 3 and stats["games"] == 5
+    assert stats["plies"] == local.stats["plies"] == sum(g.plies for g in local.games)
+    assert stats["white_wins"] + stats["draws"] + stats["black_wins"] == 5
+    assert seen[-1] == (5, 5)
+
+
+def test_selfplay_bad_settings_fail_before_any_task() -> None:
+    with pytest.raises(ValueError):
+        distributed.selfplay(games=2, depth=2, nodes=100)
+    with pytest.raises(ValueError, match="games_per_task"):
+        distributed.selfplay(games=2, depth=2, games_per_task=0)
+    assert distributed.selfplay(games=0, depth=2).games == []
+
+
 @pytest.mark.parametrize("score", [Cp(35), Cp(-12), Mate(3), Mate(-2), Mate(0), MateGiven()])
 def test_scores_moves_and_boards_survive_pickling(score: Any) -> None:
     pov = PovScore(score, shatranj.BLACK)
