@@ -275,43 +275,23 @@ impl Game {
     /// dead positions (FIDE mode), seventy-five moves, fivefold; and in automatic mode
     /// fifty moves and threefold.
     fn automatic_ending(&self) -> Option<Outcome> {
-        let pos = self.history.position();
-        let draw = |termination| {
-            Some(Outcome {
-                termination,
-                winner: None,
-            })
+        let ending = self.history.outcome_under(self.rules);
+        let on_the_board = |o: &Outcome| {
+            matches!(
+                o.termination,
+                Termination::Checkmate | Termination::InsufficientMaterial | Termination::Stalemate
+            )
         };
-        if pos.is_checkmate() {
+        if self.rules == Rules::Fide
+            && !ending.as_ref().is_some_and(on_the_board)
+            && self.history.position().is_dead_position()
+        {
             return Some(Outcome {
-                termination: Termination::Checkmate,
-                winner: Some(pos.turn().other()),
+                termination: Termination::DeadPosition,
+                winner: None,
             });
         }
-        if pos.is_insufficient_material() {
-            return draw(Termination::InsufficientMaterial);
-        }
-        if !pos.has_legal_moves() {
-            return draw(Termination::Stalemate);
-        }
-        if self.rules == Rules::Fide && pos.is_dead_position() {
-            return draw(Termination::DeadPosition);
-        }
-        if self.history.is_seventyfive_moves() {
-            return draw(Termination::SeventyfiveMoves);
-        }
-        if self.history.is_fivefold_repetition() {
-            return draw(Termination::FivefoldRepetition);
-        }
-        if self.rules == Rules::Automatic {
-            if self.history.is_fifty_moves() {
-                return draw(Termination::FiftyMoves);
-            }
-            if self.history.is_repetition(3) {
-                return draw(Termination::ThreefoldRepetition);
-            }
-        }
-        None
+        ending
     }
 
     /// The flag of the player to move fell (R4.3, R4.9).

@@ -16,7 +16,7 @@ use crate::args::{self, py_color, square_set};
 use crate::cache::PlyMoves;
 use crate::errors::{IllegalMoveError, fen_error, san_error, uci_error};
 use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
-use crate::moves::{self, Move, interned, key_of, uci_of};
+use crate::moves::{self, Move, interned, key_of, moves_list, uci_of};
 use crate::outcome::py_outcome;
 use crate::piece;
 use crate::planes;
@@ -635,13 +635,7 @@ impl Board {
 
     #[getter]
     fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let moves = self
-            .game
-            .moves()
-            .iter()
-            .map(|&m| interned(py, key_of(m)))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, moves)
+        moves_list(py, self.game.moves())
     }
 
     /// python-chess's ply: half-moves since the start of the game, from the FEN's counters.

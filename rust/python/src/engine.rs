@@ -11,7 +11,7 @@
 
 use crate::board::Board;
 use crate::evaluator::{eval_error, open_evaluator, parse_device};
-use crate::moves::{interned, key_of};
+use crate::moves::{interned, key_of, moves_list};
 use crate::worker::run_interruptible;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -130,17 +130,6 @@ fn score_tuple(score: Score) -> (&'static str, i32) {
         Score::Cp(cp) => ("cp", cp),
         Score::Mate(n) => ("mate", n),
     }
-}
-
-fn moves_list<'py>(
-    py: Python<'py>,
-    moves: &[shatranj_chess::Move],
-) -> PyResult<Bound<'py, PyList>> {
-    let objects = moves
-        .iter()
-        .map(|&m| interned(py, key_of(m)))
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, objects)
 }
 
 fn result_dict<'py>(

@@ -8,7 +8,7 @@
 use crate::args::{self, py_color};
 use crate::board::Board;
 use crate::errors::{GameOverError, IllegalMoveError, san_error, uci_error};
-use crate::moves::{Move, interned, key_of};
+use crate::moves::{Move, key_of, moves_list};
 use crate::outcome::py_outcome;
 use crate::resolve::resolve;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -296,13 +296,7 @@ impl Game {
 
     #[getter]
     fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let moves = self
-            .game
-            .moves()
-            .iter()
-            .map(|&m| interned(py, key_of(m)))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, moves)
+        moves_list(py, self.game.moves())
     }
 
     #[pyo3(signature = (r#move, *, seconds = None))]

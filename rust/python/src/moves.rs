@@ -57,6 +57,18 @@ pub fn interned(py: Python<'_>, key: u16) -> PyResult<Bound<'_, Move>> {
     Ok(obj)
 }
 
+/// A Python list of the interned `Move`s of `moves`.
+pub fn moves_list<'py>(
+    py: Python<'py>,
+    moves: &[shatranj_chess::Move],
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    let objects = moves
+        .iter()
+        .map(|&m| interned(py, key_of(m)))
+        .collect::<PyResult<Vec<_>>>()?;
+    pyo3::types::PyList::new(py, objects)
+}
+
 /// Promotion piece type (0 for none) by the rules crate's 4-bit move flag: 0–3 are normal,
 /// en passant and castling; 4–7 promote to knight … queen; 8 and 9 to pawn and king.
 const PROMOTION_OF_FLAG: [u16; 16] = [0, 0, 0, 0, 2, 3, 4, 5, 1, 6, 0, 0, 0, 0, 0, 0];
