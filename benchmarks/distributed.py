@@ -4,6 +4,7 @@ calls as the anchor in the same run.
 
     perft     distributed.perft(board, depth) vs shatranj.perft(board, depth, threads=1|2)
     analyse   distributed.analyse(positions, depth=D) vs a loop of Engine(threads=1).analyse
+    selfplay  distributed.selfplay's tasks vs shatranj.selfplay(concurrency=1|2)
 
 One local cluster of 2 CPUs serves both Ray columns: "N workers" runs distributed.perft's split
 and grouping (for N CPUs) through run_tasks with max_in_flight=N, so at most N tasks run at
@@ -78,6 +79,9 @@ def main() -> None:
         ("kiwipete", KIWIPETE, 4 if args.quick else 5),
     ]
     analysis_depth = 6 if args.quick else 9
+    # Self-play: games, depth per move, ply cap (seeded random openings).
+    match = dict(depth=3 if args.quick else 5, seed=SEED % 1000, max_plies=120)
+    match_games = 8 if args.quick else 24
     boards = positions(8 if args.quick else 24)
     print(f"seed {SEED}; {len(boards)} analysis positions at depth {analysis_depth}", flush=True)
 
@@ -108,6 +112,18 @@ def main() -> None:
         groups = distributed.run_tasks(distributed._analyse_task, tasks, name="analyse", max_in_flight=workers)
         return [info for group in groups for info in group]
 
+    def ray_selfplay(workers: int) -> List[str]:
+        """distributed.selfplay's tasks (about four per worker), at most `workers` in flight."""
+        per_task = -(-match_games // (workers * distributed.TASKS_PER_CPU))
+        settings = dict(match, device="cpu", concurrency=1, openings=None)
+        tasks = [(settings, first, min(per_task, match_games - first)) for first in range(0, match_games, per_task)]
+        parts = distributed.run_tasks(distributed._selfplay_task, tasks, name="selfplay", max_in_flight=workers)
+        return [str(game) for part in parts for game in part.games]
+
+    def local_selfplay(concurrency: int) -> List[str]:
+        played = shatranj.selfplay(games=match_games, concurrency=concurrency, **match)  # type: ignore[arg-type]
+        return [str(game) for game in played.games]
+
     def local_analysis() -> List[Any]:
         engine = shatranj.Engine(threads=1, hash_mb=16)
         out = []
@@ -131,6 +147,12 @@ def main() -> None:
         "Ray, 1 worker": lambda: ray_analyse(1),
         "Ray, 2 workers": lambda: ray_analyse(2),
     }
+    runs["selfplay"] = {
+        "local 1 thread": lambda: local_selfplay(1),
+        "local 2 threads": lambda: local_selfplay(2),
+        "Ray, 1 worker": lambda: ray_selfplay(1),
+        "Ray, 2 workers": lambda: ray_selfplay(2),
+    }
     rows: Dict[str, Dict[str, float]] = {name: {} for name in runs}
     results: Dict[str, Dict[str, Any]] = {name: {} for name in runs}
     for round_ in range(args.repeat):
@@ -148,6 +170,9 @@ def main() -> None:
     reference = [info["pv"] for info in results["analyse"]["local 1 thread"]]
     for config in ("Ray, 1 worker", "Ray, 2 workers"):
         assert [info["pv"] for info in results["analyse"][config]] == reference, config
+    games = results["selfplay"]["local 1 thread"]
+    for config, played in results["selfplay"].items():
+        assert played == games, config
     # The public entry points on the same cluster agree too.
     for name, fen, depth in perfts:
         assert distributed.perft(shatranj.Board(fen), depth) == nodes[name], name
@@ -177,6 +202,12 @@ def main() -> None:
         f"| analyse {len(boards)} positions, depth {analysis_depth}, positions/s | "
         + " | ".join("–" if r is None else f"{r:.1f}" for r in analysis)
         + f" | {analysis[3] / analysis[2]:.2f}× | {analysis[3] / analysis[0]:.2f}× |"  # type: ignore[operator]
+    )
+    matches = [match_games / rows["selfplay"][c] for c in columns]
+    lines.append(
+        f"| selfplay {match_games} games, depth {match['depth']}, games/s | "
+        + " | ".join(f"{r:.2f}" for r in matches)
+        + f" | {matches[3] / matches[2]:.2f}× | {matches[3] / matches[0]:.2f}× |"
     )
     table = "\n".join(lines)
     load = os.getloadavg()
