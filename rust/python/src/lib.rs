@@ -10,6 +10,7 @@ mod board;
 mod cache;
 mod engine;
 mod errors;
+mod gpu;
 mod legal;
 mod moves;
 mod outcome;
@@ -33,6 +34,8 @@ mod _core {
     use crate::engine::Engine;
     #[pymodule_export]
     use crate::errors::{AmbiguousMoveError, IllegalMoveError, InvalidMoveError};
+    #[pymodule_export]
+    use crate::gpu::{evaluate, gpu_info};
     #[pymodule_export]
     use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
     #[pymodule_export]
