@@ -127,7 +127,12 @@ impl GpuContext {
         {
             let faults = faults.clone();
             device.set_device_lost_callback(move |reason, message| {
-                lock(&faults).lost = Some(format!("{reason:?}: {message}"));
+                let what = if message.is_empty() {
+                    format!("{reason:?}")
+                } else {
+                    format!("{reason:?}: {message}")
+                };
+                lock(&faults).lost = Some(what);
             });
         }
 
@@ -238,6 +243,13 @@ impl GpuContext {
         lock(&self.faults).lost.is_some()
     }
 
+    /// Destroys the device as a driver reset would lose it, so tests can check that every
+    /// later call fails with an error value rather than a panic.
+    #[doc(hidden)]
+    pub fn destroy_device(&self) {
+        self.device.destroy();
+    }
+
     fn make_slot(&self, capacity: usize) -> Slot {
         let n = capacity as u64;
         let buffer = |label, size, usage| {
@@ -321,7 +333,9 @@ impl GpuContext {
                 }
             }
         }
-        result.and_then(|()| self.check_faults())
+        result
+            .map_err(|e| self.explain(e))
+            .and_then(|()| self.check_faults())
     }
 
     fn run_chunks(
@@ -403,6 +417,13 @@ impl GpuContext {
         })
     }
 
+    /// `e`, unless the callbacks have a better explanation (a lost device shows up as failed
+    /// work first, and its callback runs only once the device is polled).
+    fn explain(&self, e: EvalError) -> EvalError {
+        let _ = self.device.poll(wgpu::PollType::Poll);
+        self.check_faults().err().unwrap_or(e)
+    }
+
     /// Waits for a submitted chunk and copies its scores into `out`.
     fn finish(&mut self, job: InFlight, out: &mut [i32]) -> Result<(), EvalError> {
         let wait = self.device.poll(wgpu::PollType::Wait {
@@ -410,23 +431,20 @@ impl GpuContext {
             timeout: Some(CHUNK_TIMEOUT),
         });
         if let Err(e) = wait {
-            self.check_faults()?;
-            return Err(EvalError::Backend(format!("waiting for the GPU: {e}")));
+            return Err(self.explain(EvalError::Backend(format!("waiting for the GPU: {e}"))));
         }
         let mapped = match job.mapped.try_recv() {
             Ok(r) => r,
             // The map callback runs inside poll once the submission is done; if it has
             // not, the device failed underneath.
             Err(_) => {
-                self.check_faults()?;
-                return Err(EvalError::Backend(
+                return Err(self.explain(EvalError::Backend(
                     "the GPU finished but the scores were never mapped".into(),
-                ));
+                )));
             }
         };
         if let Err(e) = mapped {
-            self.check_faults()?;
-            return Err(EvalError::Backend(format!("reading scores back: {e}")));
+            return Err(self.explain(EvalError::Backend(format!("reading scores back: {e}"))));
         }
         let readback = &self.slots[job.slot].readback;
         let bytes = job.len as u64 * SCORE_BYTES;

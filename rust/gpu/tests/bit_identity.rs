@@ -302,6 +302,24 @@ fn empty_batches_and_length_mismatches() {
 }
 
 #[test]
+fn a_lost_device_is_an_error_value_for_every_later_call() {
+    let Some(gpu) = gpu_or_skip("device lost") else {
+        return;
+    };
+    let p = fixed_positions();
+    let mut out = vec![0; p.len()];
+    gpu.evaluate_packed(&p, &mut out).unwrap();
+    gpu.with_context(|c| c.destroy_device());
+    for _ in 0..3 {
+        match gpu.evaluate_packed(&p, &mut out) {
+            Err(EvalError::DeviceLost(what)) => println!("{what}"),
+            other => panic!("expected DeviceLost, got {other:?}"),
+        }
+    }
+    assert!(gpu.is_lost());
+}
+
+#[test]
 fn an_adapter_that_does_not_exist_is_an_error_value() {
     let options = AdapterOptions {
         adapter: Some("no such adapter 7f3a".into()),
