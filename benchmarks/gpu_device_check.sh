@@ -14,8 +14,8 @@
 #        benchmark (batch 1 … 1M, CPU one thread / all threads / GPU, batch-1 latency), and
 #        writes $OUT/{bit_identity.log, gpu_eval.jsonl, gpu_eval.txt, env.txt}.
 #   3. back here: python3 benchmarks/gpu_eval.py --from-json <files_at>/gpu_eval.jsonl --record
-#        appends the table (with a plot) to benchmarks/RESULTS.md; the crossover it prints is the
-#        value for DEFAULT_CROSSOVER in rust/gpu/src/auto.rs.
+#        appends the table (with a plot) to benchmarks/RESULTS.md, with the swept crossover
+#        beside the one `auto` calibrates for itself.
 #
 # Expected runtime on the device: about 2–3 minutes (the benchmark's 1M batches dominate).
 set -uo pipefail

@@ -5,8 +5,8 @@ Runs the Rust example `rust/gpu/examples/gpu_eval.rs` (built here in release mod
 times `CpuBatchEvaluator` and `GpuEvaluator` side by side at batch sizes 1, 4, 16, ... up to
 --max-batch, checks every GPU batch against the CPU's scores, and measures the round trip of
 a batch of one on the GPU. This script prints the table, finds the crossover (the smallest
-batch size from which the GPU beats the CPU on all threads at every larger size — the number
-for `shatranj_gpu::DEFAULT_CROSSOVER` or `SHATRANJ_GPU_CROSSOVER`), draws a PNG plot
+batch size from which the GPU beats the CPU on all threads at every larger size — a check on
+the crossover `device="auto"` measures for itself, also printed), draws a PNG plot
 (matplotlib, if installed) and with --record appends a section to benchmarks/RESULTS.md.
 
 On a machine without a GPU, Mesa's lavapipe (Debian `mesa-vulkan-drivers`) runs the shader on
@@ -234,7 +234,14 @@ def main() -> None:
             f"{cross:,}" if cross is not None else "Crossover: none — the GPU never beat the CPU here"
         )
         if cross is not None and not software:
-            out.append(f"(use it: `SHATRANJ_GPU_CROSSOVER={cross}`, or `DEFAULT_CROSSOVER` in rust/gpu/src/auto.rs)")
+            out.append(f"(to fix it rather than let `auto` measure it: `SHATRANJ_GPU_CROSSOVER={cross}`)")
+    calibration = next((r for r in rows if r["kind"] == "calibration"), None)
+    if calibration:
+        c = calibration["crossover"]
+        out.append(
+            "`auto`'s own calibration (`shatranj_gpu::calibrate`) chose: "
+            + (f"{c:,}" if c < 2**62 else "never (the GPU is not faster per position)")
+        )
     out.append("All GPU scores matched the CPU's." if adapter else "")
     report = "\n".join(out).rstrip() + "\n"
     print()

@@ -143,6 +143,10 @@ fn main() {
             info.name, info.backend, info.device_type, info.driver, info.driver_info
         );
     }
+    if let Some(g) = &gpu {
+        let crossover = shatranj_gpu::calibrate(&cpu, g);
+        println!("{{\"kind\": \"calibration\", \"crossover\": {crossover}}}");
+    }
     let threads = rayon::current_num_threads();
     let mut expected = vec![0; args.max_batch];
     let mut out = vec![0; args.max_batch];

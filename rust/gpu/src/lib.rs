@@ -3,8 +3,9 @@
 //! [`shatranj_engine::eval::evaluate_bitboards`].
 //!
 //! - [`open`] is the entry point: a [`BatchEvaluator`] for a [`Device`] — the CPU, the GPU, or
-//!   `auto`, which sends batches of at least [`crossover`] positions to the GPU and smaller
-//!   ones to the CPU, and falls back to the CPU (one warning on stderr) when there is no GPU.
+//!   `auto`, which sends batches from a crossover size on (measured once by [`calibrate`]) to
+//!   the GPU and smaller ones to the CPU, and falls back to the CPU (one warning on stderr)
+//!   when there is no GPU.
 //! - [`GpuEvaluator`] owns one [`GpuContext`] (device, queue, pipeline, reusable buffers);
 //!   [`open`] shares a single one per process, since creating it compiles the shader.
 //! - [`adapter`] picks the adapter from `SHATRANJ_WGPU_BACKEND`, `SHATRANJ_WGPU_ADAPTER` and
@@ -28,7 +29,7 @@ pub mod context;
 pub mod layout;
 
 pub use adapter::{AdapterOptions, GpuInfo};
-pub use auto::{AutoEvaluator, DEFAULT_CROSSOVER, ENV_CROSSOVER, crossover};
+pub use auto::{AutoEvaluator, DEFAULT_CROSSOVER, ENV_CROSSOVER, calibrate};
 pub use context::GpuContext;
 pub use shatranj_engine::batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 
@@ -106,17 +107,34 @@ pub fn shared_gpu() -> Result<Arc<GpuEvaluator>, EvalError> {
         .clone()
 }
 
+/// The process's shared `auto` evaluator, created (and calibrated) on first use and again
+/// after its GPU is lost.
+pub fn shared_auto() -> Result<Arc<AutoEvaluator>, EvalError> {
+    static SHARED: Mutex<Option<Arc<AutoEvaluator>>> = Mutex::new(None);
+    let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(auto) = shared.as_ref() {
+        if !auto.gpu().is_some_and(|g| g.is_lost()) {
+            return Ok(auto.clone());
+        }
+    }
+    let auto = Arc::new(AutoEvaluator::open()?);
+    *shared = Some(auto.clone());
+    Ok(auto)
+}
+
 /// The adapter GPU evaluation uses, or why there is none.
 pub fn gpu_info() -> Result<GpuInfo, EvalError> {
     shared_gpu().map(|g| g.info().clone())
 }
 
 /// A [`BatchEvaluator`] for `device`: the CPU on rayon's threads, the shared GPU evaluator
-/// (an error if there is no adapter), or [`AutoEvaluator`] choosing per batch.
+/// (an error if there is no adapter), or the shared [`AutoEvaluator`] choosing per batch.
+/// Cheap after the first call of each kind: the GPU context and the calibration are made once
+/// per process.
 pub fn open(device: Device) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
     Ok(match device {
         Device::Cpu => Arc::new(CpuBatchEvaluator::new(DEFAULT_PARAMS)),
         Device::Gpu => shared_gpu()?,
-        Device::Auto => Arc::new(AutoEvaluator::open()?),
+        Device::Auto => shared_auto()?,
     })
 }

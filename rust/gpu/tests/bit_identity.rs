@@ -285,6 +285,17 @@ fn auto_routes_by_batch_size_with_the_same_scores() {
 }
 
 #[test]
+fn calibration_measures_a_crossover() {
+    let Some(gpu) = gpu_or_skip("calibration") else {
+        return;
+    };
+    let cross = shatranj_gpu::calibrate(&CpuBatchEvaluator::new(DEFAULT_PARAMS), &gpu);
+    println!("crossover on {}: {cross}", gpu.info());
+    // A power of two, or never (a software adapter is rarely faster than the CPU).
+    assert!(cross == usize::MAX || cross.is_power_of_two(), "{cross}");
+}
+
+#[test]
 fn empty_batches_and_length_mismatches() {
     let Some(gpu) = gpu_or_skip("lengths") else {
         return;
