@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -110,3 +112,25 @@ def test_bad_item_type_names_the_index() -> None:
 def test_bad_device_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="tpu"):
         shatranj.evaluate(FENS, device="tpu")  # type: ignore[arg-type]
+
+
+def test_without_an_adapter_auto_falls_back_and_gpu_raises() -> None:
+    # A fresh interpreter whose adapter filter matches nothing: as on a machine with no GPU.
+    code = """
+import shatranj
+assert shatranj.gpu_info() is None
+fens = [shatranj.STARTING_FEN, "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]
+assert list(shatranj.evaluate(fens, device="auto")) == list(shatranj.evaluate(fens, device="cpu"))
+try:
+    shatranj.evaluate(fens, device="gpu")
+except RuntimeError as e:
+    print("gpu error:", e)
+else:
+    raise SystemExit("device='gpu' without an adapter did not raise")
+"""
+    env = dict(os.environ, SHATRANJ_WGPU_ADAPTER="no such adapter 7f3a")
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no such adapter 7f3a" in proc.stdout
+    warnings = [line for line in proc.stderr.splitlines() if line.startswith("shatranj: warning:")]
+    assert len(warnings) == 1 and "CPU" in warnings[0], proc.stderr
