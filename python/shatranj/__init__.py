@@ -25,6 +25,8 @@ from ._core import (
     __version__,
     boards_to_features,
     boards_to_planes,
+    evaluate,
+    gpu_info,
     perft,
 )
 from ._outcome import Outcome, Termination
@@ -120,7 +122,7 @@ def square_mirror(square: int) -> int:
 __all__ = [
     "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "Game", "GameOverError", "IllegalMoveError",
     "InvalidMoveError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination",
-    "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "perft", "Engine",
+    "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "evaluate", "gpu_info", "perft", "Engine",
     "SelfPlayGame", "SelfPlayResult", "selfplay",
     "Color", "COLORS", "COLOR_NAMES", "WHITE", "BLACK", "PieceType", "PIECE_TYPES",
     "PIECE_SYMBOLS", "PIECE_NAMES", "UNICODE_PIECE_SYMBOLS", "PAWN", "KNIGHT", "BISHOP",

@@ -24,6 +24,8 @@ __all__ = [
     "__version__",
     "boards_to_features",
     "boards_to_planes",
+    "evaluate",
+    "gpu_info",
     "perft",
     "PgnBatch",
     "PgnTree",
@@ -298,6 +300,10 @@ def perft(
 ) -> int: ...
 def boards_to_planes(boards: Iterable[Board]) -> npt.NDArray[np.uint8]: ...
 def boards_to_features(boards: Iterable[Board]) -> npt.NDArray[np.uint8]: ...
+def evaluate(
+    boards: Iterable[Union[Board, str]], device: Literal["auto", "cpu", "gpu"] = "auto"
+) -> npt.NDArray[np.int32]: ...
+def gpu_info() -> Optional[dict[str, str]]: ...
 
 @final
 class Engine:

@@ -1,5 +1,5 @@
-//! The one place the Python module opens a batch back end. A build with the GPU crate
-//! replaces the body with `shatranj_gpu::open`; until then `gpu` is a clear error.
+//! The one place the Python module opens a batch back end (`shatranj_gpu::open`), and the
+//! mapping of its errors to Python exceptions.
 
 use pyo3::PyErr;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -7,10 +7,12 @@ use shatranj_engine::{BatchEvaluator, Device, EvalError};
 use std::sync::Arc;
 
 pub fn open_evaluator(device: Device) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
-    shatranj_engine::cpu_only_evaluator(device)
+    shatranj_gpu::open(device)
 }
 
-/// `ValueError` for a bad device name, `RuntimeError` for a back end that failed.
+/// An evaluation failure as a Python exception: a bad device name is the caller's
+/// `ValueError`; the GPU's own failures (no adapter, lost device, out of memory) are
+/// `RuntimeError`s with wgpu's explanation.
 pub fn eval_error(e: EvalError) -> PyErr {
     match e {
         EvalError::UnknownDevice(_) | EvalError::LengthMismatch { .. } => {

@@ -12,6 +12,7 @@ mod engine;
 mod errors;
 mod evaluator;
 mod game;
+mod gpu;
 mod legal;
 mod moves;
 mod outcome;
@@ -39,6 +40,8 @@ mod _core {
     use crate::errors::{AmbiguousMoveError, GameOverError, IllegalMoveError, InvalidMoveError};
     #[pymodule_export]
     use crate::game::Game;
+    #[pymodule_export]
+    use crate::gpu::{evaluate, gpu_info};
     #[pymodule_export]
     use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
     #[pymodule_export]

@@ -20,10 +20,20 @@ fn numpy_array<'py>(
     bytes: Bound<'py, PyByteArray>,
     shape: Bound<'py, PyTuple>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    numpy_from_bytes(py, bytes, "uint8", shape)
+}
+
+/// A numpy array of `dtype` (a numpy type name, native byte order) over `bytes`, no copy.
+pub fn numpy_from_bytes<'py>(
+    py: Python<'py>,
+    bytes: Bound<'py, PyByteArray>,
+    dtype: &str,
+    shape: Bound<'py, PyTuple>,
+) -> PyResult<Bound<'py, PyAny>> {
     static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
     let np = NUMPY.get_or_try_init(py, || -> PyResult<_> { Ok(py.import("numpy")?.unbind()) })?;
     let np = np.bind(py);
-    let array = np.call_method1("frombuffer", (bytes, np.getattr("uint8")?))?;
+    let array = np.call_method1("frombuffer", (bytes, np.getattr(dtype)?))?;
     array.call_method1("reshape", shape)
 }
 

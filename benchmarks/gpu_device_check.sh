@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The GPU checks for a lent accelerator machine (an NVIDIA H200 through the `device` tool):
+# the bit-identity tests on the real GPU and the batch-size benchmark, outputs under $OUT.
+#
+# Two steps, so that no device time is spent compiling (the lent machine may lack Rust):
+#
+#   1. here, in the repo root:   benchmarks/gpu_device_check.sh --prepare
+#        builds the release test binary and the benchmark example into .gpucheck/ (ignored by
+#        git through .git/info/exclude) and downloads the Vulkan loader packages into .gl/ as
+#        /work/.library/device/README.md describes.
+#   2. on the device:  run(command="benchmarks/gpu_device_check.sh", carry=[".gpucheck", ".gl"],
+#                          timeout_s=420)
+#        unpacks the loader, runs the bit-identity tests with SHATRANJ_REQUIRE_GPU=1 and the
+#        benchmark (batch 1 … 1M, CPU one thread / all threads / GPU, batch-1 latency), and
+#        writes $OUT/{bit_identity.log, gpu_eval.jsonl, gpu_eval.txt, env.txt}.
+#   3. back here: python3 benchmarks/gpu_eval.py --from-json <files_at>/gpu_eval.jsonl --record
+#        appends the table (with a plot) to benchmarks/RESULTS.md, with the swept crossover
+#        beside the one `auto` calibrates for itself.
+#
+# Expected runtime on the device: about 2–3 minutes (the benchmark's 1M batches dominate).
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PREBUILT="$ROOT/.gpucheck"
+
+if [ "${1:-}" = "--prepare" ]; then
+    set -e
+    mkdir -p "$PREBUILT"
+    # .git is a file in a worktree: ask git where the exclude file is.
+    exclude="$(git rev-parse --git-path info/exclude)"
+    mkdir -p "$(dirname "$exclude")"
+    grep -qxF '/.gpucheck/' "$exclude" 2>/dev/null || echo '/.gpucheck/' >>"$exclude"
+    cargo build --release -p shatranj-gpu --example gpu_eval
+    cp target/release/examples/gpu_eval "$PREBUILT/gpu_eval"
+    # The test binary's path comes from cargo's JSON messages.
+    test_bin=$(cargo test --release -p shatranj-gpu --test bit_identity --no-run --message-format=json \
+        | python3 -c 'import json,sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "bit_identity":
+        print(m["executable"])')
+    cp "$test_bin" "$PREBUILT/bit_identity"
+    # Line tables are most of the size, and everything carried counts against the 64 MiB.
+    strip --strip-debug "$PREBUILT/gpu_eval" "$PREBUILT/bit_identity" 2>/dev/null || true
+    if [ ! -d .gl ] || ! ls .gl/*.deb >/dev/null 2>&1; then
+        grep -qxF '/.gl/' "$exclude" || echo '/.gl/' >>"$exclude"
+        mkdir -p .gl /tmp/amd64/partial
+        o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
+        # shellcheck disable=SC2086
+        apt-get $o update
+        # shellcheck disable=SC2086
+        (cd .gl && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+    fi
+    du -sh "$PREBUILT" .gl
+    echo "prepared: now run benchmarks/gpu_device_check.sh on the device, carrying .gpucheck and .gl"
+    exit 0
+fi
+
+OUT="${OUT:-$ROOT/gpu-check-out}"
+mkdir -p "$OUT"
+status=0
+
+# The Vulkan loader, if this machine lacks one.
+if ! ldconfig -p 2>/dev/null | grep -q libvulkan; then
+    for f in .gl/*.deb; do [ -e "$f" ] && dpkg -x "$f" /; done
+    ldconfig
+fi
+if [ -d /usr/local/nvidia/share/vulkan/icd.d ] && [ -z "${VK_DRIVER_FILES:-}" ]; then
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+export SHATRANJ_WGPU_BACKEND="${SHATRANJ_WGPU_BACKEND:-vulkan}"
+
+{
+    date -u
+    nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.current,pcie.link.width.current --format=csv 2>&1
+    lscpu 2>/dev/null | grep -E 'Model name|^CPU\(s\)'
+    ldconfig -p | grep libvulkan
+    echo "VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
+} >"$OUT/env.txt" 2>&1
+cat "$OUT/env.txt"
+
+if [ -x "$PREBUILT/bit_identity" ]; then
+    test_cmd=("$PREBUILT/bit_identity")
+    bench_cmd=("$PREBUILT/gpu_eval")
+else
+    # No prebuilt binaries: build here (needs cargo on this machine).
+    cargo build --release -p shatranj-gpu --example gpu_eval || exit 1
+    test_cmd=(cargo test --release -p shatranj-gpu --test bit_identity --)
+    bench_cmd=(target/release/examples/gpu_eval)
+fi
+
+echo "== bit identity (SHATRANJ_REQUIRE_GPU=1) =="
+SHATRANJ_REQUIRE_GPU=1 "${test_cmd[@]}" --nocapture --test-threads 1 2>&1 | tee "$OUT/bit_identity.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+
+echo "== benchmark =="
+{
+    printf '{"kind": "machine", "cpu": "%s", "threads": %s}\n' \
+        "$(lscpu | sed -n 's/^Model name: *//p' | head -1)" "$(nproc)"
+    "${bench_cmd[@]}" --max-batch 1048576 --min-time 0.3 --latency-calls 5000
+} >"$OUT/gpu_eval.jsonl"
+[ $? -eq 0 ] || status=1
+cat "$OUT/gpu_eval.jsonl"
+if command -v python3 >/dev/null; then
+    python3 benchmarks/gpu_eval.py --from-json "$OUT/gpu_eval.jsonl" --plot "$OUT/gpu_eval.png" \
+        | tee "$OUT/gpu_eval.txt"
+fi
+exit $status

@@ -1,0 +1,375 @@
+//! The GPU evaluation against the CPU reference, score for score, on positions from random
+//! games and random piece placements, at the batch sizes where off-by-one bugs in dispatch
+//! sizing would show (1, 63, 64, 65, 4097, one large batch), with one context reused across
+//! all of them; and the error values for adapters that do not exist.
+//!
+//! Without a GPU adapter the GPU tests print why and pass, unless `SHATRANJ_REQUIRE_GPU=1`
+//! (CI sets it, with Mesa's lavapipe installed so the shader really runs), where a missing
+//! adapter fails them.
+
+use shatranj_chess::Position;
+use shatranj_engine::DEFAULT_PARAMS;
+use shatranj_engine::eval::{PackedPosition, evaluate, evaluate_bitboards};
+use shatranj_gpu::{
+    AdapterOptions, AutoEvaluator, BatchEvaluator, CpuBatchEvaluator, Device, EvalError,
+    GpuEvaluator,
+};
+use std::sync::Arc;
+
+#[path = "../../chess/tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
+
+const SEED: u64 = 0x5EED_06B0;
+
+/// The GPU evaluator, or `None` (with a message) when there is no adapter and none is required.
+fn gpu_or_skip(test: &str) -> Option<GpuEvaluator> {
+    match GpuEvaluator::from_env() {
+        Ok(gpu) => {
+            println!("{test}: {}", gpu.describe());
+            Some(gpu)
+        }
+        Err(e) => {
+            if std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("{test}: SHATRANJ_REQUIRE_GPU=1 but {e}");
+            }
+            println!("{test}: skipped, {e} (set SHATRANJ_REQUIRE_GPU=1 to make this a failure)");
+            None
+        }
+    }
+}
+
+fn reference(p: &PackedPosition) -> i32 {
+    evaluate_bitboards(&DEFAULT_PARAMS, &p.bitboards(), p.turn == 1)
+}
+
+/// Positions of random games from the start, sampled along the way and at the end; long
+/// random games promote pawns often and end in bare or near-bare material.
+fn game_positions(rng: &mut Rng, n: usize) -> Vec<PackedPosition> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut pos = Position::new();
+        let plies = 20 + rng.below(400);
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+            if rng.below(4) == 0 {
+                out.push(packed(&pos));
+            }
+        }
+        out.push(packed(&pos));
+    }
+    out.truncate(n);
+    out
+}
+
+fn packed(pos: &Position) -> PackedPosition {
+    let p = PackedPosition::from_position(pos);
+    // The packed form scores like the position itself: what the GPU gets is what the engine
+    // evaluates.
+    debug_assert_eq!(reference(&p), evaluate(&DEFAULT_PARAMS, pos));
+    p
+}
+
+/// The shapes of random placements: each a number of pieces per role to draw.
+#[derive(Copy, Clone, Debug)]
+enum Shape {
+    BareKings,
+    ManyQueens,
+    NoPawns,
+    Mixed,
+    /// Anything at all, including no kings and pawns on the first and last ranks: the
+    /// evaluation is defined on any bitboards, and so must the shader be.
+    Anything,
+}
+
+const SHAPES: [Shape; 5] = [
+    Shape::BareKings,
+    Shape::ManyQueens,
+    Shape::NoPawns,
+    Shape::Mixed,
+    Shape::Anything,
+];
+
+fn placed_positions(rng: &mut Rng, n: usize) -> Vec<PackedPosition> {
+    (0..n)
+        .map(|i| place(rng, SHAPES[i % SHAPES.len()]))
+        .collect()
+}
+
+fn place(rng: &mut Rng, shape: Shape) -> PackedPosition {
+    let mut bb = [[0u64; 6]; 2];
+    let mut occupied = 0u64;
+    let mut put = |rng: &mut Rng, color: usize, role: usize, pawn_ranks: bool| {
+        for _ in 0..64 {
+            let sq = if pawn_ranks {
+                8 + rng.below(48)
+            } else {
+                rng.below(64)
+            };
+            if occupied & (1 << sq) == 0 {
+                occupied |= 1 << sq;
+                bb[color][role] |= 1 << sq;
+                return;
+            }
+        }
+    };
+    for color in 0..2 {
+        let (kings, counts): (usize, [usize; 5]) = match shape {
+            Shape::BareKings => (1, [0; 5]),
+            Shape::ManyQueens => (1, [rng.below(3), 0, 0, 0, 3 + rng.below(7)]),
+            Shape::NoPawns => (
+                1,
+                [0, rng.below(3), rng.below(3), rng.below(3), rng.below(2)],
+            ),
+            Shape::Mixed => (
+                1,
+                [
+                    rng.below(9),
+                    rng.below(3),
+                    rng.below(3),
+                    rng.below(3),
+                    rng.below(3),
+                ],
+            ),
+            Shape::Anything => (
+                rng.below(3),
+                [
+                    rng.below(10),
+                    rng.below(4),
+                    rng.below(4),
+                    rng.below(4),
+                    rng.below(4),
+                ],
+            ),
+        };
+        let anywhere = matches!(shape, Shape::Anything);
+        for _ in 0..kings {
+            put(rng, color, 5, false);
+        }
+        for (role, &count) in counts.iter().enumerate() {
+            for _ in 0..count {
+                put(rng, color, role, role == 0 && !anywhere);
+            }
+        }
+    }
+    let mut pieces = [0u32; 24];
+    for (c, side) in bb.iter().enumerate() {
+        for (r, &set) in side.iter().enumerate() {
+            pieces[(c * 6 + r) * 2] = set as u32;
+            pieces[(c * 6 + r) * 2 + 1] = (set >> 32) as u32;
+        }
+    }
+    PackedPosition {
+        pieces,
+        turn: rng.below(2) as u32,
+        reserved: [0; 3],
+    }
+}
+
+/// Hand-picked extremes: the start, Kiwipete, nine queens a side, bare kings, an empty board.
+fn fixed_positions() -> Vec<PackedPosition> {
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "QQQQQQQ1/8/8/8/8/8/qqqqqq2/k6K w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/PPPPPPPP/8/8/pppppppp/8/4K3 b - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    let mut out: Vec<PackedPosition> = fens
+        .iter()
+        .map(|f| packed(&f.parse::<Position>().unwrap()))
+        .collect();
+    out.push(PackedPosition {
+        pieces: [0; 24],
+        turn: 1,
+        reserved: [0; 3],
+    });
+    out
+}
+
+/// The test set: ≥ 100k positions, generated from `SEED`.
+fn test_positions() -> Vec<PackedPosition> {
+    let mut rng = Rng::mixed(SEED);
+    let mut positions = fixed_positions();
+    positions.extend(game_positions(&mut rng, 60_000));
+    positions.extend(placed_positions(&mut rng, 50_000));
+    positions
+}
+
+/// Scores `positions` on `gpu` in batches of `batch` and compares each with the CPU.
+fn check_batches(seed: u64, gpu: &dyn BatchEvaluator, positions: &[PackedPosition], batch: usize) {
+    let mut out = vec![i32::MIN; batch];
+    for (b, chunk) in positions.chunks(batch).enumerate() {
+        let out = &mut out[..chunk.len()];
+        out.fill(i32::MIN);
+        gpu.evaluate_packed(chunk, out)
+            .unwrap_or_else(|e| panic!("batch size {batch}: {e}"));
+        for (i, (p, &score)) in chunk.iter().zip(out.iter()).enumerate() {
+            assert_eq!(
+                score,
+                reference(p),
+                "seed {seed:#x}, batch size {batch}, position {}: {p:?}",
+                b * batch + i
+            );
+        }
+    }
+}
+
+#[test]
+fn gpu_scores_equal_the_cpu_at_every_batch_size() {
+    let Some(gpu) = gpu_or_skip("bit identity") else {
+        return;
+    };
+    println!("seed {SEED:#x}");
+    let positions = test_positions();
+    assert!(positions.len() >= 100_000);
+    println!("{} positions", positions.len());
+    // Small batches cover a prefix (a round trip each); the large ones cover everything.
+    check_batches(SEED, &gpu, &positions[..300], 1);
+    for batch in [63, 64, 65] {
+        check_batches(SEED, &gpu, &positions[..20_000], batch);
+    }
+    check_batches(SEED, &gpu, &positions, 4097);
+    check_batches(SEED, &gpu, &positions, positions.len());
+    // Buffers grew to the largest batch once and stay: a smaller batch reuses them.
+    let grown = gpu.with_context(|c| c.capacities());
+    assert!(
+        grown
+            .iter()
+            .any(|&c| c >= positions.len().min(gpu.with_context(|c| c.max_chunk())))
+    );
+    check_batches(SEED, &gpu, &positions[..1000], 1000);
+    assert_eq!(gpu.with_context(|c| c.capacities()), grown);
+}
+
+#[test]
+fn batches_larger_than_a_chunk_alternate_between_slots() {
+    let Some(gpu) = gpu_or_skip("chunking") else {
+        return;
+    };
+    let mut rng = Rng::mixed(SEED ^ 1);
+    println!("seed {:#x}", SEED ^ 1);
+    let positions = placed_positions(&mut rng, 10_007);
+    // Small chunks: one batch becomes eleven dispatches over the two slots, the last one short.
+    gpu.with_context(|c| c.set_max_chunk(1000));
+    check_batches(SEED ^ 1, &gpu, &positions, positions.len());
+    assert!(
+        gpu.with_context(|c| c.capacities())
+            .iter()
+            .all(|&c| c <= 1024)
+    );
+}
+
+#[test]
+fn auto_routes_by_batch_size_with_the_same_scores() {
+    let Some(gpu) = gpu_or_skip("auto") else {
+        return;
+    };
+    let mut rng = Rng::mixed(SEED ^ 2);
+    println!("seed {:#x}", SEED ^ 2);
+    let positions = placed_positions(&mut rng, 3000);
+    let auto = AutoEvaluator::new(
+        CpuBatchEvaluator::new(DEFAULT_PARAMS),
+        Some(Arc::new(gpu)),
+        500,
+    );
+    assert!(!auto.uses_gpu(499) && auto.uses_gpu(500));
+    assert!(auto.describe().contains("gpu"), "{}", auto.describe());
+    check_batches(SEED ^ 2, &auto, &positions, 499);
+    check_batches(SEED ^ 2, &auto, &positions, 1500);
+}
+
+#[test]
+fn calibration_measures_a_crossover() {
+    let Some(gpu) = gpu_or_skip("calibration") else {
+        return;
+    };
+    let cross = shatranj_gpu::calibrate(&CpuBatchEvaluator::new(DEFAULT_PARAMS), &gpu);
+    println!("crossover on {}: {cross}", gpu.info());
+    // A power of two, or never (a software adapter is rarely faster than the CPU).
+    assert!(cross == usize::MAX || cross.is_power_of_two(), "{cross}");
+}
+
+#[test]
+fn empty_batches_and_length_mismatches() {
+    let Some(gpu) = gpu_or_skip("lengths") else {
+        return;
+    };
+    gpu.evaluate_packed(&[], &mut []).unwrap();
+    let p = fixed_positions();
+    let mut out = vec![0; p.len() - 1];
+    assert_eq!(
+        gpu.evaluate_packed(&p, &mut out),
+        Err(EvalError::LengthMismatch {
+            positions: p.len(),
+            outputs: p.len() - 1
+        })
+    );
+}
+
+#[test]
+fn a_lost_device_is_an_error_value_for_every_later_call() {
+    let Some(gpu) = gpu_or_skip("device lost") else {
+        return;
+    };
+    let p = fixed_positions();
+    let mut out = vec![0; p.len()];
+    gpu.evaluate_packed(&p, &mut out).unwrap();
+    gpu.with_context(|c| c.destroy_device());
+    for _ in 0..3 {
+        match gpu.evaluate_packed(&p, &mut out) {
+            Err(EvalError::DeviceLost(what)) => println!("{what}"),
+            other => panic!("expected DeviceLost, got {other:?}"),
+        }
+    }
+    assert!(gpu.is_lost());
+}
+
+#[test]
+fn an_adapter_that_does_not_exist_is_an_error_value() {
+    let options = AdapterOptions {
+        adapter: Some("no such adapter 7f3a".into()),
+        ..AdapterOptions::default()
+    };
+    match GpuEvaluator::new(&options, &DEFAULT_PARAMS) {
+        Err(EvalError::NoAdapter(what)) => {
+            println!("{what}");
+            assert!(what.contains("no such adapter 7f3a"), "{what}");
+        }
+        Err(e) => panic!("expected NoAdapter, got {e}"),
+        Ok(gpu) => panic!("matched an adapter: {}", gpu.describe()),
+    }
+    let options = AdapterOptions {
+        backend: Some("cuda".into()),
+        ..AdapterOptions::default()
+    };
+    assert!(matches!(
+        GpuEvaluator::new(&options, &DEFAULT_PARAMS),
+        Err(EvalError::NoAdapter(what)) if what.contains("cuda")
+    ));
+}
+
+#[test]
+fn open_gives_every_device_the_same_scores() {
+    let mut rng = Rng::mixed(SEED ^ 3);
+    println!("seed {:#x}", SEED ^ 3);
+    let positions = placed_positions(&mut rng, 2000);
+    // The CPU and auto never fail for want of a GPU.
+    for device in [Device::Cpu, Device::Auto] {
+        let evaluator = shatranj_gpu::open(device).unwrap();
+        println!("{device}: {}", evaluator.describe());
+        check_batches(SEED ^ 3, evaluator.as_ref(), &positions, 700);
+    }
+    match shatranj_gpu::open(Device::Gpu) {
+        Ok(gpu) => check_batches(SEED ^ 3, gpu.as_ref(), &positions, 2000),
+        Err(e) => assert!(
+            gpu_or_skip("open(gpu)").is_none(),
+            "open(gpu) failed while an adapter exists: {e}"
+        ),
+    }
+}
