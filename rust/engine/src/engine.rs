@@ -13,7 +13,7 @@ use crate::time::TimeManager;
 use crate::tt::{TranspositionTable, TtError};
 use shatranj_chess::{History, Move, Position};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// The most search threads an engine accepts.
@@ -369,6 +369,7 @@ impl Engine {
             nodes: (0..self.options.threads)
                 .map(|_| AtomicU64::new(0))
                 .collect(),
+            completed_depth: AtomicI32::new(0),
             params: self.params,
             service: match &self.options.eval_route {
                 EvalRoute::Direct => None,

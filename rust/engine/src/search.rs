@@ -198,6 +198,15 @@ impl<'a> Searcher<'a> {
             if self.skips(depth, max_depth) {
                 continue;
             }
+            // A helper already completed this depth: its results are in the table, and the
+            // main thread moves on to the next (keeping its last completed line to play).
+            if self.role == Role::Main
+                && self.completed_depth >= 1
+                && depth < max_depth
+                && self.shared.completed_depth.load(Ordering::Relaxed) >= depth
+            {
+                continue;
+            }
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
@@ -220,6 +229,9 @@ impl<'a> Searcher<'a> {
                 break;
             }
             self.completed_depth = depth;
+            self.shared
+                .completed_depth
+                .fetch_max(depth, Ordering::Relaxed);
             if self.role == Role::Helper && self.finishes_the_search(depth) {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 break;

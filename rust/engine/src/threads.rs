@@ -10,7 +10,7 @@ use crate::service::EvalService;
 use shatranj_chess::Move;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// State every search thread reads: the stop flag, pondering, node counters, the weights.
@@ -21,6 +21,9 @@ pub struct SharedState {
     pub pondering: AtomicBool,
     /// Nodes per thread, published every 1024 nodes.
     pub nodes: Vec<AtomicU64>,
+    /// The deepest iteration any thread has completed; the main thread skips the depths a
+    /// helper has already searched.
+    pub completed_depth: AtomicI32,
     pub params: EvalParams,
     /// The batching service static evaluations go through; `None`: the CPU, inline.
     pub service: Option<Arc<EvalService>>,
