@@ -161,7 +161,7 @@ def main() -> int:
     )
 
     movetime = 300 if args.quick else 2000
-    depth = 9 if args.quick else 15
+    depth = 9 if args.quick else 18
     rounds = 1 if args.quick else 3
     stops = 5 if args.quick else 30
 

@@ -134,3 +134,16 @@ else:
     assert "no such adapter 7f3a" in proc.stdout
     warnings = [line for line in proc.stderr.splitlines() if line.startswith("shatranj: warning:")]
     assert len(warnings) == 1 and "CPU" in warnings[0], proc.stderr
+
+
+def test_selfplay_on_the_gpu_plays_the_cpu_games() -> None:
+    """Self-play with every static evaluation on the GPU (through the batching service) plays
+    exactly the games of the inline CPU evaluation: same seed, same games on every device."""
+    require_gpu()
+    settings = dict(games=3, depth=2, seed=5, concurrency=3, max_plies=40, random_plies=4)
+    cpu = shatranj.selfplay(device="cpu", **settings)  # type: ignore[arg-type]
+    gpu = shatranj.selfplay(device="gpu", **settings)  # type: ignore[arg-type]
+    assert [str(g) for g in gpu.games] == [str(g) for g in cpu.games]
+    assert gpu.stats["evaluations"] == cpu.stats["evaluations"] > 0
+    assert gpu.stats["batches"] > 0 and "gpu" in gpu.stats["evaluator"].lower()
+    assert gpu.stats["fallbacks"] == 0
