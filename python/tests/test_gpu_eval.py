@@ -115,6 +115,7 @@ def test_bad_device_is_a_value_error() -> None:
 
 
 def test_without_an_adapter_auto_falls_back_and_gpu_raises() -> None:
+    """evaluate, selfplay and Engine with device='gpu' raise RuntimeError; auto uses the CPU."""
     # A fresh interpreter whose adapter filter matches nothing: as on a machine with no GPU.
     code = """
 import shatranj
@@ -127,6 +128,13 @@ except RuntimeError as e:
     print("gpu error:", e)
 else:
     raise SystemExit("device='gpu' without an adapter did not raise")
+for call in (lambda: shatranj.selfplay(games=1, depth=2, device="gpu"), lambda: shatranj.Engine(device="gpu")):
+    try:
+        call()
+    except RuntimeError as e:
+        assert "GPU" in str(e), e
+    else:
+        raise SystemExit("selfplay/Engine with device='gpu' and no adapter did not raise")
 """
     env = dict(os.environ, SHATRANJ_WGPU_ADAPTER="no such adapter 7f3a")
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
@@ -147,3 +155,13 @@ def test_selfplay_on_the_gpu_plays_the_cpu_games() -> None:
     assert gpu.stats["evaluations"] == cpu.stats["evaluations"] > 0
     assert gpu.stats["batches"] > 0 and "gpu" in gpu.stats["evaluator"].lower()
     assert gpu.stats["fallbacks"] == 0
+
+
+def test_engine_on_the_gpu_searches_like_the_cpu() -> None:
+    require_gpu()
+    board = shatranj.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    gpu_engine = shatranj.Engine(device="gpu")
+    assert "gpu" in gpu_engine.evaluator.lower()
+    cpu = shatranj.Engine(device="cpu").analyse(board, depth=4)
+    gpu = gpu_engine.analyse(board, depth=4)
+    assert gpu["pv"] == cpu["pv"] and gpu["score"] == cpu["score"] and gpu["nodes"] == cpu["nodes"]
