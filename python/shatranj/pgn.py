@@ -16,6 +16,7 @@ there are no visitors beyond :class:`StringExporter`, no variants, and no null m
 
 from __future__ import annotations
 
+import abc
 import os
 import re
 import weakref
@@ -185,7 +186,7 @@ class Headers(MutableMapping[str, str]):
 MainlineMapT = TypeVar("MainlineMapT")
 
 
-class GameNode:
+class GameNode(abc.ABC):
     """A node of the move tree; the root is the :class:`Game`.
 
     A node read from PGN builds its children on first use of ``variations``; until then they
@@ -249,12 +250,13 @@ class GameNode:
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self.__dict__.update(state)
 
+    @abc.abstractmethod
     def board(self) -> Board:
         """A new board with the position at this node."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def ply(self) -> int:
-        raise NotImplementedError
+        """Half-moves from the start of the game to this node."""
 
     def turn(self) -> bool:
         return self.ply() % 2 == 0
