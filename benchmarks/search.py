@@ -15,6 +15,7 @@ Standard library only.
     python3 benchmarks/search.py            # full run (about two minutes), print the tables
     python3 benchmarks/search.py --record   # ... and append them to benchmarks/RESULTS.md
     python3 benchmarks/search.py --quick    # smoke run (a few seconds)
+    python3 benchmarks/search.py --depth 20 --rounds 5   # longer, steadier time to depth
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ class UciEngine:
 
     def wait_for(self, prefix: str, timeout: float = 120.0):
         """Returns (arrival time, line, earlier lines) of the first line starting with prefix."""
-        seen = []
+        seen: List[str] = []
         deadline = time.perf_counter() + timeout
         while True:
             try:
@@ -152,7 +153,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--record", action="store_true", help="append results to RESULTS.md")
     ap.add_argument("--quick", action="store_true", help="smoke run")
+    ap.add_argument("--depth", type=int, help="time-to-depth depth (default 18, quick 9)")
+    ap.add_argument("--rounds", type=int, help="time-to-depth rounds (default 3, quick 1)")
     args = ap.parse_args()
+    if (args.depth is not None and args.depth < 1) or (args.rounds is not None and args.rounds < 1):
+        ap.error("--depth and --rounds must be at least 1")
 
     print("building target/release/shatranj ...", flush=True)
     subprocess.run(["cargo", "build", "--release", "-p", "shatranj-cli"], cwd=REPO, check=True)
@@ -161,8 +166,8 @@ def main() -> int:
     )
 
     movetime = 300 if args.quick else 2000
-    depth = 9 if args.quick else 18
-    rounds = 1 if args.quick else 3
+    depth = args.depth or (9 if args.quick else 18)
+    rounds = args.rounds or (1 if args.quick else 3)
     stops = 5 if args.quick else 30
 
     one = UciEngine([str(SHATRANJ)], {"Threads": 1, "Hash": 64})
@@ -206,6 +211,8 @@ def main() -> int:
         pass
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     cmd = "python3 benchmarks/search.py" + (" --quick" if args.quick else "")
+    cmd += f" --depth {args.depth}" if args.depth else ""
+    cmd += f" --rounds {args.rounds}" if args.rounds else ""
     md = []
     md.append(f"## {now} — search (`{cmd}`)\n")
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())

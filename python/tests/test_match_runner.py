@@ -222,6 +222,19 @@ def test_builtin_openings_are_legal_short_and_distinct() -> None:
         assert board.outcome() is None
 
 
+def test_shipped_openings_file_is_legal_and_distinct() -> None:
+    # benchmarks/openings/balanced-8ply.txt (made by make_openings.py) feeds the gauntlet.
+    path = os.path.join(BENCHMARKS, "openings", "balanced-8ply.txt")
+    openings = match_config.load_openings(path)
+    assert len(openings) == len(set(openings)) == 150
+    positions = set()
+    for opening in openings:
+        board = match_play.start_board(opening)
+        assert len(board.move_stack) == 8 and board.outcome() is None
+        positions.add(board.fen())
+    assert len(positions) >= 140, "lines reaching the same position count once"
+
+
 def test_schedule_plays_each_opening_twice_with_colours_swapped() -> None:
     games = match_config.schedule(["a", "b"], 6)
     assert games == [
