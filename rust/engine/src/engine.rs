@@ -8,7 +8,7 @@ use crate::params::{DEFAULT_PARAMS, EvalParams};
 use crate::score::Score;
 use crate::search::{RootMove, SearchContext};
 use crate::service::{BatchConfig, EvalService};
-use crate::threads::{Progress, SharedState, lazy_smp};
+use crate::threads::{Progress, SharedState, Signals, lazy_smp};
 use crate::time::TimeManager;
 use crate::tt::{TranspositionTable, TtError};
 use shatranj_chess::{History, Move, Position};
@@ -227,18 +227,9 @@ pub struct SearchResult {
 /// Stops a running search from any thread; cheap to clone.
 #[derive(Clone, Debug, Default)]
 pub struct StopHandle {
-    inner: Arc<StopFlags>,
+    inner: Arc<Signals>,
 }
 
-#[derive(Debug, Default)]
-struct StopFlags {
-    stop: AtomicBool,
-    /// A search is running or about to start: a `stop` now is meant for it.
-    armed: AtomicBool,
-    ponderhit: AtomicBool,
-    /// Nodes of the running search, readable while it runs.
-    nodes: AtomicU64,
-}
 
 impl StopHandle {
     /// Stops the running search (or the one about to start after [`StopHandle::arm`]); it
@@ -362,10 +353,10 @@ impl Engine {
     ) -> SearchResult {
         let root = root.into();
         self.stop.arm();
-        let flags = Arc::clone(&self.stop.inner);
         let shared = SharedState {
             stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(limits.ponder),
+            ponder: limits.ponder,
+            signals: Arc::clone(&self.stop.inner),
             nodes: (0..self.options.threads)
                 .map(|_| AtomicU64::new(0))
                 .collect(),
@@ -381,51 +372,31 @@ impl Engine {
         let tt = &self.tt;
         let threads = self.options.threads;
 
-        let relay_done = AtomicBool::new(false);
-        let outcome = std::thread::scope(|s| {
-            // Relays the handle's flags to this search's shared state, so `stop` and
-            // `ponderhit` reach every thread within a fraction of a millisecond.
-            let relay = s.spawn(|| {
-                while !relay_done.load(Ordering::Relaxed) {
-                    if flags.stop.load(Ordering::Relaxed) {
-                        shared.stop.store(true, Ordering::Relaxed);
-                    }
-                    if flags.ponderhit.load(Ordering::Relaxed) {
-                        shared.pondering.store(false, Ordering::Relaxed);
-                    }
-                    flags.nodes.store(shared.total_nodes(), Ordering::Relaxed);
-                    std::thread::sleep(Duration::from_micros(200));
-                }
-            });
-            let mut report = |p: Progress<'_>| {
-                let nodes = shared.total_nodes();
-                let elapsed = time.elapsed();
-                let info = SearchInfo {
-                    depth: p.depth as u32,
-                    seldepth: p.line.seldepth as u32,
-                    multipv: p.multipv,
-                    score: Score::from_value(p.line.score),
-                    nodes,
-                    nps: nps(nodes, elapsed),
-                    hashfull: tt.hashfull(),
-                    time: elapsed,
-                    pv: p.line.pv.clone(),
-                };
-                on_info(&info);
+        let mut report = |p: Progress<'_>| {
+            let nodes = shared.total_nodes();
+            let elapsed = time.elapsed();
+            let info = SearchInfo {
+                depth: p.depth as u32,
+                seldepth: p.line.seldepth as u32,
+                multipv: p.multipv,
+                score: Score::from_value(p.line.score),
+                nodes,
+                nps: nps(nodes, elapsed),
+                hashfull: tt.hashfull(),
+                time: elapsed,
+                pv: p.line.pv.clone(),
             };
-            let ctx = SearchContext {
-                shared: &shared,
-                tt,
-                time: &time,
-                limits,
-                previous_keys: &root.previous_keys,
-                root: &root.position,
-            };
-            let outcome = lazy_smp(threads, ctx, &mut report);
-            relay_done.store(true, Ordering::Relaxed);
-            let _ = relay.join();
-            outcome
-        });
+            on_info(&info);
+        };
+        let ctx = SearchContext {
+            shared: &shared,
+            tt,
+            time: &time,
+            limits,
+            previous_keys: &root.previous_keys,
+            root: &root.position,
+        };
+        let outcome = lazy_smp(threads, ctx, &mut report);
         self.stop.disarm();
 
         let nodes = shared.total_nodes();

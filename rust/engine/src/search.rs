@@ -269,7 +269,7 @@ impl<'a> Searcher<'a> {
     fn finishes_the_search(&self, depth: i32) -> bool {
         self.limits.multipv <= 1
             && !self.limits.infinite
-            && !self.shared.pondering.load(Ordering::Relaxed)
+            && !self.shared.pondering()
             && self.limits.depth.is_some_and(|d| depth >= d as i32)
     }
 
@@ -280,7 +280,7 @@ impl<'a> Searcher<'a> {
                 return true;
             }
         }
-        if self.shared.pondering.load(Ordering::Relaxed) {
+        if self.shared.pondering() {
             return false;
         }
         if self.root_moves.len() == 1 && self.time.soft.is_some() && self.completed_depth >= 6 {
@@ -335,7 +335,7 @@ impl<'a> Searcher<'a> {
             self.shared.nodes[self.id].fetch_add(self.unpublished_nodes, Ordering::Relaxed);
             self.unpublished_nodes = 0;
             if self.role == Role::Main
-                && !self.shared.pondering.load(Ordering::Relaxed)
+                && !self.shared.pondering()
                 && self.time.hard_expired()
             {
                 self.shared.stop.store(true, Ordering::Relaxed);
@@ -350,7 +350,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn check_stop(&mut self) -> bool {
-        if !self.stopped && self.shared.stop.load(Ordering::Relaxed) {
+        if !self.stopped && self.shared.stopped() {
             // Depth 1 must finish so there is always a move to play.
             if self.completed_depth >= 1 || self.role == Role::Helper {
                 self.stopped = true;

@@ -13,12 +13,29 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Duration;
 
+/// What the outside world tells a search while it runs (through
+/// [`crate::engine::StopHandle`]). Every search thread reads these flags directly, so no
+/// thread has to poll and relay them: on a machine with as many cores as search threads a
+/// polling thread would take turns with the searchers thousands of times a second.
+#[derive(Debug, Default)]
+pub struct Signals {
+    /// `stop`: end the search and answer.
+    pub stop: AtomicBool,
+    /// A search is running or about to start: a `stop` now is meant for it.
+    pub armed: AtomicBool,
+    /// `ponderhit`: pondering turns into a normal timed search.
+    pub ponderhit: AtomicBool,
+}
+
 /// State every search thread reads: the stop flag, pondering, node counters, the weights.
 pub struct SharedState {
-    /// Set once to stop every thread (by `stop`, the clock or the node limit).
+    /// Set once to stop every thread (by the clock, the node limit or a finishing helper).
     pub stop: AtomicBool,
-    /// True while pondering: no time limit applies until `ponderhit` clears it.
-    pub pondering: AtomicBool,
+    /// The search began as pondering (`go ponder`); it ponders until `ponderhit`
+    /// ([`SharedState::pondering`]).
+    pub ponder: bool,
+    /// `stop` and `ponderhit` from outside.
+    pub signals: Arc<Signals>,
     /// Nodes per thread, published every 1024 nodes.
     pub nodes: Vec<AtomicU64>,
     /// The deepest iteration any thread has completed; the main thread skips the depths a
@@ -30,6 +47,18 @@ pub struct SharedState {
 }
 
 impl SharedState {
+    /// Whether the search must end now: stopped from outside or from inside.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.signals.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search is still pondering (no time limit applies): until `ponderhit`.
+    #[inline]
+    pub fn pondering(&self) -> bool {
+        self.ponder && !self.signals.ponderhit.load(Ordering::Relaxed)
+    }
+
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
@@ -85,8 +114,7 @@ pub fn lazy_smp(
         });
         main.flush_nodes();
         // `go infinite` and pondering may not answer before being told to.
-        while !shared.stop.load(Ordering::Relaxed)
-            && (limits.infinite || shared.pondering.load(Ordering::Relaxed))
+        while !shared.stopped() && (limits.infinite || shared.pondering())
         {
             std::thread::sleep(Duration::from_micros(500));
         }
