@@ -12,8 +12,8 @@ use crate::threads::{Progress, SharedState, Signals, lazy_smp};
 use crate::time::TimeManager;
 use crate::tt::{TranspositionTable, TtError};
 use shatranj_chess::{History, Move, Position};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The most search threads an engine accepts.
@@ -230,7 +230,6 @@ pub struct StopHandle {
     inner: Arc<Signals>,
 }
 
-
 impl StopHandle {
     /// Stops the running search (or the one about to start after [`StopHandle::arm`]); it
     /// returns its best move so far. Without a search this does nothing.
@@ -361,6 +360,7 @@ impl Engine {
                 .map(|_| AtomicU64::new(0))
                 .collect(),
             completed_depth: AtomicI32::new(0),
+            deepest: Mutex::new((0, Vec::new())),
             params: self.params,
             service: match &self.options.eval_route {
                 EvalRoute::Direct => None,

@@ -88,6 +88,10 @@ pub struct Searcher<'a> {
     pv_index: usize,
     pub completed_depth: i32,
     pub stopped: bool,
+    /// The iteration being searched is abandoned: another thread completed its depth.
+    abandoned: bool,
+    /// Abandon the iteration once any thread has completed this depth (`i32::MAX`: never).
+    abandon_at: i32,
     lmr: Box<[[i32; 64]; 64]>,
     root_depth: i32,
     /// This thread's way into the batching service, when evaluations are routed there.
@@ -153,6 +157,8 @@ impl<'a> Searcher<'a> {
             pv_index: 0,
             completed_depth: 0,
             stopped: false,
+            abandoned: false,
+            abandon_at: i32::MAX,
             lmr,
             root_depth: 0,
             eval_client: shared.service.as_ref().map(|s| s.client()),
@@ -198,19 +204,25 @@ impl<'a> Searcher<'a> {
             if self.skips(depth, max_depth) {
                 continue;
             }
-            // A helper already completed this depth: its results are in the table, and the
-            // main thread moves on to the next (keeping its last completed line to play).
-            if self.role == Role::Main
-                && self.completed_depth >= 1
+            // Another thread already completed this depth: its results are in the table, and
+            // this one moves on to the next. (The last depth is never skipped, and the main
+            // thread first completes one of its own, so it always has a line to play.)
+            if self.completed_depth >= 1
                 && depth < max_depth
                 && self.shared.completed_depth.load(Ordering::Relaxed) >= depth
             {
                 continue;
             }
             self.root_depth = depth;
+            self.abandon_at = if self.completed_depth >= 1 && self.abandons_iterations() {
+                depth
+            } else {
+                i32::MAX
+            };
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
             }
+            let mut done = depth;
             for pv_index in 0..self.multipv() {
                 self.pv_index = pv_index;
                 self.seldepth = 0;
@@ -225,14 +237,46 @@ impl<'a> Searcher<'a> {
                     report(self, pv_index, depth);
                 }
             }
+            if self.abandoned {
+                // Another thread completed this depth first: take its lines and go on.
+                self.stopped = false;
+                self.abandoned = false;
+                let deepest = self
+                    .shared
+                    .deepest
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner());
+                if deepest.0 >= depth && deepest.1.len() == self.root_moves.len() {
+                    done = deepest.0;
+                    self.root_moves.clone_from(&deepest.1);
+                    drop(deepest);
+                    if self.role == Role::Main {
+                        self.flush_nodes();
+                        report(self, 0, done);
+                    }
+                } else {
+                    continue;
+                }
+            }
             if self.stopped {
                 break;
             }
-            self.completed_depth = depth;
+            self.completed_depth = done;
+            if self.abandons_iterations() && done == depth {
+                let mut deepest = self
+                    .shared
+                    .deepest
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner());
+                if deepest.0 < depth {
+                    deepest.0 = depth;
+                    deepest.1.clone_from(&self.root_moves);
+                }
+            }
             self.shared
                 .completed_depth
-                .fetch_max(depth, Ordering::Relaxed);
-            if self.role == Role::Helper && self.finishes_the_search(depth) {
+                .fetch_max(done, Ordering::Relaxed);
+            if self.role == Role::Helper && self.finishes_the_search(done) {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 break;
             }
@@ -271,6 +315,13 @@ impl<'a> Searcher<'a> {
             && !self.limits.infinite
             && !self.shared.pondering()
             && self.limits.depth.is_some_and(|d| depth >= d as i32)
+    }
+
+    /// Whether this thread leaves an iteration as soon as another thread has completed its
+    /// depth, taking that thread's lines (see [`crate::threads`]). Only with more than one
+    /// thread, and not with MultiPV, where the main thread's own lines are the answer.
+    fn abandons_iterations(&self) -> bool {
+        self.shared.nodes.len() > 1 && self.multipv() == 1
     }
 
     fn should_stop_after_iteration(&self, best_move_changes: u32) -> bool {
@@ -334,10 +385,7 @@ impl<'a> Searcher<'a> {
         if self.unpublished_nodes >= 1024 {
             self.shared.nodes[self.id].fetch_add(self.unpublished_nodes, Ordering::Relaxed);
             self.unpublished_nodes = 0;
-            if self.role == Role::Main
-                && !self.shared.pondering()
-                && self.time.hard_expired()
-            {
+            if self.role == Role::Main && !self.shared.pondering() && self.time.hard_expired() {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -349,7 +397,13 @@ impl<'a> Searcher<'a> {
         self.unpublished_nodes = 0;
     }
 
+    /// Whether the search must unwind now: stopped, or the iteration abandoned because
+    /// another thread has completed its depth ([`Searcher::abandons_iterations`]).
     fn check_stop(&mut self) -> bool {
+        if !self.stopped && self.shared.completed_depth.load(Ordering::Relaxed) >= self.abandon_at {
+            self.stopped = true;
+            self.abandoned = true;
+        }
         if !self.stopped && self.shared.stopped() {
             // Depth 1 must finish so there is always a move to play.
             if self.completed_depth >= 1 || self.role == Role::Helper {
