@@ -3,6 +3,7 @@
 
 use crate::batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 use crate::eval::evaluate;
+use crate::in_progress::MovesInProgress;
 use crate::limits::Limits;
 use crate::params::{DEFAULT_PARAMS, EvalParams};
 use crate::score::Score;
@@ -361,6 +362,7 @@ impl Engine {
                 .collect(),
             completed_depth: AtomicI32::new(0),
             deepest: Mutex::new((0, Vec::new())),
+            in_progress: (self.options.threads > 1).then(MovesInProgress::default),
             params: self.params,
             service: match &self.options.eval_route {
                 EvalRoute::Direct => None,

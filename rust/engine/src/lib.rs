@@ -38,6 +38,7 @@ pub mod batch;
 pub mod bench;
 pub mod engine;
 pub mod eval;
+pub mod in_progress;
 pub mod limits;
 pub mod ordering;
 pub mod params;

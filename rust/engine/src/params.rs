@@ -286,6 +286,10 @@ pub const QS_DELTA_MARGIN: i32 = 200;
 /// move fails low against `tt_score - margin × depth` in a half-depth search.
 pub const SE_MIN_DEPTH: i32 = 6;
 pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+/// Lazy SMP: from this depth, a thread defers a move another thread is searching
+/// ([`crate::in_progress`]). Lower (3) was no better than none in time to depth: shallow
+/// subtrees are cheaper to search twice than to coordinate.
+pub const ABDADA_MIN_DEPTH: i32 = 6;
 /// History scores saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
 

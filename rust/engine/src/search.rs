@@ -294,8 +294,8 @@ impl<'a> Searcher<'a> {
 
     /// Helpers skip some depths so that they run ahead of the main thread and of each other
     /// (the depth pattern of Stockfish 8's lazy SMP): the table then holds deeper results by
-    /// the time the main thread needs them. The main thread searches every depth, and no
-    /// thread skips the last one.
+    /// the time the main thread needs them. The main thread searches every depth no thread
+    /// has completed yet, and no thread skips the last one.
     fn skips(&self, depth: i32, max_depth: i32) -> bool {
         const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
         const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
@@ -650,10 +650,28 @@ impl<'a> Searcher<'a> {
         let mut skip_quiets = false;
         let original_alpha = alpha;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+        // Moves another thread was inside when their turn came: searched after the rest
+        // (not at the root, whose moves every thread needs in its own order).
+        let shared = self.shared;
+        let in_progress = shared
+            .in_progress
+            .as_ref()
+            .filter(|_| !root && depth >= ABDADA_MIN_DEPTH);
+        // Allocates only when a move is deferred, which is rare.
+        let mut deferred: Vec<(Move, i32)> = Vec::new();
+        let mut next_deferred = 0;
 
         let mut i = 0;
-        while let Some((m, order_score)) = pick_next(&mut list, i) {
-            i += 1;
+        loop {
+            let (m, order_score, revisit) = if let Some((m, s)) = pick_next(&mut list, i) {
+                i += 1;
+                (m, s, false)
+            } else if let Some(&(m, s)) = deferred.get(next_deferred) {
+                next_deferred += 1;
+                (m, s, true)
+            } else {
+                break;
+            };
             if Some(m) == excluded {
                 continue;
             }
@@ -694,6 +712,10 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
+            if !revisit && moves_searched > 0 && in_progress.is_some_and(|t| t.is_busy(key, m)) {
+                deferred.push((m, order_score));
+                continue;
+            }
             self.tt.prefetch(child.key());
             let mut extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             // Singular extension: if the table's move is far better than every other one,
@@ -727,6 +749,7 @@ impl<'a> Searcher<'a> {
             self.frames[ply].moved_piece = Self::piece_index(pos, m);
             self.frames[ply + 1].null_allowed = true;
             self.keys.push(key);
+            let entered = in_progress.map(|table| table.enter(key, m));
 
             let score = if moves_searched == 0 {
                 -self.search(
@@ -763,6 +786,9 @@ impl<'a> Searcher<'a> {
                 }
                 s
             };
+            if let (Some(table), Some(entered)) = (in_progress, entered) {
+                table.leave(entered);
+            }
             self.keys.pop();
             if self.stopped {
                 self.move_buffers[ply] = list;
