@@ -357,6 +357,8 @@ impl Engine {
             stop: AtomicBool::new(false),
             ponder: limits.ponder,
             signals: Arc::clone(&self.stop.inner),
+            fills_every_core: std::thread::available_parallelism()
+                .is_ok_and(|cores| self.options.threads >= cores.get()),
             nodes: (0..self.options.threads)
                 .map(|_| AtomicU64::new(0))
                 .collect(),

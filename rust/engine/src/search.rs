@@ -385,6 +385,11 @@ impl<'a> Searcher<'a> {
         if self.unpublished_nodes >= 1024 {
             self.shared.nodes[self.id].fetch_add(self.unpublished_nodes, Ordering::Relaxed);
             self.unpublished_nodes = 0;
+            if self.shared.fills_every_core {
+                // Lets the thread reading `stop` from stdin have a core within ~2 ms rather
+                // than at the end of a scheduler slice (see `SharedState`).
+                std::thread::yield_now();
+            }
             if self.role == Role::Main && !self.shared.pondering() && self.time.hard_expired() {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
