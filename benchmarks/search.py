@@ -26,6 +26,7 @@ import datetime
 import math
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -40,36 +41,24 @@ REPO = Path(__file__).resolve().parent.parent
 RESULTS_MD = REPO / "benchmarks" / "RESULTS.md"
 SHATRANJ = REPO / "target" / "release" / "shatranj"
 
-# A few middlegame positions from the bench set (rust/engine/src/bench.rs).
-POSITIONS = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
-    "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
-    "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
-    "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16",
-    "2rqkb1r/ppp2p2/2npb1p1/1N1Nn2p/2P1PP2/8/PP2B1PP/R1BQK2R b KQ - 0 11",
-]
+
+def bench_positions() -> List[str]:
+    """The FENs of `BENCH_POSITIONS` in rust/engine/src/bench.rs (one string per line)."""
+    text = (REPO / "rust" / "engine" / "src" / "bench.rs").read_text()
+    block = text[text.index("BENCH_POSITIONS"):]
+    block = block[: block.index("];")]
+    return re.findall(r'^\s*"([^"]+)",', block, flags=re.M)
 
 
-# Time to depth: every bench position, then the first 16 lines of
+# Six middlegame positions of the bench set, for nodes/s and stop latency.
+POSITIONS = [bench_positions()[i] for i in (0, 1, 3, 6, 8, 10)]
+
+
+# Time to depth: every bench position, then these 16, the first lines of
 # benchmarks/openings/balanced-8ply.txt. Two-thread searches are not reproducible (which
 # thread finds what first varies), so single ratios spread from about 0.6x to 3x; 30 distinct
 # positions keep the summary within a few percent from run to run.
-TTD_POSITIONS = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11",
-    "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
-    "rq3rk1/ppp2ppp/1bnpb3/3N2B1/3NP3/7P/PPPQ1PP1/2KR3R w - - 7 14",
-    "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14",
-    "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
-    "r1bbk1nr/pp3p1p/2n5/1N4p1/2Np1B2/8/PPP2PPP/2KR1B1R w kq - 0 13",
-    "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16",
-    "4r1k1/r1q2ppp/ppp2n2/4P3/5Rb1/1N1BQ3/PPP3PP/R5K1 w - - 1 17",
-    "2rqkb1r/ppp2p2/2npb1p1/1N1Nn2p/2P1PP2/8/PP2B1PP/R1BQK2R b KQ - 0 11",
-    "6k1/6p1/6Pp/ppp5/3pn2P/1P3K2/1PP2P2/8 b - - 0 1",
-    "8/8/8/8/5kp1/P7/8/1K1N4 w - - 0 1",
-    "8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1",
+OPENING_POSITIONS = [
     "rnbqk1nr/pp2bppp/3p4/2p1p3/2P1P3/3P4/PPQ2PPP/RNB1KBNR w KQkq - 1 5",  # c4 e5 Qc2 c5 e4 d6 d3 Be7
     "rnbqkb1r/pp1p1ppp/4pn2/8/3p4/5NP1/PPP1PPBP/RNBQK2R w KQkq - 0 5",  # Nf3 e6 g3 Nf6 d4 c5 Bg2 cxd4
     "rnbqkb1r/pp1p1ppp/2p2n2/8/2P1p3/2N5/PP1PPPPP/R1BQKBNR w KQkq - 0 5",  # c4 Nf6 Nc3 e5 Nf3 e4 Ng1 c6
@@ -212,7 +201,9 @@ def main() -> int:
     movetime = 300 if args.quick else 2000
     depth = args.depth or (9 if args.quick else 18)
     rounds = args.rounds or 1
-    ttd_positions = TTD_POSITIONS[:6] if args.quick else TTD_POSITIONS
+    ttd_positions = bench_positions() + OPENING_POSITIONS
+    if args.quick:
+        ttd_positions = ttd_positions[:6]
     stops = 5 if args.quick else 30
 
     one = UciEngine([str(SHATRANJ)], {"Threads": 1, "Hash": 64})
