@@ -241,21 +241,15 @@ impl<'a> Searcher<'a> {
                 // Another thread completed this depth first: take its lines and go on.
                 self.stopped = false;
                 self.abandoned = false;
-                let deepest = self
-                    .shared
-                    .deepest
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner());
-                if deepest.0 >= depth && deepest.1.len() == self.root_moves.len() {
-                    done = deepest.0;
-                    self.root_moves.clone_from(&deepest.1);
-                    drop(deepest);
-                    if self.role == Role::Main {
-                        self.flush_nodes();
-                        report(self, 0, done);
+                match self.shared.take_deepest(depth, &mut self.root_moves) {
+                    Some(d) => {
+                        done = d;
+                        if self.role == Role::Main {
+                            self.flush_nodes();
+                            report(self, 0, done);
+                        }
                     }
-                } else {
-                    continue;
+                    None => continue,
                 }
             }
             if self.stopped {
@@ -263,15 +257,7 @@ impl<'a> Searcher<'a> {
             }
             self.completed_depth = done;
             if self.abandons_iterations() && done == depth {
-                let mut deepest = self
-                    .shared
-                    .deepest
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner());
-                if deepest.0 < depth {
-                    deepest.0 = depth;
-                    deepest.1.clone_from(&self.root_moves);
-                }
+                self.shared.publish_deepest(depth, &self.root_moves);
             }
             self.shared
                 .completed_depth

@@ -87,6 +87,30 @@ impl SharedState {
         self.ponder && !self.signals.ponderhit.load(Ordering::Relaxed)
     }
 
+    /// Records `lines` as those of the deepest completed iteration if `depth` is deeper than
+    /// the one recorded. Called before `completed_depth` is raised, so a thread that sees the
+    /// raised depth usually finds the lines too ([`SharedState::take_deepest`] checks).
+    pub fn publish_deepest(&self, depth: i32, lines: &[RootMove]) {
+        let mut deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
+        if deepest.0 < depth {
+            deepest.0 = depth;
+            deepest.1.clear();
+            deepest.1.extend_from_slice(lines);
+        }
+    }
+
+    /// Copies into `lines` the lines of the deepest completed iteration and returns its
+    /// depth, if it is at least `depth` (and has as many root moves); otherwise leaves
+    /// `lines` alone.
+    pub fn take_deepest(&self, depth: i32, lines: &mut Vec<RootMove>) -> Option<i32> {
+        let deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
+        if deepest.0 < depth || deepest.1.len() != lines.len() {
+            return None;
+        }
+        lines.clone_from(&deepest.1);
+        Some(deepest.0)
+    }
+
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
