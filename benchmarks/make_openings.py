@@ -8,7 +8,13 @@ within ``--max-cp`` centipawns of equality and it is not a duplicate.
 
     python3 benchmarks/make_openings.py --count 150 --seed 1 > benchmarks/openings/balanced-8ply.txt
 
-Needs python-chess and Debian's stockfish.
+``--fens FILE`` writes instead the position at the end of each line of FILE, one FEN per line
+(what benchmarks/search.py reads, as it runs on the standard library alone):
+
+    python3 benchmarks/make_openings.py --fens benchmarks/openings/balanced-8ply.txt \
+        > benchmarks/openings/balanced-8ply.fen
+
+Needs python-chess, and Debian's stockfish to make lines.
 """
 
 from __future__ import annotations
@@ -22,6 +28,19 @@ import chess
 import chess.engine
 
 
+def line_positions(path: str) -> list[chess.Board]:
+    """The position at the end of each SAN line of `path` (comment lines skipped)."""
+    boards = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                board = chess.Board()
+                for san in line.split():
+                    board.push_san(san)
+                boards.append(board)
+    return boards
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=150, help="lines to write")
@@ -31,7 +50,12 @@ def main() -> int:
     ap.add_argument("--pick-depth", type=int, default=9, help="depth of the move choice")
     ap.add_argument("--check-depth", type=int, default=16, help="depth of the balance check")
     ap.add_argument("--max-cp", type=int, default=40, help="largest |score| kept")
+    ap.add_argument("--fens", metavar="FILE", help="print the final FEN of each line of FILE")
     args = ap.parse_args()
+    if args.fens:
+        for board in line_positions(args.fens):
+            print(board.fen())
+        return 0
     stockfish = shutil.which("stockfish") or "/usr/games/stockfish"
     rng = random.Random(args.seed)
     print(f"# {args.count} lines of {args.plies} plies, seed {args.seed}, each move among "

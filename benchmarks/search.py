@@ -5,18 +5,20 @@ One run measures, on the same machine and in the same sitting:
 
 * nodes/s of shatranj with Threads = 1 and Threads = 2 (fixed move time on each bench
   position), with Debian's Stockfish at Threads = 1 as the anchor;
-* time to depth with Threads = 2 against Threads = 1 over 30 positions (cleared hash before
-  every search; median and geometric mean of the per-position ratios, ratio of total times,
-  and the nodes the 2-thread searches needed against 1 thread; target >= 1.7x);
+* time to depth with Threads = 2 against Threads = 1 over 30 positions (`--positions`, up to
+  164; cleared hash before every search; median and geometric mean of the per-position
+  ratios with a 95% interval for the geometric mean, ratio of total times, and the nodes the
+  2-thread searches needed against 1 thread; target >= 1.7x), with Stockfish's own
+  2-thread/1-thread time to depth on the same positions in the same run as the anchor;
 * `stop` latency: `go infinite`, then `stop`, and the time until `bestmove` is read back
   (target: under 10 ms).
 
 Standard library only.
 
-    python3 benchmarks/search.py            # full run (about three minutes), print the tables
+    python3 benchmarks/search.py            # full run (about five minutes), print the tables
     python3 benchmarks/search.py --record   # ... and append them to benchmarks/RESULTS.md
     python3 benchmarks/search.py --quick    # smoke run (a few seconds)
-    python3 benchmarks/search.py --depth 20 --rounds 2   # longer, steadier time to depth
+    python3 benchmarks/search.py --depth 20 --positions 90   # longer, steadier time to depth
 """
 
 from __future__ import annotations
@@ -54,28 +56,18 @@ def bench_positions() -> List[str]:
 POSITIONS = [bench_positions()[i] for i in (0, 1, 3, 6, 8, 10)]
 
 
-# Time to depth: every bench position, then these 16, the first lines of
-# benchmarks/openings/balanced-8ply.txt. Two-thread searches are not reproducible (which
-# thread finds what first varies), so single ratios spread from about 0.6x to 3x; 30 distinct
-# positions keep the summary within a few percent from run to run.
-OPENING_POSITIONS = [
-    "rnbqk1nr/pp2bppp/3p4/2p1p3/2P1P3/3P4/PPQ2PPP/RNB1KBNR w KQkq - 1 5",  # c4 e5 Qc2 c5 e4 d6 d3 Be7
-    "rnbqkb1r/pp1p1ppp/4pn2/8/3p4/5NP1/PPP1PPBP/RNBQK2R w KQkq - 0 5",  # Nf3 e6 g3 Nf6 d4 c5 Bg2 cxd4
-    "rnbqkb1r/pp1p1ppp/2p2n2/8/2P1p3/2N5/PP1PPPPP/R1BQKBNR w KQkq - 0 5",  # c4 Nf6 Nc3 e5 Nf3 e4 Ng1 c6
-    "rnbqkbnr/pp1p1ppp/8/4p3/2Pp4/5N2/PP1QPPPP/RNB1KB1R w KQkq - 0 5",  # c4 e6 Nf3 c5 d4 cxd4 Qd2 e5
-    "r1bqk1nr/pp1pbppp/2n1p3/2p5/2P5/1P3NP1/P2PPP1P/RNBQKB1R w KQkq - 1 5",  # Nf3 c5 c4 e6 g3 Nc6 b3 Be7
-    "rnbqkbnr/p4ppp/1p2p3/2pp4/8/P1P1PN2/1P1P1PPP/RNBQKB1R w KQkq - 0 5",  # Nf3 d5 a3 c5 c3 e6 e3 b6
-    "rnbqkb1r/pp2pppp/2p2n2/3p4/3P4/P3PN2/1PP2PPP/RNBQKB1R w KQkq - 0 5",  # d4 Nf6 Nf3 c6 a3 d6 e3 d5
-    "rnbqk2r/ppp2ppp/3bpn2/3p4/3P4/4PN1P/PPP2PP1/RNBQKB1R w KQkq - 1 5",  # Nf3 d5 h3 Nf6 e3 e6 d4 Bd6
-    "rnbqkbnr/pp3ppp/4p3/2p5/2Pp4/5NP1/PP1PPPBP/RNBQK2R w KQkq - 0 5",  # Nf3 c5 g3 d5 c4 e6 Bg2 d4
-    "rn1qkbnr/pppb1ppp/8/1B1p4/3P4/8/PPP2PPP/RNBQK1NR w KQkq - 2 5",  # e4 e6 d4 d5 exd5 exd5 Bb5+ Bd7
-    "rnbqkb1r/pp3ppp/4pn2/2pp4/2PP1B2/5N2/PP2PPPP/RN1QKB1R w KQkq - 1 5",  # Nf3 d5 d4 e6 Bf4 c5 c4 Nf6
-    "rn1qkb1r/ppp1pppp/5nb1/3p4/8/P3PN1P/1PPP1PP1/RNBQKB1R w KQkq - 1 5",  # Nf3 d5 e3 Nf6 a3 Bf5 h3 Bg6
-    "rnbqkb1r/p2p1ppp/1p2pn2/2p5/3P4/P3PN2/1PP2PPP/RNBQKB1R w KQkq - 0 5",  # d4 Nf6 Nf3 e6 e3 c5 a3 b6
-    "r1bqkbnr/1p2pppp/p1np4/2p5/4P3/3B1N1P/PPPP1PP1/RNBQK2R w KQkq - 2 5",  # e4 c5 Nf3 d6 h3 a6 Bd3 Nc6
-    "rnbqkb1r/p2p1ppp/1p2pn2/2p5/2P5/P3PN2/1P1P1PPP/RNBQKB1R w KQkq - 0 5",  # e3 Nf6 a3 c5 Nf3 e6 c4 b6
-    "rnbqkb1r/pp2pp1p/5np1/2pp4/8/PP3N2/1BPPPPPP/RN1QKB1R w KQkq - 0 5",  # Nf3 d5 a3 Nf6 b3 c5 Bb2 g6
-]
+def opening_positions() -> List[str]:
+    """The positions at the end of the 150 lines of openings/balanced-8ply.txt (written by
+    `make_openings.py --fens`, as this script runs on the standard library alone)."""
+    text = (REPO / "benchmarks" / "openings" / "balanced-8ply.fen").read_text()
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+# Time to depth: the bench positions, then openings. Two-thread searches are not reproducible
+# (which thread finds what first varies), so single ratios spread from about 0.6x to 3x (the
+# log ratios have a standard deviation near 0.37): with 30 positions one run's geometric mean
+# is known to about +-13% (the printed 95% interval), identical runs differ by up to 0.4 in
+# the median, and a difference between two engines needs many runs or many more positions.
 
 
 class UciEngine:
@@ -170,6 +162,44 @@ def time_to_depth(engine: UciEngine, fen: str, depth: int) -> Tuple[float, int]:
     return t1 - t0, nodes
 
 
+class TimeToDepth:
+    """Paired one- and two-thread searches of one engine to a depth: per-position ratios and
+    totals."""
+
+    def __init__(self, name: str, depth: int) -> None:
+        self.name = name
+        self.depth = depth
+        self.ratios: List[float] = []
+        self.times = [0.0, 0.0]
+        self.nodes = [0, 0]
+
+    def add(self, one: UciEngine, two: UciEngine, fen: str) -> str:
+        """Searches `fen` with both engines; a line for the progress log."""
+        t1, n1 = time_to_depth(one, fen, self.depth)
+        t2, n2 = time_to_depth(two, fen, self.depth)
+        self.ratios.append(t1 / t2)
+        self.times = [self.times[0] + t1, self.times[1] + t2]
+        self.nodes = [self.nodes[0] + n1, self.nodes[1] + n2]
+        return f"{self.name} {t1:6.2f} s / {t2:6.2f} s = {t1 / t2:.2f}x"
+
+    def geomean_interval(self) -> Tuple[float, float, float]:
+        """Geometric mean of the ratios and a 95% interval (normal approximation of the mean
+        log ratio; wide, and only indicative, with few positions)."""
+        logs = [math.log(x) for x in self.ratios]
+        mean = statistics.mean(logs)
+        half = 1.96 * statistics.stdev(logs) / math.sqrt(len(logs)) if len(logs) > 1 else 0.0
+        return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+
+    def summary(self) -> str:
+        g, lo, hi = self.geomean_interval()
+        t1, t2 = self.times
+        n1, n2 = self.nodes
+        return (f"median ratio **{statistics.median(self.ratios):.2f}×**, geometric mean "
+                f"{g:.2f}× (95% interval {lo:.2f}–{hi:.2f}), total time {t1:.1f} s vs {t2:.1f} s "
+                f"= {t1 / t2:.2f}×; the 2-thread searches took {n2 / n1:.2f}× the nodes at "
+                f"{(n2 / t2) / (n1 / t1):.2f}× the nodes/s")
+
+
 def stop_latencies(engine: UciEngine, rounds: int, think_s: float) -> List[float]:
     out = []
     for i in range(rounds):
@@ -188,9 +218,19 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="smoke run")
     ap.add_argument("--depth", type=int, help="time-to-depth depth (default 18, quick 9)")
     ap.add_argument("--rounds", type=int, help="time-to-depth rounds (default 1)")
+    ap.add_argument("--positions", type=int,
+                    help="time-to-depth positions: the 14 bench positions, then openings "
+                         "(default 30, at most 164; quick 6)")
+    ap.add_argument("--sf-depth", type=int,
+                    help="Stockfish's time-to-depth depth (default --depth + 2, where its "
+                         "one-thread searches take about as long as ours)")
     args = ap.parse_args()
-    if (args.depth is not None and args.depth < 1) or (args.rounds is not None and args.rounds < 1):
-        ap.error("--depth and --rounds must be at least 1")
+    for name in ("depth", "rounds", "positions", "sf_depth"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be at least 1")
+    all_positions = bench_positions() + opening_positions()
+    if args.positions is not None and args.positions > len(all_positions):
+        ap.error(f"--positions is at most {len(all_positions)}")
 
     print("building target/release/shatranj ...", flush=True)
     subprocess.run(["cargo", "build", "--release", "-p", "shatranj-cli"], cwd=REPO, check=True)
@@ -201,9 +241,8 @@ def main() -> int:
     movetime = 300 if args.quick else 2000
     depth = args.depth or (9 if args.quick else 18)
     rounds = args.rounds or 1
-    ttd_positions = bench_positions() + OPENING_POSITIONS
-    if args.quick:
-        ttd_positions = ttd_positions[:6]
+    ttd_positions = all_positions[: args.positions or (6 if args.quick else 30)]
+    sf_depth = args.sf_depth or depth + 2
     stops = 5 if args.quick else 30
 
     one = UciEngine([str(SHATRANJ)], {"Threads": 1, "Hash": 64})
@@ -219,19 +258,21 @@ def main() -> int:
         sf.quit()
 
     print("time to depth ...", flush=True)
-    ratios = []
-    times = [0.0, 0.0]
-    nodes = [0, 0]
+    ours = TimeToDepth("shatranj", depth)
+    anchor = None
+    if stockfish:
+        anchor = TimeToDepth("stockfish", sf_depth)
+        sf1 = UciEngine([stockfish], {"Threads": 1, "Hash": 64})
+        sf2 = UciEngine([stockfish], {"Threads": 2, "Hash": 64})
     for r in range(rounds):
         for i, fen in enumerate(ttd_positions):
-            t1, n1 = time_to_depth(one, fen, depth)
-            t2, n2 = time_to_depth(two, fen, depth)
-            ratios.append(t1 / t2)
-            times = [times[0] + t1, times[1] + t2]
-            nodes = [nodes[0] + n1, nodes[1] + n2]
-            print(f"  round {r + 1} position {i + 1:2}: {t1:6.2f} s / {t2:6.2f} s = "
-                  f"{t1 / t2:.2f}x", flush=True)
-    geomean = math.exp(statistics.mean(math.log(x) for x in ratios))
+            line = ours.add(one, two, fen)
+            if anchor:
+                line += "   " + anchor.add(sf1, sf2, fen)
+            print(f"  round {r + 1} position {i + 1:3}: {line}", flush=True)
+    if anchor:
+        sf1.quit()
+        sf2.quit()
 
     print("stop latency ...", flush=True)
     lat = stop_latencies(one, stops, 0.2)
@@ -252,6 +293,8 @@ def main() -> int:
     cmd = "python3 benchmarks/search.py" + (" --quick" if args.quick else "")
     cmd += f" --depth {args.depth}" if args.depth else ""
     cmd += f" --rounds {args.rounds}" if args.rounds else ""
+    cmd += f" --positions {args.positions}" if args.positions else ""
+    cmd += f" --sf-depth {args.sf_depth}" if args.sf_depth else ""
     md = []
     md.append(f"## {now} — search (`{cmd}`)\n")
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -268,11 +311,10 @@ def main() -> int:
     md.append("")
     md.append(f"2 threads vs 1, nodes/s: {nps2 / nps1:.2f}×\n")
     md.append(f"Time to depth {depth}, 2 threads vs 1 ({rounds} round(s) × {len(ttd_positions)} "
-              f"positions): median ratio **{statistics.median(ratios):.2f}×**, geometric mean "
-              f"{geomean:.2f}×, total time {times[0]:.1f} s vs {times[1]:.1f} s = "
-              f"{times[0] / times[1]:.2f}× (target ≥ 1.7×); the 2-thread searches took "
-              f"{nodes[1] / nodes[0]:.2f}× the nodes at "
-              f"{(nodes[1] / times[1]) / (nodes[0] / times[0]):.2f}× the nodes/s\n")
+              f"positions): {ours.summary()} (target ≥ 1.7×)\n")
+    if anchor:
+        md.append(f"Anchor, Stockfish (Debian) to depth {sf_depth} on the same positions, 2 "
+                  f"threads vs 1: {anchor.summary()}\n")
     md.append(f"`stop` → `bestmove` latency over {stops} searches after 200 ms of `go infinite`: "
               f"1 thread median {statistics.median(lat):.2f} ms, max {max(lat):.2f} ms; "
               f"2 threads median {statistics.median(lat2):.2f} ms, max {max(lat2):.2f} ms "

@@ -235,6 +235,19 @@ def test_shipped_openings_file_is_legal_and_distinct() -> None:
     assert len(positions) >= 140, "lines reaching the same position count once"
 
 
+def test_shipped_opening_fens_are_the_ends_of_the_shipped_lines() -> None:
+    # benchmarks/search.py reads the .fen file (standard library only); it must stay what
+    # `make_openings.py --fens balanced-8ply.txt` writes.
+    import make_openings
+
+    directory = os.path.join(BENCHMARKS, "openings")
+    with open(os.path.join(directory, "balanced-8ply.fen")) as f:
+        fens = [line.strip() for line in f if line.strip()]
+    boards = make_openings.line_positions(os.path.join(directory, "balanced-8ply.txt"))
+    assert fens == [board.fen() for board in boards]
+    assert len(fens) == 150 and all(len(board.move_stack) == 8 for board in boards)
+
+
 def test_schedule_plays_each_opening_twice_with_colours_swapped() -> None:
     games = match_config.schedule(["a", "b"], 6)
     assert games == [
