@@ -12,8 +12,13 @@ import time
 
 CHILD = textwrap.dedent(
     """
+    import signal
     import sys
     import shatranj
+    # A shell that starts a job in the background (`cmd &` without job control) hands it
+    # SIGINT ignored, and children inherit that: restore Python's handler so the test's
+    # SIGINT raises KeyboardInterrupt wherever the suite runs.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print("ready", flush=True)
     try:
         {call}

@@ -11,6 +11,7 @@ import _thread
 import operator
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
@@ -160,8 +161,15 @@ def test_a_worker_dying_beyond_max_retries_is_a_distributed_error(cluster: Path,
     assert distributed.perft(shatranj.Board(KIWIPETE), 3) == 97862
 
 
+def _free_cpus() -> float:
+    return float(ray.available_resources().get("CPU", 0))
+
+
 def test_ctrl_c_cancels_outstanding_tasks() -> None:
     """KeyboardInterrupt while waiting cancels the (hours-long) tasks, freeing the workers."""
+    # interrupt_main does nothing while SIGINT is ignored, as it is for a suite started in the
+    # background by a shell without job control: install Python's handler for the test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(1.5, _thread.interrupt_main)
     timer.start()
     started = time.monotonic()
@@ -170,8 +178,14 @@ def test_ctrl_c_cancels_outstanding_tasks() -> None:
             distributed.perft(shatranj.Board(), 9, split_depth=1)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 10
-    # Both CPUs are free again: a small job finishes (it would wait hours otherwise).
+    # Both CPUs are free again. Polled first, so that a task left running fails the test
+    # here instead of holding up the small job below for hours.
+    deadline = time.monotonic() + 15
+    while _free_cpus() < ray.cluster_resources()["CPU"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _free_cpus() == ray.cluster_resources()["CPU"], "a cancelled task still runs"
     started = time.monotonic()
     assert distributed.perft(shatranj.Board(), 4, split_depth=1) == 197281
     assert time.monotonic() - started < 60
