@@ -9,7 +9,9 @@ One run measures, on the same machine and in the same sitting:
   164; cleared hash before every search; median and geometric mean of the per-position
   ratios with a 95% interval for the geometric mean, ratio of total times, and the nodes the
   2-thread searches needed against 1 thread; target >= 1.7x), with Stockfish's own
-  2-thread/1-thread time to depth on the same positions in the same run as the anchor;
+  2-thread/1-thread time to depth on the same positions in the same run as the anchor; the
+  same ratios at the six depths before the target, read from when each search first
+  reported them;
 * `stop` latency: `go infinite`, then `stop`, and the time until `bestmove` is read back
   (target: under 10 ms).
 
@@ -19,6 +21,7 @@ Standard library only.
     python3 benchmarks/search.py --record   # ... and append them to benchmarks/RESULTS.md
     python3 benchmarks/search.py --quick    # smoke run (a few seconds)
     python3 benchmarks/search.py --depth 20 --positions 90   # longer, steadier time to depth
+    python3 benchmarks/search.py --depth 22 --positions 60   # ... and the depths 16-22 on the way
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ import threading
 import time
 from pathlib import Path
 from queue import Empty, Queue
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS_MD = REPO / "benchmarks" / "RESULTS.md"
@@ -99,7 +102,14 @@ class UciEngine:
 
     def wait_for(self, prefix: str, timeout: float = 120.0):
         """Returns (arrival time, line, earlier lines) of the first line starting with prefix."""
-        seen: List[str] = []
+        t, line, seen = self.wait_for_timed(prefix, timeout)
+        return t, line, [text for _, text in seen]
+
+    def wait_for_timed(
+        self, prefix: str, timeout: float = 120.0
+    ) -> Tuple[float, str, List[Tuple[float, str]]]:
+        """Like `wait_for`, with the earlier lines as (arrival time, line) pairs."""
+        seen: List[Tuple[float, str]] = []
         deadline = time.perf_counter() + timeout
         while True:
             try:
@@ -110,7 +120,7 @@ class UciEngine:
                 raise RuntimeError(f"engine exited while waiting for '{prefix}'")
             if line.startswith(prefix):
                 return t, line, seen
-            seen.append(line)
+            seen.append((t, line))
 
     def ready(self) -> None:
         self.send("isready")
@@ -149,46 +159,75 @@ def nps_run(engine: UciEngine, movetime_ms: int) -> float:
     return nodes / seconds
 
 
-def time_to_depth(engine: UciEngine, fen: str, depth: int) -> Tuple[float, int]:
-    """Seconds and nodes of a search to `depth` from a cleared table."""
+def completed_depth(line: str) -> Optional[int]:
+    """The depth of an `info` line that reports a completed iteration (a line with a pv that
+    is not an aspiration bound), else None."""
+    words = line.split()
+    if (not line.startswith("info") or "depth" not in words or "pv" not in words
+            or "lowerbound" in words or "upperbound" in words):
+        return None
+    if "multipv" in words and words[words.index("multipv") + 1] != "1":
+        return None
+    return int(words[words.index("depth") + 1])
+
+
+def time_to_depth(engine: UciEngine, fen: str, depth: int) -> Tuple[float, int, Dict[int, float]]:
+    """Seconds and nodes of a search to `depth` from a cleared table, and for every depth up
+    to it, the seconds until the search first reported a completed iteration at least that
+    deep (`depth` itself: the time to `bestmove`)."""
     engine.send("ucinewgame")
     engine.ready()
     engine.send(f"position fen {fen}")
     t0 = engine.send(f"go depth {depth}")
-    t1, _, seen = engine.wait_for("bestmove", timeout=600)
-    nodes = last_info(seen, "nodes")
+    t1, _, seen = engine.wait_for_timed("bestmove", timeout=600)
+    nodes = last_info([line for _, line in seen], "nodes")
     if nodes is None:
         raise RuntimeError("no nodes in info lines")
-    return t1 - t0, nodes
+    reached: Dict[int, float] = {depth: t1 - t0}
+    for t, line in seen:
+        d = completed_depth(line)
+        for k in range(1, min(d or 0, depth - 1) + 1):
+            reached.setdefault(k, t - t0)
+    for k in range(1, depth):
+        reached.setdefault(k, t1 - t0)
+    return t1 - t0, nodes, reached
+
+
+def geomean_interval(ratios: List[float]) -> Tuple[float, float, float]:
+    """Geometric mean of the ratios and a 95% interval (normal approximation of the mean log
+    ratio; wide, and only indicative, with few positions)."""
+    logs = [math.log(x) for x in ratios]
+    mean = statistics.mean(logs)
+    half = 1.96 * statistics.stdev(logs) / math.sqrt(len(logs)) if len(logs) > 1 else 0.0
+    return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
 
 
 class TimeToDepth:
     """Paired one- and two-thread searches of one engine to a depth: per-position ratios and
-    totals."""
+    totals, and the same ratios at the shallower depths the searches passed on the way."""
 
     def __init__(self, name: str, depth: int) -> None:
         self.name = name
         self.depth = depth
         self.ratios: List[float] = []
+        self.by_depth: Dict[int, List[float]] = {d: [] for d in range(1, depth + 1)}
         self.times = [0.0, 0.0]
         self.nodes = [0, 0]
 
     def add(self, one: UciEngine, two: UciEngine, fen: str) -> str:
         """Searches `fen` with both engines; a line for the progress log."""
-        t1, n1 = time_to_depth(one, fen, self.depth)
-        t2, n2 = time_to_depth(two, fen, self.depth)
+        t1, n1, at1 = time_to_depth(one, fen, self.depth)
+        t2, n2, at2 = time_to_depth(two, fen, self.depth)
         self.ratios.append(t1 / t2)
+        for d, ratios in self.by_depth.items():
+            # Depths reached within a millisecond are too coarse to time.
+            ratios.append(max(at1[d], 1e-3) / max(at2[d], 1e-3))
         self.times = [self.times[0] + t1, self.times[1] + t2]
         self.nodes = [self.nodes[0] + n1, self.nodes[1] + n2]
         return f"{self.name} {t1:6.2f} s / {t2:6.2f} s = {t1 / t2:.2f}x"
 
     def geomean_interval(self) -> Tuple[float, float, float]:
-        """Geometric mean of the ratios and a 95% interval (normal approximation of the mean
-        log ratio; wide, and only indicative, with few positions)."""
-        logs = [math.log(x) for x in self.ratios]
-        mean = statistics.mean(logs)
-        half = 1.96 * statistics.stdev(logs) / math.sqrt(len(logs)) if len(logs) > 1 else 0.0
-        return math.exp(mean), math.exp(mean - half), math.exp(mean + half)
+        return geomean_interval(self.ratios)
 
     def summary(self) -> str:
         g, lo, hi = self.geomean_interval()
@@ -198,6 +237,16 @@ class TimeToDepth:
                 f"{g:.2f}× (95% interval {lo:.2f}–{hi:.2f}), total time {t1:.1f} s vs {t2:.1f} s "
                 f"= {t1 / t2:.2f}×; the 2-thread searches took {n2 / n1:.2f}× the nodes at "
                 f"{(n2 / t2) / (n1 / t1):.2f}× the nodes/s")
+
+    def depth_rows(self, shallowest: int) -> List[str]:
+        """Markdown rows `| engine | depth | median | geometric mean (interval) |` for the
+        depths from `shallowest` to the target."""
+        rows = []
+        for d in range(max(1, shallowest), self.depth + 1):
+            g, lo, hi = geomean_interval(self.by_depth[d])
+            rows.append(f"| {self.name} | {d} | {statistics.median(self.by_depth[d]):.2f}× | "
+                        f"{g:.2f}× ({lo:.2f}–{hi:.2f}) |")
+        return rows
 
 
 def stop_latencies(engine: UciEngine, rounds: int, think_s: float) -> List[float]:
@@ -221,6 +270,9 @@ def main() -> int:
     ap.add_argument("--positions", type=int,
                     help="time-to-depth positions: the 14 bench positions, then openings "
                          "(default 30, at most 164; quick 6)")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="time-to-depth: leave out this many positions at the front "
+                         "(to measure on other positions than an earlier run)")
     ap.add_argument("--sf-depth", type=int,
                     help="Stockfish's time-to-depth depth (default --depth + 2, where its "
                          "one-thread searches take about as long as ours)")
@@ -229,8 +281,10 @@ def main() -> int:
         if getattr(args, name) is not None and getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1")
     all_positions = bench_positions() + opening_positions()
-    if args.positions is not None and args.positions > len(all_positions):
-        ap.error(f"--positions is at most {len(all_positions)}")
+    if args.skip < 0:
+        ap.error("--skip must be at least 0")
+    if (args.positions or 30) + args.skip > len(all_positions):
+        ap.error(f"--skip plus --positions is at most {len(all_positions)}")
 
     print("building target/release/shatranj ...", flush=True)
     subprocess.run(["cargo", "build", "--release", "-p", "shatranj-cli"], cwd=REPO, check=True)
@@ -241,7 +295,7 @@ def main() -> int:
     movetime = 300 if args.quick else 2000
     depth = args.depth or (9 if args.quick else 18)
     rounds = args.rounds or 1
-    ttd_positions = all_positions[: args.positions or (6 if args.quick else 30)]
+    ttd_positions = all_positions[args.skip:][: args.positions or (6 if args.quick else 30)]
     sf_depth = args.sf_depth or depth + 2
     stops = 5 if args.quick else 30
 
@@ -294,6 +348,7 @@ def main() -> int:
     cmd += f" --depth {args.depth}" if args.depth else ""
     cmd += f" --rounds {args.rounds}" if args.rounds else ""
     cmd += f" --positions {args.positions}" if args.positions else ""
+    cmd += f" --skip {args.skip}" if args.skip else ""
     cmd += f" --sf-depth {args.sf_depth}" if args.sf_depth else ""
     md = []
     md.append(f"## {now} — search (`{cmd}`)\n")
@@ -315,6 +370,17 @@ def main() -> int:
     if anchor:
         md.append(f"Anchor, Stockfish (Debian) to depth {sf_depth} on the same positions, 2 "
                   f"threads vs 1: {anchor.summary()}\n")
+    md.append("Time to each depth on the way (2 threads vs 1): when each search first reported a "
+              "completed iteration at least that deep. Below the target depth this is the time "
+              "to depth within a deeper search, which is what a search under a clock gets; a "
+              "`go depth` search to that depth itself can end sooner (its threads do not work "
+              "on deeper iterations).\n")
+    md.append("| engine | depth | median | geometric mean (95% interval) |")
+    md.append("|---|---:|---:|---:|")
+    md.extend(ours.depth_rows(depth - 6))
+    if anchor:
+        md.extend(anchor.depth_rows(sf_depth - 6))
+    md.append("")
     md.append(f"`stop` → `bestmove` latency over {stops} searches after 200 ms of `go infinite`: "
               f"1 thread median {statistics.median(lat):.2f} ms, max {max(lat):.2f} ms; "
               f"2 threads median {statistics.median(lat2):.2f} ms, max {max(lat2):.2f} ms "

@@ -15,9 +15,12 @@
 //! each leaves the moves the other is inside for last ([`crate::in_progress`], simplified
 //! ABDADA), so they split the node's moves instead of searching them in the same order.
 //!
-//! Time to depth 20 over 30 positions, two threads against one (medians of single runs, which
-//! spread by ±0.15 on a 2-core machine): about 1.5× before, 1.55–1.8× with the abandoning,
-//! 1.55–1.9× (about 1.7× pooled) with both (benchmarks/RESULTS.md).
+//! Two threads against one on a 2-core machine (geometric means of the per-position time to
+//! depth ratios, benchmarks/RESULTS.md): about 1.5× with neither; with both, about 1.66× to
+//! depth 20 (some 660 paired searches) and 1.76× to depth 22 (120). Inside one search the
+//! depths the helper searches (the even ones) arrive about 1.75× sooner, the ones it skips,
+//! where the main thread is alone, only about 1.45×. Stockfish 15.1's lazy SMP on the same
+//! positions: 1.2–1.3×.
 
 use crate::in_progress::MovesInProgress;
 use crate::params::EvalParams;
