@@ -226,11 +226,8 @@ class TimeToDepth:
         self.nodes = [self.nodes[0] + n1, self.nodes[1] + n2]
         return f"{self.name} {t1:6.2f} s / {t2:6.2f} s = {t1 / t2:.2f}x"
 
-    def geomean_interval(self) -> Tuple[float, float, float]:
-        return geomean_interval(self.ratios)
-
     def summary(self) -> str:
-        g, lo, hi = self.geomean_interval()
+        g, lo, hi = geomean_interval(self.ratios)
         t1, t2 = self.times
         n1, n2 = self.nodes
         return (f"median ratio **{statistics.median(self.ratios):.2f}×**, geometric mean "
@@ -283,7 +280,8 @@ def main() -> int:
     all_positions = bench_positions() + opening_positions()
     if args.skip < 0:
         ap.error("--skip must be at least 0")
-    if (args.positions or 30) + args.skip > len(all_positions):
+    n_positions = args.positions or (6 if args.quick else 30)
+    if args.skip + n_positions > len(all_positions):
         ap.error(f"--skip plus --positions is at most {len(all_positions)}")
 
     print("building target/release/shatranj ...", flush=True)
@@ -295,7 +293,7 @@ def main() -> int:
     movetime = 300 if args.quick else 2000
     depth = args.depth or (9 if args.quick else 18)
     rounds = args.rounds or 1
-    ttd_positions = all_positions[args.skip:][: args.positions or (6 if args.quick else 30)]
+    ttd_positions = all_positions[args.skip:][:n_positions]
     sf_depth = args.sf_depth or depth + 2
     stops = 5 if args.quick else 30
 
