@@ -282,14 +282,24 @@ impl<'a> Searcher<'a> {
     /// (the depth pattern of Stockfish 8's lazy SMP): the table then holds deeper results by
     /// the time the main thread needs them. The main thread searches every depth no thread
     /// has completed yet, and no thread skips the last one.
-    fn skips(&self, depth: i32, max_depth: i32) -> bool {
+    ///
+    /// Under a depth limit the pattern is anchored at that depth, so that the first helper
+    /// searches the depths of its parity: for `go depth 21` the odd ones, a depth ahead of
+    /// the main thread on the way into the last iteration, as for even limits. Unanchored it
+    /// would search depth 20 and then start depth 21 at the same moment as the main thread.
+    pub(crate) fn skips(&self, depth: i32, max_depth: i32) -> bool {
         const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
         const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
         if self.role == Role::Main || depth <= 1 || depth == max_depth {
             return false;
         }
         let i = (self.id - 1) % 20;
-        ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
+        let anchor = if self.limits.depth.is_some() {
+            max_depth % 2
+        } else {
+            0
+        };
+        ((depth + anchor + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
     }
 
     /// Whether a helper that just completed `depth` has done what a `go depth N` search asked

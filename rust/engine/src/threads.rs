@@ -308,6 +308,47 @@ mod tests {
             .collect()
     }
 
+    /// The first helper searches every other depth and the last one, so that under a depth
+    /// limit of either parity it is on the last depth while the main thread is on the one
+    /// before; the main thread skips nothing.
+    #[test]
+    fn the_first_helper_searches_every_other_depth_ending_on_the_depth_limit() {
+        let root = Position::new();
+        let tt = TranspositionTable::new(1).unwrap();
+        let state = shared(2);
+        let unlimited = MAX_PLY as i32 - 1;
+        for (limits, max_depth, searched) in [
+            (Limits::depth(10), 10, vec![1, 2, 4, 6, 8, 10]),
+            (Limits::depth(9), 9, vec![1, 3, 5, 7, 9]),
+            (
+                Limits::movetime(Duration::from_secs(1)),
+                unlimited,
+                vec![1, 2, 4, 6, 8, 10],
+            ),
+        ] {
+            let time = TimeManager::new(&limits, root.turn(), Duration::ZERO);
+            let ctx = SearchContext {
+                shared: &state,
+                tt: &tt,
+                time: &time,
+                limits: &limits,
+                previous_keys: &[],
+                root: &root,
+            };
+            let (main, helper) = (
+                Searcher::new(Role::Main, 0, ctx),
+                Searcher::new(Role::Helper, 1, ctx),
+            );
+            let first_ten = 1..=max_depth.min(10);
+            let by_helper: Vec<i32> = first_ten
+                .clone()
+                .filter(|&d| !helper.skips(d, max_depth))
+                .collect();
+            assert_eq!(by_helper, searched, "{limits:?}");
+            assert!(first_ten.clone().all(|d| !main.skips(d, max_depth)));
+        }
+    }
+
     /// A thread that finds its iteration already completed by another abandons it and takes
     /// the other thread's lines as its own result for that depth; with one thread nothing
     /// is ever abandoned.
