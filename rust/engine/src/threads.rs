@@ -163,6 +163,7 @@ pub fn lazy_smp(
             })
             .collect();
 
+        let _stop_helpers = StopOnDrop(&shared.stop);
         let mut main = Searcher::new(Role::Main, 0, ctx);
         main.iterative_deepening(root, max_depth, &mut |searcher, pv_index, depth| {
             main_report(searcher, pv_index, depth, report)
@@ -220,6 +221,17 @@ pub fn lazy_smp(
             evaluations,
         }
     })
+}
+
+/// Raises a stop flag when dropped. The main thread holds one while the helpers run, so
+/// that they stop even if it leaves by a panic: only the main thread tells them to (through
+/// the clock or at the end of its search), and the thread scope waits for them.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 fn main_report(

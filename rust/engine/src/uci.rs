@@ -19,6 +19,7 @@ use crate::tt::max_hash_mb;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide};
 use shatranj_chess::{Move, Position, uci::parse_uci};
 use std::io::{BufRead, Write};
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -53,8 +54,9 @@ pub struct Uci<W: Write + Send + 'static> {
     out: Output<W>,
     /// The engine, when no search holds it.
     engine: Option<Engine>,
-    /// The running search, which hands the engine back when joined.
-    search: Option<JoinHandle<Engine>>,
+    /// The running search, which hands the engine back when joined (or, if the search
+    /// panicked, the options to make a fresh one with).
+    search: Option<JoinHandle<Result<Engine, EngineOptions>>>,
     /// Set by the search thread just before it writes `bestmove`: from then on the search is
     /// over for the GUI, which may send the next `go` at once, so it is joined, not refused.
     answered: Arc<AtomicBool>,
@@ -122,15 +124,22 @@ impl<W: Write + Send + 'static> Uci<W> {
     fn join_search(&mut self) {
         if let Some(h) = self.search.take() {
             match h.join() {
-                Ok(engine) => self.engine = Some(engine),
+                Ok(Ok(engine)) => self.engine = Some(engine),
+                Ok(Err(options)) => self.fresh_engine(options),
                 Err(_) => {
                     self.info_string("search thread failed; starting a fresh engine");
-                    if let Ok(e) = Engine::new(EngineOptions::default()) {
-                        self.stop = e.stop_handle();
-                        self.engine = Some(e);
-                    }
+                    self.fresh_engine(EngineOptions::default());
                 }
             }
+        }
+    }
+
+    /// Replaces an engine lost to a failed search: one with `options` if it can be made,
+    /// else one with the defaults.
+    fn fresh_engine(&mut self, options: EngineOptions) {
+        if let Ok(e) = Engine::new(options).or_else(|_| Engine::new(EngineOptions::default())) {
+            self.stop = e.stop_handle();
+            self.engine = Some(e);
         }
     }
 
@@ -434,29 +443,43 @@ impl<W: Write + Send + 'static> Uci<W> {
         self.answered = Arc::clone(&answered);
         let out = Arc::clone(&self.out);
         let root = self.root.clone();
+        let options = engine.options().clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || {
-                let result = engine.search(root, &limits, |info| send(&out, &info_line(info)));
-                let line = match (result.best_move, result.ponder) {
-                    (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-                    (Some(b), None) => format!("bestmove {b}"),
-                    // No legal move: UCI's null move.
-                    (None, _) => "bestmove 0000".to_string(),
-                };
-                answered.store(true, Ordering::SeqCst);
-                send(&out, &line);
-                engine
+            .spawn({
+                let options = options.clone();
+                move || {
+                    let any_legal = root.position.legal_moves().iter().next().copied();
+                    // A panic in the search is a bug, but a GUI waits for `bestmove`
+                    // whatever happens: answer with a legal move, and leave the engine,
+                    // whose state is unknown, for a fresh one with the same options.
+                    let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        engine.search(root, &limits, |info| send(&out, &info_line(info)))
+                    }));
+                    let (best, ponder, engine) = match searched {
+                        Ok(result) => (result.best_move, result.ponder, Ok(engine)),
+                        Err(_) => {
+                            send(&out, "info string the search failed (an engine bug); answering with a legal move");
+                            (any_legal, None, Err(options))
+                        }
+                    };
+                    let line = match (best, ponder) {
+                        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+                        (Some(b), None) => format!("bestmove {b}"),
+                        // No legal move: UCI's null move.
+                        (None, _) => "bestmove 0000".to_string(),
+                    };
+                    answered.store(true, Ordering::SeqCst);
+                    send(&out, &line);
+                    engine
+                }
             });
         match handle {
             Ok(h) => self.search = Some(h),
             Err(e) => {
                 // The engine moved into the closure that failed to start; make a new one.
                 self.info_string(&format!("cannot start the search thread: {e}"));
-                if let Ok(e) = Engine::new(EngineOptions::default()) {
-                    self.stop = e.stop_handle();
-                    self.engine = Some(e);
-                }
+                self.fresh_engine(options);
             }
         }
     }

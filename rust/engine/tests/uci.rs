@@ -3,6 +3,7 @@
 
 use shatranj_engine::uci::{Control, Uci};
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -388,5 +389,75 @@ fn eval_device_routes_the_search_and_rejects_what_it_cannot_open() {
     assert!(
         sink.text()
             .contains("EvalDevice auto: evaluating on cpu (inline)")
+    );
+}
+
+/// An output that panics the first time it is given a line starting with `trap`. The search
+/// reports through it, so this is a panic inside the search, as a bug would cause.
+#[derive(Clone)]
+struct Trapped {
+    sink: Sink,
+    trap: &'static str,
+    sprung: Arc<AtomicBool>,
+}
+
+impl Write for Trapped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.starts_with(self.trap.as_bytes()) && !self.sprung.swap(true, Ordering::SeqCst) {
+            panic!("the trap on {:?} sprung", self.trap);
+        }
+        self.sink.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A search that panics (in the main search thread of two, in a search only `stop` would
+/// end) still answers `bestmove` with a legal move: the helper stops with it. The session
+/// then goes on with a fresh engine.
+#[test]
+fn a_search_that_panics_still_answers_with_a_legal_move() {
+    let sink = Sink::default();
+    let trapped = Trapped {
+        sink: sink.clone(),
+        trap: "info depth 3 ",
+        sprung: Arc::default(),
+    };
+    let mut uci = Uci::new(trapped.clone());
+    uci.handle_line("setoption name Threads value 2");
+    uci.handle_line("position startpos moves e2e4");
+    uci.handle_line("go infinite");
+    let best = sink
+        .wait_for("bestmove", Duration::from_secs(20))
+        .expect("no bestmove after the search panicked");
+    assert!(trapped.sprung.load(Ordering::SeqCst));
+    assert!(
+        sink.text().contains("info string the search failed"),
+        "{}",
+        sink.text()
+    );
+    let mut after_e4 = shatranj_chess::Position::new();
+    after_e4
+        .play(shatranj_chess::uci::parse_uci(&after_e4, "e2e4").unwrap())
+        .unwrap();
+    let answer = best.split_whitespace().nth(1).unwrap();
+    assert!(
+        shatranj_chess::uci::parse_uci(&after_e4, answer).is_ok(),
+        "{best}"
+    );
+
+    sink.clear();
+    uci.handle_line("isready");
+    assert_eq!(
+        sink.wait_for("readyok", Duration::from_secs(5)).as_deref(),
+        Some("readyok")
+    );
+    uci.handle_line("go depth 4");
+    let best = sink.wait_for("bestmove", Duration::from_secs(20));
+    assert!(
+        best.is_some_and(|b| b != "bestmove 0000"),
+        "{}",
+        sink.text()
     );
 }
