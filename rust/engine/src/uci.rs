@@ -449,7 +449,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             .spawn({
                 let options = options.clone();
                 move || {
-                    let any_legal = root.position.legal_moves().iter().next().copied();
+                    let position = root.position;
                     // A panic in the search is a bug, but a GUI waits for `bestmove`
                     // whatever happens: answer with a legal move, and leave the engine,
                     // whose state is unknown, for a fresh one with the same options.
@@ -460,6 +460,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                         Ok(result) => (result.best_move, result.ponder, Ok(engine)),
                         Err(_) => {
                             send(&out, "info string the search failed (an engine bug); answering with a legal move");
+                            let any_legal = position.legal_moves().iter().next().copied();
                             (any_legal, None, Err(options))
                         }
                     };
