@@ -65,6 +65,19 @@ struct Frame {
     null_allowed: bool,
     /// A move left out of this node's search (the singular-extension test).
     excluded: Option<Move>,
+    /// While this ply's node searches a move: the node, if another thread may finish it
+    /// first ([`Searcher::resolved_ancestor`]).
+    watch: Option<Watched>,
+}
+
+/// A null-window node that several threads may be searching at once: the table entry that
+/// would have cut it off on arrival ends it, whichever thread stores that entry.
+#[derive(Copy, Clone)]
+struct Watched {
+    key: u64,
+    depth: i32,
+    alpha: Value,
+    beta: Value,
 }
 
 /// Everything a search thread owns.
@@ -92,6 +105,9 @@ pub struct Searcher<'a> {
     abandoned: bool,
     /// Abandon the iteration once any thread has completed this depth (`i32::MAX`: never).
     abandon_at: i32,
+    /// Unwinding (with `stopped` set) to the node at this ply, which another thread has
+    /// finished: it returns the given score ([`Searcher::resolved_ancestor`]).
+    unwind_to: Option<(usize, Value)>,
     lmr: Box<[[i32; 64]; 64]>,
     root_depth: i32,
     /// This thread's way into the batching service, when evaluations are routed there.
@@ -159,6 +175,7 @@ impl<'a> Searcher<'a> {
             stopped: false,
             abandoned: false,
             abandon_at: i32::MAX,
+            unwind_to: None,
             lmr,
             root_depth: 0,
             eval_client: shared.service.as_ref().map(|s| s.client()),
@@ -485,6 +502,7 @@ impl<'a> Searcher<'a> {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         self.pv[ply].clear();
+        self.frames[ply].watch = None;
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
         }
@@ -661,6 +679,13 @@ impl<'a> Searcher<'a> {
         // Allocates only when a move is deferred, which is rare.
         let mut deferred: Vec<(Move, i32)> = Vec::new();
         let mut next_deferred = 0;
+        // Where another thread may be inside this node too, its finishing first ends ours.
+        let watch = (in_progress.is_some() && !pv_node && excluded.is_none()).then_some(Watched {
+            key,
+            depth,
+            alpha,
+            beta,
+        });
 
         let mut i = 0;
         loop {
@@ -751,6 +776,8 @@ impl<'a> Searcher<'a> {
             self.frames[ply + 1].null_allowed = true;
             self.keys.push(key);
             let entered = in_progress.map(|table| table.enter(key, m));
+            // Set again for every move: a singular-extension search at this ply clears it.
+            self.frames[ply].watch = watch;
 
             let score = if moves_searched == 0 {
                 -self.search(
@@ -791,9 +818,22 @@ impl<'a> Searcher<'a> {
                 table.leave(entered);
             }
             self.keys.pop();
+            if in_progress.is_some() && !self.stopped {
+                if let Some(target) = self.resolved_ancestor(ply) {
+                    self.stopped = true;
+                    self.unwind_to = Some(target);
+                }
+            }
             if self.stopped {
                 self.move_buffers[ply] = list;
-                return DRAW;
+                return match self.unwind_to {
+                    Some((target, score)) if target == ply => {
+                        self.unwind_to = None;
+                        self.stopped = false;
+                        score
+                    }
+                    _ => DRAW,
+                };
             }
             moves_searched += 1;
 
@@ -857,6 +897,21 @@ impl<'a> Searcher<'a> {
             );
         }
         best_score
+    }
+
+    /// The outermost node on the current line (up to `ply`) that another thread has
+    /// finished meanwhile, with the score it returns: the table now holds an entry for it,
+    /// at least as deep, that would have cut it off on arrival. Searching on below it would
+    /// only repeat that thread's work (simplified ABDADA leaves the threads inside the same
+    /// nodes, each on different moves). Checked after each move at the nodes where threads
+    /// defer moves to each other, so it costs a few table probes per thousand nodes.
+    fn resolved_ancestor(&self, ply: usize) -> Option<(usize, Value)> {
+        (1..=ply).find_map(|p| {
+            let w = self.frames[p].watch?;
+            let e = self.tt.probe(w.key)?;
+            let score = score_from_tt(e.score, p);
+            (e.depth >= w.depth && e.bound.cuts(score, w.alpha, w.beta)).then_some((p, score))
+        })
     }
 
     fn reward_quiet(
@@ -1014,5 +1069,101 @@ impl<'a> Searcher<'a> {
             bound,
         );
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+    use std::time::Duration;
+
+    /// A node another thread has finished ends this thread's search of it (and of everything
+    /// below it) exactly when the table's entry would have cut it off on arrival: deep
+    /// enough, with a bound outside the node's window. The outermost such node wins; nodes
+    /// that are not watched (principal-variation nodes) never end early.
+    #[test]
+    fn a_node_another_thread_finished_is_left_with_that_threads_score() {
+        let root = Position::new();
+        let keys: Vec<u64> = ["", "e2e4", "e2e4 e7e5"]
+            .iter()
+            .map(|line| {
+                let mut pos = root;
+                for m in line.split_whitespace() {
+                    pos.play(Move::from_uci(&pos, m).unwrap()).unwrap();
+                }
+                pos.key()
+            })
+            .collect();
+        let watch = |key, depth, beta| Watched {
+            key,
+            depth,
+            alpha: beta - 1,
+            beta,
+        };
+        // Ply 1 watched at depth 8 with window (-1, 0); ply 2 a principal-variation node
+        // (not watched); ply 3 watched at depth 6 with window (9, 10).
+        let stored_mate = score_to_tt(mate_in(7), 3);
+        /// (key index, depth, bound, score) of a table entry another thread stored.
+        type Stored = (usize, i32, Bound, Value);
+        /// The ply left early and the score it returns.
+        type Left = Option<(usize, Value)>;
+        let cases: [(&str, &[Stored], Left); 8] = [
+            ("nothing stored", &[], None),
+            (
+                "a fail-high at ply 3",
+                &[(2, 6, Bound::Lower, 10)],
+                Some((3, 10)),
+            ),
+            ("too shallow", &[(2, 5, Bound::Lower, 50)], None),
+            (
+                "an upper bound above alpha",
+                &[(2, 6, Bound::Upper, 20)],
+                None,
+            ),
+            (
+                "a deeper fail-low",
+                &[(2, 7, Bound::Upper, 9)],
+                Some((3, 9)),
+            ),
+            (
+                "a mate, by ply",
+                &[(2, 6, Bound::Lower, stored_mate)],
+                Some((3, mate_in(7))),
+            ),
+            (
+                "the outermost first",
+                &[(2, 6, Bound::Lower, 10), (0, 8, Bound::Exact, 5)],
+                Some((1, 5)),
+            ),
+            ("a node not watched", &[(1, 30, Bound::Exact, 0)], None),
+        ];
+        let state = SharedState::for_tests(2);
+        let tt = TranspositionTable::new(1).unwrap();
+        let limits = Limits::depth(10);
+        let time = TimeManager::new(&limits, root.turn(), Duration::ZERO);
+        let ctx = SearchContext {
+            shared: &state,
+            tt: &tt,
+            time: &time,
+            limits: &limits,
+            previous_keys: &[],
+            root: &root,
+        };
+        let mut searcher = Searcher::new(Role::Helper, 1, ctx);
+        searcher.frames[1].watch = Some(watch(keys[0], 8, 0));
+        searcher.frames[3].watch = Some(watch(keys[2], 6, 10));
+        for (what, stored, expected) in cases {
+            tt.clear();
+            for &(k, depth, bound, score) in stored {
+                tt.store(keys[k], 0, score, 0, depth, bound);
+            }
+            assert_eq!(searcher.resolved_ancestor(3), expected, "{what}");
+            assert_eq!(
+                searcher.resolved_ancestor(2),
+                expected.filter(|&(p, _)| p <= 2),
+                "{what}: above ply 3"
+            );
+        }
     }
 }
