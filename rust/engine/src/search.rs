@@ -75,6 +75,8 @@ struct Frame {
 #[derive(Copy, Clone)]
 struct Watched {
     key: u64,
+    /// The depth the node searches to (after internal iterative reduction): the depth of
+    /// the entry it would store itself.
     depth: i32,
     alpha: Value,
     beta: Value,
@@ -901,7 +903,7 @@ impl<'a> Searcher<'a> {
 
     /// The outermost node on the current line (up to `ply`) that another thread has
     /// finished meanwhile, with the score it returns: the table now holds an entry for it,
-    /// at least as deep, that would have cut it off on arrival. Searching on below it would
+    /// as deep as its search, whose bound lies outside its window. Searching on below it would
     /// only repeat that thread's work (simplified ABDADA leaves the threads inside the same
     /// nodes, each on different moves). Checked after each move at the nodes where threads
     /// defer moves to each other, so it costs a few table probes per thousand nodes.
