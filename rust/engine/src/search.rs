@@ -53,6 +53,27 @@ pub struct SearchContext<'a> {
     pub root: &'a Position,
 }
 
+#[cfg(test)]
+impl<'a> SearchContext<'a> {
+    /// The context of a unit test's search from `root`, with no game before it.
+    pub(crate) fn for_tests(
+        shared: &'a SharedState,
+        tt: &'a TranspositionTable,
+        time: &'a TimeManager,
+        limits: &'a Limits,
+        root: &'a Position,
+    ) -> SearchContext<'a> {
+        SearchContext {
+            shared,
+            tt,
+            time,
+            limits,
+            previous_keys: &[],
+            root,
+        }
+    }
+}
+
 /// Per-ply search state.
 #[derive(Copy, Clone, Default)]
 struct Frame {
@@ -1144,14 +1165,7 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let limits = Limits::depth(10);
         let time = TimeManager::new(&limits, root.turn(), Duration::ZERO);
-        let ctx = SearchContext {
-            shared: &state,
-            tt: &tt,
-            time: &time,
-            limits: &limits,
-            previous_keys: &[],
-            root: &root,
-        };
+        let ctx = SearchContext::for_tests(&state, &tt, &time, &limits, &root);
         let mut searcher = Searcher::new(Role::Helper, 1, ctx);
         searcher.frames[1].watch = Some(watch(keys[0], 8, 0));
         searcher.frames[3].watch = Some(watch(keys[2], 6, 10));

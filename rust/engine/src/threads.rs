@@ -348,14 +348,7 @@ mod tests {
             ),
         ] {
             let time = TimeManager::new(&limits, root.turn(), Duration::ZERO);
-            let ctx = SearchContext {
-                shared: &state,
-                tt: &tt,
-                time: &time,
-                limits: &limits,
-                previous_keys: &[],
-                root: &root,
-            };
+            let ctx = SearchContext::for_tests(&state, &tt, &time, &limits, &root);
             let (main, helper) = (
                 Searcher::new(Role::Main, 0, ctx),
                 Searcher::new(Role::Helper, 1, ctx),
@@ -387,14 +380,7 @@ mod tests {
             // depths 2 and 3 are skipped, and depth 4, the last, is abandoned at once.
             state.completed_depth.store(30, Ordering::Relaxed);
             *state.deepest.lock().unwrap() = (30, planted.clone());
-            let ctx = SearchContext {
-                shared: &state,
-                tt: &tt,
-                time: &time,
-                limits: &limits,
-                previous_keys: &[],
-                root: &root,
-            };
+            let ctx = SearchContext::for_tests(&state, &tt, &time, &limits, &root);
             let mut main = Searcher::new(Role::Main, 0, ctx);
             let mut reported = Vec::new();
             main.iterative_deepening(&root, 4, &mut |s, _, depth| {
