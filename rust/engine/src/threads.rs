@@ -18,7 +18,7 @@
 //! the node off) leaves it at once with that result, instead of finishing its own moves there
 //! ([`crate::search`], `Searcher::resolved_ancestor`). Paired against the search without
 //! it, two threads reached depth 21 1.044×, 1.001× and 1.049× as fast (60, 60 and 120
-//! positions; about 1.035× pooled, not significant alone), with fewer nodes in every run.
+//! positions; 1.036× pooled, not significant alone), with fewer nodes in every run.
 //!
 //! Two threads against one on a 2-core machine (geometric means of the per-position time to
 //! depth ratios, benchmarks/RESULTS.md): about 1.5× with neither; with both, about 1.66× to
