@@ -497,29 +497,16 @@ impl<W: Write + Send + 'static> Uci<W> {
             .name("perft".into())
             .spawn(move || {
                 let start = Instant::now();
-                match divide(&pos, depth, &PerftOptions::default(), &m) {
-                    Ok(split) => {
-                        let total: u64 = if depth == 0 {
-                            1
-                        } else {
-                            split.iter().map(|&(_, n)| n).sum()
-                        };
-                        for (mv, n) in &split {
-                            send(&out, &format!("{mv}: {n}"));
-                        }
-                        send(&out, "");
-                        send(&out, &format!("Nodes searched: {total}"));
-                        let el = start.elapsed();
-                        send(
-                            &out,
-                            &format!(
-                                "info string perft time {} ms, nps {}",
-                                el.as_millis(),
-                                nps(total, el)
-                            ),
-                        );
-                    }
-                    Err(e) => send(&out, &format!("info string perft stopped: {e}")),
+                // A panic here is a bug; it must not cut the output short without a word.
+                let counted = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    divide(&pos, depth, &PerftOptions::default(), &m).map(|split| {
+                        report_perft(&out, depth, &split, start.elapsed());
+                    })
+                }));
+                match counted {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => send(&out, &format!("info string perft stopped: {e}")),
+                    Err(_) => send(&out, "info string perft failed (an engine bug)"),
                 }
             });
         match handle {
@@ -548,6 +535,28 @@ impl<W: Write + Send + 'static> Drop for Uci<W> {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Prints a finished `go perft` as Stockfish does: one line per root move, then the total.
+fn report_perft<W: Write>(out: &Mutex<W>, depth: u32, split: &[(Move, u64)], took: Duration) {
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        split.iter().map(|&(_, n)| n).sum()
+    };
+    for (mv, n) in split {
+        send(out, &format!("{mv}: {n}"));
+    }
+    send(out, "");
+    send(out, &format!("Nodes searched: {total}"));
+    send(
+        out,
+        &format!(
+            "info string perft time {} ms, nps {}",
+            took.as_millis(),
+            nps(total, took)
+        ),
+    );
 }
 
 fn max_threads() -> usize {
