@@ -128,6 +128,15 @@ pub struct Searcher<'a> {
     abandoned: bool,
     /// Abandon the iteration once any thread has completed this depth (`i32::MAX`: never).
     abandon_at: i32,
+    /// Once any thread has completed this depth, a helper checks its root window against
+    /// that iteration's score (`i32::MAX`: never; see [`Searcher::aspiration`]).
+    recenter_at: i32,
+    /// Unwinding to the root to restart the iteration around another thread's score.
+    recentering: bool,
+    /// Iterations this thread restarted around another thread's score.
+    pub(crate) recenterings: u32,
+    /// The window of the aspiration search under way at the root.
+    root_window: (Value, Value),
     /// Unwinding (with `stopped` set) to the node at this ply, which another thread has
     /// finished: it returns the given score ([`Searcher::resolved_ancestor`]).
     unwind_to: Option<(usize, Value)>,
@@ -198,6 +207,10 @@ impl<'a> Searcher<'a> {
             stopped: false,
             abandoned: false,
             abandon_at: i32::MAX,
+            recenter_at: i32::MAX,
+            recentering: false,
+            recenterings: 0,
+            root_window: (-INFINITE, INFINITE),
             unwind_to: None,
             lmr,
             root_depth: 0,
@@ -378,16 +391,48 @@ impl<'a> Searcher<'a> {
         self.time.soft_expired(scale)
     }
 
+    /// Searches the root with a window around the previous score, widened on each fail.
+    ///
+    /// A helper that skipped the depth before this one centres its window on its own score
+    /// from two depths back, as the main thread, a depth behind, is still searching the
+    /// depth in between. Once that iteration is completed, its score is the better guess: if
+    /// it lies outside the helper's window, the helper restarts the iteration around it and
+    /// takes that iteration's move order. Its work so far stays in the table. (Paired time
+    /// to depth 21 with two threads: 1.047× over 120 positions, benchmarks/RESULTS.md.)
     fn aspiration(&mut self, root: &Position, depth: i32) {
         let prev = self.root_moves[self.pv_index].previous_score;
         let mut delta = ASPIRATION_WINDOW;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
-            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        let (mut alpha, mut beta) = Self::window_around(prev, depth, delta);
+        self.recenter_at = if self.role == Role::Helper
+            && self.abandons_iterations()
+            && depth >= ASPIRATION_MIN_DEPTH
+            && self.completed_depth < depth - 1
+        {
+            depth - 1
         } else {
-            (-INFINITE, INFINITE)
+            i32::MAX
         };
         loop {
+            self.root_window = (alpha, beta);
             let score = self.search(root, alpha, beta, depth, 0, false);
+            if std::mem::take(&mut self.recentering) {
+                self.stopped = false;
+                // Without one line per root move (never with one search of one position)
+                // the same window is searched again.
+                if self
+                    .shared
+                    .take_deepest(depth - 1, &mut self.root_moves)
+                    .is_some()
+                {
+                    for rm in &mut self.root_moves {
+                        rm.previous_score = rm.score;
+                    }
+                    delta = ASPIRATION_WINDOW;
+                    (alpha, beta) = Self::window_around(self.root_moves[0].score, depth, delta);
+                    self.recenterings += 1;
+                }
+                continue;
+            }
             if self.stopped {
                 return;
             }
@@ -401,6 +446,16 @@ impl<'a> Searcher<'a> {
                 return;
             }
             delta += delta / 2 + 5;
+        }
+    }
+
+    /// The first window of an aspiration search around the previous score `prev`; the full
+    /// width at low depths and around mate scores.
+    fn window_around(prev: Value, depth: i32, delta: Value) -> (Value, Value) {
+        if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
         }
     }
 
@@ -438,12 +493,26 @@ impl<'a> Searcher<'a> {
         self.unpublished_nodes = 0;
     }
 
-    /// Whether the search must unwind now: stopped, or the iteration abandoned because
-    /// another thread has completed its depth ([`Searcher::abandons_iterations`]).
+    /// Whether the search must unwind now: stopped, the iteration abandoned because another
+    /// thread has completed its depth ([`Searcher::abandons_iterations`]), or restarted
+    /// around the score of the depth before ([`Searcher::aspiration`]).
     fn check_stop(&mut self) -> bool {
-        if !self.stopped && self.shared.completed_depth.load(Ordering::Relaxed) >= self.abandon_at {
+        let completed = self.shared.completed_depth.load(Ordering::Relaxed);
+        if !self.stopped && completed >= self.abandon_at {
             self.stopped = true;
             self.abandoned = true;
+        }
+        if !self.stopped && completed >= self.recenter_at {
+            let depth = std::mem::replace(&mut self.recenter_at, i32::MAX);
+            let (alpha, beta) = self.root_window;
+            if self
+                .shared
+                .best_score_at(depth)
+                .is_some_and(|s| s <= alpha || s >= beta)
+            {
+                self.stopped = true;
+                self.recentering = true;
+            }
         }
         if !self.stopped && self.shared.stopped() {
             // Depth 1 must finish so there is always a move to play.

@@ -20,6 +20,13 @@
 //! it, two threads reached depth 21 1.044×, 1.001× and 1.049× as fast (60, 60 and 120
 //! positions; 1.036× pooled, not significant alone), with fewer nodes in every run.
 //!
+//! A helper that skipped depth `d` starts `d + 1` with a root window around its own score
+//! for `d - 1`. When another thread completes `d` with a score outside that window, the
+//! helper restarts `d + 1` around that score, in that iteration's move order
+//! (`Searcher::aspiration`). Paired against the search without it, two threads reached
+//! depth 21 1.047× and 1.054× as fast (120 and 60 positions; 1.050× pooled, 95% interval
+//! 1.00–1.11).
+//!
 //! Two threads against one on a 2-core machine (geometric means of the per-position time to
 //! depth ratios, benchmarks/RESULTS.md): about 1.5× with neither; with both, about 1.66× to
 //! depth 20 (some 720 paired searches), 1.68× to depth 22 (240) and 1.66× to depth 21 (60).
@@ -30,7 +37,7 @@
 
 use crate::in_progress::MovesInProgress;
 use crate::params::EvalParams;
-use crate::score::{MATE_BOUND, MAX_PLY};
+use crate::score::{MATE_BOUND, MAX_PLY, Value};
 use crate::search::{Role, RootMove, SearchContext, Searcher};
 use crate::service::EvalService;
 use shatranj_chess::Move;
@@ -118,6 +125,14 @@ impl SharedState {
         }
         lines.clone_from(&deepest.1);
         Some(deepest.0)
+    }
+
+    /// The best score of the deepest completed iteration, if that iteration is `depth`.
+    pub fn best_score_at(&self, depth: i32) -> Option<Value> {
+        let deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
+        (deepest.0 == depth)
+            .then(|| deepest.1.first().map(|line| line.score))
+            .flatten()
     }
 
     pub fn total_nodes(&self) -> u64 {
@@ -360,6 +375,46 @@ mod tests {
                 .collect();
             assert_eq!(by_helper, searched, "{limits:?}");
             assert!(first_ten.clone().all(|d| !main.skips(d, max_depth)));
+        }
+    }
+
+    /// A helper that skipped the depth before its iteration restarts the iteration around
+    /// that depth's score once another thread has completed it, if the score lies outside
+    /// the helper's window; not if it lies inside, and the main thread never does.
+    #[test]
+    fn a_helper_restarts_its_window_around_the_score_of_the_depth_it_skipped() {
+        let root = Position::new();
+        let tt = TranspositionTable::new(1).unwrap();
+        let limits = Limits::depth(6);
+        let time = TimeManager::new(&limits, root.turn(), Duration::ZERO);
+        // The depth-1 score, which centres a thread's window when it next searches depth 6.
+        let one_thread = SharedState::for_tests(1);
+        let ctx = SearchContext::for_tests(&one_thread, &tt, &time, &limits, &root);
+        let mut probe = Searcher::new(Role::Main, 0, ctx);
+        probe.iterative_deepening(&root, 1, &mut |_, _, _| {});
+        let own = probe.root_moves[0].score;
+        for (role, offset, restarts) in [
+            (Role::Helper, 0, 0),
+            (Role::Helper, 300, 1),
+            (Role::Helper, -300, 1),
+            (Role::Main, 300, 0),
+        ] {
+            tt.clear();
+            let state = SharedState::for_tests(2);
+            // Another thread has completed depth 5: this one searches depth 1, skips 2-5
+            // and searches 6 with a window around its depth-1 score.
+            let mut lines = planted_lines(&root);
+            for (i, line) in lines.iter_mut().enumerate() {
+                line.score = own + offset - i as i32;
+            }
+            state.completed_depth.store(5, Ordering::Relaxed);
+            *state.deepest.lock().unwrap() = (5, lines);
+            let ctx = SearchContext::for_tests(&state, &tt, &time, &limits, &root);
+            let mut searcher = Searcher::new(role, usize::from(role == Role::Helper), ctx);
+            searcher.iterative_deepening(&root, 6, &mut |_, _, _| {});
+            let case = format!("{role:?}, depth-5 score {offset:+} from its own");
+            assert_eq!(searcher.recenterings, restarts, "{case}");
+            assert_eq!(searcher.completed_depth, 6, "{case}");
         }
     }
 
