@@ -29,7 +29,9 @@
 //!
 //! Two threads against one on a 2-core machine (geometric means of the per-position time to
 //! depth ratios, benchmarks/RESULTS.md): about 1.5× with neither; with both, about 1.66× to
-//! depth 20 (some 720 paired searches), 1.68× to depth 22 (240) and 1.66× to depth 21 (60).
+//! depth 20 (some 720 paired searches), 1.68× to depth 22 (240) and 1.66× to depth 21 (60);
+//! with the window restart as well, 1.75× over 180 searches to depths 21 and 22 (95%
+//! interval 1.67–1.85), on positions where it had been 1.56–1.66×.
 //! Inside one search the depths the helper searches arrive about 1.6–1.7× sooner, the ones it
 //! skips, where the main thread is alone, only about 1.3–1.4×: on those the main thread needs
 //! as many nodes as one thread does, because the helper, a depth deeper and so slower, walks
