@@ -398,7 +398,7 @@ impl<'a> Searcher<'a> {
     /// depth in between. Once that iteration is completed, its score is the better guess: if
     /// it lies outside the helper's window, the helper restarts the iteration around it and
     /// takes that iteration's move order. Its work so far stays in the table. (Paired time
-    /// to depth 21 with two threads: 1.047× over 120 positions, benchmarks/RESULTS.md.)
+    /// to depth 21 with two threads: 1.050× over 180 positions, benchmarks/RESULTS.md.)
     fn aspiration(&mut self, root: &Position, depth: i32) {
         let prev = self.root_moves[self.pv_index].previous_score;
         let mut delta = ASPIRATION_WINDOW;
