@@ -413,20 +413,28 @@ impl Write for Trapped {
     }
 }
 
+impl Trapped {
+    /// A session whose output panics once, on the first line starting with `trap`; the
+    /// sink sees everything else.
+    fn session(trap: &'static str) -> (Uci<Trapped>, Sink, Trapped) {
+        let sink = Sink::default();
+        let trapped = Trapped {
+            sink: sink.clone(),
+            trap,
+            sprung: Arc::default(),
+        };
+        (Uci::new(trapped.clone()), sink, trapped)
+    }
+}
+
 /// A search that panics (in the main search thread of two, in a search only `stop` would
 /// end) still answers `bestmove` with a legal move: the helper stops with it. The session
 /// then goes on with a fresh engine.
 #[test]
 fn a_search_that_panics_still_answers_with_a_legal_move() {
-    let sink = Sink::default();
-    let trapped = Trapped {
-        sink: sink.clone(),
-        // Depth 1 is the one depth the main thread always reports itself: it may skip
-        // later ones that the helper completed first.
-        trap: "info depth 1 ",
-        sprung: Arc::default(),
-    };
-    let mut uci = Uci::new(trapped.clone());
+    // Depth 1 is the one depth the main thread always reports itself: it may skip later
+    // ones that the helper completed first.
+    let (mut uci, sink, trapped) = Trapped::session("info depth 1 ");
     uci.handle_line("setoption name Threads value 2");
     uci.handle_line("position startpos moves e2e4");
     uci.handle_line("go infinite");
@@ -468,13 +476,7 @@ fn a_search_that_panics_still_answers_with_a_legal_move() {
 /// silent, and the session goes on: the next count prints in full.
 #[test]
 fn a_perft_that_panics_says_so_and_the_session_goes_on() {
-    let sink = Sink::default();
-    let trapped = Trapped {
-        sink: sink.clone(),
-        trap: "Nodes searched",
-        sprung: Arc::default(),
-    };
-    let mut uci = Uci::new(trapped.clone());
+    let (mut uci, sink, trapped) = Trapped::session("Nodes searched");
     uci.handle_line("go perft 2");
     sink.wait_for("info string perft failed", Duration::from_secs(20))
         .unwrap_or_else(|| panic!("no word of the failed perft: {}", sink.text()));
