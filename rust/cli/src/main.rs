@@ -3,6 +3,7 @@
 //! `shatranj selfplay` plays many games at once.
 
 mod bench_cmd;
+mod datagen_cmd;
 mod evaluator;
 mod perft_cmd;
 mod selfplay_cmd;
@@ -30,6 +31,8 @@ enum Command {
     Bench(bench_cmd::BenchArgs),
     /// Play many engine-vs-engine games at once (fixed depth or nodes per move) and write PGN.
     Selfplay(selfplay_cmd::SelfPlayArgs),
+    /// Generate training data: self-play games with scores, written shard by shard.
+    Datagen(datagen_cmd::DatagenArgs),
     /// Speak UCI on stdin/stdout (also what running without arguments does).
     Uci,
 }
@@ -62,6 +65,15 @@ fn main() -> ExitCode {
             );
             Ok(())
         }
+        Some(Command::Datagen(args)) => {
+            return match datagen_cmd::run(args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(e.exit_code())
+                }
+            };
+        }
         Some(Command::Selfplay(args)) => {
             return match selfplay_cmd::run(args) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -79,4 +91,13 @@ fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// This build's name for the data it makes: version and commit.
+pub fn generator() -> String {
+    format!(
+        "shatranj {} ({})",
+        env!("CARGO_PKG_VERSION"),
+        env!("SHATRANJ_COMMIT")
+    )
 }

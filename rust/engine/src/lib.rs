@@ -36,6 +36,7 @@
 
 pub mod batch;
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod in_progress;

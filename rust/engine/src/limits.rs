@@ -21,6 +21,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Search about this many nodes (all threads together).
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched (all threads together): a
+    /// budget that ends only at iteration boundaries, so every move's search is complete to
+    /// some depth (data generation's "soft nodes"). `nodes` still caps it.
+    pub soft_nodes: Option<u64>,
     /// Search until a mate in this many moves is found.
     pub mate: Option<u32>,
     /// Search until stopped, even after finishing the maximum depth.
@@ -48,6 +52,15 @@ impl Limits {
         }
     }
 
+    /// Iterations until `soft` nodes are searched, never more than `hard` in all.
+    pub fn soft_nodes(soft: u64, hard: u64) -> Limits {
+        Limits {
+            soft_nodes: Some(soft),
+            nodes: Some(hard.max(soft)),
+            ..Limits::default()
+        }
+    }
+
     pub fn movetime(t: Duration) -> Limits {
         Limits {
             movetime: Some(t),
@@ -62,6 +75,7 @@ impl Limits {
             && self.movetime.is_none()
             && self.depth.is_none()
             && self.nodes.is_none()
+            && self.soft_nodes.is_none()
             && self.mate.is_none()
     }
 }

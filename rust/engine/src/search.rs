@@ -383,6 +383,13 @@ impl<'a> Searcher<'a> {
         if self.shared.pondering() {
             return false;
         }
+        if self
+            .limits
+            .soft_nodes
+            .is_some_and(|soft| self.shared.total_nodes() >= soft)
+        {
+            return true;
+        }
         if self.root_moves.len() == 1 && self.time.soft.is_some() && self.completed_depth >= 6 {
             return true;
         }
