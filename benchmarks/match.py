@@ -83,6 +83,12 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=10, help="games per pairing (default 10)")
     parser.add_argument("--tc", default="10+0.1", help="time control BASE+INC in seconds")
     parser.add_argument(
+        "--nodes",
+        type=int,
+        default=None,
+        help="search this many nodes a move instead of playing on a clock (fixed-node gating)",
+    )
+    parser.add_argument(
         "--concurrency", type=int, default=1, help="games played at once (default 1)"
     )
     parser.add_argument("--openings", metavar="FILE", help="SAN lines or FENs, one per line")
@@ -152,6 +158,8 @@ def main(argv: list[str]) -> int:
             raise ConfigError(f"--games must be positive, got {args.games}")
         if args.concurrency <= 0:
             raise ConfigError(f"--concurrency must be positive, got {args.concurrency}")
+        if args.nodes is not None and args.nodes <= 0:
+            raise ConfigError(f"--nodes must be positive, got {args.nodes}")
         if args.time_margin < 0:
             raise ConfigError("--time-margin must not be negative")
         adjudication = build_adjudication(args)
@@ -168,7 +176,8 @@ def main(argv: list[str]) -> int:
     ids: dict[str, str] = {}  # spec name -> the engine's own name and version
     print(
         f"{first.name} ({shlex.join(first.command)}) vs {len(opponents)} opponent(s), "
-        f"{args.games} games each at {tc}, concurrency {args.concurrency}, PGN -> {args.pgn}",
+        f"{args.games} games each at {f'{args.nodes} nodes a move' if args.nodes else tc}, "
+        f"concurrency {args.concurrency}, PGN -> {args.pgn}",
         flush=True,
     )
     interrupted = False
@@ -213,6 +222,7 @@ def main(argv: list[str]) -> int:
                             on_result,
                             args.time_margin,
                             event,
+                            args.nodes,
                         )
                     )
                 except ConfigError as error:
@@ -284,8 +294,8 @@ def record(
         f"- commit: `{_git_commit()}`",
         f"- CPU: {_cpu()}; 1-minute load average at the end: {os.getloadavg()[0]:.2f}",
         (
-            f"- time control: {tc} (seconds), {args.games} games per pairing, "
-            f"concurrency {args.concurrency}, one thread per engine"
+            f"- {f'fixed nodes: {args.nodes} a move' if args.nodes else f'time control: {tc} (seconds)'}, "
+            f"{args.games} games per pairing, concurrency {args.concurrency}, one thread per engine"
         ),
         f"- engine under test: {first.name} = `{shlex.join(first.command)}`"
         + (f" {dict(first.options)}" if first.options else "")

@@ -25,6 +25,8 @@ START_TIMEOUT = 30.0
 QUIT_TIMEOUT = 5.0
 # An engine that stays silent this long past its flag fall is abandoned (and restarted).
 SILENCE_GRACE = 2.0
+# A fixed-node move (--nodes) that takes longer than this is a hang.
+NODES_TIMEOUT = 120.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -238,6 +240,7 @@ async def play_game(
     adjudication: Adjudication,
     time_margin: float = 0.0,
     event: str = "shatranj match",
+    nodes: int | None = None,
 ) -> GameResult:
     """Plays one game to its end under the FIDE rules as python-chess applies them.
 
@@ -245,6 +248,9 @@ async def play_game(
     claimed (engines cannot claim over UCI). A flag fall loses, unless the opponent has no
     mating material (then it is a draw); a crash, a hang past the flag or an illegal move
     loses as a rules infraction, and the engine is restarted for the next game.
+
+    With ``nodes`` every move is a search of that many nodes instead, and no clock runs
+    (the time control is then only the PGN tag and a generous per-move timeout).
     """
     board = start_board(opening)
     book_plies = len(board.move_stack)
@@ -268,26 +274,30 @@ async def play_game(
         side = board.turn
         mover = white if side == chess.WHITE else black
         side_name = "White" if side == chess.WHITE else "Black"
-        limit = chess.engine.Limit(
-            white_clock=max(clocks[chess.WHITE], 0.001),
-            black_clock=max(clocks[chess.BLACK], 0.001),
-            white_inc=tc.increment,
-            black_inc=tc.increment,
-        )
+        if nodes is not None:
+            limit = chess.engine.Limit(nodes=nodes)
+            timeout = NODES_TIMEOUT
+        else:
+            limit = chess.engine.Limit(
+                white_clock=max(clocks[chess.WHITE], 0.001),
+                black_clock=max(clocks[chess.BLACK], 0.001),
+                white_inc=tc.increment,
+                black_inc=tc.increment,
+            )
+            timeout = clocks[side] + time_margin + SILENCE_GRACE
         started = time.perf_counter()
         played: chess.engine.PlayResult | None = None
         problem = None
         try:
-            played = await mover.play(
-                board, limit, game_id, clocks[side] + time_margin + SILENCE_GRACE
-            )
+            played = await mover.play(board, limit, game_id, timeout)
         except asyncio.TimeoutError:
             problem = "flag"
         except chess.engine.EngineError as error:
             problem = f"{side_name} ({mover.spec.name}) failed: {error}"
         elapsed = time.perf_counter() - started
         left = clocks[side]
-        clocks[side] -= elapsed
+        if nodes is None:
+            clocks[side] -= elapsed
         if problem is not None:
             await mover.close()  # hung or crashed: a fresh process for the next game
 
@@ -320,7 +330,8 @@ async def play_game(
             termination, failure = "rules infraction", True
             await mover.close()
             break
-        clocks[side] += tc.increment
+        if nodes is None:
+            clocks[side] += tc.increment
         board.push(played.move)
         comments.append(f"{_score_text(played)} {elapsed:.2f}s".strip())
         scores.append(_white_cp(played))
@@ -338,7 +349,9 @@ async def play_game(
     game.headers["White"] = white.spec.name
     game.headers["Black"] = black.spec.name
     game.headers["Result"] = result
-    game.headers["TimeControl"] = tc.pgn()
+    game.headers["TimeControl"] = tc.pgn() if nodes is None else "-"
+    if nodes is not None:
+        game.headers["Nodes"] = str(nodes)
     game.headers["Termination"] = termination
     game.headers["Opening"] = opening
     game.headers["WhiteEngine"] = white.id_name
@@ -376,6 +389,7 @@ async def play_match(
     on_result: Callable[[GameResult], None],
     time_margin: float = 0.0,
     event: str = "shatranj match",
+    nodes: int | None = None,
 ) -> list[GameResult]:
     """Plays the scheduled games, ``concurrency`` at a time, each worker with its own pair of
     engine processes. ``on_result`` sees every game as it ends (for progress and PGN)."""
@@ -402,6 +416,7 @@ async def play_match(
                     adjudication,
                     time_margin,
                     event,
+                    nodes,
                 )
                 results.append(game)
                 on_result(game)

@@ -1,7 +1,9 @@
-//! `shatranj bench [DEPTH]`: the search's node-count signature, Stockfish style.
+//! `shatranj bench [DEPTH] [--eval-file NAME]`: the search's node-count signature, Stockfish
+//! style, for the classical evaluation or a network.
 
 use crate::perft_cmd::CliError;
 use clap::Args;
+use shatranj_engine::Evaluation;
 use shatranj_engine::bench::{BENCH_POSITIONS, DEFAULT_BENCH_DEPTH, run_bench};
 use shatranj_engine::engine::nps;
 use std::io::Write;
@@ -11,11 +13,16 @@ pub struct BenchArgs {
     /// Search depth per position.
     #[arg(default_value_t = DEFAULT_BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: u32,
+    /// The evaluation: a network file, <default> (the built-in network) or classical.
+    #[arg(long, default_value_t = Evaluation::default_name().to_string())]
+    eval_file: String,
 }
 
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
+    let evaluation = Evaluation::from_name(&args.eval_file).map_err(CliError::Net)?;
     let total = BENCH_POSITIONS.len();
-    let report = run_bench(args.depth, |i, nodes| {
+    eprintln!("evaluation: {}", evaluation.describe());
+    let report = run_bench(args.depth, evaluation, |i, nodes| {
         eprintln!("position {}/{total}: {nodes} nodes", i + 1);
     })
     .map_err(CliError::Engine)?;

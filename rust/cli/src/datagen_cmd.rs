@@ -6,6 +6,7 @@ use shatranj_engine::datagen::{
     Adjudication, DatagenConfig, DatagenError, DatagenReport, GameSettings, generate,
 };
 use shatranj_engine::selfplay::RandomOpenings;
+use shatranj_engine::{EngineOptions, Evaluation, NetError};
 use std::fmt;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -68,12 +69,16 @@ pub struct DatagenArgs {
     /// Transposition table per game, MiB.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1024))]
     hash: u64,
+    /// The evaluation: a network file, <default> (the built-in network) or classical.
+    #[arg(long, default_value_t = Evaluation::default_name().to_string())]
+    eval_file: String,
     /// Never draw a progress bar.
     #[arg(long)]
     quiet: bool,
 }
 
 pub enum DatagenCliError {
+    Net(NetError),
     Run(DatagenError),
     Interrupted,
 }
@@ -81,7 +86,7 @@ pub enum DatagenCliError {
 impl DatagenCliError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            DatagenCliError::Run(DatagenError::Config(_)) => 2,
+            DatagenCliError::Run(DatagenError::Config(_)) | DatagenCliError::Net(_) => 2,
             DatagenCliError::Run(_) => 1,
             DatagenCliError::Interrupted => 130,
         }
@@ -92,6 +97,7 @@ impl fmt::Display for DatagenCliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DatagenCliError::Run(e) => write!(f, "{e}"),
+            DatagenCliError::Net(e) => write!(f, "{e}"),
             DatagenCliError::Interrupted => {
                 f.write_str("interrupted (finished games are written; run again to resume)")
             }
@@ -105,7 +111,7 @@ fn recipe(a: &DatagenArgs) -> String {
         "shatranj datagen --seed {} --first-game {} --games {} --shard-games {} --soft-nodes {} \
          --hard-nodes {} --random-plies {} --balance-depth {} --balance-cp {} --min-ply {} \
          --win-cp {} --win-plies {} --draw-cp {} --draw-plies {} --draw-after {} --max-plies {} \
-         --hash {}",
+         --hash {} --eval-file {}",
         a.seed,
         a.first_game,
         a.games,
@@ -122,11 +128,12 @@ fn recipe(a: &DatagenArgs) -> String {
         a.draw_plies,
         a.draw_after,
         a.max_plies,
-        a.hash
+        a.hash,
+        a.eval_file
     )
 }
 
-fn config(a: &DatagenArgs) -> DatagenConfig {
+fn config(a: &DatagenArgs, evaluation: Evaluation) -> DatagenConfig {
     let threads = match a.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n as usize,
@@ -157,14 +164,18 @@ fn config(a: &DatagenArgs) -> DatagenConfig {
                 max_plies: a.max_plies,
             },
         },
+        engine: EngineOptions {
+            evaluation,
+            ..EngineOptions::default()
+        },
         generator: crate::generator(),
         recipe: recipe(a),
-        ..DatagenConfig::default()
     }
 }
 
 pub fn run(args: DatagenArgs) -> Result<(), DatagenCliError> {
-    let config = config(&args);
+    let evaluation = Evaluation::from_name(&args.eval_file).map_err(DatagenCliError::Net)?;
+    let config = config(&args, evaluation);
     let stop = Arc::new(AtomicBool::new(false));
     {
         let s = Arc::clone(&stop);

@@ -7,6 +7,7 @@ mod datagen_cmd;
 mod evaluator;
 mod perft_cmd;
 mod selfplay_cmd;
+mod train_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -33,6 +34,8 @@ enum Command {
     Selfplay(selfplay_cmd::SelfPlayArgs),
     /// Generate training data: self-play games with scores, written shard by shard.
     Datagen(datagen_cmd::DatagenArgs),
+    /// Train a network on datagen's shards and write it quantised.
+    Train(train_cmd::TrainArgs),
     /// Speak UCI on stdin/stdout (also what running without arguments does).
     Uci,
 }
@@ -67,6 +70,15 @@ fn main() -> ExitCode {
         }
         Some(Command::Datagen(args)) => {
             return match datagen_cmd::run(args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(e.exit_code())
+                }
+            };
+        }
+        Some(Command::Train(args)) => {
+            return match train_cmd::run(args) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");

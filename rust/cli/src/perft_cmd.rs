@@ -38,6 +38,8 @@ pub enum CliError {
     Fen(FenError),
     Perft(PerftError),
     Engine(shatranj_engine::EngineError),
+    /// A network that does not load (usage: exit status 2).
+    Net(shatranj_engine::NetError),
 }
 
 impl CliError {
@@ -47,6 +49,7 @@ impl CliError {
             CliError::Perft(PerftError::Interrupted) => 130,
             CliError::Perft(_) => 1,
             CliError::Engine(_) => 1,
+            CliError::Net(_) => 2,
         }
     }
 }
@@ -57,6 +60,7 @@ impl fmt::Display for CliError {
             CliError::Fen(e) => write!(f, "{e}"),
             CliError::Perft(e) => write!(f, "{e}"),
             CliError::Engine(e) => write!(f, "{e}"),
+            CliError::Net(e) => write!(f, "{e}"),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! table, giving a node-count signature that changes only when the search does.
 
 use crate::engine::{Engine, EngineError, EngineOptions};
+use crate::evaluation::Evaluation;
 use crate::limits::Limits;
 use shatranj_chess::Position;
 use std::time::{Duration, Instant};
@@ -35,15 +36,18 @@ pub struct BenchReport {
     pub time: Duration,
 }
 
-/// Searches every bench position to `depth` with one thread; `on_position` sees each
-/// position's index and node count.
+/// Searches every bench position to `depth` with one thread and `evaluation`;
+/// `on_position` sees each position's index and node count. Each evaluation has its own
+/// signature.
 pub fn run_bench(
     depth: u32,
+    evaluation: Evaluation,
     mut on_position: impl FnMut(usize, u64),
 ) -> Result<BenchReport, EngineError> {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 16,
+        evaluation,
         ..EngineOptions::default()
     })?;
     let start = Instant::now();

@@ -2,10 +2,10 @@
 //! runs searches; [`StopHandle`] stops them from another thread.
 
 use crate::batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
-use crate::eval::evaluate;
+use crate::evaluation::Evaluation;
 use crate::in_progress::MovesInProgress;
 use crate::limits::Limits;
-use crate::params::{DEFAULT_PARAMS, EvalParams};
+use crate::params::DEFAULT_PARAMS;
 use crate::score::Score;
 use crate::search::{RootMove, SearchContext};
 use crate::service::{BatchConfig, EvalService};
@@ -31,6 +31,8 @@ pub struct EngineOptions {
     pub move_overhead: Duration,
     /// Where the search's static evaluations go.
     pub eval_route: EvalRoute,
+    /// The static evaluation: classical or a network.
+    pub evaluation: Evaluation,
 }
 
 /// Where a search sends its static evaluations.
@@ -123,6 +125,7 @@ impl Default for EngineOptions {
             hash_mb: 16,
             move_overhead: Duration::from_millis(10),
             eval_route: EvalRoute::Direct,
+            evaluation: Evaluation::default(),
         }
     }
 }
@@ -269,7 +272,6 @@ impl StopHandle {
 pub struct Engine {
     options: EngineOptions,
     tt: TranspositionTable,
-    params: EvalParams,
     stop: StopHandle,
 }
 
@@ -280,7 +282,6 @@ impl Engine {
         Ok(Engine {
             options,
             tt,
-            params: DEFAULT_PARAMS,
             stop: StopHandle::default(),
         })
     }
@@ -315,6 +316,15 @@ impl Engine {
         self.options.move_overhead = overhead;
     }
 
+    /// Changes the static evaluation of later searches (between searches). The table is
+    /// cleared when it changes: its entries hold the old evaluation's numbers.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        if evaluation != self.options.evaluation {
+            self.options.evaluation = evaluation;
+            self.tt.clear();
+        }
+    }
+
     /// Routes the static evaluations of later searches (between searches).
     pub fn set_eval_route(&mut self, route: EvalRoute) {
         self.options.eval_route = route;
@@ -340,7 +350,7 @@ impl Engine {
 
     /// The static evaluation of `pos`, centipawns from the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        evaluate(&self.params, pos)
+        self.options.evaluation.evaluate(pos)
     }
 
     /// Searches `root` within `limits`, calling `on_info` from this thread after each
@@ -365,7 +375,7 @@ impl Engine {
             completed_depth: AtomicI32::new(0),
             deepest: Mutex::new((0, Vec::new())),
             in_progress: (self.options.threads > 1).then(MovesInProgress::default),
-            params: self.params,
+            evaluation: self.options.evaluation.clone(),
             service: match &self.options.eval_route {
                 EvalRoute::Direct => None,
                 EvalRoute::Service(s) => Some(Arc::clone(s)),

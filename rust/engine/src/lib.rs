@@ -39,8 +39,10 @@ pub mod bench;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod evaluation;
 pub mod in_progress;
 pub mod limits;
+pub mod nnue;
 pub mod ordering;
 pub mod params;
 pub mod score;
@@ -59,7 +61,9 @@ pub use engine::{
     SearchRoot, StopHandle, cpu_only_evaluator,
 };
 pub use eval::{CpuEvaluator, Evaluator, PackedPosition};
+pub use evaluation::Evaluation;
 pub use limits::Limits;
+pub use nnue::{NetError, Network};
 pub use params::{DEFAULT_PARAMS, EvalParams};
 pub use score::Score;
 pub use service::{BatchConfig, EvalClient, EvalService, ServiceStats};

@@ -37,8 +37,8 @@
 //! as many nodes as one thread does, because the helper, a depth deeper and so slower, walks
 //! the same tree behind it. Stockfish 15.1's lazy SMP on the same positions: 1.2–1.3×.
 
+use crate::evaluation::Evaluation;
 use crate::in_progress::MovesInProgress;
-use crate::params::EvalParams;
 use crate::score::{MATE_BOUND, MAX_PLY, Value};
 use crate::search::{Role, RootMove, SearchContext, Searcher};
 use crate::service::EvalService;
@@ -87,7 +87,8 @@ pub struct SharedState {
     pub deepest: Mutex<(i32, Vec<RootMove>)>,
     /// The moves threads are inside right now (only with more than one thread).
     pub in_progress: Option<MovesInProgress>,
-    pub params: EvalParams,
+    /// The static evaluation (when not through the service).
+    pub evaluation: Evaluation,
     /// The batching service static evaluations go through; `None`: the CPU, inline.
     pub service: Option<Arc<EvalService>>,
 }
@@ -155,7 +156,7 @@ impl SharedState {
             completed_depth: AtomicI32::new(0),
             deepest: Mutex::new((0, Vec::new())),
             in_progress: None,
-            params: crate::params::DEFAULT_PARAMS,
+            evaluation: Evaluation::default(),
             service: None,
         }
     }

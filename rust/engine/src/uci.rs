@@ -13,6 +13,7 @@ use crate::engine::{
     Engine, EngineOptions, EvalRoute, MAX_THREADS, OpenEvaluator, SearchInfo, SearchRoot,
     StopHandle, cpu_only_evaluator, nps,
 };
+use crate::evaluation::Evaluation;
 use crate::limits::Limits;
 use crate::service::BatchConfig;
 use crate::tt::max_hash_mb;
@@ -225,6 +226,10 @@ impl<W: Write + Send + 'static> Uci<W> {
             ),
             "option name Ponder type check default false".to_string(),
             "option name EvalDevice type combo default auto var auto var cpu var gpu".to_string(),
+            format!(
+                "option name EvalFile type string default {}",
+                Evaluation::default_name()
+            ),
             "uciok".to_string(),
         ];
         for l in lines {
@@ -298,6 +303,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 _ => self.info_string("Ponder: value must be true or false; unchanged"),
             },
             "evaldevice" => self.set_eval_device(value.as_deref().unwrap_or("")),
+            "evalfile" => self.set_eval_file(value.as_deref().unwrap_or("")),
             _ => self.info_string(&format!("unknown option: {}", truncate(&name))),
         }
     }
@@ -321,6 +327,21 @@ impl<W: Write + Send + 'static> Uci<W> {
             }
             Err(e) => self.info_string(&format!("EvalDevice: {e}; unchanged")),
         }
+    }
+
+    /// `EvalFile`: a network file's path, `<default>` (the built-in network) or `classical`.
+    /// A file that cannot be loaded changes nothing, and says why.
+    fn set_eval_file(&mut self, value: &str) {
+        let evaluation = match Evaluation::from_name(value) {
+            Ok(e) => e,
+            Err(e) => return self.info_string(&format!("EvalFile: {e}; unchanged")),
+        };
+        let Some(engine) = self.idle_engine("setoption EvalFile") else {
+            return;
+        };
+        engine.set_evaluation(evaluation);
+        let what = engine.options().evaluation.describe();
+        self.info_string(&format!("EvalFile: evaluating with {what}"));
     }
 
     fn cmd_position(&mut self, args: &[&str]) {

@@ -3,7 +3,7 @@
 
 use shatranj_chess::{History, Position, san, uci::parse_uci};
 use shatranj_engine::bench::run_bench;
-use shatranj_engine::{Engine, EngineOptions, Limits, Score};
+use shatranj_engine::{Engine, EngineOptions, Evaluation, Limits, Score};
 
 fn engine() -> Engine {
     Engine::new(EngineOptions {
@@ -222,11 +222,44 @@ fn multipv_reports_distinct_lines_best_first() {
 
 #[test]
 fn bench_signature_is_stable_with_one_thread() {
-    let a = run_bench(5, |_, _| {}).unwrap();
-    let b = run_bench(5, |_, _| {}).unwrap();
+    let a = run_bench(5, Evaluation::classical(), |_, _| {}).unwrap();
+    let b = run_bench(5, Evaluation::classical(), |_, _| {}).unwrap();
     println!("bench 5: {} nodes", a.nodes);
     assert!(a.nodes > 1000);
     assert_eq!(a.nodes, b.nodes);
+}
+
+/// A soft node limit ends the search between iterations: past the limit, never inside an
+/// iteration (so every move it plays is a completed depth's), and deterministically.
+#[test]
+fn soft_node_limit_ends_at_an_iteration_boundary() {
+    let mut e = engine();
+    let limits = Limits::soft_nodes(3000, 1_000_000);
+    let mut completed = Vec::new();
+    let a = e.search(Position::new(), &limits, |info| {
+        completed.push((info.depth, info.nodes))
+    });
+    assert!(a.nodes >= 3000, "{} nodes", a.nodes);
+    let &(last_depth, last_nodes) = completed.last().unwrap();
+    assert_eq!(a.depth, last_depth);
+    assert_eq!(
+        a.nodes, last_nodes,
+        "nothing searched after the last iteration"
+    );
+    // The iteration before the last ended below the limit.
+    assert!(completed[completed.len() - 2].1 < 3000);
+    e.clear_hash();
+    let b = e.search(Position::new(), &limits, |_| {});
+    assert_eq!((a.nodes, a.best_move), (b.nodes, b.best_move));
+    // The hard limit still caps it.
+    e.clear_hash();
+    let capped = Limits {
+        soft_nodes: Some(10_000_000),
+        nodes: Some(2000),
+        ..Limits::default()
+    };
+    let c = e.search(Position::new(), &capped, |_| {});
+    assert!(c.nodes <= 2100, "{} nodes", c.nodes);
 }
 
 #[test]

@@ -430,13 +430,15 @@ fn update_manifest(dir: &Path, file: &str, line: &str) -> Result<(), DatagenErro
     format::write_atomically(&path, text.as_bytes()).map_err(io)
 }
 
+/// SHA-256 of `bytes`.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).into()
+}
+
 /// SHA-256 of `bytes`, as lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    sha256(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

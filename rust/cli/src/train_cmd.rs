@@ -1,0 +1,221 @@
+//! `shatranj train`: a network from datagen's shards, with checkpoints, resume and Ctrl-C.
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use shatranj_engine::datagen::DataError;
+use shatranj_train::{TrainConfig, TrainError, Trainer, data, quantisation_error};
+use std::fmt;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Shard files or folders of them (repeat for several).
+    #[arg(long, required = true)]
+    data: Vec<PathBuf>,
+    /// Where to write the quantised network.
+    #[arg(long)]
+    out: PathBuf,
+    /// Hidden neurons (a multiple of 32).
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    epochs: u32,
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Starting learning rate (a cosine falls to LR · FINAL_LR).
+    #[arg(long, default_value_t = 1e-3)]
+    lr: f32,
+    #[arg(long, default_value_t = 0.01)]
+    final_lr: f32,
+    /// AdamW weight decay.
+    #[arg(long, default_value_t = 0.01)]
+    weight_decay: f32,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = 0.3)]
+    wdl: f32,
+    /// Seed of the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games whose index is a multiple of this are the validation set (0: none).
+    #[arg(long, default_value_t = 50)]
+    validation_every: u64,
+    /// Worker threads; 0 means one per core.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// The checkpoint, saved after every epoch and on Ctrl-C (default: OUT with .ckpt).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Continue from the checkpoint (its settings win, but for --epochs).
+    #[arg(long)]
+    resume: bool,
+    /// Never draw a progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub enum TrainCliError {
+    Data(DataError),
+    Train(TrainError),
+    Io(String),
+    Interrupted(PathBuf),
+}
+
+impl TrainCliError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            TrainCliError::Train(TrainError::Config(_)) => 2,
+            TrainCliError::Interrupted(_) => 130,
+            _ => 1,
+        }
+    }
+}
+
+impl fmt::Display for TrainCliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainCliError::Data(e) => write!(f, "{e}"),
+            TrainCliError::Train(e) => write!(f, "{e}"),
+            TrainCliError::Io(e) => f.write_str(e),
+            TrainCliError::Interrupted(p) => write!(
+                f,
+                "interrupted; the checkpoint {} resumes it (--resume)",
+                p.display()
+            ),
+        }
+    }
+}
+
+pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
+    if args.threads > 0 {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global();
+    }
+    let checkpoint = args
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| args.out.with_extension("ckpt"));
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let s = Arc::clone(&stop);
+        let _ = ctrlc::set_handler(move || s.store(true, Ordering::SeqCst));
+    }
+    let loading = Instant::now();
+    let dataset = data::load(&args.data, args.validation_every).map_err(TrainCliError::Data)?;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "Data: {} games, {} training and {} validation positions, read in {:.1} s",
+        dataset.games,
+        dataset.train.len(),
+        dataset.validation.len(),
+        loading.elapsed().as_secs_f64()
+    );
+    let mut trainer = if args.resume {
+        let mut t = Trainer::resume(&checkpoint).map_err(TrainCliError::Train)?;
+        t.set_epochs(args.epochs);
+        let _ = writeln!(out, "Resuming after epoch {}", t.epochs_done());
+        t
+    } else {
+        Trainer::new(TrainConfig {
+            hidden: args.hidden,
+            epochs: args.epochs,
+            batch_size: args.batch,
+            lr: args.lr,
+            final_lr_fraction: args.final_lr,
+            weight_decay: args.weight_decay,
+            wdl: args.wdl,
+            seed: args.seed,
+            ..TrainConfig::default()
+        })
+        .map_err(TrainCliError::Train)?
+    };
+    let _ = writeln!(out, "Settings: {:?}", trainer.config);
+    let _ = out.flush();
+    drop(out);
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let b = ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr());
+        b.set_style(
+            ProgressStyle::with_template(
+                "{spinner} epoch {prefix} [{elapsed_precise}] {bar:30} {pos}/{len} batches (eta {eta})  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    });
+    let net_out = args.out.clone();
+    let done = trainer
+        .train(
+            &dataset,
+            &stop,
+            |p| {
+                if let Some(b) = &bar {
+                    b.set_length(p.batches as u64);
+                    b.set_position(p.batch as u64);
+                    b.set_prefix(p.epoch.to_string());
+                    b.set_message(format!(
+                        "loss {:.5}, {:.0} samples/s",
+                        p.loss, p.samples_per_second
+                    ));
+                }
+            },
+            |t, r| {
+                if let Some(b) = &bar {
+                    b.suspend(|| {});
+                }
+                let line = format!(
+                    "epoch {:>3}: train loss {:.6}, validation loss {}, lr {:.2e}, {:.0} samples/s",
+                    r.epoch,
+                    r.train_loss,
+                    r.validation_loss
+                        .map_or("-".to_string(), |v| format!("{v:.6}")),
+                    r.lr,
+                    r.samples_per_second
+                );
+                match &bar {
+                    Some(b) => b.println(line),
+                    None => println!("{line}"),
+                }
+                t.save_checkpoint(&checkpoint)?;
+                // The latest epoch's network is always on disk.
+                t.network()?
+                    .save(&net_out)
+                    .map_err(|e| TrainError::Io(format!("cannot write {}: {e}", net_out.display())))
+            },
+        )
+        .map_err(TrainCliError::Train)?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if !done {
+        trainer
+            .save_checkpoint(&checkpoint)
+            .map_err(TrainCliError::Train)?;
+        return Err(TrainCliError::Interrupted(checkpoint));
+    }
+    let net = trainer.network().map_err(TrainCliError::Train)?;
+    net.save(&args.out)
+        .map_err(|e| TrainCliError::Io(format!("cannot write {}: {e}", args.out.display())))?;
+    let q = quantisation_error(
+        &trainer.params,
+        &net,
+        &dataset.validation,
+        trainer.config.quantisation.scale as f32,
+        100_000,
+    );
+    println!(
+        "Network: {} ({} hidden, sha256 {})",
+        args.out.display(),
+        net.hidden(),
+        net.hash_hex()
+    );
+    println!(
+        "Quantised vs float on {} validation positions: mean |diff| {:.2} cp, max {:.1} cp",
+        q.positions, q.mean_abs, q.max_abs
+    );
+    Ok(())
+}

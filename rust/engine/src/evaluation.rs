@@ -1,0 +1,139 @@
+//! Which static evaluation a search uses: the classical parameter table or a network, chosen
+//! by the names users type (`EvalFile` in UCI, `eval_file` in Python, `--eval-file` in the
+//! command line): a path to a network file, `<default>` for the network built into the
+//! binary, or `classical`.
+
+use crate::eval::evaluate;
+use crate::nnue::{NetError, Network};
+use crate::params::{DEFAULT_PARAMS, EvalParams};
+use shatranj_chess::Position;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// The name of the network built into the binary.
+pub const DEFAULT_NAME: &str = "<default>";
+/// The name of the classical evaluation.
+pub const CLASSICAL_NAME: &str = "classical";
+
+/// The network built into the binary, if this build has one.
+const EMBEDDED: Option<&[u8]> = None;
+
+/// A static evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The hand-written evaluation of [`crate::eval`] with these weights.
+    Classical(Box<EvalParams>),
+    /// A network ([`crate::nnue`]), shared by every thread and engine that uses it.
+    Network(Arc<Network>),
+}
+
+impl Default for Evaluation {
+    /// The evaluation a new engine plays with: the classical one until a network has beaten
+    /// it (benchmarks/RESULTS.md records each net's match).
+    fn default() -> Evaluation {
+        Evaluation::classical()
+    }
+}
+
+impl Evaluation {
+    /// The name of [`Evaluation::default`], as `EvalFile` shows it.
+    pub fn default_name() -> &'static str {
+        match Evaluation::default() {
+            Evaluation::Classical(_) => CLASSICAL_NAME,
+            Evaluation::Network(_) => DEFAULT_NAME,
+        }
+    }
+
+    pub fn classical() -> Evaluation {
+        Evaluation::Classical(Box::new(DEFAULT_PARAMS))
+    }
+
+    /// The network built into the binary (loaded once per process).
+    pub fn embedded() -> Result<Evaluation, NetError> {
+        static NET: OnceLock<Result<Arc<Network>, NetError>> = OnceLock::new();
+        let net = NET.get_or_init(|| match EMBEDDED {
+            Some(bytes) => Network::from_bytes(bytes).map(Arc::new),
+            None => Err(NetError::Name(
+                "this build has no embedded network (<default>); give a network file's path".into(),
+            )),
+        });
+        net.clone().map(Evaluation::Network)
+    }
+
+    /// The evaluation a name stands for: `<default>`, `classical` (any case), or a path.
+    pub fn from_name(name: &str) -> Result<Evaluation, NetError> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(NetError::Name(
+                "an empty evaluation name: give a network file's path, <default> or classical"
+                    .into(),
+            ));
+        }
+        if name == DEFAULT_NAME {
+            Evaluation::embedded()
+        } else if name.eq_ignore_ascii_case(CLASSICAL_NAME) {
+            Ok(Evaluation::classical())
+        } else {
+            Network::load(Path::new(name)).map(|n| Evaluation::Network(Arc::new(n)))
+        }
+    }
+
+    /// The network, if this is one.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        match self {
+            Evaluation::Network(n) => Some(n),
+            Evaluation::Classical(_) => None,
+        }
+    }
+
+    /// `classical`, or the network's size and the start of its hash.
+    pub fn describe(&self) -> String {
+        match self {
+            Evaluation::Classical(_) => CLASSICAL_NAME.into(),
+            Evaluation::Network(n) => {
+                format!("network {} ({} hidden)", &n.hash_hex()[..12], n.hidden())
+            }
+        }
+    }
+
+    /// The evaluation of `pos` from scratch, centipawns for the side to move.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            Evaluation::Classical(p) => evaluate(p, pos),
+            Evaluation::Network(n) => n.evaluate(pos),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_pick_evaluations_or_say_what_is_wrong() {
+        assert_eq!(
+            Evaluation::from_name("classical").unwrap(),
+            Evaluation::classical()
+        );
+        assert_eq!(
+            Evaluation::from_name(" Classical ").unwrap(),
+            Evaluation::classical()
+        );
+        let e = Evaluation::from_name("/no/such/net.nnue")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("/no/such/net.nnue"), "{e}");
+        assert!(Evaluation::from_name("").is_err());
+        let dir = std::env::temp_dir().join(format!("shatranj-evalname-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net.nnue");
+        let net = crate::nnue::tests::random_network(8, 32);
+        net.save(&path).unwrap();
+        let loaded = Evaluation::from_name(path.to_str().unwrap()).unwrap();
+        assert_eq!(loaded.network().map(|n| &**n), Some(&net));
+        assert!(loaded.describe().starts_with("network "));
+        std::fs::write(&path, b"garbage").unwrap();
+        assert!(Evaluation::from_name(path.to_str().unwrap()).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

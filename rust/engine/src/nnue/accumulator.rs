@@ -1,0 +1,298 @@
+//! Incremental accumulators for the search: one pair per ply, each the parent's plus the
+//! rows of what the move changed, computed only when that ply is evaluated.
+
+use super::{Network, active_features, black_view, feature};
+use shatranj_chess::{Board, Color, Position, Role};
+use std::sync::Arc;
+
+/// What a move changed, as White-view features: pieces that left a square and pieces that
+/// arrived on one. Legal moves change at most two of each (castling; a capture that
+/// promotes; en passant); anything larger is marked for a refresh.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Delta {
+    added: [u16; 2],
+    removed: [u16; 2],
+    n_added: u8,
+    n_removed: u8,
+    /// More changed than a delta holds: recompute from the position.
+    refresh: bool,
+}
+
+impl Delta {
+    /// The changes from `parent` to `child`, read off the boards, so every kind of move
+    /// (castling, en passant, promotions) is covered by one rule.
+    pub fn between(parent: &Board, child: &Board) -> Delta {
+        let mut d = Delta::default();
+        for color in Color::ALL {
+            let (pc, cc) = (parent.by_color(color), child.by_color(color));
+            // A side none of whose pieces moved or was taken (a piece changes role only by
+            // promoting, which moves it).
+            if pc == cc {
+                continue;
+            }
+            for role in Role::ALL {
+                let before = (pc & parent.by_role(role)).0;
+                let after = (cc & child.by_role(role)).0;
+                let (mut gone, mut came) = (before & !after, after & !before);
+                while gone != 0 {
+                    let sq = gone.trailing_zeros() as usize;
+                    gone &= gone - 1;
+                    d.push_removed(feature(Color::White, color, role, sq));
+                }
+                while came != 0 {
+                    let sq = came.trailing_zeros() as usize;
+                    came &= came - 1;
+                    d.push_added(feature(Color::White, color, role, sq));
+                }
+            }
+        }
+        d
+    }
+
+    fn push_added(&mut self, f: usize) {
+        match self.added.get_mut(usize::from(self.n_added)) {
+            Some(slot) => {
+                *slot = f as u16;
+                self.n_added += 1;
+            }
+            None => self.refresh = true,
+        }
+    }
+
+    fn push_removed(&mut self, f: usize) {
+        match self.removed.get_mut(usize::from(self.n_removed)) {
+            Some(slot) => {
+                *slot = f as u16;
+                self.n_removed += 1;
+            }
+            None => self.refresh = true,
+        }
+    }
+
+    /// Rows to add and subtract per view.
+    fn rows(&self) -> usize {
+        usize::from(self.n_added + self.n_removed)
+    }
+}
+
+/// A stack of accumulator pairs, one slot per ply of the search.
+pub struct AccumulatorStack {
+    net: Arc<Network>,
+    hidden: usize,
+    /// Slot `p`: White's view then Black's, `hidden` values each.
+    values: Vec<i16>,
+    computed: Vec<bool>,
+    /// `deltas[p]`: from slot `p - 1` to slot `p`.
+    deltas: Vec<Delta>,
+    /// Updates and refreshes done, for measurement.
+    pub updates: u64,
+    pub refreshes: u64,
+    /// Check every evaluation against one from scratch (for tests): `checked` counts them,
+    /// `mismatches` those that differ.
+    pub verify: bool,
+    pub checked: u64,
+    pub mismatches: u64,
+}
+
+impl AccumulatorStack {
+    pub fn new(net: Arc<Network>, slots: usize) -> AccumulatorStack {
+        let hidden = net.hidden();
+        AccumulatorStack {
+            net,
+            hidden,
+            values: vec![0; slots * 2 * hidden],
+            computed: vec![false; slots],
+            deltas: vec![Delta::default(); slots],
+            updates: 0,
+            refreshes: 0,
+            verify: false,
+            checked: 0,
+            mismatches: 0,
+        }
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// Computes slot `ply` from `pos` (the root of a search).
+    pub fn reset(&mut self, ply: usize, pos: &Position) {
+        self.refresh(ply, pos);
+    }
+
+    /// Slot `ply` will hold `child`, reached from slot `ply - 1`'s `parent`.
+    #[inline]
+    pub fn push(&mut self, ply: usize, parent: &Position, child: &Position) {
+        self.deltas[ply] = Delta::between(parent.board(), child.board());
+        self.computed[ply] = false;
+    }
+
+    /// Slot `ply` holds the parent's pieces with the other side to move (a null move).
+    #[inline]
+    pub fn push_null(&mut self, ply: usize) {
+        self.deltas[ply] = Delta::default();
+        self.computed[ply] = false;
+    }
+
+    /// The evaluation of `pos`, the position of slot `ply`, for the side to move.
+    pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
+        if !self.computed[ply] {
+            self.compute(ply, pos);
+        }
+        let h = self.hidden;
+        let slot = &self.values[ply * 2 * h..(ply + 1) * 2 * h];
+        let (white, black) = slot.split_at(h);
+        let v = match pos.turn() {
+            Color::White => self.net.output(white, black),
+            Color::Black => self.net.output(black, white),
+        };
+        if self.verify {
+            self.checked += 1;
+            self.mismatches += u64::from(v != self.net.evaluate(pos));
+        }
+        v
+    }
+
+    /// Brings slot `ply` up to date: from the nearest computed ancestor, applying each
+    /// ply's changes, unless refreshing from `pos` touches fewer rows.
+    fn compute(&mut self, ply: usize, pos: &Position) {
+        let mut base = ply;
+        let mut rows = 0;
+        let mut blocked = false;
+        while base > 0 && !self.computed[base] {
+            rows += self.deltas[base].rows();
+            blocked |= self.deltas[base].refresh;
+            base -= 1;
+        }
+        let pieces = pos.board().occupied().0.count_ones() as usize;
+        if blocked || !self.computed[base] || rows > pieces {
+            self.refresh(ply, pos);
+            return;
+        }
+        for p in base + 1..=ply {
+            self.apply(p);
+        }
+    }
+
+    fn refresh(&mut self, ply: usize, pos: &Position) {
+        let h = self.hidden;
+        let (white, black) = active_features(pos);
+        let slot = &mut self.values[ply * 2 * h..(ply + 1) * 2 * h];
+        let (w, b) = slot.split_at_mut(h);
+        self.net.refresh(w, &white);
+        self.net.refresh(b, &black);
+        self.computed[ply] = true;
+        self.refreshes += 1;
+    }
+
+    /// Slot `p` from slot `p - 1` and `deltas[p]`.
+    fn apply(&mut self, p: usize) {
+        let h = self.hidden;
+        let d = self.deltas[p];
+        let (before, after) = self.values.split_at_mut(p * 2 * h);
+        let parent = &before[(p - 1) * 2 * h..];
+        let child = &mut after[..2 * h];
+        child.copy_from_slice(parent);
+        let net = &*self.net;
+        let added = &d.added[..usize::from(d.n_added)];
+        let removed = &d.removed[..usize::from(d.n_removed)];
+        for (view, acc) in child.chunks_exact_mut(h).enumerate() {
+            let index = |f: u16| {
+                let f = usize::from(f);
+                if view == 0 { f } else { black_view(f) }
+            };
+            let adds: [&[i16]; 2] =
+                std::array::from_fn(|i| added.get(i).map_or(&[][..], |&f| net.row(index(f))));
+            let subs: [&[i16]; 2] =
+                std::array::from_fn(|i| removed.get(i).map_or(&[][..], |&f| net.row(index(f))));
+            net.kernel()
+                .apply(acc, &adds[..added.len()], &subs[..removed.len()]);
+        }
+        self.computed[p] = true;
+        self.updates += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::tests::random_network;
+    use shatranj_chess::uci::parse_uci;
+
+    #[test]
+    fn deltas_cover_every_kind_of_move() {
+        let cases = [
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", 2, 2),
+            ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", 2, 2),
+            ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6", 1, 2),
+            ("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q", 1, 2),
+            ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8n", 1, 1),
+            ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "h1h8", 1, 1),
+            ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 1, 2),
+        ];
+        for (fen, uci, added, removed) in cases {
+            let pos: Position = fen.parse().unwrap();
+            let mut child = pos;
+            child.play_unchecked(parse_uci(&pos, uci).unwrap());
+            let d = Delta::between(pos.board(), child.board());
+            assert_eq!(
+                (usize::from(d.n_added), usize::from(d.n_removed), d.refresh),
+                (added, removed, false),
+                "{fen} {uci}"
+            );
+        }
+    }
+
+    /// Along seeded random games, with null moves and jumps back up the stack, the lazy
+    /// incremental evaluation equals the evaluation from scratch.
+    #[test]
+    fn incremental_equals_from_scratch_on_random_lines() {
+        let net = Arc::new(random_network(17, 64));
+        let mut stack = AccumulatorStack::new(Arc::clone(&net), 16);
+        let mut g = crate::selfplay::SplitMix64::new(99);
+        println!("seed 99");
+        for _ in 0..40 {
+            let mut line = vec![Position::new()];
+            stack.reset(0, &line[0]);
+            for _ in 0..60 {
+                let ply = line.len() - 1;
+                let pos = line[ply];
+                // Back up a few plies now and then, as a search returns to siblings.
+                if ply > 2 && g.below(4) == 0 {
+                    line.truncate(ply - g.below(2));
+                    continue;
+                }
+                if ply + 1 >= 16 {
+                    line.truncate(4);
+                    continue;
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mut child = pos;
+                if g.below(10) == 0 && !pos.is_check() && child.play_null() {
+                    stack.push_null(ply + 1);
+                } else {
+                    child.play_unchecked(moves.as_slice()[g.below(moves.len())]);
+                    stack.push(ply + 1, &pos, &child);
+                }
+                line.push(child);
+                if g.below(3) != 0 {
+                    assert_eq!(
+                        stack.evaluate(ply + 1, &child),
+                        net.evaluate(&child),
+                        "{}",
+                        child.fen()
+                    );
+                }
+            }
+        }
+        assert!(
+            stack.updates > stack.refreshes,
+            "{} updates, {} refreshes",
+            stack.updates,
+            stack.refreshes
+        );
+    }
+}

@@ -1,0 +1,391 @@
+//! The network file: a 64-byte header and the quantised weights, little-endian.
+//!
+//! ```text
+//! offset size
+//!      0    8  magic "SHTRNNUE"
+//!      8    2  format version (1)
+//!     10    2  architecture (1: (768 → H) × 2 → 1, SCReLU, perspective inputs)
+//!     12    4  H, the hidden size: a multiple of 32 in 32 ..= 2048
+//!     16    2  QA (1 ..= 255)
+//!     18    2  QB (1 ..= 1024)
+//!     20    4  SCALE (1 ..= 4096)
+//!     24    4  payload length in bytes: 2 · (768·H + H + 2·H) + 4
+//!     28    4  reserved, 0
+//!     32   32  SHA-256 of the payload
+//!     64       payload: W1 (768 rows of H i16, row f = feature f), b1 (H i16),
+//!              W2 (2·H i16: side to move, then the other side), b2 (i32)
+//! ```
+//!
+//! Anything else is refused with a [`NetError`] that says what is wrong: a wrong magic,
+//! version, architecture, size, quantisation, length or hash, and weights whose arithmetic
+//! could overflow (see [`super::Network`]). No file gives a panic or a silently wrong score.
+
+use super::{INPUTS, Network};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub const MAGIC: [u8; 8] = *b"SHTRNNUE";
+pub const VERSION: u16 = 1;
+/// (768 → H) × 2 → 1 with SCReLU and perspective inputs.
+pub const ARCH_PERSPECTIVE_SCRELU: u16 = 1;
+pub const HEADER_BYTES: usize = 64;
+/// The largest hidden size a file may have.
+pub const MAX_HIDDEN: usize = 2048;
+
+/// How float weights became integers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Quantisation {
+    /// First layer and its bias are × QA; SCReLU clamps at QA.
+    pub qa: i32,
+    /// Output weights are × QB (the output bias × QA · QB).
+    pub qb: i32,
+    /// Centipawns per unit of the float network's output.
+    pub scale: i32,
+}
+
+impl Default for Quantisation {
+    fn default() -> Quantisation {
+        Quantisation {
+            qa: 255,
+            qb: 64,
+            scale: 400,
+        }
+    }
+}
+
+impl Quantisation {
+    pub(crate) fn check(&self) -> Result<(), NetError> {
+        let ok = (1..=255).contains(&self.qa)
+            && (1..=1024).contains(&self.qb)
+            && (1..=4096).contains(&self.scale);
+        if ok {
+            Ok(())
+        } else {
+            Err(NetError::Quantisation {
+                qa: self.qa,
+                qb: self.qb,
+                scale: self.scale,
+            })
+        }
+    }
+}
+
+/// What a network file's header says.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NetHeader {
+    pub hidden: usize,
+    pub quantisation: Quantisation,
+    /// SHA-256 of the payload.
+    pub hash: [u8; 32],
+}
+
+/// Why a network could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetError {
+    /// Reading the file failed.
+    Io {
+        path: PathBuf,
+        error: String,
+    },
+    /// Shorter than the header.
+    TooShort {
+        length: usize,
+    },
+    Magic {
+        found: [u8; 8],
+    },
+    Version {
+        found: u16,
+        supported: u16,
+    },
+    Architecture {
+        found: u16,
+    },
+    HiddenSize {
+        found: usize,
+    },
+    Quantisation {
+        qa: i32,
+        qb: i32,
+        scale: i32,
+    },
+    /// The payload length in the header, or the bytes after it, do not match `H`.
+    Length {
+        expected: usize,
+        found: usize,
+    },
+    /// The weights are not those the header's hash names (a damaged file).
+    Hash {
+        expected: String,
+        found: String,
+    },
+    /// An array given to build a network has the wrong number of values.
+    Shape {
+        what: &'static str,
+        expected: usize,
+        found: usize,
+    },
+    /// An output weight times QA leaves `i16`.
+    OutputWeightRange {
+        index: usize,
+        weight: i16,
+        limit: i32,
+    },
+    /// A neuron's accumulator could leave `i16` (bias plus its 32 largest weights).
+    AccumulatorRange {
+        neuron: usize,
+        bound: i32,
+    },
+    /// An `EvalFile` name that is neither a path, `<default>` nor `classical`, or a build
+    /// without an embedded network asked for `<default>`.
+    Name(String),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Io { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+            NetError::TooShort { length } => write!(
+                f,
+                "not a network file: {length} bytes, shorter than the {HEADER_BYTES}-byte header"
+            ),
+            NetError::Magic { found } => write!(
+                f,
+                "not a shatranj network file (magic {:?}, expected \"SHTRNNUE\")",
+                String::from_utf8_lossy(found)
+            ),
+            NetError::Version { found, supported } => write!(
+                f,
+                "network format version {found} is not supported (this build reads {supported})"
+            ),
+            NetError::Architecture { found } => write!(
+                f,
+                "network architecture {found} is not supported (this build runs 1: (768->H)x2->1 SCReLU)"
+            ),
+            NetError::HiddenSize { found } => write!(
+                f,
+                "hidden size {found} is not a multiple of 32 in 32..={MAX_HIDDEN}"
+            ),
+            NetError::Quantisation { qa, qb, scale } => write!(
+                f,
+                "quantisation QA {qa}, QB {qb}, SCALE {scale} is out of range (QA 1..=255, QB 1..=1024, SCALE 1..=4096)"
+            ),
+            NetError::Length { expected, found } => write!(
+                f,
+                "the weights are {found} bytes, but the hidden size needs {expected}"
+            ),
+            NetError::Hash { expected, found } => write!(
+                f,
+                "the weights are damaged: their SHA-256 is {found}, the header says {expected}"
+            ),
+            NetError::Shape {
+                what,
+                expected,
+                found,
+            } => write!(f, "{what}: {found} values, expected {expected}"),
+            NetError::OutputWeightRange {
+                index,
+                weight,
+                limit,
+            } => write!(
+                f,
+                "output weight {index} is {weight}: beyond ±{limit}, clamp(acc)·weight would overflow i16"
+            ),
+            NetError::AccumulatorRange { neuron, bound } => write!(
+                f,
+                "hidden neuron {neuron} could reach {bound} with 32 pieces: beyond the i16 accumulator"
+            ),
+            NetError::Name(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// The payload's length for hidden size `h`.
+pub const fn payload_bytes(h: usize) -> usize {
+    2 * (INPUTS * h + h + 2 * h) + 4
+}
+
+pub(crate) fn check_hidden(h: usize) -> Result<(), NetError> {
+    if h == 0 || h % 32 != 0 || h > MAX_HIDDEN {
+        Err(NetError::HiddenSize { found: h })
+    } else {
+        Ok(())
+    }
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Network {
+    /// Reads a network from the bytes of a file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(NetError::TooShort {
+                length: bytes.len(),
+            });
+        }
+        let mut magic = [0u8; 8];
+        magic.copy_from_slice(&bytes[..8]);
+        if magic != MAGIC {
+            return Err(NetError::Magic { found: magic });
+        }
+        let version = u16_at(bytes, 8);
+        if version != VERSION {
+            return Err(NetError::Version {
+                found: version,
+                supported: VERSION,
+            });
+        }
+        let arch = u16_at(bytes, 10);
+        if arch != ARCH_PERSPECTIVE_SCRELU {
+            return Err(NetError::Architecture { found: arch });
+        }
+        let hidden = u32_at(bytes, 12) as usize;
+        check_hidden(hidden)?;
+        let quantisation = Quantisation {
+            qa: i32::from(u16_at(bytes, 16)),
+            qb: i32::from(u16_at(bytes, 18)),
+            scale: u32_at(bytes, 20).min(i32::MAX as u32) as i32,
+        };
+        quantisation.check()?;
+        let expected = payload_bytes(hidden);
+        let declared = u32_at(bytes, 24) as usize;
+        let payload = &bytes[HEADER_BYTES..];
+        for found in [declared, payload.len()] {
+            if found != expected {
+                return Err(NetError::Length { expected, found });
+            }
+        }
+        let mut hash = [0u8; 32];
+        hash.copy_from_slice(&bytes[32..64]);
+        let actual = crate::datagen::sha256(payload);
+        if actual != hash {
+            return Err(NetError::Hash {
+                expected: hex(&hash),
+                found: hex(&actual),
+            });
+        }
+        let mut words = payload[..expected - 4]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
+        let fw = take(INPUTS * hidden);
+        let fb = take(hidden);
+        let ow = take(2 * hidden);
+        let ob = u32_at(payload, expected - 4) as i32;
+        Network::from_parts(quantisation, fw, fb, ow, ob)
+    }
+
+    /// Reads the network file at `path`.
+    pub fn load(path: &Path) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError::Io {
+            path: path.to_path_buf(),
+            error: e.to_string(),
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The weights as the file stores them (everything after the header).
+    pub(crate) fn payload(&self) -> Vec<u8> {
+        let h = self.hidden();
+        let mut out = Vec::with_capacity(payload_bytes(h));
+        for w in self
+            .feature_weights
+            .iter()
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights)
+        {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// The bytes of the network's file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = self.payload();
+        let q = self.header.quantisation;
+        let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&ARCH_PERSPECTIVE_SCRELU.to_le_bytes());
+        out.extend_from_slice(&(self.hidden() as u32).to_le_bytes());
+        out.extend_from_slice(&(q.qa as u16).to_le_bytes());
+        out.extend_from_slice(&(q.qb as u16).to_le_bytes());
+        out.extend_from_slice(&(q.scale as u32).to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&self.header.hash);
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Writes the network's file atomically (a temporary file, then a rename).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        crate::datagen::format::write_atomically(path, &self.to_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::tests::random_network;
+
+    #[test]
+    fn every_hidden_size_round_trips() {
+        for h in [32, 64, 128, 256, 512] {
+            let net = random_network(h as u64, h);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(h));
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back, net);
+            assert_eq!(back.hash_hex(), net.hash_hex());
+        }
+    }
+
+    /// Each kind of bad file gets its own error.
+    #[test]
+    fn bad_files_are_refused_with_what_is_wrong() {
+        let good = random_network(1, 32).to_bytes();
+        let patch = |at: usize, with: &[u8]| {
+            let mut b = good.clone();
+            b[at..at + with.len()].copy_from_slice(with);
+            Network::from_bytes(&b).unwrap_err()
+        };
+        let cases: Vec<(NetError, &str)> = vec![
+            (Network::from_bytes(&good[..10]).unwrap_err(), "shorter"),
+            (patch(0, b"NOTANNET"), "magic"),
+            (patch(8, &2u16.to_le_bytes()), "version 2"),
+            (patch(10, &9u16.to_le_bytes()), "architecture 9"),
+            (patch(12, &33u32.to_le_bytes()), "hidden size 33"),
+            (patch(12, &64u32.to_le_bytes()), "bytes"),
+            (patch(16, &0u16.to_le_bytes()), "QA 0"),
+            (patch(18, &5000u16.to_le_bytes()), "QB 5000"),
+            (patch(24, &7u32.to_le_bytes()), "7 bytes"),
+            (patch(HEADER_BYTES + 100, &[0x55]), "damaged"),
+            (
+                Network::from_bytes(&good[..good.len() - 1]).unwrap_err(),
+                "bytes",
+            ),
+            (
+                Network::load(Path::new("/nonexistent/net.nnue")).unwrap_err(),
+                "/nonexistent/net.nnue",
+            ),
+        ];
+        for (e, needle) in cases {
+            let text = e.to_string();
+            assert!(text.contains(needle), "{needle:?} not in {text:?}");
+        }
+    }
+}

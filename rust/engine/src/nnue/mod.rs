@@ -1,0 +1,373 @@
+//! The learned evaluation: an efficiently updatable neural network (NNUE) of shape
+//! (768 → H) × 2 → 1.
+//!
+//! # The network
+//!
+//! Inputs are the 768 piece-square features seen from each side ([`feature`]): friendly
+//! pawn … king, then enemy pawn … king, 64 squares each, with the board flipped vertically
+//! for Black. One hidden layer of `H` neurons, shared by both sides, gives two
+//! *accumulators*, `acc_us` (the side to move's view) and `acc_them`:
+//!
+//! ```text
+//! acc_v[j] = b1[j] + Σ_{f active in view v} W1[f][j]                       (i16)
+//! sum      = Σ_j v(acc_us[j]) · (v(acc_us[j]) · W2[j])
+//!          + Σ_j v(acc_them[j]) · (v(acc_them[j]) · W2[H + j])              (i32, mod 2³²)
+//!            with v(x) = clamp(x, 0, QA)                                    (SCReLU)
+//! eval     = clamp((sum / QA + b2) · SCALE / (QA · QB), −MAX_EVAL, MAX_EVAL)
+//! ```
+//!
+//! `/` truncates toward zero and `·` wraps modulo 2³², as in Rust's `wrapping_*` and
+//! WGSL's `i32`, so the GPU computes the same integer. Float weights are quantised as
+//! `W1, b1 × QA`, `W2 × QB`, `b2 × QA·QB`; the float network it approximates outputs
+//! `eval / SCALE` ([`file`] has the format, the trainer in `rust/train` the float side).
+//!
+//! # In the search
+//!
+//! A move changes two to four features, so each ply's accumulators are the parent's plus a
+//! few rows ([`AccumulatorStack`]), computed lazily when an evaluation is actually asked for,
+//! from the nearest computed ancestor, or from scratch when that is cheaper.
+
+mod accumulator;
+pub mod file;
+pub mod kernels;
+
+pub use accumulator::{AccumulatorStack, Delta};
+pub use file::{NetError, NetHeader};
+pub use kernels::Kernel;
+
+use crate::score::MATE_BOUND;
+use shatranj_chess::{Color, Position, Role};
+
+/// Inputs per view: 2 colours × 6 roles × 64 squares.
+pub const INPUTS: usize = 768;
+/// The largest |evaluation| the network returns: below every mate score.
+pub const MAX_EVAL: i32 = MATE_BOUND - 1;
+
+/// The input of piece `(color, role)` on square `sq` in the view of `perspective`.
+#[inline]
+pub fn feature(perspective: Color, color: Color, role: Role, sq: usize) -> usize {
+    let theirs = usize::from(color != perspective);
+    let sq = if perspective == Color::White {
+        sq
+    } else {
+        sq ^ 56
+    };
+    64 * (6 * theirs + role.index()) + sq
+}
+
+/// White's view of a piece-square (`64 · (6 · colour + role) + square`) seen by Black: the
+/// colours swap and the board flips vertically (`sq ^ 56` touches only the square's bits).
+#[inline]
+pub const fn black_view(white_feature: usize) -> usize {
+    ((white_feature + 384) % INPUTS) ^ 56
+}
+
+/// The active features of both views of `pos`: `(white view, black view)`.
+pub fn active_features(pos: &Position) -> (Vec<usize>, Vec<usize>) {
+    let board = pos.board();
+    let mut white = Vec::with_capacity(32);
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let mut bb = (board.by_color(color) & board.by_role(role)).0;
+            while bb != 0 {
+                let sq = bb.trailing_zeros() as usize;
+                bb &= bb - 1;
+                white.push(feature(Color::White, color, role, sq));
+            }
+        }
+    }
+    let black = white.iter().map(|&f| black_view(f)).collect();
+    (white, black)
+}
+
+/// A loaded network: quantised weights, checked so that no evaluation can overflow, with the
+/// kernels this CPU runs best.
+#[derive(Clone)]
+pub struct Network {
+    header: NetHeader,
+    /// `INPUTS × hidden`, one row per feature.
+    feature_weights: Vec<i16>,
+    feature_bias: Vec<i16>,
+    /// `2 × hidden`: the side to move's half, then the other side's.
+    output_weights: Vec<i16>,
+    output_bias: i32,
+    kernel: Kernel,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Network")
+            .field("hidden", &self.header.hidden)
+            .field("hash", &self.hash_hex())
+            .field("kernel", &self.kernel)
+            .finish()
+    }
+}
+
+/// Two networks are equal when their weights are (whatever kernels they run).
+impl PartialEq for Network {
+    fn eq(&self, other: &Network) -> bool {
+        self.header == other.header
+            && self.feature_weights == other.feature_weights
+            && self.feature_bias == other.feature_bias
+            && self.output_weights == other.output_weights
+            && self.output_bias == other.output_bias
+    }
+}
+
+impl Eq for Network {}
+
+impl Network {
+    /// A network from quantised weights, checked as a file's would be.
+    pub fn from_parts(
+        quantisation: file::Quantisation,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, NetError> {
+        let hidden = feature_bias.len();
+        file::check_hidden(hidden)?;
+        quantisation.check()?;
+        let sizes = [
+            ("feature weights", feature_weights.len(), INPUTS * hidden),
+            ("output weights", output_weights.len(), 2 * hidden),
+        ];
+        for (what, found, expected) in sizes {
+            if found != expected {
+                return Err(NetError::Shape {
+                    what,
+                    expected,
+                    found,
+                });
+            }
+        }
+        let mut net = Network {
+            header: NetHeader {
+                hidden,
+                quantisation,
+                hash: [0; 32],
+            },
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+            kernel: Kernel::best(),
+        };
+        net.check_ranges()?;
+        net.header.hash = crate::datagen::sha256(&net.payload());
+        Ok(net)
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.header.hidden
+    }
+
+    pub fn header(&self) -> &NetHeader {
+        &self.header
+    }
+
+    pub fn feature_weights(&self) -> &[i16] {
+        &self.feature_weights
+    }
+
+    pub fn feature_bias(&self) -> &[i16] {
+        &self.feature_bias
+    }
+
+    pub fn output_weights(&self) -> &[i16] {
+        &self.output_weights
+    }
+
+    pub fn output_bias(&self) -> i32 {
+        self.output_bias
+    }
+
+    /// The SHA-256 of the weights, as hex: the network's identity.
+    pub fn hash_hex(&self) -> String {
+        self.header
+            .hash
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
+    }
+
+    /// The same network on other kernels (`None` if this CPU cannot run them).
+    pub fn with_kernel(&self, kernel: Kernel) -> Option<Network> {
+        kernel.is_supported().then(|| Network {
+            kernel,
+            ..self.clone()
+        })
+    }
+
+    /// The row of feature `f`.
+    #[inline]
+    pub(crate) fn row(&self, f: usize) -> &[i16] {
+        let h = self.header.hidden;
+        &self.feature_weights[f * h..(f + 1) * h]
+    }
+
+    /// Fills `acc` (`hidden` values) with the accumulator of one view: bias plus the rows of
+    /// `features`.
+    pub fn accumulate(&self, acc: &mut [i16], features: &[usize]) {
+        self.refresh(acc, features);
+    }
+
+    /// Fills `acc` with the accumulator of one view: bias plus the rows of `features`.
+    pub(crate) fn refresh(&self, acc: &mut [i16], features: &[usize]) {
+        acc.copy_from_slice(&self.feature_bias);
+        // Four rows a pass: the accumulator stays in registers between loads.
+        for chunk in features.chunks(4) {
+            let rows: [&[i16]; 4] =
+                std::array::from_fn(|i| chunk.get(i).map_or(&[][..], |&f| self.row(f)));
+            self.kernel.apply(acc, &rows[..chunk.len()], &[]);
+        }
+    }
+
+    /// The evaluation from the two accumulators: `us` is the side to move's view.
+    #[inline]
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let h = self.header.hidden;
+        let q = self.header.quantisation;
+        let qa = q.qa as i16;
+        let sum = self
+            .kernel
+            .screlu_dot(us, &self.output_weights[..h], qa)
+            .wrapping_add(self.kernel.screlu_dot(them, &self.output_weights[h..], qa));
+        finish(sum, self.output_bias, q)
+    }
+
+    /// The evaluation of `pos` from scratch, centipawns for the side to move.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let (white, black) = active_features(pos);
+        let h = self.header.hidden;
+        let mut w = vec![0i16; h];
+        let mut b = vec![0i16; h];
+        self.refresh(&mut w, &white);
+        self.refresh(&mut b, &black);
+        match pos.turn() {
+            Color::White => self.output(&w, &b),
+            Color::Black => self.output(&b, &w),
+        }
+    }
+
+    /// Checks that no position can overflow the integer arithmetic: every accumulator stays
+    /// in `i16` whatever 32 features are active (bias plus the 32 largest |weights| of its
+    /// neuron), and every `clamp(acc) · W2` fits `i16`.
+    fn check_ranges(&self) -> Result<(), NetError> {
+        let h = self.header.hidden;
+        let qa = self.header.quantisation.qa;
+        for (j, &w) in self.output_weights.iter().enumerate() {
+            if i32::from(w).abs() * qa > i32::from(i16::MAX) {
+                return Err(NetError::OutputWeightRange {
+                    index: j,
+                    weight: w,
+                    limit: i16::MAX as i32 / qa,
+                });
+            }
+        }
+        let mut column = vec![0i32; INPUTS];
+        for j in 0..h {
+            for (f, c) in column.iter_mut().enumerate() {
+                *c = i32::from(self.feature_weights[f * h + j]).abs();
+            }
+            column.select_nth_unstable_by(31, |a, b| b.cmp(a));
+            let bound = i32::from(self.feature_bias[j]).abs() + column[..32].iter().sum::<i32>();
+            if bound > i32::from(i16::MAX) {
+                return Err(NetError::AccumulatorRange { neuron: j, bound });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The last step of the evaluation, shared by every kernel and by the GPU's definition.
+#[inline]
+pub fn finish(sum: i32, bias: i32, q: file::Quantisation) -> i32 {
+    let v = (sum / q.qa).wrapping_add(bias).wrapping_mul(q.scale) / (q.qa * q.qb);
+    v.clamp(-MAX_EVAL, MAX_EVAL)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::selfplay::SplitMix64;
+
+    /// A random network of `hidden` neurons whose weights use most of the allowed range.
+    pub(crate) fn random_network(seed: u64, hidden: usize) -> Network {
+        let mut g = SplitMix64::new(seed);
+        let mut r = |max: i32| (g.below(2 * max as usize + 1) as i32 - max) as i16;
+        let fw = (0..INPUTS * hidden).map(|_| r(400)).collect();
+        let fb = (0..hidden).map(|_| r(2000)).collect();
+        let ow = (0..2 * hidden).map(|_| r(127)).collect();
+        Network::from_parts(file::Quantisation::default(), fw, fb, ow, 1234).unwrap()
+    }
+
+    #[test]
+    fn black_view_mirrors_colour_and_rank() {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in 0..64 {
+                    let w = feature(Color::White, color, role, sq);
+                    assert_eq!(black_view(w), feature(Color::Black, color, role, sq));
+                }
+            }
+        }
+        assert_eq!(feature(Color::White, Color::White, Role::Pawn, 8), 8);
+        assert_eq!(feature(Color::Black, Color::White, Role::Pawn, 8), 384 + 48);
+    }
+
+    /// The evaluation of a position and of its colour-flipped mirror are the same number:
+    /// each side sees its own pieces the same way.
+    #[test]
+    fn a_mirrored_position_scores_the_same() {
+        let net = random_network(3, 64);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            assert_eq!(net.evaluate(&pos), net.evaluate(&pos.mirrored()), "{fen}");
+        }
+    }
+
+    #[test]
+    fn nets_whose_arithmetic_could_overflow_are_refused() {
+        let net = random_network(5, 32);
+        let q = file::Quantisation::default();
+        let mut ow = net.output_weights().to_vec();
+        ow[3] = 200;
+        let e = Network::from_parts(
+            q,
+            net.feature_weights().to_vec(),
+            net.feature_bias().to_vec(),
+            ow,
+            0,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, NetError::OutputWeightRange { index: 3, .. }),
+            "{e}"
+        );
+        let mut fw = net.feature_weights().to_vec();
+        for f in 0..40 {
+            fw[f * 32 + 7] = 1000;
+        }
+        let e = Network::from_parts(
+            q,
+            fw,
+            net.feature_bias().to_vec(),
+            net.output_weights().to_vec(),
+            0,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, NetError::AccumulatorRange { neuron: 7, .. }),
+            "{e}"
+        );
+    }
+}

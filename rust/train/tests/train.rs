@@ -1,0 +1,133 @@
+//! Training end to end on a tiny fixture (200 games of `shatranj datagen --seed 3 --games 200
+//! --soft-nodes 400 --hard-nodes 4000 --balance-depth 2`, in tests/data/tiny.sgd): the loss
+//! falls, a stopped run resumes to the same weights, and the quantised network scores within
+//! a stated bound of the float one.
+
+use shatranj_train::{Dataset, TrainConfig, Trainer, data, quantisation_error};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+fn fixture() -> Dataset {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tiny.sgd");
+    data::load(&[path], 10).unwrap()
+}
+
+fn config() -> TrainConfig {
+    TrainConfig {
+        hidden: 32,
+        epochs: 4,
+        batch_size: 512,
+        seed: 4,
+        ..TrainConfig::default()
+    }
+}
+
+#[test]
+fn the_fixture_splits_by_game() {
+    let d = fixture();
+    assert_eq!(d.games, 200);
+    assert_eq!(d.train.len() + d.validation.len(), 17093);
+    // Games 0, 10, …, 190 are the validation set: about a tenth.
+    let share = d.validation.len() as f64 / 17093.0;
+    assert!(share > 0.05 && share < 0.15, "{share}");
+}
+
+/// Training fits the data: the training loss falls well below an untrained network's. (On
+/// 200 games the validation loss cannot fall as well, as there is too little to generalise
+/// from; on the real data it does, benchmarks/RESULTS.md records it.)
+#[test]
+fn training_lowers_the_loss() {
+    let d = fixture();
+    let mut t = Trainer::new(config()).unwrap();
+    let before = t.validation_loss(&d.train).unwrap();
+    let mut reports = Vec::new();
+    let done = t
+        .train(
+            &d,
+            &AtomicBool::new(false),
+            |_| {},
+            |_, r| {
+                reports.push(r.clone());
+                Ok(())
+            },
+        )
+        .unwrap();
+    assert!(done);
+    assert_eq!(reports.len(), 4);
+    let after = t.validation_loss(&d.train).unwrap();
+    let train: Vec<f32> = reports.iter().map(|r| r.train_loss).collect();
+    println!("loss on the training set {before:.5} -> {after:.5}; per epoch {train:?}");
+    assert!(after < 0.8 * before, "{before} -> {after}");
+    assert!(train.windows(2).all(|w| w[1] < w[0]), "{train:?}");
+    assert!(
+        reports
+            .iter()
+            .all(|r| r.validation_loss.is_some_and(f32::is_finite))
+    );
+}
+
+/// The bound the trainer promises: the quantised network is within 3 cp of the float one on
+/// average, and within 25 cp everywhere (measured on the fixture's positions).
+#[test]
+fn the_quantised_network_stays_within_the_bound() {
+    let d = fixture();
+    let mut t = Trainer::new(config()).unwrap();
+    t.train(&d, &AtomicBool::new(false), |_| {}, |_, _| Ok(()))
+        .unwrap();
+    let net = t.network().unwrap();
+    let r = quantisation_error(&t.params, &net, &d.validation, 400.0, 10_000);
+    println!("{r:?}");
+    assert!(r.positions > 200);
+    assert!(r.mean_abs < 3.0 && r.max_abs < 25.0, "{r:?}");
+    // The file round trip is the same network.
+    let back = shatranj_engine::Network::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(back, net);
+}
+
+/// A run stopped mid-epoch and resumed from its checkpoint ends with exactly the weights of
+/// a run that never stopped.
+#[test]
+fn a_stopped_run_resumes_to_the_same_weights() {
+    let d = fixture();
+    let mut whole = Trainer::new(config()).unwrap();
+    whole
+        .train(&d, &AtomicBool::new(false), |_| {}, |_, _| Ok(()))
+        .unwrap();
+
+    let dir = std::env::temp_dir().join(format!("shatranj-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ckpt = dir.join("run.ckpt");
+    let stop = AtomicBool::new(false);
+    let mut first = Trainer::new(config()).unwrap();
+    let done = first
+        .train(
+            &d,
+            &stop,
+            |p| {
+                if p.epoch == 3 && p.batch == 5 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            },
+            |_, _| Ok(()),
+        )
+        .unwrap();
+    assert!(!done);
+    first.save_checkpoint(&ckpt).unwrap();
+    let mut second = Trainer::resume(&ckpt).unwrap();
+    assert_eq!(second.config, config());
+    assert_eq!(second.epochs_done(), 2);
+    assert!(
+        second
+            .train(&d, &AtomicBool::new(false), |_| {}, |_, _| Ok(()))
+            .unwrap()
+    );
+    assert_eq!(second.params, whole.params);
+
+    std::fs::write(&ckpt, b"SHTRCKPT but too short").unwrap();
+    let e = Trainer::resume(&ckpt).err().map(|e| e.to_string());
+    assert!(
+        e.as_deref().is_some_and(|e| e.contains("not a shatranj")),
+        "{e:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
