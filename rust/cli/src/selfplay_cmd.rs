@@ -7,7 +7,7 @@ use shatranj_engine::selfplay::{
     MoveLimit, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayError, SelfPlayReport,
     parse_openings, play_games,
 };
-use shatranj_engine::{BatchConfig, BatchEvaluator, Device, EvalError};
+use shatranj_engine::{BatchConfig, BatchEvaluator, Device, EvalError, Evaluation, NetError};
 use std::fmt;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -62,6 +62,9 @@ pub struct SelfPlayArgs {
     /// Longest wait of a queued evaluation for its batch to fill, microseconds.
     #[arg(long, default_value_t = BatchConfig::DEFAULT_MAX_WAIT.as_micros() as u64)]
     wait_us: u64,
+    /// The evaluation: a network file, <default> (the built-in network) or classical.
+    #[arg(long, default_value_t = Evaluation::default_name().to_string())]
+    eval_file: String,
     /// Never draw a progress bar.
     #[arg(long)]
     quiet: bool,
@@ -69,6 +72,7 @@ pub struct SelfPlayArgs {
 
 pub enum SelfPlayCliError {
     Usage(String),
+    Net(NetError),
     Io(String),
     Eval(EvalError),
     Play(SelfPlayError),
@@ -78,7 +82,7 @@ pub enum SelfPlayCliError {
 impl SelfPlayCliError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            SelfPlayCliError::Usage(_) => 2,
+            SelfPlayCliError::Usage(_) | SelfPlayCliError::Net(_) => 2,
             SelfPlayCliError::Interrupted => 130,
             _ => 1,
         }
@@ -90,6 +94,7 @@ impl fmt::Display for SelfPlayCliError {
         match self {
             SelfPlayCliError::Usage(s) | SelfPlayCliError::Io(s) => f.write_str(s),
             SelfPlayCliError::Eval(e) => write!(f, "{e}"),
+            SelfPlayCliError::Net(e) => write!(f, "{e}"),
             SelfPlayCliError::Play(e) => write!(f, "{e}"),
             SelfPlayCliError::Interrupted => f.write_str("interrupted"),
         }
@@ -139,9 +144,13 @@ fn config(args: &SelfPlayArgs) -> Result<SelfPlayConfig, SelfPlayCliError> {
 
 /// The back end, or `None` for inline CPU evaluation: `cpu` and `auto` evaluate inline
 /// (measured fastest; benchmarks/RESULTS.md) unless `--batched`; `gpu` always batches.
-fn evaluator(device: Device, batched: bool) -> Result<Option<Arc<dyn BatchEvaluator>>, EvalError> {
+fn evaluator(
+    device: Device,
+    batched: bool,
+    evaluation: &Evaluation,
+) -> Result<Option<Arc<dyn BatchEvaluator>>, EvalError> {
     match (device, batched) {
-        (Device::Gpu, _) | (_, true) => open_evaluator(device).map(Some),
+        (Device::Gpu, _) | (_, true) => open_evaluator(device, evaluation).map(Some),
         _ => Ok(None),
     }
 }
@@ -151,8 +160,10 @@ pub fn run(args: SelfPlayArgs) -> Result<(), SelfPlayCliError> {
         .device
         .parse()
         .map_err(|e: EvalError| SelfPlayCliError::Usage(e.to_string()))?;
-    let config = config(&args)?;
-    let evaluator = evaluator(device, args.batched).map_err(SelfPlayCliError::Eval)?;
+    let mut config = config(&args)?;
+    config.evaluation = Evaluation::from_name(&args.eval_file).map_err(SelfPlayCliError::Net)?;
+    let evaluator =
+        evaluator(device, args.batched, &config.evaluation).map_err(SelfPlayCliError::Eval)?;
     let stop = Arc::new(AtomicBool::new(false));
     {
         let s = Arc::clone(&stop);

@@ -8,6 +8,8 @@
 //! fail and must not pay for a `Result`.
 
 use crate::eval::{PackedPosition, evaluate_bitboards};
+use crate::evaluation::Evaluation;
+use crate::nnue::Network;
 use crate::params::EvalParams;
 use std::fmt;
 use std::str::FromStr;
@@ -126,6 +128,62 @@ impl CpuBatchEvaluator {
         CpuBatchEvaluator {
             params,
             chunk: Self::DEFAULT_CHUNK,
+        }
+    }
+}
+
+/// The CPU back end of a network: each position from scratch, split over rayon's threads.
+#[derive(Clone, Debug)]
+pub struct NetworkBatchEvaluator {
+    pub network: std::sync::Arc<Network>,
+    /// Positions per rayon task.
+    pub chunk: usize,
+}
+
+impl NetworkBatchEvaluator {
+    pub fn new(network: std::sync::Arc<Network>) -> NetworkBatchEvaluator {
+        NetworkBatchEvaluator {
+            network,
+            chunk: 256,
+        }
+    }
+}
+
+impl BatchEvaluator for NetworkBatchEvaluator {
+    fn describe(&self) -> String {
+        format!(
+            "cpu ({} threads, network {})",
+            rayon::current_num_threads(),
+            &self.network.hash_hex()[..12]
+        )
+    }
+
+    fn evaluate_packed(
+        &self,
+        positions: &[PackedPosition],
+        out: &mut [i32],
+    ) -> Result<(), EvalError> {
+        use rayon::prelude::*;
+        check_lengths(positions, out)?;
+        let chunk = self.chunk.max(1);
+        positions
+            .par_chunks(chunk)
+            .zip(out.par_chunks_mut(chunk))
+            .for_each(|(ps, os)| {
+                for (p, o) in ps.iter().zip(os.iter_mut()) {
+                    *o = self.network.evaluate_packed(p);
+                }
+            });
+        Ok(())
+    }
+}
+
+/// The CPU back end of an evaluation.
+pub fn cpu_evaluator(evaluation: &Evaluation) -> std::sync::Arc<dyn BatchEvaluator> {
+    match evaluation {
+        Evaluation::Classical(p) => std::sync::Arc::new(CpuBatchEvaluator::new(**p)),
+        Evaluation::Network(n) => {
+            std::sync::Arc::new(NetworkBatchEvaluator::new(std::sync::Arc::clone(n)))
         }
     }
 }

@@ -1,11 +1,10 @@
 //! The library face of the engine: [`Engine`] owns the transposition table and settings and
 //! runs searches; [`StopHandle`] stops them from another thread.
 
-use crate::batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
+use crate::batch::{BatchEvaluator, Device, EvalError, cpu_evaluator};
 use crate::evaluation::Evaluation;
 use crate::in_progress::MovesInProgress;
 use crate::limits::Limits;
-use crate::params::DEFAULT_PARAMS;
 use crate::score::Score;
 use crate::search::{RootMove, SearchContext};
 use crate::service::{BatchConfig, EvalService};
@@ -49,14 +48,18 @@ pub enum EvalRoute {
     Service(Arc<EvalService>),
 }
 
-/// Opens the batch back end for a device: `shatranj_gpu::open` in a build with the GPU back
-/// end, [`cpu_only_evaluator`] without it. Injected, so this crate needs no GPU code.
-pub type OpenEvaluator = fn(Device) -> Result<Arc<dyn BatchEvaluator>, EvalError>;
+/// Opens the batch back end of an evaluation for a device: `shatranj_gpu::open_for` in a
+/// build with the GPU back end, [`cpu_only_evaluator`] without it. Injected, so this crate
+/// needs no GPU code.
+pub type OpenEvaluator = fn(Device, &Evaluation) -> Result<Arc<dyn BatchEvaluator>, EvalError>;
 
 /// The back end of a build without a GPU: the CPU for `cpu` and `auto`, an error for `gpu`.
-pub fn cpu_only_evaluator(device: Device) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
+pub fn cpu_only_evaluator(
+    device: Device,
+    evaluation: &Evaluation,
+) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
     match device {
-        Device::Cpu | Device::Auto => Ok(Arc::new(CpuBatchEvaluator::new(DEFAULT_PARAMS))),
+        Device::Cpu | Device::Auto => Ok(cpu_evaluator(evaluation)),
         Device::Gpu => Err(EvalError::NoAdapter(
             "built without the GPU back end".into(),
         )),
@@ -68,19 +71,20 @@ impl EvalRoute {
         matches!(self, EvalRoute::Direct)
     }
 
-    /// The route of a search asked to evaluate on `device`. `cpu` and `auto` evaluate
-    /// inline: one search makes one request at a time per thread, so a batch never grows
-    /// past the thread count, and inline CPU evaluation measured faster than any round trip
-    /// (benchmarks/RESULTS.md). `gpu` goes through a batching service over the GPU.
+    /// The route of a search asked to evaluate `evaluation` on `device`. `cpu` and `auto`
+    /// evaluate inline: one search makes one request at a time per thread, so a batch never
+    /// grows past the thread count, and inline CPU evaluation measured faster than any round
+    /// trip (benchmarks/RESULTS.md). `gpu` goes through a batching service over the GPU.
     pub fn for_device(
         device: Device,
         open: OpenEvaluator,
         batch: BatchConfig,
+        evaluation: &Evaluation,
     ) -> Result<EvalRoute, EvalError> {
         match device {
             Device::Cpu | Device::Auto => Ok(EvalRoute::Direct),
             Device::Gpu => {
-                let service = EvalService::new(open(device)?, batch)?;
+                let service = EvalService::new(open(device, evaluation)?, batch)?;
                 Ok(EvalRoute::Service(Arc::new(service)))
             }
         }

@@ -69,6 +69,8 @@ pub struct Uci<W: Write + Send + 'static> {
     ponder: bool,
     /// Opens the back end `EvalDevice gpu` asks for.
     open: OpenEvaluator,
+    /// The `EvalDevice` in force (a new `EvalFile` reopens its back end).
+    device: Device,
 }
 
 impl<W: Write + Send + 'static> Uci<W> {
@@ -105,6 +107,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             multipv: 1,
             ponder: false,
             open,
+            device: Device::Auto,
         }
     }
 
@@ -319,10 +322,12 @@ impl<W: Write + Send + 'static> Uci<W> {
         let Some(engine) = self.idle_engine("setoption EvalDevice") else {
             return;
         };
-        match EvalRoute::for_device(device, open, BatchConfig::default()) {
+        let evaluation = engine.options().evaluation.clone();
+        match EvalRoute::for_device(device, open, BatchConfig::default(), &evaluation) {
             Ok(route) => {
                 engine.set_eval_route(route);
                 let what = engine.options().eval_route.describe();
+                self.device = device;
                 self.info_string(&format!("EvalDevice {device}: evaluating on {what}"));
             }
             Err(e) => self.info_string(&format!("EvalDevice: {e}; unchanged")),
@@ -336,9 +341,17 @@ impl<W: Write + Send + 'static> Uci<W> {
             Ok(e) => e,
             Err(e) => return self.info_string(&format!("EvalFile: {e}; unchanged")),
         };
+        let (open, device) = (self.open, self.device);
         let Some(engine) = self.idle_engine("setoption EvalFile") else {
             return;
         };
+        // A batching service computes one evaluation: the new one needs its own back end.
+        if !engine.options().eval_route.is_direct() {
+            match EvalRoute::for_device(device, open, BatchConfig::default(), &evaluation) {
+                Ok(route) => engine.set_eval_route(route),
+                Err(e) => return self.info_string(&format!("EvalFile: {e}; unchanged")),
+            }
+        }
         engine.set_evaluation(evaluation);
         let what = engine.options().evaluation.describe();
         self.info_string(&format!("EvalFile: evaluating with {what}"));

@@ -12,10 +12,10 @@
 //! the native evaluator at every size, so `auto` leaves it unused unless
 //! `SHATRANJ_GPU_CROSSOVER` is set explicitly (how the tests route batches through it).
 
-use crate::{GpuEvaluator, shared_gpu};
-use shatranj_engine::batch::{BatchEvaluator, CpuBatchEvaluator, EvalError};
+use crate::{GpuEvaluator, shared_gpu_for};
+use shatranj_engine::batch::{BatchEvaluator, EvalError, cpu_evaluator};
 use shatranj_engine::eval::PackedPosition;
-use shatranj_engine::params::DEFAULT_PARAMS;
+use shatranj_engine::evaluation::Evaluation;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -42,7 +42,7 @@ const CALIBRATION_BATCH: usize = 1 << 16;
 /// Measures the batch size from which `gpu` is faster than `cpu` (see the module docs):
 /// `usize::MAX` when the GPU is not faster at any size, [`DEFAULT_CROSSOVER`] if a GPU call
 /// fails. Takes a few milliseconds on a real GPU.
-pub fn calibrate(cpu: &CpuBatchEvaluator, gpu: &GpuEvaluator) -> usize {
+pub fn calibrate(cpu: &dyn BatchEvaluator, gpu: &GpuEvaluator) -> usize {
     let start = PackedPosition::from_position(&shatranj_chess::Position::new());
     let positions = vec![start; CALIBRATION_BATCH];
     let mut out = vec![0; CALIBRATION_BATCH];
@@ -100,7 +100,7 @@ fn warn_once(message: &str) {
 
 /// Routes each batch to the GPU or the CPU by its size.
 pub struct AutoEvaluator {
-    cpu: CpuBatchEvaluator,
+    cpu: Arc<dyn BatchEvaluator>,
     gpu: Option<Arc<GpuEvaluator>>,
     crossover: usize,
 }
@@ -108,12 +108,12 @@ pub struct AutoEvaluator {
 impl AutoEvaluator {
     /// Explicit parts: `gpu` takes batches of `crossover` positions or more.
     pub fn new(
-        cpu: CpuBatchEvaluator,
+        cpu: impl BatchEvaluator + 'static,
         gpu: Option<Arc<GpuEvaluator>>,
         crossover: usize,
     ) -> AutoEvaluator {
         AutoEvaluator {
-            cpu,
+            cpu: Arc::new(cpu),
             gpu,
             crossover,
         }
@@ -123,9 +123,15 @@ impl AutoEvaluator {
     /// explicitly), else the CPU alone with a one-line warning; the crossover measured by
     /// [`calibrate`] unless `SHATRANJ_GPU_CROSSOVER` sets it. Never fails for want of a GPU.
     pub fn open() -> Result<AutoEvaluator, EvalError> {
-        let cpu = CpuBatchEvaluator::new(DEFAULT_PARAMS);
+        AutoEvaluator::open_for(&Evaluation::classical())
+    }
+
+    /// As [`AutoEvaluator::open`], for `evaluation` (the crossover is measured for it: a
+    /// network costs the CPU far more per position than the classical evaluation).
+    pub fn open_for(evaluation: &Evaluation) -> Result<AutoEvaluator, EvalError> {
+        let cpu = cpu_evaluator(evaluation);
         let explicit = crossover_from_env();
-        let gpu = match shared_gpu() {
+        let gpu = match shared_gpu_for(evaluation) {
             Ok(gpu) if gpu.info().is_software() && explicit.is_none() => {
                 warn_once(&format!(
                     "only a software GPU adapter ({}); device auto evaluates on the CPU \
@@ -142,10 +148,14 @@ impl AutoEvaluator {
         };
         let crossover = match (&gpu, explicit) {
             (_, Some(n)) => n,
-            (Some(gpu), None) => calibrate(&cpu, gpu),
+            (Some(gpu), None) => calibrate(cpu.as_ref(), gpu),
             (None, None) => usize::MAX,
         };
-        Ok(AutoEvaluator::new(cpu, gpu, crossover))
+        Ok(AutoEvaluator {
+            cpu,
+            gpu,
+            crossover,
+        })
     }
 
     /// The GPU this evaluator may use.

@@ -14,21 +14,39 @@
 
 use crate::adapter::{self, AdapterOptions, GpuInfo};
 use crate::layout::{self, WORKGROUP_SIZE};
+use bytemuck::Pod;
 use shatranj_engine::batch::{EvalError, check_lengths};
 use shatranj_engine::eval::PackedPosition;
-use shatranj_engine::params::EvalParams;
+use shatranj_engine::evaluation::Evaluation;
+use shatranj_engine::nnue::CompactPosition;
 use std::mem::size_of;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-/// Bytes of one packed position in the input buffer.
-const POSITION_BYTES: u64 = size_of::<PackedPosition>() as u64;
+/// Which shader a context runs, and so what its input buffer holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Program {
+    /// `shaders/eval.wgsl`: one invocation per [`PackedPosition`] (112 bytes).
+    Classical,
+    /// `shaders/nnue.wgsl`: one workgroup per [`CompactPosition`] (32 bytes).
+    Network { hidden: usize },
+}
+
+impl Program {
+    fn input_bytes(self) -> u64 {
+        match self {
+            Program::Classical => size_of::<PackedPosition>() as u64,
+            Program::Network { .. } => size_of::<CompactPosition>() as u64,
+        }
+    }
+}
 /// Bytes of one score.
 const SCORE_BYTES: u64 = 4;
 /// Bytes of the per-dispatch uniform (`count`, `row`, two words of padding).
 const UNIFORM_BYTES: u64 = 16;
-/// Positions per chunk at most: 112 MiB of input; larger batches are several chunks.
+/// Positions per chunk at most: 112 MiB of packed or 32 MiB of compact input; larger batches
+/// are several chunks.
 const CHUNK_LIMIT: usize = 1 << 20;
 /// The smallest buffers a slot starts with (positions).
 const INITIAL_CAPACITY: usize = 1024;
@@ -89,8 +107,13 @@ pub struct GpuContext {
     queue: wgpu::Queue,
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
+    program: Program,
+    /// The weights: the classical parameter table, or the network's.
     params: wgpu::Buffer,
     slots: Vec<Slot>,
+    /// Reused for converting inputs to the program's format.
+    compact: Vec<CompactPosition>,
+    packed: Vec<PackedPosition>,
     max_chunk: usize,
     /// The device's limit on `max_chunk`.
     chunk_limit: usize,
@@ -99,8 +122,22 @@ pub struct GpuContext {
 }
 
 impl GpuContext {
-    /// Opens the adapter `options` select and compiles the shader for `params`.
-    pub fn new(options: &AdapterOptions, params: &EvalParams) -> Result<GpuContext, EvalError> {
+    /// Opens the adapter `options` select and compiles the shader of `evaluation`.
+    pub fn new(options: &AdapterOptions, evaluation: &Evaluation) -> Result<GpuContext, EvalError> {
+        let (program, source, words): (Program, String, Vec<u32>) = match evaluation {
+            Evaluation::Classical(params) => (
+                Program::Classical,
+                layout::shader_source(),
+                bytemuck::cast_slice(params.as_words()).to_vec(),
+            ),
+            Evaluation::Network(net) => (
+                Program::Network {
+                    hidden: net.hidden(),
+                },
+                layout::nnue_shader_source(net),
+                layout::network_words(net),
+            ),
+        };
         let instance = adapter::instance(options)?;
         let adapter = adapter::choose(&instance, options)?;
         let info = GpuInfo::from_wgpu(&adapter.get_info());
@@ -139,11 +176,14 @@ impl GpuContext {
         let max_binding = limits
             .max_storage_buffer_binding_size
             .min(limits.max_buffer_size);
-        let max_chunk = CHUNK_LIMIT.min((max_binding / POSITION_BYTES) as usize);
+        let max_chunk = CHUNK_LIMIT.min((max_binding / program.input_bytes()) as usize);
         let mut context = scoped(&device, || {
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("eval.wgsl"),
-                source: wgpu::ShaderSource::Wgsl(layout::shader_source().into()),
+                label: Some(match program {
+                    Program::Classical => "eval.wgsl",
+                    Program::Network { .. } => "nnue.wgsl",
+                }),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
             });
             let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
                 binding,
@@ -186,22 +226,24 @@ impl GpuContext {
                 compilation_options: wgpu::PipelineCompilationOptions::default(),
                 cache: None,
             });
-            let words = params.as_words();
             let params_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("eval params"),
+                label: Some("eval weights"),
                 size: (words.len() * 4) as u64,
                 usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             });
-            queue.write_buffer(&params_buffer, 0, bytemuck::cast_slice(words));
+            queue.write_buffer(&params_buffer, 0, bytemuck::cast_slice(&words));
             GpuContext {
                 info: info.clone(),
                 device: device.clone(),
                 queue: queue.clone(),
                 pipeline,
                 layout,
+                program,
                 params: params_buffer,
                 slots: Vec::new(),
+                compact: Vec::new(),
+                packed: Vec::new(),
                 max_chunk,
                 chunk_limit: max_chunk,
                 max_groups_x: limits.max_compute_workgroups_per_dimension.max(1),
@@ -220,6 +262,11 @@ impl GpuContext {
     /// The adapter this context runs on.
     pub fn info(&self) -> &GpuInfo {
         &self.info
+    }
+
+    /// The shader this context runs.
+    pub fn program(&self) -> Program {
+        self.program
     }
 
     /// The most positions one dispatch takes; larger batches are split.
@@ -261,7 +308,11 @@ impl GpuContext {
             })
         };
         use wgpu::BufferUsages as U;
-        let input = buffer("positions", n * POSITION_BYTES, U::STORAGE | U::COPY_DST);
+        let input = buffer(
+            "positions",
+            n * self.program.input_bytes(),
+            U::STORAGE | U::COPY_DST,
+        );
         let output = buffer("scores", n * SCORE_BYTES, U::STORAGE | U::COPY_SRC);
         let readback = buffer("readback", n * SCORE_BYTES, U::MAP_READ | U::COPY_DST);
         let uniform = buffer("batch", UNIFORM_BYTES, U::UNIFORM | U::COPY_DST);
@@ -309,13 +360,59 @@ impl GpuContext {
         }
     }
 
-    /// Scores `positions` into `out` (one slot per position), exactly as the CPU would.
+    /// Scores `positions` into `out` (one slot per position), exactly as the CPU would. The
+    /// network program converts them to compact positions first.
     pub fn evaluate(
         &mut self,
         positions: &[PackedPosition],
         out: &mut [i32],
     ) -> Result<(), EvalError> {
         check_lengths(positions, out)?;
+        match self.program {
+            Program::Classical => self.evaluate_input(positions, out),
+            Program::Network { .. } => {
+                let mut compact = std::mem::take(&mut self.compact);
+                compact.clear();
+                compact.extend(positions.iter().map(CompactPosition::from_packed));
+                let r = self.evaluate_input(&compact, out);
+                self.compact = compact;
+                r
+            }
+        }
+    }
+
+    /// Scores compact positions: uploaded as they are by the network program (32 bytes a
+    /// position), converted to packed ones for the classical program.
+    pub fn evaluate_compact(
+        &mut self,
+        positions: &[CompactPosition],
+        out: &mut [i32],
+    ) -> Result<(), EvalError> {
+        if positions.len() != out.len() {
+            return Err(EvalError::LengthMismatch {
+                positions: positions.len(),
+                outputs: out.len(),
+            });
+        }
+        match self.program {
+            Program::Network { .. } => self.evaluate_input(positions, out),
+            Program::Classical => {
+                let mut packed = std::mem::take(&mut self.packed);
+                packed.clear();
+                packed.extend(positions.iter().map(CompactPosition::to_packed));
+                let r = self.evaluate_input(&packed, out);
+                self.packed = packed;
+                r
+            }
+        }
+    }
+
+    /// Scores inputs already in the program's format.
+    fn evaluate_input<T: Pod>(
+        &mut self,
+        positions: &[T],
+        out: &mut [i32],
+    ) -> Result<(), EvalError> {
         self.check_faults()?;
         if positions.is_empty() {
             return Ok(());
@@ -338,9 +435,9 @@ impl GpuContext {
             .and_then(|()| self.check_faults())
     }
 
-    fn run_chunks(
+    fn run_chunks<T: Pod>(
         &mut self,
-        positions: &[PackedPosition],
+        positions: &[T],
         out: &mut [i32],
         in_flight: &mut [Option<InFlight>; 2],
     ) -> Result<(), EvalError> {
@@ -364,22 +461,26 @@ impl GpuContext {
     }
 
     /// Uploads `chunk` into slot `slot`, dispatches the shader and queues the readback.
-    fn submit(
+    fn submit<T: Pod>(
         &mut self,
         slot: usize,
         start: usize,
-        chunk: &[PackedPosition],
+        chunk: &[T],
     ) -> Result<InFlight, EvalError> {
         let len = chunk.len();
         if self.slots[slot].capacity < len {
             let capacity = len.next_power_of_two().min(self.max_chunk).max(len);
             self.slots[slot] = self.make_slot(capacity);
         }
-        let groups = (len as u32).div_ceil(WORKGROUP_SIZE);
+        // Classical: one invocation per position; network: one workgroup per position.
+        let (groups, per_group) = match self.program {
+            Program::Classical => ((len as u32).div_ceil(WORKGROUP_SIZE), WORKGROUP_SIZE),
+            Program::Network { .. } => (len as u32, 1),
+        };
         let groups_x = groups.min(self.max_groups_x);
         let groups_y = groups.div_ceil(groups_x);
         let s = &self.slots[slot];
-        let uniform: [u32; 4] = [len as u32, groups_x * WORKGROUP_SIZE, 0, 0];
+        let uniform: [u32; 4] = [len as u32, groups_x * per_group, 0, 0];
         self.queue
             .write_buffer(&s.uniform, 0, bytemuck::cast_slice(&uniform));
         self.queue

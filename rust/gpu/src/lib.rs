@@ -30,33 +30,65 @@ pub mod layout;
 
 pub use adapter::{AdapterOptions, GpuInfo};
 pub use auto::{AutoEvaluator, DEFAULT_CROSSOVER, ENV_CROSSOVER, calibrate};
-pub use context::GpuContext;
+pub use context::{GpuContext, Program};
 pub use shatranj_engine::batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 
+use shatranj_engine::batch::cpu_evaluator;
 use shatranj_engine::eval::PackedPosition;
-use shatranj_engine::params::{DEFAULT_PARAMS, EvalParams};
+use shatranj_engine::evaluation::Evaluation;
+use shatranj_engine::nnue::CompactPosition;
+use shatranj_engine::params::EvalParams;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The GPU [`BatchEvaluator`]: one [`GpuContext`], used by one batch at a time (concurrent
 /// callers queue on a lock; each batch already fills the GPU).
 pub struct GpuEvaluator {
     info: GpuInfo,
+    evaluation: Evaluation,
     context: Mutex<GpuContext>,
 }
 
 impl GpuEvaluator {
-    /// Opens the adapter `options` select, with the evaluation weights `params`.
+    /// Opens the adapter `options` select, with the classical evaluation's weights `params`.
     pub fn new(options: &AdapterOptions, params: &EvalParams) -> Result<GpuEvaluator, EvalError> {
-        let context = GpuContext::new(options, params)?;
+        GpuEvaluator::with_evaluation(options, &Evaluation::Classical(Box::new(*params)))
+    }
+
+    /// Opens the adapter `options` select for `evaluation` (classical or a network).
+    pub fn with_evaluation(
+        options: &AdapterOptions,
+        evaluation: &Evaluation,
+    ) -> Result<GpuEvaluator, EvalError> {
+        let context = GpuContext::new(options, evaluation)?;
         Ok(GpuEvaluator {
             info: context.info().clone(),
+            evaluation: evaluation.clone(),
             context: Mutex::new(context),
         })
     }
 
-    /// The adapter the environment variables select, with the engine's weights.
+    /// The adapter the environment variables select, with the classical evaluation.
     pub fn from_env() -> Result<GpuEvaluator, EvalError> {
-        GpuEvaluator::new(&AdapterOptions::from_env()?, &DEFAULT_PARAMS)
+        GpuEvaluator::from_env_for(&Evaluation::classical())
+    }
+
+    /// The adapter the environment variables select, for `evaluation`.
+    pub fn from_env_for(evaluation: &Evaluation) -> Result<GpuEvaluator, EvalError> {
+        GpuEvaluator::with_evaluation(&AdapterOptions::from_env()?, evaluation)
+    }
+
+    /// The evaluation this evaluator computes.
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
+    }
+
+    /// Scores compact positions (32 bytes each, the network program's own input).
+    pub fn evaluate_compact(
+        &self,
+        positions: &[CompactPosition],
+        out: &mut [i32],
+    ) -> Result<(), EvalError> {
+        self.lock().evaluate_compact(positions, out)
     }
 
     pub fn info(&self) -> &GpuInfo {
@@ -80,7 +112,10 @@ impl GpuEvaluator {
 
 impl BatchEvaluator for GpuEvaluator {
     fn describe(&self) -> String {
-        format!("gpu: {}", self.info)
+        match &self.evaluation {
+            Evaluation::Classical(_) => format!("gpu: {}", self.info),
+            e => format!("gpu: {}, {}", self.info, e.describe()),
+        }
     }
 
     fn evaluate_packed(
@@ -92,33 +127,64 @@ impl BatchEvaluator for GpuEvaluator {
     }
 }
 
-/// The process's shared GPU evaluator (environment-selected adapter, engine weights), created
-/// on first use. A failure is remembered (looking for adapters again costs time and finds the
-/// same nothing); a lost device is replaced by a fresh one on the next call.
+/// How many evaluations (classical plus networks) keep a shared GPU context at once; the
+/// least recently used is dropped beyond that.
+const SHARED_CONTEXTS: usize = 4;
+
+/// The process's shared GPU evaluator for the classical evaluation (environment-selected
+/// adapter), created on first use. A failure is remembered (looking for adapters again costs
+/// time and finds the same nothing); a lost device is replaced by a fresh one on the next call.
 pub fn shared_gpu() -> Result<Arc<GpuEvaluator>, EvalError> {
-    type Shared = Option<Result<Arc<GpuEvaluator>, EvalError>>;
-    static SHARED: Mutex<Shared> = Mutex::new(None);
-    let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-    if matches!(shared.as_ref(), Some(Ok(gpu)) if gpu.is_lost()) {
-        *shared = None;
-    }
-    shared
-        .get_or_insert_with(|| GpuEvaluator::from_env().map(Arc::new))
-        .clone()
+    shared_gpu_for(&Evaluation::classical())
 }
 
-/// The process's shared `auto` evaluator, created (and calibrated) on first use and again
-/// after its GPU is lost.
-pub fn shared_auto() -> Result<Arc<AutoEvaluator>, EvalError> {
-    static SHARED: Mutex<Option<Arc<AutoEvaluator>>> = Mutex::new(None);
+/// The process's shared GPU evaluator for `evaluation`: one context per evaluation (each
+/// compiles its shader and uploads its weights once), the last few kept.
+pub fn shared_gpu_for(evaluation: &Evaluation) -> Result<Arc<GpuEvaluator>, EvalError> {
+    type Entry = (Evaluation, Result<Arc<GpuEvaluator>, EvalError>);
+    static SHARED: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
     let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(auto) = shared.as_ref() {
-        if !auto.gpu().is_some_and(|g| g.is_lost()) {
-            return Ok(auto.clone());
-        }
+    // No adapter is no adapter for every evaluation.
+    if let Some((_, Err(e @ EvalError::NoAdapter(_)))) = shared.first() {
+        return Err(e.clone());
     }
-    let auto = Arc::new(AutoEvaluator::open()?);
-    *shared = Some(auto.clone());
+    shared.retain(|(_, r)| !matches!(r, Ok(gpu) if gpu.is_lost()));
+    if let Some(i) = shared.iter().position(|(e, _)| e == evaluation) {
+        let entry = shared.remove(i);
+        let result = entry.1.clone();
+        shared.push(entry);
+        return result;
+    }
+    let result = GpuEvaluator::from_env_for(evaluation).map(Arc::new);
+    if matches!(result, Err(EvalError::NoAdapter(_))) {
+        shared.clear();
+    }
+    shared.push((evaluation.clone(), result.clone()));
+    if shared.len() > SHARED_CONTEXTS {
+        drop(shared.remove(0));
+    }
+    result
+}
+
+/// The process's shared `auto` evaluator for the classical evaluation.
+pub fn shared_auto() -> Result<Arc<AutoEvaluator>, EvalError> {
+    shared_auto_for(&Evaluation::classical())
+}
+
+/// The process's shared `auto` evaluator for `evaluation`, created (and calibrated) on first
+/// use and again after its GPU is lost.
+pub fn shared_auto_for(evaluation: &Evaluation) -> Result<Arc<AutoEvaluator>, EvalError> {
+    static SHARED: Mutex<Vec<(Evaluation, Arc<AutoEvaluator>)>> = Mutex::new(Vec::new());
+    let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    shared.retain(|(_, a)| !a.gpu().is_some_and(|g| g.is_lost()));
+    if let Some((_, auto)) = shared.iter().find(|(e, _)| e == evaluation) {
+        return Ok(auto.clone());
+    }
+    let auto = Arc::new(AutoEvaluator::open_for(evaluation)?);
+    shared.push((evaluation.clone(), auto.clone()));
+    if shared.len() > SHARED_CONTEXTS {
+        shared.remove(0);
+    }
     Ok(auto)
 }
 
@@ -127,14 +193,22 @@ pub fn gpu_info() -> Result<GpuInfo, EvalError> {
     shared_gpu().map(|g| g.info().clone())
 }
 
-/// A [`BatchEvaluator`] for `device`: the CPU on rayon's threads, the shared GPU evaluator
-/// (an error if there is no adapter), or the shared [`AutoEvaluator`] choosing per batch.
-/// Cheap after the first call of each kind: the GPU context and the calibration are made once
-/// per process.
+/// A [`BatchEvaluator`] of the classical evaluation for `device` (see [`open_for`]).
 pub fn open(device: Device) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
+    open_for(device, &Evaluation::classical())
+}
+
+/// A [`BatchEvaluator`] of `evaluation` for `device`: the CPU on rayon's threads, the shared
+/// GPU evaluator (an error if there is no adapter), or the shared [`AutoEvaluator`] choosing
+/// per batch. Cheap after the first call of each kind: the GPU context and the calibration
+/// are made once per process and evaluation.
+pub fn open_for(
+    device: Device,
+    evaluation: &Evaluation,
+) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
     Ok(match device {
-        Device::Cpu => Arc::new(CpuBatchEvaluator::new(DEFAULT_PARAMS)),
-        Device::Gpu => shared_gpu()?,
-        Device::Auto => shared_auto()?,
+        Device::Cpu => cpu_evaluator(evaluation),
+        Device::Gpu => shared_gpu_for(evaluation)?,
+        Device::Auto => shared_auto_for(evaluation)?,
     })
 }

@@ -61,6 +61,7 @@ fn options(threads: i64, hash_mb: i64, device: &str) -> PyResult<EngineOptions> 
         parse_device(device)?,
         open_evaluator,
         BatchConfig::default(),
+        &shatranj_engine::Evaluation::default(),
     )
     .map_err(eval_error)?;
     Ok(EngineOptions {

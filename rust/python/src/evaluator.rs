@@ -3,11 +3,14 @@
 
 use pyo3::PyErr;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
-use shatranj_engine::{BatchEvaluator, Device, EvalError};
+use shatranj_engine::{BatchEvaluator, Device, EvalError, Evaluation};
 use std::sync::Arc;
 
-pub fn open_evaluator(device: Device) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
-    shatranj_gpu::open(device)
+pub fn open_evaluator(
+    device: Device,
+    evaluation: &Evaluation,
+) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
+    shatranj_gpu::open_for(device, evaluation)
 }
 
 /// An evaluation failure as a Python exception: a bad device name is the caller's

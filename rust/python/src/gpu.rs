@@ -48,7 +48,7 @@ pub fn evaluate<'py>(
     let positions = packed_positions(boards)?;
     let scores = py
         .detach(|| -> Result<Vec<i32>, EvalError> {
-            let evaluator = open_evaluator(device)?;
+            let evaluator = open_evaluator(device, &shatranj_engine::Evaluation::default())?;
             let mut scores = vec![0; positions.len()];
             evaluator.evaluate_packed(&positions, &mut scores)?;
             Ok(scores)

@@ -108,7 +108,9 @@ pub fn selfplay<'py>(
     };
     // `cpu` and `auto` evaluate inline (measured fastest) unless `batched`; `gpu` batches.
     let evaluator: Option<Arc<dyn BatchEvaluator>> = match (device, batched) {
-        (Device::Gpu, _) | (_, true) => Some(open_evaluator(device).map_err(eval_error)?),
+        (Device::Gpu, _) | (_, true) => {
+            Some(open_evaluator(device, &config.evaluation).map_err(eval_error)?)
+        }
         _ => None,
     };
 

@@ -1,7 +1,7 @@
 //! Incremental accumulators for the search: one pair per ply, each the parent's plus the
 //! rows of what the move changed, computed only when that ply is evaluated.
 
-use super::{Network, active_features, black_view, feature};
+use super::{MAX_PIECES, Network, active_features, black_view, feature};
 use shatranj_chess::{Board, Color, Position, Role};
 use std::sync::Arc;
 
@@ -165,7 +165,8 @@ impl AccumulatorStack {
             base -= 1;
         }
         let pieces = pos.board().occupied().0.count_ones() as usize;
-        if blocked || !self.computed[base] || rows > pieces {
+        // More than 32 pieces (no legal position): the refresh counts only 32 of them.
+        if blocked || !self.computed[base] || rows > pieces || pieces > MAX_PIECES {
             self.refresh(ply, pos);
             return;
         }

@@ -28,10 +28,12 @@
 //! from the nearest computed ancestor, or from scratch when that is cheaper.
 
 mod accumulator;
+mod compact;
 pub mod file;
 pub mod kernels;
 
 pub use accumulator::{AccumulatorStack, Delta};
+pub use compact::CompactPosition;
 pub use file::{NetError, NetHeader};
 pub use kernels::Kernel;
 
@@ -62,10 +64,16 @@ pub const fn black_view(white_feature: usize) -> usize {
     ((white_feature + 384) % INPUTS) ^ 56
 }
 
-/// The active features of both views of `pos`: `(white view, black view)`.
+/// The most pieces the network sees: a legal position has at most 32, and the loader's
+/// overflow check assumes no more.
+pub const MAX_PIECES: usize = 32;
+
+/// The active features of both views of `pos`: `(white view, black view)`. A board with more
+/// than [`MAX_PIECES`] pieces (never a legal position) counts its first 32 in square order,
+/// as [`CompactPosition`] stores them, so every path computes the same number.
 pub fn active_features(pos: &Position) -> (Vec<usize>, Vec<usize>) {
     let board = pos.board();
-    let mut white = Vec::with_capacity(32);
+    let mut white = Vec::with_capacity(MAX_PIECES);
     for color in Color::ALL {
         for role in Role::ALL {
             let mut bb = (board.by_color(color) & board.by_role(role)).0;
@@ -75,6 +83,10 @@ pub fn active_features(pos: &Position) -> (Vec<usize>, Vec<usize>) {
                 white.push(feature(Color::White, color, role, sq));
             }
         }
+    }
+    if white.len() > MAX_PIECES {
+        white.sort_by_key(|f| f % 64);
+        white.truncate(MAX_PIECES);
     }
     let black = white.iter().map(|&f| black_view(f)).collect();
     (white, black)
@@ -104,14 +116,11 @@ impl std::fmt::Debug for Network {
     }
 }
 
-/// Two networks are equal when their weights are (whatever kernels they run).
+/// Two networks are equal when their weights are, whatever kernels they run: when their
+/// headers are, since the header holds the weights' SHA-256.
 impl PartialEq for Network {
     fn eq(&self, other: &Network) -> bool {
         self.header == other.header
-            && self.feature_weights == other.feature_weights
-            && self.feature_bias == other.feature_bias
-            && self.output_weights == other.output_weights
-            && self.output_bias == other.output_bias
     }
 }
 
@@ -244,14 +253,31 @@ impl Network {
     /// The evaluation of `pos` from scratch, centipawns for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let (white, black) = active_features(pos);
+        self.evaluate_views(&white, &black, pos.turn() == Color::Black)
+    }
+
+    /// The evaluation of a compact position (the GPU's input) from scratch.
+    pub fn evaluate_compact(&self, c: &CompactPosition) -> i32 {
+        let white: Vec<usize> = c.white_features().collect();
+        let black: Vec<usize> = white.iter().map(|&f| black_view(f)).collect();
+        self.evaluate_views(&white, &black, c.black_to_move())
+    }
+
+    /// The evaluation of a packed position (the batch back ends' input) from scratch.
+    pub fn evaluate_packed(&self, p: &crate::eval::PackedPosition) -> i32 {
+        self.evaluate_compact(&CompactPosition::from_packed(p))
+    }
+
+    fn evaluate_views(&self, white: &[usize], black: &[usize], black_to_move: bool) -> i32 {
         let h = self.header.hidden;
         let mut w = vec![0i16; h];
         let mut b = vec![0i16; h];
-        self.refresh(&mut w, &white);
-        self.refresh(&mut b, &black);
-        match pos.turn() {
-            Color::White => self.output(&w, &b),
-            Color::Black => self.output(&b, &w),
+        self.refresh(&mut w, white);
+        self.refresh(&mut b, black);
+        if black_to_move {
+            self.output(&b, &w)
+        } else {
+            self.output(&w, &b)
         }
     }
 

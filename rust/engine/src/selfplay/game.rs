@@ -2,6 +2,7 @@
 //! end the game or the ply cap adjudicates it a draw.
 
 use crate::engine::{Engine, EngineError, EngineOptions, EvalRoute, SearchRoot, StopHandle};
+use crate::evaluation::Evaluation;
 use crate::limits::Limits;
 use shatranj_chess::{Color, History, Move, Position, Rules, Termination};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -121,6 +122,7 @@ pub struct GameSettings<'a> {
     pub max_plies: u32,
     pub hash_mb: usize,
     pub route: &'a EvalRoute,
+    pub evaluation: &'a Evaluation,
     /// Stops the game between moves (it is then abandoned: `Ok(None)`).
     pub stop: &'a AtomicBool,
     /// Counts plies and evaluations as they happen, for progress reports.
@@ -142,6 +144,7 @@ pub fn play_game(
         threads: 1,
         hash_mb: s.hash_mb,
         eval_route: s.route.clone(),
+        evaluation: s.evaluation.clone(),
         ..EngineOptions::default()
     })?;
     on_engine(engine.stop_handle());

@@ -30,6 +30,7 @@ pub use pgn::format_pgn;
 
 use crate::batch::{BatchEvaluator, EvalError};
 use crate::engine::{EngineError, EvalRoute, StopHandle};
+use crate::evaluation::Evaluation;
 use crate::limits::Limits;
 use crate::service::{BatchConfig, EvalService};
 use game::{GameSettings, play_game};
@@ -94,6 +95,9 @@ pub struct SelfPlayConfig {
     pub batch: BatchConfig,
     /// PGN `Event` tag.
     pub event: String,
+    /// The static evaluation of both sides (a batch back end given to [`play_games`] must
+    /// compute the same one).
+    pub evaluation: Evaluation,
 }
 
 impl Default for SelfPlayConfig {
@@ -109,6 +113,7 @@ impl Default for SelfPlayConfig {
             hash_mb: 2,
             batch: BatchConfig::default(),
             event: "shatranj self-play".into(),
+            evaluation: Evaluation::default(),
         }
     }
 }
@@ -288,6 +293,7 @@ pub fn play_games(
             max_plies: config.max_plies,
             hash_mb: config.hash_mb,
             route: &route,
+            evaluation: &config.evaluation,
             stop: &halt,
             plies: &plies,
             evaluations: &evaluations,

@@ -1,0 +1,162 @@
+//! The network shader (`shaders/nnue.wgsl`) against the CPU network, score for score: random
+//! networks of several hidden sizes and both quantisations, on more than 100,000 positions
+//! from random games and random placements, at odd batch sizes; compact input uploaded as it
+//! is; and `open_for` on every device.
+//!
+//! Without a GPU adapter these tests print why and pass, unless `SHATRANJ_REQUIRE_GPU=1` (CI
+//! sets it, with Mesa's lavapipe, so the shader really runs).
+
+use shatranj_engine::eval::PackedPosition;
+use shatranj_engine::nnue::file::Quantisation;
+use shatranj_engine::nnue::{CompactPosition, INPUTS, Network};
+use shatranj_engine::selfplay::SplitMix64;
+use shatranj_engine::{BatchEvaluator, Evaluation};
+use shatranj_gpu::{Device, GpuEvaluator, Program};
+use std::sync::Arc;
+
+#[path = "support/positions.rs"]
+mod positions;
+use positions::{Rng, fixed_positions, game_positions, placed_positions};
+
+const SEED: u64 = 0x0DD_BA7C;
+
+/// A random network using most of the range the loader allows.
+fn network(seed: u64, hidden: usize, quantisation: Quantisation) -> Arc<Network> {
+    let mut g = SplitMix64::new(seed);
+    let mut r = |max: i32| (g.below(2 * max as usize + 1) as i32 - max) as i16;
+    let limit = (i16::MAX as i32 / quantisation.qa).min(127);
+    let fw = (0..INPUTS * hidden).map(|_| r(500)).collect();
+    let fb = (0..hidden).map(|_| r(3000)).collect();
+    let ow = (0..2 * hidden).map(|_| r(limit)).collect();
+    Arc::new(Network::from_parts(quantisation, fw, fb, ow, -777).unwrap())
+}
+
+fn gpu_or_skip(test: &str, net: &Arc<Network>) -> Option<GpuEvaluator> {
+    match GpuEvaluator::from_env_for(&Evaluation::Network(Arc::clone(net))) {
+        Ok(gpu) => {
+            println!("{test}: {}", gpu.describe());
+            Some(gpu)
+        }
+        Err(e) => {
+            if std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("{test}: SHATRANJ_REQUIRE_GPU=1 but {e}");
+            }
+            println!("{test}: skipped, {e} (set SHATRANJ_REQUIRE_GPU=1 to make this a failure)");
+            None
+        }
+    }
+}
+
+fn check(net: &Network, gpu: &dyn BatchEvaluator, positions: &[PackedPosition], batch: usize) {
+    let mut out = vec![i32::MIN; batch];
+    for (b, chunk) in positions.chunks(batch).enumerate() {
+        let out = &mut out[..chunk.len()];
+        out.fill(i32::MIN);
+        gpu.evaluate_packed(chunk, out)
+            .unwrap_or_else(|e| panic!("batch size {batch}: {e}"));
+        for (i, (p, &score)) in chunk.iter().zip(out.iter()).enumerate() {
+            assert_eq!(
+                score,
+                net.evaluate_packed(p),
+                "seed {SEED:#x}, hidden {}, batch size {batch}, position {}: {p:?}",
+                net.hidden(),
+                b * batch + i
+            );
+        }
+    }
+}
+
+#[test]
+fn network_scores_on_the_gpu_equal_the_cpu() {
+    let mut rng = Rng::mixed(SEED);
+    println!("seed {SEED:#x}");
+    let mut positions = fixed_positions();
+    positions.extend(game_positions(&mut rng, 60_000));
+    positions.extend(placed_positions(&mut rng, 45_000));
+    assert!(positions.len() >= 100_000);
+    let nets = [
+        network(SEED, 64, Quantisation::default()),
+        network(
+            SEED + 1,
+            32,
+            Quantisation {
+                qa: 181,
+                ..Quantisation::default()
+            },
+        ),
+        network(SEED + 2, 256, Quantisation::default()),
+    ];
+    for (k, net) in nets.iter().enumerate() {
+        let Some(gpu) = gpu_or_skip("network identity", net) else {
+            return;
+        };
+        assert_eq!(
+            gpu.with_context(|c| c.program()),
+            Program::Network {
+                hidden: net.hidden()
+            }
+        );
+        // Every position with the first network; prefixes with the others.
+        let all = if k == 0 { positions.len() } else { 6_000 };
+        check(net, &gpu, &positions[..300], 1);
+        for batch in [63, 64, 65, 1001] {
+            check(net, &gpu, &positions[..all.min(8_000)], batch);
+        }
+        check(net, &gpu, &positions[..all], 4097);
+        check(net, &gpu, &positions[..all], all);
+    }
+}
+
+#[test]
+fn compact_input_is_uploaded_as_it_is() {
+    let net = network(SEED ^ 5, 64, Quantisation::default());
+    let Some(gpu) = gpu_or_skip("compact input", &net) else {
+        return;
+    };
+    let mut rng = Rng::mixed(SEED ^ 5);
+    let packed = game_positions(&mut rng, 5000);
+    let compact: Vec<CompactPosition> = packed.iter().map(CompactPosition::from_packed).collect();
+    let mut out = vec![0; compact.len()];
+    gpu.evaluate_compact(&compact, &mut out).unwrap();
+    for (c, &score) in compact.iter().zip(&out) {
+        assert_eq!(score, net.evaluate_compact(c));
+    }
+    assert!(gpu.evaluate_compact(&compact, &mut out[..3]).is_err());
+    // The classical program takes compact input too (converted on the way).
+    if let Ok(classical) = GpuEvaluator::from_env() {
+        classical
+            .evaluate_compact(&compact[..100], &mut out[..100])
+            .unwrap();
+        let mut expected = vec![0; 100];
+        classical
+            .evaluate_packed(&packed[..100], &mut expected)
+            .unwrap();
+        assert_eq!(out[..100], expected[..]);
+    }
+}
+
+#[test]
+fn open_for_gives_every_device_the_networks_scores() {
+    let net = network(SEED ^ 9, 32, Quantisation::default());
+    let evaluation = Evaluation::Network(Arc::clone(&net));
+    let mut rng = Rng::mixed(SEED ^ 9);
+    let positions = placed_positions(&mut rng, 3000);
+    for device in [Device::Cpu, Device::Auto] {
+        let e = shatranj_gpu::open_for(device, &evaluation).unwrap();
+        println!("{device}: {}", e.describe());
+        check(&net, e.as_ref(), &positions, 777);
+    }
+    match shatranj_gpu::open_for(Device::Gpu, &evaluation) {
+        Ok(gpu) => {
+            assert!(gpu.describe().contains("network"), "{}", gpu.describe());
+            check(&net, gpu.as_ref(), &positions, 3000);
+            // The same evaluation shares one context.
+            let again = shatranj_gpu::open_for(Device::Gpu, &evaluation).unwrap();
+            assert!(Arc::ptr_eq(&gpu, &again));
+        }
+        Err(e) => assert!(
+            gpu_or_skip("open_for(gpu)", &net).is_none(),
+            "open_for(gpu) failed while an adapter exists: {e}"
+        ),
+    }
+}
