@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU checks for a lent accelerator machine (an NVIDIA H200 through the `device` tool):
-# the bit-identity tests on the real GPU and the batch-size benchmark, outputs under $OUT.
+# the bit-identity tests on the real GPU (classical shader and network shader) and the
+# batch-size benchmark of both evaluations, outputs under $OUT.
 #
 # Two steps, so that no device time is spent compiling (the lent machine may lack Rust):
 #
@@ -11,13 +12,16 @@
 #   2. on the device:  run(command="benchmarks/gpu_device_check.sh", carry=[".gpucheck", ".gl"],
 #                          timeout_s=420)
 #        unpacks the loader, runs the bit-identity tests with SHATRANJ_REQUIRE_GPU=1 and the
-#        benchmark (batch 1 … 1M, CPU one thread / all threads / GPU, batch-1 latency), and
-#        writes $OUT/{bit_identity.log, gpu_eval.jsonl, gpu_eval.txt, env.txt}.
+#        benchmark (batch 1 … 1M, CPU one thread / all threads / GPU, batch-1 latency) for the
+#        classical evaluation and the network (the built-in one, or .gpucheck/net.nnue, which
+#        --prepare copies from NET=path if set), and writes
+#        $OUT/{bit_identity.log, network_identity.log, gpu_eval.jsonl, gpu_eval.txt, env.txt}.
 #   3. back here: python3 benchmarks/gpu_eval.py --from-json <files_at>/gpu_eval.jsonl --record
 #        appends the table (with a plot) to benchmarks/RESULTS.md, with the swept crossover
 #        beside the one `auto` calibrates for itself.
 #
-# Expected runtime on the device: about 2–3 minutes (the benchmark's 1M batches dominate).
+# Expected runtime on the device: about 4–6 minutes (the benchmark's 1M batches dominate,
+# once per evaluation).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,8 +45,16 @@ for line in sys.stdin:
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "bit_identity":
         print(m["executable"])')
     cp "$test_bin" "$PREBUILT/bit_identity"
+    net_test=$(cargo test --release -p shatranj-gpu --test network_identity --no-run --message-format=json \
+        | python3 -c 'import json,sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "network_identity":
+        print(m["executable"])')
+    cp "$net_test" "$PREBUILT/network_identity"
+    if [ -n "${NET:-}" ]; then cp "$NET" "$PREBUILT/net.nnue"; fi
     # Line tables are most of the size, and everything carried counts against the 64 MiB.
-    strip --strip-debug "$PREBUILT/gpu_eval" "$PREBUILT/bit_identity" 2>/dev/null || true
+    strip --strip-debug "$PREBUILT/gpu_eval" "$PREBUILT/bit_identity" "$PREBUILT/network_identity" 2>/dev/null || true
     if [ ! -d .gl ] || ! ls .gl/*.deb >/dev/null 2>&1; then
         grep -qxF '/.gl/' "$exclude" || echo '/.gl/' >>"$exclude"
         mkdir -p .gl /tmp/amd64/partial
@@ -82,23 +94,38 @@ cat "$OUT/env.txt"
 
 if [ -x "$PREBUILT/bit_identity" ]; then
     test_cmd=("$PREBUILT/bit_identity")
+    net_test_cmd=("$PREBUILT/network_identity")
     bench_cmd=("$PREBUILT/gpu_eval")
 else
     # No prebuilt binaries: build here (needs cargo on this machine).
     cargo build --release -p shatranj-gpu --example gpu_eval || exit 1
     test_cmd=(cargo test --release -p shatranj-gpu --test bit_identity --)
+    net_test_cmd=(cargo test --release -p shatranj-gpu --test network_identity --)
     bench_cmd=(target/release/examples/gpu_eval)
 fi
 
-echo "== bit identity (SHATRANJ_REQUIRE_GPU=1) =="
+echo "== bit identity, classical (SHATRANJ_REQUIRE_GPU=1) =="
 SHATRANJ_REQUIRE_GPU=1 "${test_cmd[@]}" --nocapture --test-threads 1 2>&1 | tee "$OUT/bit_identity.log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+echo "== bit identity, network (SHATRANJ_REQUIRE_GPU=1) =="
+SHATRANJ_REQUIRE_GPU=1 "${net_test_cmd[@]}" --nocapture --test-threads 1 2>&1 | tee "$OUT/network_identity.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
-echo "== benchmark =="
+# The network measured: the built-in one if the build has it, else a carried file.
+evaluations=(classical)
+if "${bench_cmd[@]}" --max-batch 1 --min-time 0 --latency-calls 1 --eval-file '<default>' >/dev/null 2>&1; then
+    evaluations+=('<default>')
+elif [ -f "$PREBUILT/net.nnue" ]; then
+    evaluations+=("$PREBUILT/net.nnue")
+fi
+
+echo "== benchmark (${evaluations[*]}) =="
 {
     printf '{"kind": "machine", "cpu": "%s", "threads": %s}\n' \
         "$(lscpu | sed -n 's/^Model name: *//p' | head -1)" "$(nproc)"
-    "${bench_cmd[@]}" --max-batch 1048576 --min-time 0.3 --latency-calls 5000
+    for e in "${evaluations[@]}"; do
+        "${bench_cmd[@]}" --max-batch 1048576 --min-time 0.3 --latency-calls 5000 --eval-file "$e" || exit 1
+    done
 } >"$OUT/gpu_eval.jsonl"
 [ $? -eq 0 ] || status=1
 cat "$OUT/gpu_eval.jsonl"

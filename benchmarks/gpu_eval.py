@@ -9,11 +9,16 @@ batch size from which the GPU beats the CPU on all threads at every larger size 
 the crossover `device="auto"` measures for itself, also printed), draws a PNG plot
 (matplotlib, if installed) and with --record appends a section to benchmarks/RESULTS.md.
 
+Each --eval-file (default: classical and, when the binary has one, the built-in network
+<default>) is measured in its own run of the example and gets its own table; for a network the
+GPU is also timed on compact positions packed beforehand ("GPU, compact input": the 32-byte
+upload alone).
 On a machine without a GPU, Mesa's lavapipe (Debian `mesa-vulkan-drivers`) runs the shader on
 the CPU: its numbers prove the shader runs and agrees, not how fast a GPU is.
 
     python3 benchmarks/gpu_eval.py [--max-batch 1048576] [--min-time 0.3] [--record]
                                    [--plot benchmarks/gpu_eval.png] [--json out.jsonl]
+                                   [--eval-file classical --eval-file <default> ...]
     python3 benchmarks/gpu_eval.py --quick      # up to 16k positions, short timings
     python3 benchmarks/gpu_eval.py --from-json out.jsonl --record   # report a run made elsewhere
                                                                     # (benchmarks/gpu_device_check.sh)
@@ -36,7 +41,21 @@ from typing import Any, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
-DEVICES = [("cpu1", "CPU, 1 thread"), ("cpu", "CPU, all threads"), ("gpu", "GPU")]
+DEVICES = [
+    ("cpu1", "CPU, 1 thread"),
+    ("cpu", "CPU, all threads"),
+    ("gpu", "GPU"),
+    ("gpu-compact", "GPU, compact input"),
+]
+
+
+def evaluation_of(row: Dict[str, Any]) -> str:
+    """The evaluation a measurement is of (runs recorded before networks existed: classical)."""
+    return str(row.get("evaluation", "classical"))
+
+
+def of(rows: List[Dict[str, Any]], evaluation: str) -> List[Dict[str, Any]]:
+    return [r for r in rows if evaluation_of(r) == evaluation]
 
 
 def build_example() -> Path:
@@ -49,12 +68,13 @@ def build_example() -> Path:
     return target / "release" / "examples" / "gpu_eval"
 
 
-def run_example(binary: Path, args: argparse.Namespace) -> List[Dict[str, Any]]:
+def run_example(binary: Path, args: argparse.Namespace, evaluation: str) -> List[Dict[str, Any]]:
     cmd = [
         str(binary),
         "--max-batch", str(args.max_batch),
         "--min-time", str(args.min_time),
         "--latency-calls", str(args.latency_calls),
+        "--eval-file", evaluation,
     ]  # fmt: skip
     print("running:", " ".join(cmd), flush=True)
     proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
@@ -62,6 +82,17 @@ def run_example(binary: Path, args: argparse.Namespace) -> List[Dict[str, Any]]:
     if proc.returncode != 0:
         sys.exit(f"gpu_eval failed with exit code {proc.returncode}")
     return rows
+
+
+def default_evaluations(binary: Path) -> List[str]:
+    """classical, and the built-in network if this build has one (the example says so by
+    loading it)."""
+    probe = subprocess.run(
+        [str(binary), "--max-batch", "1", "--min-time", "0", "--latency-calls", "1",
+         "--eval-file", "<default>"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    return ["classical"] + (["<default>"] if probe.returncode == 0 else [])
 
 
 def crossover(rows: List[Dict[str, Any]]) -> Optional[int]:
@@ -117,14 +148,24 @@ def plot(rows: List[Dict[str, Any]], path: Path, title: str) -> bool:
         print("matplotlib is not installed (pip install matplotlib): no plot", file=sys.stderr)
         return False
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for device, label in DEVICES:
-        pts = sorted(
-            (r["batch"], r["positions_per_s"])
-            for r in rows
-            if r["kind"] == "throughput" and r["device"] == device
-        )
-        if pts:
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+    evaluations = sorted({evaluation_of(r) for r in rows if r["kind"] == "throughput"})
+    styles = ["-", "--", ":", "-."]
+    for k, evaluation in enumerate(evaluations):
+        for device, label in DEVICES:
+            pts = sorted(
+                (r["batch"], r["positions_per_s"])
+                for r in of(rows, evaluation)
+                if r["kind"] == "throughput" and r["device"] == device
+            )
+            if pts:
+                name = label if len(evaluations) == 1 else f"{label} ({Path(evaluation).name})"
+                ax.plot(
+                    [p[0] for p in pts],
+                    [p[1] for p in pts],
+                    marker="o",
+                    linestyle=styles[k % len(styles)],
+                    label=name,
+                )
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("batch size (positions)")
@@ -169,6 +210,12 @@ def main() -> None:
     ap.add_argument("--binary", type=Path, help="run this gpu_eval binary (implies --no-build)")
     ap.add_argument("--from-json", type=Path, help="report the measurements of an earlier --json run")
     ap.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
+    ap.add_argument(
+        "--eval-file",
+        action="append",
+        default=None,
+        help="an evaluation to measure (repeatable): classical, <default> or a network file",
+    )
     args = ap.parse_args()
     if args.quick:
         args.max_batch = min(args.max_batch, 1 << 14)
@@ -185,14 +232,14 @@ def main() -> None:
             binary = target / "release" / "examples" / "gpu_eval"
         else:
             binary = build_example()
-        rows = run_example(binary, args)
+        evaluations = args.eval_file or default_evaluations(binary)
+        rows = [r for e in evaluations for r in run_example(binary, args, e)]
     if args.json and not args.from_json:
         rows.insert(0, {"kind": "machine", "cpu": cpu_model(), "threads": os.cpu_count()})
         args.json.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
     adapter = next((r for r in rows if r["kind"] == "adapter"), None)
     no_gpu = next((r for r in rows if r["kind"] == "no_gpu"), None)
-    latency = next((r for r in rows if r["kind"] == "latency"), None)
     cpu_desc = next((r["describe"] for r in rows if r.get("device") == "cpu"), "cpu")
     if adapter:
         gpu_line = (
@@ -202,7 +249,6 @@ def main() -> None:
     else:
         gpu_line = f"none ({no_gpu['reason'] if no_gpu else 'unknown'})"
     software = bool(adapter and adapter["device_type"] == "cpu")
-    cross = crossover(rows)
 
     machine = next((r for r in rows if r["kind"] == "machine"), None)
     if machine:
@@ -221,27 +267,37 @@ def main() -> None:
             "- **software adapter** (lavapipe runs the shader on the same CPU cores): the GPU "
             "column proves the shader runs and matches the CPU bit for bit, not GPU speed"
         )
-    out += ["", table(rows), ""]
-    if latency:
-        out.append(
-            f"GPU round trip of a batch of one ({latency['calls']} calls): median "
-            f"{latency['median_us']:.1f} µs, p10 {latency['p10_us']:.1f} µs, p90 "
-            f"{latency['p90_us']:.1f} µs, min {latency['min_us']:.1f} µs"
+    evaluations = list(dict.fromkeys(evaluation_of(r) for r in rows if r["kind"] == "throughput"))
+    for evaluation in evaluations:
+        part = of(rows, evaluation)
+        described = next(
+            (r["describe"] for r in part if r["kind"] == "evaluation"), evaluation
         )
-    if adapter:
-        out.append(
-            f"Crossover (GPU ≥ CPU on all threads from this batch size on): "
-            f"{cross:,}" if cross is not None else "Crossover: none — the GPU never beat the CPU here"
-        )
-        if cross is not None and not software:
-            out.append(f"(to fix it rather than let `auto` measure it: `SHATRANJ_GPU_CROSSOVER={cross}`)")
-    calibration = next((r for r in rows if r["kind"] == "calibration"), None)
-    if calibration:
-        c = calibration["crossover"]
-        out.append(
-            "`auto`'s own calibration (`shatranj_gpu::calibrate`) chose: "
-            + (f"{c:,}" if c < 2**62 else "never (the GPU is not faster per position)")
-        )
+        out += ["", f"**Evaluation: {evaluation}** ({described})", "", table(part), ""]
+        latency = next((r for r in part if r["kind"] == "latency"), None)
+        if latency:
+            out.append(
+                f"GPU round trip of a batch of one ({latency['calls']} calls): median "
+                f"{latency['median_us']:.1f} µs, p10 {latency['p10_us']:.1f} µs, p90 "
+                f"{latency['p90_us']:.1f} µs, min {latency['min_us']:.1f} µs"
+            )
+        cross = crossover(part)
+        if adapter:
+            out.append(
+                f"Crossover (GPU ≥ CPU on all threads from this batch size on): "
+                f"{cross:,}" if cross is not None else "Crossover: none — the GPU never beat the CPU here"
+            )
+            if cross is not None and not software:
+                out.append(f"(to fix it rather than let `auto` measure it: `SHATRANJ_GPU_CROSSOVER={cross}`)")
+        calibration = next((r for r in part if r["kind"] == "calibration"), None)
+        if calibration is None and len(evaluations) == 1:
+            calibration = next((r for r in rows if r["kind"] == "calibration"), None)
+        if calibration:
+            c = calibration["crossover"]
+            out.append(
+                "`auto`'s own calibration (`shatranj_gpu::calibrate`) chose: "
+                + (f"{c:,}" if c < 2**62 else "never (the GPU is not faster per position)")
+            )
     out.append("All GPU scores matched the CPU's." if adapter else "")
     report = "\n".join(out).rstrip() + "\n"
     print()

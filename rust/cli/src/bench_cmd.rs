@@ -4,7 +4,7 @@
 use crate::perft_cmd::CliError;
 use clap::Args;
 use shatranj_engine::Evaluation;
-use shatranj_engine::bench::{BENCH_POSITIONS, DEFAULT_BENCH_DEPTH, run_bench};
+use shatranj_engine::bench::{BENCH_POSITIONS, DEFAULT_BENCH_DEPTH, eval_speed, run_bench};
 use shatranj_engine::engine::nps;
 use std::io::Write;
 
@@ -16,12 +16,16 @@ pub struct BenchArgs {
     /// The evaluation: a network file, <default> (the built-in network) or classical.
     #[arg(long, default_value_t = Evaluation::default_name().to_string())]
     eval_file: String,
+    /// Also time one static evaluation (from scratch, and incrementally as the search does).
+    #[arg(long)]
+    eval_speed: bool,
 }
 
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let evaluation = Evaluation::from_name(&args.eval_file).map_err(CliError::Net)?;
     let total = BENCH_POSITIONS.len();
     eprintln!("evaluation: {}", evaluation.describe());
+    let speed = args.eval_speed.then(|| eval_speed(&evaluation, 1_000_000));
     let report = run_bench(args.depth, evaluation, |i, nodes| {
         eprintln!("position {}/{total}: {nodes} nodes", i + 1);
     })
@@ -30,6 +34,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let _ = writeln!(out, "Total time (ms): {}", report.time.as_millis());
     let _ = writeln!(out, "Nodes searched: {}", report.nodes);
     let _ = writeln!(out, "Nodes/second: {}", nps(report.nodes, report.time));
+    if let Some(s) = speed {
+        let _ = writeln!(out, "Evaluation ns (from scratch): {:.1}", s.scratch_ns);
+        let _ = writeln!(out, "Evaluation ns (incremental): {:.1}", s.incremental_ns);
+    }
     let _ = out.flush();
     Ok(())
 }

@@ -3,7 +3,7 @@
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shatranj_engine::datagen::DataError;
-use shatranj_train::{TrainConfig, TrainError, Trainer, data, quantisation_error};
+use shatranj_train::{TrainConfig, TrainError, Trainer, data, loss_of_scores, quantisation_error};
 use std::fmt;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -52,6 +52,9 @@ pub struct TrainArgs {
     /// Continue from the checkpoint (its settings win, but for --epochs).
     #[arg(long)]
     resume: bool,
+    /// Write the epoch with the lowest validation loss to OUT, not the last one.
+    #[arg(long)]
+    keep_best: bool,
     /// Never draw a progress bar.
     #[arg(long)]
     quiet: bool,
@@ -135,6 +138,16 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         .map_err(TrainCliError::Train)?
     };
     let _ = writeln!(out, "Settings: {:?}", trainer.config);
+    if let Some(l) = loss_of_scores(
+        &dataset.validation,
+        &dataset.validation_classical,
+        trainer.config.wdl,
+    ) {
+        let _ = writeln!(
+            out,
+            "Baseline: the classical evaluation's validation loss is {l:.6}"
+        );
+    }
     let _ = out.flush();
     drop(out);
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
@@ -148,6 +161,9 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         b
     });
     let net_out = args.out.clone();
+    let keep_best = args.keep_best;
+    let mut best = f32::INFINITY;
+    let mut best_params: Option<shatranj_train::Params> = None;
     let done = trainer
         .train(
             &dataset,
@@ -181,10 +197,18 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
                     None => println!("{line}"),
                 }
                 t.save_checkpoint(&checkpoint)?;
-                // The latest epoch's network is always on disk.
-                t.network()?
-                    .save(&net_out)
-                    .map_err(|e| TrainError::Io(format!("cannot write {}: {e}", net_out.display())))
+                // The latest (or best) epoch's network is always on disk.
+                let loss = r.validation_loss.unwrap_or(f32::NEG_INFINITY);
+                if !keep_best || loss < best {
+                    best = loss;
+                    t.network()?.save(&net_out).map_err(|e| {
+                        TrainError::Io(format!("cannot write {}: {e}", net_out.display()))
+                    })?;
+                    if keep_best {
+                        best_params = Some(t.params.clone());
+                    }
+                }
+                Ok(())
             },
         )
         .map_err(TrainCliError::Train)?;
@@ -196,6 +220,10 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
             .save_checkpoint(&checkpoint)
             .map_err(TrainCliError::Train)?;
         return Err(TrainCliError::Interrupted(checkpoint));
+    }
+    if let Some(p) = best_params {
+        println!("Kept the best epoch: validation loss {best:.6}");
+        trainer.params = p;
     }
     let net = trainer.network().map_err(TrainCliError::Train)?;
     net.save(&args.out)

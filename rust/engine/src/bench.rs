@@ -68,6 +68,82 @@ pub fn run_bench(
     })
 }
 
+/// What one static evaluation costs, in nanoseconds.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct EvalSpeed {
+    /// From the position alone.
+    pub scratch_ns: f64,
+    /// As the search computes it: a network updates the parent's accumulators by the move
+    /// and then evaluates (the classical evaluation has no incremental form: its scratch cost).
+    pub incremental_ns: f64,
+    /// Evaluations timed for each number.
+    pub evaluations: usize,
+}
+
+/// Times `evaluation` on lines of seeded random moves from the bench positions, the way a
+/// search walks them (a move down, evaluate, sometimes back up), excluding move generation.
+pub fn eval_speed(evaluation: &Evaluation, evaluations: usize) -> EvalSpeed {
+    use crate::nnue::AccumulatorStack;
+    use crate::selfplay::SplitMix64;
+    // The walk, made first: (ply of the child, parent, child).
+    let mut g = SplitMix64::new(0xE7A1);
+    let mut walk: Vec<(usize, Position, Position)> = Vec::with_capacity(evaluations);
+    let roots: Vec<Position> = BENCH_POSITIONS
+        .iter()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    while walk.len() < evaluations && !roots.is_empty() {
+        let mut line = vec![roots[g.below(roots.len())]];
+        for _ in 0..200 {
+            if walk.len() >= evaluations {
+                break;
+            }
+            let ply = line.len() - 1;
+            if ply >= 10 || (ply > 1 && g.below(3) == 0) {
+                line.truncate(ply);
+                continue;
+            }
+            let pos = line[ply];
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mut child = pos;
+            child.play_unchecked(moves.as_slice()[g.below(moves.len())]);
+            walk.push((ply + 1, pos, child));
+            line.push(child);
+        }
+    }
+    let n = walk.len().max(1);
+    let mut sink = 0i64;
+    let start = std::time::Instant::now();
+    for (_, _, child) in &walk {
+        sink = sink.wrapping_add(i64::from(evaluation.evaluate(child)));
+    }
+    let scratch_ns = start.elapsed().as_secs_f64() * 1e9 / n as f64;
+    let incremental_ns = match evaluation.network() {
+        None => scratch_ns,
+        Some(net) => {
+            let mut stack = AccumulatorStack::new(std::sync::Arc::clone(net), 16);
+            let start = std::time::Instant::now();
+            for (ply, parent, child) in &walk {
+                if *ply == 1 {
+                    stack.reset(0, parent);
+                }
+                stack.push(*ply, parent, child);
+                sink = sink.wrapping_add(i64::from(stack.evaluate(*ply, child)));
+            }
+            start.elapsed().as_secs_f64() * 1e9 / n as f64
+        }
+    };
+    std::hint::black_box(sink);
+    EvalSpeed {
+        scratch_ns,
+        incremental_ns,
+        evaluations: n,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

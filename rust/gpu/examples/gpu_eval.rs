@@ -4,16 +4,23 @@
 //! per measurement on stdout.
 //!
 //! ```sh
-//! cargo run --release -p shatranj-gpu --example gpu_eval -- [--max-batch N] [--min-time S]
+//! cargo run --release -p shatranj-gpu --example gpu_eval -- [--max-batch N] [--min-time S] \
+//!     [--eval-file classical|<default>|PATH]
 //! ```
+//!
+//! Every line names the evaluation it measured. For a network the GPU is also timed on
+//! compact positions packed beforehand (`gpu-compact`: the 32-byte upload alone, without the
+//! conversion from the 112-byte record that `gpu` includes).
 //!
 //! Every GPU batch is also checked against the CPU's scores, so a run doubles as a
 //! correctness check on whatever adapter it finds.
 
 use shatranj_chess::Position;
-use shatranj_engine::DEFAULT_PARAMS;
+use shatranj_engine::Evaluation;
+use shatranj_engine::batch::cpu_evaluator;
 use shatranj_engine::eval::PackedPosition;
-use shatranj_gpu::{BatchEvaluator, CpuBatchEvaluator, EvalError, GpuEvaluator};
+use shatranj_engine::nnue::CompactPosition;
+use shatranj_gpu::{BatchEvaluator, EvalError, GpuEvaluator};
 use std::time::{Duration, Instant};
 
 #[path = "../../chess/tests/support/rng.rs"]
@@ -26,6 +33,7 @@ struct Args {
     max_batch: usize,
     min_time: Duration,
     latency_calls: usize,
+    eval_file: String,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -33,6 +41,7 @@ fn parse_args() -> Result<Args, String> {
         max_batch: 1 << 20,
         min_time: Duration::from_millis(300),
         latency_calls: 2000,
+        eval_file: "classical".into(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -50,6 +59,7 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|e| format!("--latency-calls: {e}"))?
             }
+            "--eval-file" => args.eval_file = value()?,
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -93,13 +103,13 @@ fn time_batches(
     Ok((calls, start.elapsed().as_secs_f64()))
 }
 
-fn report(device: &str, describe: &str, batch: usize, calls: usize, seconds: f64) {
+fn report(eval: &str, device: &str, describe: &str, batch: usize, calls: usize, seconds: f64) {
     let rate = (batch * calls) as f64 / seconds;
     let per_call_us = seconds / calls as f64 * 1e6;
     println!(
-        "{{\"kind\": \"throughput\", \"device\": \"{device}\", \"describe\": {describe:?}, \
-         \"batch\": {batch}, \"calls\": {calls}, \"seconds\": {seconds:.6}, \
-         \"positions_per_s\": {rate:.1}, \"per_call_us\": {per_call_us:.3}}}"
+        "{{\"kind\": \"throughput\", \"evaluation\": {eval:?}, \"device\": \"{device}\", \
+         \"describe\": {describe:?}, \"batch\": {batch}, \"calls\": {calls}, \
+         \"seconds\": {seconds:.6}, \"positions_per_s\": {rate:.1}, \"per_call_us\": {per_call_us:.3}}}"
     );
 }
 
@@ -111,7 +121,16 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let evaluation = match Evaluation::from_name(&args.eval_file) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("gpu_eval: --eval-file {}: {e}", args.eval_file);
+            std::process::exit(2);
+        }
+    };
+    let name = args.eval_file.as_str();
     let all = positions(args.max_batch);
+    let compact: Vec<CompactPosition> = all.iter().map(CompactPosition::from_packed).collect();
     let mut batches = vec![1usize];
     while batches.last().is_some_and(|&b| b * 4 <= args.max_batch) {
         batches.push(batches.last().unwrap_or(&1) * 4);
@@ -120,7 +139,7 @@ fn main() {
         batches.push(args.max_batch);
     }
 
-    let cpu = CpuBatchEvaluator::new(DEFAULT_PARAMS);
+    let cpu = cpu_evaluator(&evaluation);
     let one = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
         Ok(pool) => pool,
         Err(e) => {
@@ -128,13 +147,17 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let gpu = match GpuEvaluator::from_env() {
+    let gpu = match GpuEvaluator::from_env_for(&evaluation) {
         Ok(g) => Some(g),
         Err(e) => {
             println!("{{\"kind\": \"no_gpu\", \"reason\": {:?}}}", e.to_string());
             None
         }
     };
+    println!(
+        "{{\"kind\": \"evaluation\", \"evaluation\": {name:?}, \"describe\": {:?}}}",
+        evaluation.describe()
+    );
     if let Some(g) = &gpu {
         let info = g.info();
         println!(
@@ -144,38 +167,48 @@ fn main() {
         );
     }
     if let Some(g) = &gpu {
-        let crossover = shatranj_gpu::calibrate(&cpu, g);
-        println!("{{\"kind\": \"calibration\", \"crossover\": {crossover}}}");
+        let crossover = shatranj_gpu::calibrate(cpu.as_ref(), g);
+        println!(
+            "{{\"kind\": \"calibration\", \"evaluation\": {name:?}, \"crossover\": {crossover}}}"
+        );
     }
+    let network = evaluation.network().is_some();
     let threads = rayon::current_num_threads();
     let mut expected = vec![0; args.max_batch];
     let mut out = vec![0; args.max_batch];
     let result = (|| -> Result<(), EvalError> {
         cpu.evaluate_packed(&all, &mut expected)?;
+        let check = |out: &[i32], batch: usize, what: &str| {
+            if out[..batch] == expected[..batch] {
+                Ok(())
+            } else {
+                Err(EvalError::Backend(format!(
+                    "{what} scores differ from the CPU's at batch size {batch}"
+                )))
+            }
+        };
         for &batch in &batches {
             let ps = &all[..batch];
             let (calls, secs) = one.install(|| {
                 time_batches(args.min_time, || cpu.evaluate_packed(ps, &mut out[..batch]))
             })?;
-            report("cpu1", "cpu (1 thread)", batch, calls, secs);
+            report(name, "cpu1", "cpu (1 thread)", batch, calls, secs);
             let (calls, secs) =
                 time_batches(args.min_time, || cpu.evaluate_packed(ps, &mut out[..batch]))?;
-            report(
-                "cpu",
-                &format!("cpu ({threads} threads)"),
-                batch,
-                calls,
-                secs,
-            );
+            let describe = format!("cpu ({threads} threads)");
+            report(name, "cpu", &describe, batch, calls, secs);
             if let Some(g) = &gpu {
                 let (calls, secs) =
                     time_batches(args.min_time, || g.evaluate_packed(ps, &mut out[..batch]))?;
-                if out[..batch] != expected[..batch] {
-                    return Err(EvalError::Backend(format!(
-                        "GPU scores differ from the CPU's at batch size {batch}"
-                    )));
+                check(&out, batch, "GPU")?;
+                report(name, "gpu", &g.describe(), batch, calls, secs);
+                if network {
+                    let cs = &compact[..batch];
+                    let (calls, secs) =
+                        time_batches(args.min_time, || g.evaluate_compact(cs, &mut out[..batch]))?;
+                    check(&out, batch, "GPU (compact input)")?;
+                    report(name, "gpu-compact", &g.describe(), batch, calls, secs);
                 }
-                report("gpu", &g.describe(), batch, calls, secs);
             }
         }
         if let Some(g) = &gpu {
@@ -190,8 +223,9 @@ fn main() {
             samples.sort_by(f64::total_cmp);
             let q = |f: f64| samples[((samples.len() - 1) as f64 * f) as usize];
             println!(
-                "{{\"kind\": \"latency\", \"device\": \"gpu\", \"calls\": {}, \
-                 \"median_us\": {:.2}, \"p10_us\": {:.2}, \"p90_us\": {:.2}, \"min_us\": {:.2}}}",
+                "{{\"kind\": \"latency\", \"evaluation\": {name:?}, \"device\": \"gpu\", \
+                 \"calls\": {}, \"median_us\": {:.2}, \"p10_us\": {:.2}, \"p90_us\": {:.2}, \
+                 \"min_us\": {:.2}}}",
                 samples.len(),
                 q(0.5),
                 q(0.1),

@@ -3,7 +3,9 @@
 
 use shatranj_chess::Color;
 use shatranj_engine::datagen::{DataError, GameData, TrainingPosition, read_shard};
+use shatranj_engine::eval::evaluate;
 use shatranj_engine::nnue::{active_features, black_view};
+use shatranj_engine::params::DEFAULT_PARAMS;
 use std::path::{Path, PathBuf};
 
 /// One position as the trainer sees it (70 bytes: tens of millions fit in memory).
@@ -63,6 +65,9 @@ impl Sample {
 pub struct Dataset {
     pub train: Vec<Sample>,
     pub validation: Vec<Sample>,
+    /// The classical evaluation of each validation position (the baseline a network must
+    /// beat as a predictor of the same targets).
+    pub validation_classical: Vec<i16>,
     pub games: u64,
 }
 
@@ -70,12 +75,16 @@ impl Dataset {
     pub fn add_game(&mut self, game: &GameData, validation_every: u64) {
         self.games += 1;
         let to_validation = validation_every > 0 && game.index % validation_every == 0;
-        let target = if to_validation {
-            &mut self.validation
+        if to_validation {
+            for t in game.training_positions() {
+                self.validation.push(Sample::from_position(&t));
+                let cp = evaluate(&DEFAULT_PARAMS, &t.position).clamp(-32_000, 32_000);
+                self.validation_classical.push(cp as i16);
+            }
         } else {
-            &mut self.train
-        };
-        target.extend(game.training_positions().map(|t| Sample::from_position(&t)));
+            self.train
+                .extend(game.training_positions().map(|t| Sample::from_position(&t)));
+        }
     }
 }
 

@@ -28,5 +28,5 @@ pub use data::{Dataset, Sample};
 pub use model::Params;
 pub use trainer::{
     EpochReport, QuantisationReport, TrainConfig, TrainError, TrainProgress, Trainer,
-    quantisation_error,
+    loss_of_scores, quantisation_error,
 };

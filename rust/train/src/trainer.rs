@@ -421,6 +421,28 @@ fn adamw(
     }
 }
 
+/// The loss of fixed predictions (centipawns, e.g. the classical evaluation's) on `samples`:
+/// what a network's validation loss is to be compared with.
+pub fn loss_of_scores(samples: &[Sample], scores: &[i16], wdl: f32) -> Option<f32> {
+    if samples.is_empty() || samples.len() != scores.len() {
+        return None;
+    }
+    let loss = LossSettings {
+        wdl,
+        scale: crate::model::EVAL_SCALE,
+    };
+    let sum: f64 = samples
+        .iter()
+        .zip(scores)
+        .map(|(s, &cp)| {
+            let pred = 1.0 / (1.0 + (-f32::from(cp) / crate::model::EVAL_SCALE).exp());
+            let d = pred - crate::model::target(s, loss);
+            f64::from(d * d)
+        })
+        .sum();
+    Some((sum / samples.len() as f64) as f32)
+}
+
 /// How far the quantised network's scores are from the float network's, in centipawns.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct QuantisationReport {
