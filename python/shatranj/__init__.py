@@ -20,8 +20,10 @@ from ._core import (
     InvalidMoveError,
     LegalMoveGenerator,
     Move,
+    NetworkError,
     Piece,
     PseudoLegalMoveGenerator,
+    TrainingDataError,
     __version__,
     boards_to_features,
     boards_to_planes,
@@ -121,7 +123,7 @@ def square_mirror(square: int) -> int:
 
 __all__ = [
     "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "Game", "GameOverError", "IllegalMoveError",
-    "InvalidMoveError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination",
+    "InvalidMoveError", "NetworkError", "TrainingDataError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination",
     "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "evaluate", "gpu_info", "perft", "Engine",
     "SelfPlayGame", "SelfPlayResult", "selfplay",
     "Color", "COLORS", "COLOR_NAMES", "WHITE", "BLACK", "PieceType", "PIECE_TYPES",

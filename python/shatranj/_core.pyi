@@ -1,6 +1,7 @@
 """Type stubs for the native module ``shatranj._core`` (built from rust/python)."""
 
-from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Optional, Union, final
+import os
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, Mapping, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -19,8 +20,11 @@ __all__ = [
     "InvalidMoveError",
     "LegalMoveGenerator",
     "Move",
+    "NetworkError",
+    "Network",
     "Piece",
     "PseudoLegalMoveGenerator",
+    "TrainingDataError",
     "__version__",
     "boards_to_features",
     "boards_to_planes",
@@ -33,10 +37,28 @@ __all__ = [
     "pgn_read_game",
     "pgn_write",
     "selfplay",
+    "nnue_features",
+    "nnue_from_quantised",
+    "nnue_load_network",
+    "nnue_network_from_bytes",
+    "nnue_quantise",
+    "nnue_read_data",
+    "NNUE_INPUTS",
+    "NNUE_MAX_PIECES",
+    "NNUE_PAD",
+    "NNUE_QA",
+    "NNUE_QB",
+    "NNUE_SCALE",
 ]
 
 __version__: str
 STARTING_FEN: str
+NNUE_INPUTS: int
+NNUE_MAX_PIECES: int
+NNUE_PAD: int
+NNUE_QA: int
+NNUE_QB: int
+NNUE_SCALE: int
 
 
 class InvalidMoveError(ValueError):
@@ -50,6 +72,12 @@ class AmbiguousMoveError(ValueError):
 
 class GameOverError(ValueError):
     """Raised when a move or other action is attempted in a game that is over."""
+
+class NetworkError(ValueError):
+    """Raised when a network (an eval_file, a network file or weights to build one from) cannot be used; the message says why."""
+
+class TrainingDataError(ValueError):
+    """Raised when game-data shards (datagen's .sgd files) cannot be read; the message names the file, game and ply."""
 
 @final
 class Move:
@@ -301,13 +329,17 @@ def perft(
 def boards_to_planes(boards: Iterable[Board]) -> npt.NDArray[np.uint8]: ...
 def boards_to_features(boards: Iterable[Board]) -> npt.NDArray[np.uint8]: ...
 def evaluate(
-    boards: Iterable[Union[Board, str]], device: Literal["auto", "cpu", "gpu"] = "auto"
+    boards: Iterable[Union[Board, str]],
+    device: Literal["auto", "cpu", "gpu"] = "auto",
+    eval_file: _EvalFile = None,
 ) -> npt.NDArray[np.int32]: ...
 def gpu_info() -> Optional[dict[str, str]]: ...
 
 @final
 class Engine:
-    def __new__(cls, threads: int = 1, hash_mb: int = 64, device: str = "auto") -> Engine: ...
+    def __new__(
+        cls, threads: int = 1, hash_mb: int = 64, device: str = "auto", eval_file: _EvalFile = None
+    ) -> Engine: ...
     def search(
         self,
         board: Board,
@@ -326,6 +358,8 @@ class Engine:
     def hash_mb(self) -> int: ...
     @property
     def evaluator(self) -> str: ...
+    @property
+    def evaluation(self) -> str: ...
 
 def selfplay(
     *,
@@ -344,7 +378,64 @@ def selfplay(
     random_plies: int = 8,
     hash_mb: int = 2,
     progress: Optional[Callable[[dict[str, Any]], object]] = None,
+    eval_file: _EvalFile = None,
 ) -> dict[str, Any]: ...
+
+# ----- NNUE (python/shatranj/nnue.py is the public API) -------------------------------------
+
+@final
+class Network:
+    @property
+    def hidden(self) -> int: ...
+    @property
+    def qa(self) -> int: ...
+    @property
+    def qb(self) -> int: ...
+    @property
+    def scale(self) -> int: ...
+    @property
+    def hash(self) -> str: ...
+    @property
+    def feature_weights(self) -> npt.NDArray[np.int16]: ...
+    @property
+    def feature_bias(self) -> npt.NDArray[np.int16]: ...
+    @property
+    def output_weights(self) -> npt.NDArray[np.int16]: ...
+    @property
+    def output_bias(self) -> int: ...
+    def to_float(
+        self,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], float]: ...
+    def save(self, path: Union[str, os.PathLike[str]]) -> None: ...
+    def to_bytes(self) -> bytes: ...
+    def __reduce__(self) -> tuple[Callable[[bytes], Network], tuple[bytes]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+_EvalFile = Union[str, os.PathLike[str], Network, None]
+
+def nnue_load_network(path: Union[str, os.PathLike[str]]) -> Network: ...
+def nnue_network_from_bytes(data: bytes) -> Network: ...
+def nnue_quantise(
+    feature_weights: bytes,
+    feature_bias: bytes,
+    output_weights: bytes,
+    output_bias: float,
+    qa: int,
+    qb: int,
+    scale: int,
+) -> Network: ...
+def nnue_from_quantised(
+    feature_weights: bytes,
+    feature_bias: bytes,
+    output_weights: bytes,
+    output_bias: int,
+    qa: int,
+    qb: int,
+    scale: int,
+) -> Network: ...
+def nnue_read_data(paths: list[str], validation_every: int = 0) -> dict[str, Any]: ...
+def nnue_features(boards: Iterable[Board]) -> dict[str, Any]: ...
 
 # ----- PGN (python/shatranj/pgn.py is the public API) ---------------------------------------
 

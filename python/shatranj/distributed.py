@@ -641,8 +641,9 @@ def selfplay(
     CPU) with ``concurrency`` games at once, reserving ``concurrency`` CPUs; with
     ``device="gpu"`` it also reserves ``gpus_per_task`` GPUs, so the tasks of one machine
     share its GPU in that proportion and each batches its own games there. Other keyword
-    arguments (``random_plies``, ``hash_mb``, ``batched``, ``batch_size``, ``wait_us``) go to
-    every task's :func:`shatranj.selfplay`. A task whose worker dies is played again from its
+    arguments (``random_plies``, ``hash_mb``, ``batched``, ``batch_size``, ``wait_us``,
+    ``eval_file``) go to every task's :func:`shatranj.selfplay`; an ``eval_file`` path must
+    exist on every node, while a :class:`shatranj.nnue.Network` travels with the tasks. A task whose worker dies is played again from its
     seed, so it yields the same games and none is counted twice. ``progress`` is ``True`` for
     a text bar on stderr or a callback ``(games done, games)``.
     """

@@ -14,11 +14,18 @@ moves; negative: the side to move gets mated; ``Mate(0)``: it is mated now) and
 from __future__ import annotations
 
 import abc
+import os
 from typing import Any, Dict, List, Literal, Optional, Union, overload
 
 from . import _core
 
-__all__ = ["Cp", "Engine", "InfoDict", "Mate", "MateGiven", "PovScore", "Score"]
+__all__ = ["Cp", "Engine", "EvalFile", "InfoDict", "Mate", "MateGiven", "PovScore", "Score"]
+
+#: The values ``eval_file=`` takes (``Engine``, ``shatranj.evaluate``, ``shatranj.selfplay``):
+#: a network file's path, ``"<default>"`` (the network built into the engine), ``"classical"``,
+#: a loaded :class:`shatranj.nnue.Network`, or ``None`` for the engine's default. A ``str`` is
+#: read as UCI's ``EvalFile`` reads it; any other ``os.PathLike`` is always a path.
+EvalFile = Union[str, "os.PathLike[str]", _core.Network, None]
 
 # How far beyond any centipawn score mates sort (only the order matters).
 _MATE_ORDER = 1_000_000
@@ -205,15 +212,22 @@ class Engine:
     static evaluations run: ``"cpu"`` and ``"auto"`` inline on the CPU (the fastest for a
     search), ``"gpu"`` through the batching service (``RuntimeError`` without a GPU back end). Searches release the GIL,
     so other Python threads run meanwhile and one of them may call :meth:`stop`.
+
+    ``eval_file`` picks the static evaluation as UCI's ``EvalFile`` does (see
+    :data:`EvalFile`): a network file's path, ``"<default>"``, ``"classical"``, a
+    :class:`shatranj.nnue.Network`, or ``None`` for the default. A network that cannot be
+    loaded raises :class:`shatranj.NetworkError` saying why.
     """
 
-    def __init__(self, threads: int = 1, hash_mb: int = 64, device: str = "auto") -> None:
+    def __init__(
+        self, threads: int = 1, hash_mb: int = 64, device: str = "auto", eval_file: EvalFile = None
+    ) -> None:
         for name, value in (("threads", threads), ("hash_mb", hash_mb)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"{name} must be an int, not {type(value).__name__}")
         if not isinstance(device, str):
             raise TypeError(f"device must be a str, not {type(device).__name__}")
-        self._native = _core.Engine(threads, hash_mb, device)
+        self._native = _core.Engine(threads, hash_mb, device, eval_file)
 
     @property
     def threads(self) -> int:
@@ -227,6 +241,11 @@ class Engine:
     def evaluator(self) -> str:
         """Where static evaluations run: ``"cpu (inline)"`` or a back end ``"(batched)"``."""
         return self._native.evaluator
+
+    @property
+    def evaluation(self) -> str:
+        """The static evaluation in use: ``"classical"``, or ``"network <hash> (<H> hidden)"``."""
+        return self._native.evaluation
 
     def _search(
         self,
@@ -337,4 +356,4 @@ class Engine:
         self.stop()
 
     def __repr__(self) -> str:
-        return f"<shatranj.Engine threads={self.threads} hash_mb={self.hash_mb}>"
+        return f"<shatranj.Engine threads={self.threads} hash_mb={self.hash_mb} evaluation={self.evaluation!r}>"

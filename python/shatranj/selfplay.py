@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from . import _core
+from .engine import EvalFile
 
 __all__ = ["SelfPlayGame", "SelfPlayResult", "selfplay"]
 
@@ -77,6 +78,7 @@ def selfplay(
     wait_us: int = 200,
     random_plies: int = 8,
     hash_mb: int = 2,
+    eval_file: EvalFile = None,
 ) -> SelfPlayResult:
     """Plays ``games`` games (indices ``first_game ..``), each move a search of ``depth``
     plies or ``nodes`` nodes (exactly one of them), ``concurrency`` games at once.
@@ -88,7 +90,9 @@ def selfplay(
     fastest on a CPU), ``"gpu"`` through the batching service; ``batched=True`` sends CPU
     evaluations through the service too (``batch_size``, ``wait_us`` tune it). ``progress``
     is called with a dict (``games_done``, ``games_total``, ``plies``, ``evaluations``,
-    ``elapsed``) about every 20 ms while something changes.
+    ``elapsed``) about every 20 ms while something changes. ``eval_file`` is the static
+    evaluation of both sides, as in :class:`shatranj.Engine` (a network file's path,
+    ``"<default>"``, ``"classical"``, a :class:`shatranj.nnue.Network` or ``None``).
     """
     for name, value in (
         ("games", games),
@@ -133,6 +137,7 @@ def selfplay(
         random_plies=random_plies,
         hash_mb=hash_mb,
         progress=progress,
+        eval_file=eval_file,
     )
     played = [
         SelfPlayGame(index=i, result=r, termination=t, plies=n, pgn=p)

@@ -318,3 +318,111 @@ fn selfplay_writes_pgn_and_a_summary_and_refuses_bad_settings() {
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("shatranj-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `datagen` writes shards and a manifest naming its recipe, and a second run of the same job
+/// plays nothing.
+#[test]
+fn datagen_writes_shards_a_rerun_resumes() {
+    let dir = temp("datagen");
+    let out = dir.join("data");
+    let args = [
+        "datagen",
+        "--out",
+        out.to_str().unwrap(),
+        "--seed",
+        "9",
+        "--games",
+        "3",
+        "--shard-games",
+        "2",
+        "--soft-nodes",
+        "200",
+        "--hard-nodes",
+        "2000",
+        "--balance-depth",
+        "1",
+        "--max-plies",
+        "40",
+        "--threads",
+        "2",
+        "--quiet",
+        "--eval-file",
+        "classical",
+    ];
+    let o = shatranj(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Games: 3 played"), "{}", stdout(&o));
+    let manifest = std::fs::read_to_string(out.join("manifest.tsv")).unwrap();
+    assert_eq!(manifest.lines().count(), 3, "{manifest}");
+    assert!(manifest.contains("s9-000000000-000000002.sgd\t9\t0\t2\t2\t"));
+    assert!(manifest.contains("--soft-nodes 200"), "{manifest}");
+    let again = shatranj(&args);
+    assert!(
+        stdout(&again).contains("0 played, 3 found"),
+        "{}",
+        stdout(&again)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `train` makes a network from the trainer's fixture that `bench` then searches with; a bad
+/// network file is a one-line error with status 2.
+#[test]
+fn train_writes_a_network_that_bench_loads() {
+    let dir = temp("train");
+    let net = dir.join("net.nnue");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../train/tests/data/tiny.sgd");
+    let o = shatranj(&[
+        "train",
+        "--data",
+        fixture,
+        "--out",
+        net.to_str().unwrap(),
+        "--hidden",
+        "32",
+        "--epochs",
+        "2",
+        "--batch",
+        "1024",
+        "--validation-every",
+        "10",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("epoch   2:"), "{text}");
+    assert!(
+        text.contains("Baseline: the classical evaluation"),
+        "{text}"
+    );
+    assert!(text.contains("Quantised vs float"), "{text}");
+    assert!(net.with_extension("ckpt").exists());
+    let bench = |eval: &str| shatranj(&["bench", "4", "--eval-file", eval]);
+    let a = bench(net.to_str().unwrap());
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert!(stderr(&a).contains("evaluation: network"), "{}", stderr(&a));
+    let signature = |o: &Output| {
+        stdout(o)
+            .lines()
+            .find(|l| l.starts_with("Nodes searched"))
+            .map(str::to_string)
+    };
+    assert_eq!(signature(&a), signature(&bench(net.to_str().unwrap())));
+    assert_ne!(signature(&a), signature(&bench("classical")));
+
+    std::fs::write(dir.join("bad.nnue"), b"SHTRNNUE but nothing else").unwrap();
+    for bad in [dir.join("bad.nnue"), dir.join("missing.nnue")] {
+        let o = bench(bad.to_str().unwrap());
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+        assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

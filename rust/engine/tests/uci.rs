@@ -65,12 +65,36 @@ fn handshake_lists_the_options() {
         "option name Move Overhead type spin",
         "option name Ponder type check",
         "option name EvalDevice type combo default auto var auto var cpu var gpu",
+        "option name EvalFile type string default ",
     ] {
         assert!(text.contains(needle), "{needle} missing in {text}");
     }
     assert_eq!(out.lines().last().unwrap(), "uciok");
     uci.handle_line("isready");
     assert_eq!(out.lines().last().unwrap(), "readyok");
+}
+
+/// `EvalFile` takes `classical`, `<default>` or a path; one that does not load says why and
+/// changes nothing.
+#[test]
+fn eval_file_switches_the_evaluation_or_says_why_not() {
+    let (mut uci, out) = session();
+    uci.handle_line("setoption name EvalFile value /no/such/net.nnue");
+    let said = out.lines().last().cloned().unwrap_or_default();
+    assert!(
+        said.starts_with("info string EvalFile:") && said.contains("/no/such/net.nnue"),
+        "{said}"
+    );
+    assert!(said.ends_with("unchanged"), "{said}");
+    out.clear();
+    uci.handle_line("setoption name EvalFile value classical");
+    assert_eq!(
+        out.lines().last().map(String::as_str),
+        Some("info string EvalFile: evaluating with classical")
+    );
+    uci.handle_line("position startpos");
+    uci.handle_line("eval");
+    assert!(out.text().contains("static eval cp"), "{}", out.text());
 }
 
 #[test]
@@ -353,10 +377,9 @@ fn a_long_perft_can_be_stopped() {
 /// A back end for the `gpu` device in a build without one: the CPU behind the service.
 fn cpu_as_gpu(
     _: shatranj_engine::Device,
+    evaluation: &shatranj_engine::Evaluation,
 ) -> Result<std::sync::Arc<dyn shatranj_engine::BatchEvaluator>, shatranj_engine::EvalError> {
-    Ok(std::sync::Arc::new(
-        shatranj_engine::CpuBatchEvaluator::new(shatranj_engine::DEFAULT_PARAMS),
-    ))
+    Ok(shatranj_engine::batch::cpu_evaluator(evaluation))
 }
 
 #[test]

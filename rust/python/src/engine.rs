@@ -10,6 +10,7 @@
 //! `python/shatranj/engine.py` from the plain values returned here.
 
 use crate::board::Board;
+use crate::eval_file::EvalSpec;
 use crate::evaluator::{eval_error, open_evaluator, parse_device};
 use crate::moves::{interned, key_of, moves_list};
 use crate::worker::run_interruptible;
@@ -44,7 +45,13 @@ impl Engine {
     }
 }
 
-fn options(threads: i64, hash_mb: i64, device: &str) -> PyResult<EngineOptions> {
+fn options(
+    py: Python<'_>,
+    threads: i64,
+    hash_mb: i64,
+    device: &str,
+    eval_file: Option<&Bound<'_, PyAny>>,
+) -> PyResult<EngineOptions> {
     let threads = usize::try_from(threads)
         .ok()
         .filter(|t| (1..=MAX_THREADS).contains(t))
@@ -57,17 +64,19 @@ fn options(threads: i64, hash_mb: i64, device: &str) -> PyResult<EngineOptions> 
         .ok_or_else(|| {
             PyValueError::new_err(format!("hash_mb {hash_mb} out of range 1..={MAX_HASH_MB}"))
         })?;
-    let eval_route = EvalRoute::for_device(
-        parse_device(device)?,
-        open_evaluator,
-        BatchConfig::default(),
-        &shatranj_engine::Evaluation::default(),
-    )
-    .map_err(eval_error)?;
+    let device = parse_device(device)?;
+    let evaluation = EvalSpec::load(py, eval_file)?;
+    // A batching service evaluates with the evaluation it was opened for: the same one.
+    let eval_route = py
+        .detach(|| {
+            EvalRoute::for_device(device, open_evaluator, BatchConfig::default(), &evaluation)
+        })
+        .map_err(eval_error)?;
     Ok(EngineOptions {
         threads,
         hash_mb,
         eval_route,
+        evaluation,
         ..EngineOptions::default()
     })
 }
@@ -173,9 +182,16 @@ fn result_dict<'py>(
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (threads = 1, hash_mb = 64, device = "auto"))]
-    fn new(threads: i64, hash_mb: i64, device: &str) -> PyResult<Self> {
-        let engine = shatranj_engine::Engine::new(options(threads, hash_mb, device)?)
+    #[pyo3(signature = (threads = 1, hash_mb = 64, device = "auto", eval_file = None))]
+    fn new(
+        py: Python<'_>,
+        threads: i64,
+        hash_mb: i64,
+        device: &str,
+        eval_file: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let options = options(py, threads, hash_mb, device, eval_file)?;
+        let engine = shatranj_engine::Engine::new(options)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let stop = engine.stop_handle();
         Ok(Engine {
@@ -246,5 +262,11 @@ impl Engine {
     #[getter]
     fn evaluator(&self, py: Python<'_>) -> String {
         py.detach(|| self.lock().options().eval_route.describe())
+    }
+
+    /// Which static evaluation the engine uses: `classical`, or `network <hash> (<H> hidden)`.
+    #[getter]
+    fn evaluation(&self, py: Python<'_>) -> String {
+        py.detach(|| self.lock().options().evaluation.describe())
     }
 }

@@ -7,6 +7,9 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use shatranj_chess::{FenError, SanError, UciError};
+use shatranj_engine::NetError;
+use shatranj_engine::datagen::DataError;
+use std::path::Path;
 
 create_exception!(
     shatranj,
@@ -33,6 +36,40 @@ create_exception!(
     PyValueError,
     "Raised when a move or other action is attempted in a game that is over."
 );
+
+create_exception!(
+    shatranj,
+    NetworkError,
+    PyValueError,
+    "Raised when a network (an eval_file, a network file or weights to build one from) cannot be used; the message says why."
+);
+
+create_exception!(
+    shatranj,
+    TrainingDataError,
+    PyValueError,
+    "Raised when game-data shards (datagen's .sgd files) cannot be read; the message names the file, game and ply."
+);
+
+/// A network that cannot be loaded or built. The engine's message says what is wrong; the
+/// file's name is added where the message lacks it, so a list of candidates can be told apart.
+pub fn net_error(e: &NetError, path: Option<&Path>) -> PyErr {
+    NetworkError::new_err(net_message(e, path))
+}
+
+/// The text of [`net_error`].
+pub fn net_message(e: &NetError, path: Option<&Path>) -> String {
+    let text = e.to_string();
+    match path {
+        Some(p) if !text.contains(&*p.to_string_lossy()) => format!("{}: {text}", p.display()),
+        _ => text,
+    }
+}
+
+/// A shard that cannot be read: the message names the file (`DataError::File`) and the game.
+pub fn data_error(e: DataError) -> PyErr {
+    TrainingDataError::new_err(e.to_string())
+}
 
 /// A bad FEN is a plain `ValueError`, as in python-chess; the message names the field.
 pub fn fen_error(e: FenError) -> PyErr {

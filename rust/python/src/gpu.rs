@@ -2,6 +2,7 @@
 //! CPU or the GPU (`shatranj-gpu`), and which GPU that would be.
 
 use crate::board::Board;
+use crate::eval_file::EvalSpec;
 use crate::evaluator::{eval_error, open_evaluator, parse_device};
 use crate::planes::numpy_from_bytes;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -36,19 +37,22 @@ fn packed_positions(boards: &Bound<'_, PyAny>) -> PyResult<Vec<PackedPosition>> 
 }
 
 /// The static evaluation of every board (centipawns from the side to move, as
-/// `Engine.evaluate`), as an int32 numpy array; `device` is `auto`, `cpu` or `gpu`.
+/// `Engine.evaluate` with the same `eval_file`), as an int32 numpy array; `device` is `auto`,
+/// `cpu` or `gpu`.
 #[pyfunction]
-#[pyo3(signature = (boards, device = "auto"))]
+#[pyo3(signature = (boards, device = "auto", eval_file = None))]
 pub fn evaluate<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     device: &str,
+    eval_file: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let device = parse_device(device)?;
+    let evaluation = EvalSpec::load(py, eval_file)?;
     let positions = packed_positions(boards)?;
     let scores = py
         .detach(|| -> Result<Vec<i32>, EvalError> {
-            let evaluator = open_evaluator(device, &shatranj_engine::Evaluation::default())?;
+            let evaluator = open_evaluator(device, &evaluation)?;
             let mut scores = vec![0; positions.len()];
             evaluator.evaluate_packed(&positions, &mut scores)?;
             Ok(scores)

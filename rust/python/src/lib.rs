@@ -10,11 +10,14 @@ mod board;
 mod cache;
 mod engine;
 mod errors;
+mod eval_file;
 mod evaluator;
 mod game;
 mod gpu;
 mod legal;
 mod moves;
+mod native_array;
+mod network;
 mod outcome;
 mod perft;
 mod pgn;
@@ -23,6 +26,7 @@ mod planes;
 mod resolve;
 mod selfplay;
 mod text;
+mod training_data;
 mod worker;
 
 use pyo3::prelude::*;
@@ -37,7 +41,10 @@ mod _core {
     #[pymodule_export]
     use crate::engine::Engine;
     #[pymodule_export]
-    use crate::errors::{AmbiguousMoveError, GameOverError, IllegalMoveError, InvalidMoveError};
+    use crate::errors::{
+        AmbiguousMoveError, GameOverError, IllegalMoveError, InvalidMoveError, NetworkError,
+        TrainingDataError,
+    };
     #[pymodule_export]
     use crate::game::Game;
     #[pymodule_export]
@@ -46,6 +53,10 @@ mod _core {
     use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
     #[pymodule_export]
     use crate::moves::Move;
+    #[pymodule_export]
+    use crate::network::{
+        Network, nnue_from_quantised, nnue_load_network, nnue_network_from_bytes, nnue_quantise,
+    };
     #[pymodule_export]
     use crate::perft::perft;
     #[pymodule_export]
@@ -56,12 +67,23 @@ mod _core {
     use crate::planes::{boards_to_features, boards_to_planes};
     #[pymodule_export]
     use crate::selfplay::selfplay;
+    #[pymodule_export]
+    use crate::training_data::{nnue_features, nnue_read_data};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         // The Python package's version is the Cargo workspace version: one number, kept in
         // Cargo.toml, which maturin also writes into the wheel's metadata.
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-        m.add("STARTING_FEN", crate::board::STARTING_FEN)
+        m.add("STARTING_FEN", crate::board::STARTING_FEN)?;
+        // The network's shape and default quantisation, so that Python writes no number
+        // the engine already defines.
+        let q = shatranj_engine::nnue::file::Quantisation::default();
+        m.add("NNUE_INPUTS", shatranj_engine::nnue::INPUTS)?;
+        m.add("NNUE_MAX_PIECES", shatranj_engine::nnue::MAX_PIECES)?;
+        m.add("NNUE_PAD", crate::training_data::PAD)?;
+        m.add("NNUE_QA", q.qa)?;
+        m.add("NNUE_QB", q.qb)?;
+        m.add("NNUE_SCALE", q.scale)
     }
 }

@@ -5,6 +5,7 @@
 //! The result is plain data (a dict of lists); `python/shatranj/selfplay.py` wraps it in
 //! `SelfPlayResult`.
 
+use crate::eval_file::EvalSpec;
 use crate::evaluator::{eval_error, open_evaluator, parse_device};
 use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -37,7 +38,7 @@ fn positive<T: TryFrom<i64>>(name: &str, v: i64, min: i64, max: i64) -> PyResult
 #[pyo3(signature = (
     *, games, depth = None, nodes = None, device = "auto", concurrency = 1, seed = 0,
     openings = None, max_plies = 400, first_game = 0, batched = false, batch_size = 4096,
-    wait_us = 200, random_plies = 8, hash_mb = 2, progress = None
+    wait_us = 200, random_plies = 8, hash_mb = 2, progress = None, eval_file = None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
@@ -57,6 +58,7 @@ pub fn selfplay<'py>(
     random_plies: i64,
     hash_mb: i64,
     progress: Option<Bound<'py, PyAny>>,
+    eval_file: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let limit = match (depth, nodes) {
         (Some(d), None) => MoveLimit::Depth(positive("depth", d, 1, 64)?),
@@ -91,6 +93,7 @@ pub fn selfplay<'py>(
             return Err(PyTypeError::new_err("progress must be callable or None"));
         }
     }
+    let evaluation = EvalSpec::load(py, eval_file)?;
     let config = SelfPlayConfig {
         first_game,
         games: positive("games", games, 0, i64::MAX)?,
@@ -104,6 +107,7 @@ pub fn selfplay<'py>(
             max_batch: positive("batch_size", batch_size, 1, 1 << 24)?,
             max_wait: Duration::from_micros(positive("wait_us", wait_us, 0, 10_000_000)?),
         },
+        evaluation,
         ..SelfPlayConfig::default()
     };
     // `cpu` and `auto` evaluate inline (measured fastest) unless `batched`; `gpu` batches.

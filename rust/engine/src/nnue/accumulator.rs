@@ -178,6 +178,7 @@ impl AccumulatorStack {
     fn refresh(&mut self, ply: usize, pos: &Position) {
         let h = self.hidden;
         let (white, black) = active_features(pos);
+        // (Allocates two short lists: refreshes are rare next to updates.)
         let slot = &mut self.values[ply * 2 * h..(ply + 1) * 2 * h];
         let (w, b) = slot.split_at_mut(h);
         self.net.refresh(w, &white);

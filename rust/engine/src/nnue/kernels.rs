@@ -77,6 +77,32 @@ impl Kernel {
         }
     }
 
+    /// `acc = bias + Σ_f rows[f·n .. (f+1)·n]` for `n = acc.len()`: an accumulator from
+    /// scratch, all rows in one pass per vector of lanes.
+    #[inline]
+    pub fn accumulate(self, acc: &mut [i16], bias: &[i16], rows: &[i16], features: &[usize]) {
+        let n = acc.len();
+        assert!(n % 32 == 0 && bias.len() == n, "accumulator length {n}");
+        assert!(
+            features.iter().all(|&f| (f + 1) * n <= rows.len()),
+            "feature beyond the weight table"
+        );
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `apply`; every row index is checked above.
+            Kernel::Avx512 => unsafe { x86::accumulate_avx512(acc, bias, rows, features) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx2 => unsafe { x86::accumulate_avx2(acc, bias, rows, features) },
+            _ => {
+                acc.copy_from_slice(bias);
+                for &f in features {
+                    apply_scalar(acc, &[&rows[f * n..(f + 1) * n]], &[]);
+                }
+            }
+        }
+    }
+
     /// `Σ clamp(acc, 0, qa) · (clamp(acc, 0, qa) · w)` modulo 2³².
     #[inline]
     pub fn screlu_dot(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
@@ -161,6 +187,47 @@ mod x86 {
                     v = _mm512_sub_epi16(v, _mm512_loadu_si512(row.as_ptr().add(i).cast()));
                 }
                 _mm512_storeu_si512(out.as_mut_ptr().add(i).cast(), v);
+            }
+            i += 32;
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn accumulate_avx2(acc: &mut [i16], bias: &[i16], rows: &[i16], features: &[usize]) {
+        let n = acc.len();
+        let mut i = 0;
+        while i < n {
+            // SAFETY: i + 16 ≤ n; every row f·n + i + 16 ≤ rows.len() (checked by the caller).
+            unsafe {
+                let mut v = _mm256_loadu_si256(bias.as_ptr().add(i).cast());
+                for &f in features {
+                    let row = rows.as_ptr().add(f * n + i);
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(row.cast()));
+                }
+                _mm256_storeu_si256(acc.as_mut_ptr().add(i).cast(), v);
+            }
+            i += 16;
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn accumulate_avx512(
+        acc: &mut [i16],
+        bias: &[i16],
+        rows: &[i16],
+        features: &[usize],
+    ) {
+        let n = acc.len();
+        let mut i = 0;
+        while i < n {
+            // SAFETY: i + 32 ≤ n; every row f·n + i + 32 ≤ rows.len() (checked by the caller).
+            unsafe {
+                let mut v = _mm512_loadu_si512(bias.as_ptr().add(i).cast());
+                for &f in features {
+                    let row = rows.as_ptr().add(f * n + i);
+                    v = _mm512_add_epi16(v, _mm512_loadu_si512(row.cast()));
+                }
+                _mm512_storeu_si512(acc.as_mut_ptr().add(i).cast(), v);
             }
             i += 32;
         }
@@ -255,6 +322,13 @@ mod tests {
                     dot,
                     "{k:?} output, length {len}"
                 );
+                // From scratch: bias plus rows 1 and 3 of a table of all six rows.
+                let table: Vec<i16> = r.iter().flatten().copied().collect();
+                let mut scratch = vec![0i16; len];
+                k.accumulate(&mut scratch, &r[0], &table, &[1, 3]);
+                let mut by_hand = r[0].clone();
+                apply_scalar(&mut by_hand, &[&r[1], &r[3]], &[]);
+                assert_eq!(scratch, by_hand, "{k:?} accumulate, length {len}");
                 assert_eq!(
                     k.screlu_dot(&acc, &w, 181),
                     screlu_dot_scalar(&acc, &w, 181),

@@ -72,24 +72,55 @@ pub const MAX_PIECES: usize = 32;
 /// than [`MAX_PIECES`] pieces (never a legal position) counts its first 32 in square order,
 /// as [`CompactPosition`] stores them, so every path computes the same number.
 pub fn active_features(pos: &Position) -> (Vec<usize>, Vec<usize>) {
+    let mut white = [0usize; MAX_PIECES];
+    let mut black = [0usize; MAX_PIECES];
+    let n = features_into(pos, &mut white, &mut black);
+    (white[..n].to_vec(), black[..n].to_vec())
+}
+
+/// [`active_features`] without allocating: fills both lists, returns how many there are.
+fn features_into(
+    pos: &Position,
+    white: &mut [usize; MAX_PIECES],
+    black: &mut [usize; MAX_PIECES],
+) -> usize {
     let board = pos.board();
-    let mut white = Vec::with_capacity(MAX_PIECES);
+    if board.occupied().0.count_ones() as usize > MAX_PIECES {
+        // The first 32 in square order (never a legal position, so never fast).
+        let mut all: Vec<usize> = Vec::with_capacity(64);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let mut bb = (board.by_color(color) & board.by_role(role)).0;
+                while bb != 0 {
+                    let sq = bb.trailing_zeros() as usize;
+                    bb &= bb - 1;
+                    all.push(feature(Color::White, color, role, sq));
+                }
+            }
+        }
+        all.sort_by_key(|f| f % 64);
+        all.truncate(MAX_PIECES);
+        for (i, &f) in all.iter().enumerate() {
+            white[i] = f;
+            black[i] = black_view(f);
+        }
+        return all.len();
+    }
+    let mut n = 0;
     for color in Color::ALL {
         for role in Role::ALL {
             let mut bb = (board.by_color(color) & board.by_role(role)).0;
             while bb != 0 {
                 let sq = bb.trailing_zeros() as usize;
                 bb &= bb - 1;
-                white.push(feature(Color::White, color, role, sq));
+                let f = feature(Color::White, color, role, sq);
+                white[n] = f;
+                black[n] = black_view(f);
+                n += 1;
             }
         }
     }
-    if white.len() > MAX_PIECES {
-        white.sort_by_key(|f| f % 64);
-        white.truncate(MAX_PIECES);
-    }
-    let black = white.iter().map(|&f| black_view(f)).collect();
-    (white, black)
+    n
 }
 
 /// A loaded network: quantised weights, checked so that no evaluation can overflow, with the
@@ -228,13 +259,8 @@ impl Network {
 
     /// Fills `acc` with the accumulator of one view: bias plus the rows of `features`.
     pub(crate) fn refresh(&self, acc: &mut [i16], features: &[usize]) {
-        acc.copy_from_slice(&self.feature_bias);
-        // Four rows a pass: the accumulator stays in registers between loads.
-        for chunk in features.chunks(4) {
-            let rows: [&[i16]; 4] =
-                std::array::from_fn(|i| chunk.get(i).map_or(&[][..], |&f| self.row(f)));
-            self.kernel.apply(acc, &rows[..chunk.len()], &[]);
-        }
+        self.kernel
+            .accumulate(acc, &self.feature_bias, &self.feature_weights, features);
     }
 
     /// The evaluation from the two accumulators: `us` is the side to move's view.
@@ -252,15 +278,23 @@ impl Network {
 
     /// The evaluation of `pos` from scratch, centipawns for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let (white, black) = active_features(pos);
-        self.evaluate_views(&white, &black, pos.turn() == Color::Black)
+        let mut white = [0usize; MAX_PIECES];
+        let mut black = [0usize; MAX_PIECES];
+        let n = features_into(pos, &mut white, &mut black);
+        self.evaluate_views(&white[..n], &black[..n], pos.turn() == Color::Black)
     }
 
     /// The evaluation of a compact position (the GPU's input) from scratch.
     pub fn evaluate_compact(&self, c: &CompactPosition) -> i32 {
-        let white: Vec<usize> = c.white_features().collect();
-        let black: Vec<usize> = white.iter().map(|&f| black_view(f)).collect();
-        self.evaluate_views(&white, &black, c.black_to_move())
+        let mut white = [0usize; MAX_PIECES];
+        let mut black = [0usize; MAX_PIECES];
+        let mut n = 0;
+        for f in c.white_features() {
+            white[n] = f;
+            black[n] = black_view(f);
+            n += 1;
+        }
+        self.evaluate_views(&white[..n], &black[..n], c.black_to_move())
     }
 
     /// The evaluation of a packed position (the batch back ends' input) from scratch.
@@ -270,10 +304,11 @@ impl Network {
 
     fn evaluate_views(&self, white: &[usize], black: &[usize], black_to_move: bool) -> i32 {
         let h = self.header.hidden;
-        let mut w = vec![0i16; h];
-        let mut b = vec![0i16; h];
-        self.refresh(&mut w, white);
-        self.refresh(&mut b, black);
+        let mut w = [0i16; file::MAX_HIDDEN];
+        let mut b = [0i16; file::MAX_HIDDEN];
+        let (w, b) = (&mut w[..h], &mut b[..h]);
+        self.refresh(w, white);
+        self.refresh(b, black);
         if black_to_move {
             self.output(&b, &w)
         } else {
