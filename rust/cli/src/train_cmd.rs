@@ -40,6 +40,9 @@ pub struct TrainArgs {
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Train on each position or its mirror image (files a↔h), chosen at random each epoch.
+    #[arg(long)]
+    mirror: bool,
     /// Games whose index is a multiple of this are the validation set (0: none).
     #[arg(long, default_value_t = 50)]
     validation_every: u64,
@@ -133,6 +136,7 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
             weight_decay: args.weight_decay,
             wdl: args.wdl,
             seed: args.seed,
+            mirror: args.mirror,
             ..TrainConfig::default()
         })
         .map_err(TrainCliError::Train)?

@@ -52,6 +52,17 @@ impl Sample {
         }
     }
 
+    /// The same position with the board flipped from side to side (files a↔h): as good a
+    /// training position, with the same score and result, since castling rights are not
+    /// among the inputs (the rules are symmetric under the flip otherwise).
+    pub fn mirrored(&self) -> Sample {
+        let mut s = *self;
+        for f in &mut s.white[..usize::from(self.count)] {
+            *f ^= 7;
+        }
+        s
+    }
+
     /// The result for the side to move as 0, 0.5 or 1.
     #[inline]
     pub fn result(&self) -> f32 {
@@ -129,6 +140,27 @@ pub fn load(paths: &[PathBuf], validation_every: u64) -> Result<Dataset, DataErr
 mod tests {
     use super::*;
     use shatranj_chess::Position;
+
+    #[test]
+    fn a_mirrored_sample_is_the_position_flipped_from_side_to_side() {
+        let sample = |fen: &str| {
+            Sample::from_position(&TrainingPosition {
+                position: fen.parse().unwrap(),
+                score: 33,
+                winner: None,
+            })
+        };
+        let sorted = |s: &Sample| {
+            let mut v = s.white[..usize::from(s.count)].to_vec();
+            v.sort();
+            v
+        };
+        let a = sample("4k3/1p6/8/8/8/8/6P1/R3K3 b - - 0 1").mirrored();
+        let b = sample("3k4/6p1/8/8/8/8/1P6/3K3R b - - 0 1");
+        assert_eq!(sorted(&a), sorted(&b));
+        assert_eq!((a.score, a.black_to_move), (b.score, b.black_to_move));
+        assert_eq!(a.mirrored().mirrored(), a);
+    }
 
     #[test]
     fn views_swap_with_the_side_to_move() {

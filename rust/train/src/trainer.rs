@@ -30,6 +30,9 @@ pub struct TrainConfig {
     pub wdl: f32,
     /// Seeds the initial weights and each epoch's shuffle.
     pub seed: u64,
+    /// Train on each position or its mirror image (files a↔h), one or the other at random
+    /// each epoch: twice the distinct positions from the same games.
+    pub mirror: bool,
     pub quantisation: Quantisation,
 }
 
@@ -44,6 +47,7 @@ impl Default for TrainConfig {
             weight_decay: 0.01,
             wdl: 0.3,
             seed: 1,
+            mirror: false,
             quantisation: Quantisation::default(),
         }
     }
@@ -107,7 +111,9 @@ pub struct Trainer {
 }
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"SHTRCKPT";
-const CHECKPOINT_VERSION: u32 = 1;
+const CHECKPOINT_VERSION: u32 = 2;
+/// Bytes before the parameters.
+const CHECKPOINT_HEADER: usize = 80;
 
 impl Trainer {
     pub fn new(config: TrainConfig) -> Result<Trainer, TrainError> {
@@ -206,6 +212,8 @@ impl Trainer {
                 let idx = &order[self.batch * bs..((self.batch + 1) * bs).min(n)];
                 let per = idx.len().div_ceil(workers);
                 let params = &self.params;
+                let mirror = self.config.mirror;
+                let flip_seed = self.config.seed ^ (u64::from(self.epoch) << 32);
                 pool.par_iter().enumerate().for_each(|(w, slot)| {
                     let mut guard = slot.lock().unwrap_or_else(|p| p.into_inner());
                     let (g, scratch, l) = &mut *guard;
@@ -214,8 +222,15 @@ impl Trainer {
                     let lo = (w * per).min(idx.len());
                     let hi = ((w + 1) * per).min(idx.len());
                     for &i in &idx[lo..hi] {
-                        *l +=
-                            f64::from(backward(params, &data.train[i as usize], loss, g, scratch));
+                        let s = &data.train[i as usize];
+                        let flipped;
+                        let s = if mirror && flips(flip_seed, i) {
+                            flipped = s.mirrored();
+                            &flipped
+                        } else {
+                            s
+                        };
+                        *l += f64::from(backward(params, s, loss, g, scratch));
                     }
                 });
                 let mut grads = pool[0].lock().unwrap_or_else(|p| p.into_inner());
@@ -315,6 +330,8 @@ impl Trainer {
         for q in [c.quantisation.qa, c.quantisation.qb, c.quantisation.scale] {
             out.extend_from_slice(&q.to_le_bytes());
         }
+        out.extend_from_slice(&u32::from(c.mirror).to_le_bytes());
+        debug_assert_eq!(out.len(), CHECKPOINT_HEADER);
         for p in [&self.params, &self.m, &self.v] {
             for x in &p.values {
                 out.extend_from_slice(&x.to_le_bytes());
@@ -329,7 +346,7 @@ impl Trainer {
         let bytes = std::fs::read(path)
             .map_err(|e| TrainError::Io(format!("cannot read {}: {e}", path.display())))?;
         let bad = |what: &str| TrainError::Checkpoint(format!("{}: {what}", path.display()));
-        if bytes.len() < 80 || &bytes[..8] != CHECKPOINT_MAGIC {
+        if bytes.len() < CHECKPOINT_HEADER || &bytes[..8] != CHECKPOINT_MAGIC {
             return Err(bad("not a shatranj training checkpoint"));
         }
         let u32_at =
@@ -353,6 +370,7 @@ impl Trainer {
             final_lr_fraction: f32_at(52),
             weight_decay: f32_at(56),
             wdl: f32_at(60),
+            mirror: u32_at(76) == 1,
             quantisation: Quantisation {
                 qa: u32_at(64) as i32,
                 qb: u32_at(68) as i32,
@@ -360,13 +378,17 @@ impl Trainer {
             },
         };
         let len = Params::len_for(hidden);
-        if hidden == 0 || hidden % 32 != 0 || hidden > 8192 || bytes.len() != 76 + 12 * len {
+        if hidden == 0
+            || hidden % 32 != 0
+            || hidden > 8192
+            || bytes.len() != CHECKPOINT_HEADER + 12 * len
+        {
             return Err(bad(
                 "the checkpoint's length does not match its hidden size",
             ));
         }
         let floats = |k: usize| -> Vec<f32> {
-            let at = 76 + 4 * len * k;
+            let at = CHECKPOINT_HEADER + 4 * len * k;
             (0..len).map(|i| f32_at(at + 4 * i)).collect()
         };
         let mut t = Trainer::new(config)?;
@@ -383,6 +405,12 @@ impl Trainer {
     pub fn set_epochs(&mut self, epochs: u32) {
         self.config.epochs = epochs.max(1);
     }
+}
+
+/// Whether sample `i` is mirrored in the epoch `seed` stands for: a hash bit, so the choice
+/// does not depend on threads or batches.
+fn flips(seed: u64, i: u32) -> bool {
+    SplitMix64::for_game(seed, u64::from(i)).next_u64() & 1 == 1
 }
 
 /// One AdamW step on every parameter, then the clip that keeps the network quantisable.

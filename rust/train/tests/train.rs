@@ -18,6 +18,7 @@ fn config() -> TrainConfig {
         epochs: 4,
         batch_size: 512,
         seed: 4,
+        mirror: true,
         ..TrainConfig::default()
     }
 }
