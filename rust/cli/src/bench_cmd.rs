@@ -24,7 +24,14 @@ pub struct BenchArgs {
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let evaluation = Evaluation::from_name(&args.eval_file).map_err(CliError::Net)?;
     let total = BENCH_POSITIONS.len();
-    eprintln!("evaluation: {}", evaluation.describe());
+    match evaluation.network() {
+        Some(net) => eprintln!(
+            "evaluation: {}, {} kernels",
+            evaluation.describe(),
+            net.kernel().name()
+        ),
+        None => eprintln!("evaluation: {}", evaluation.describe()),
+    }
     let speed = args.eval_speed.then(|| eval_speed(&evaluation, 1_000_000));
     let report = run_bench(args.depth, evaluation, |i, nodes| {
         eprintln!("position {}/{total}: {nodes} nodes", i + 1);
