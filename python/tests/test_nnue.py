@@ -461,6 +461,5 @@ def test_the_readme_shows_the_example_tested_here() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
     shown = [b for b in blocks if "nnue.read_data(" in b]
-    if not shown:
-        pytest.skip("README.md does not show the nnue example yet")
+    assert shown, "README.md does not show the nnue example"
     assert EXAMPLE in shown, "README.md's nnue example differs from test_nnue.EXAMPLE"
