@@ -1,14 +1,14 @@
 //! `shatranj datagen`: self-play games written as training data, shard by shard.
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use shatranj_engine::datagen::{
     Adjudication, DatagenConfig, DatagenError, DatagenReport, GameSettings, generate,
 };
 use shatranj_engine::selfplay::RandomOpenings;
 use shatranj_engine::{EngineOptions, Evaluation, NetError};
 use std::fmt;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -226,15 +226,9 @@ fn summary(r: &DatagenReport, threads: usize) {
 }
 
 fn progress_bar(quiet: bool, games: u64) -> Option<ProgressBar> {
-    if quiet || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games (eta {eta})  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    Some(bar)
+    crate::progress::bar(
+        quiet,
+        games,
+        "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games (eta {eta})  {msg}",
+    )
 }

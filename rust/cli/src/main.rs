@@ -6,6 +6,7 @@ mod bench_cmd;
 mod datagen_cmd;
 mod evaluator;
 mod perft_cmd;
+mod progress;
 mod selfplay_cmd;
 mod train_cmd;
 

@@ -2,14 +2,14 @@
 
 use crate::evaluator::open_evaluator;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use shatranj_engine::selfplay::{
     MoveLimit, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayError, SelfPlayReport,
     parse_openings, play_games,
 };
 use shatranj_engine::{BatchConfig, BatchEvaluator, Device, EvalError, Evaluation, NetError};
 use std::fmt;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -256,15 +256,9 @@ fn summary(report: &SelfPlayReport) {
 
 /// A bar over games, drawn on stderr only when it is a terminal.
 fn progress_bar(quiet: bool, games: u64) -> Option<ProgressBar> {
-    if quiet || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    Some(bar)
+    crate::progress::bar(
+        quiet,
+        games,
+        "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}",
+    )
 }

@@ -1,11 +1,10 @@
 //! `shatranj train`: a network from datagen's shards, with checkpoints, resume and Ctrl-C.
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shatranj_engine::datagen::DataError;
 use shatranj_train::{TrainConfig, TrainError, Trainer, data, loss_of_scores, quantisation_error};
 use std::fmt;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -154,16 +153,11 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
     }
     let _ = out.flush();
     drop(out);
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let b = ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr());
-        b.set_style(
-            ProgressStyle::with_template(
-                "{spinner} epoch {prefix} [{elapsed_precise}] {bar:30} {pos}/{len} batches (eta {eta})  {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        b
-    });
+    let bar = crate::progress::bar(
+        args.quiet,
+        1,
+        "{spinner} epoch {prefix} [{elapsed_precise}] {bar:30} {pos}/{len} batches (eta {eta})  {msg}",
+    );
     let net_out = args.out.clone();
     let keep_best = args.keep_best;
     let mut best = f32::INFINITY;

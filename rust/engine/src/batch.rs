@@ -163,18 +163,9 @@ impl BatchEvaluator for NetworkBatchEvaluator {
         positions: &[PackedPosition],
         out: &mut [i32],
     ) -> Result<(), EvalError> {
-        use rayon::prelude::*;
-        check_lengths(positions, out)?;
-        let chunk = self.chunk.max(1);
-        positions
-            .par_chunks(chunk)
-            .zip(out.par_chunks_mut(chunk))
-            .for_each(|(ps, os)| {
-                for (p, o) in ps.iter().zip(os.iter_mut()) {
-                    *o = self.network.evaluate_packed(p);
-                }
-            });
-        Ok(())
+        par_evaluate(positions, out, self.chunk, |p| {
+            self.network.evaluate_packed(p)
+        })
     }
 }
 
@@ -186,6 +177,27 @@ pub fn cpu_evaluator(evaluation: &Evaluation) -> std::sync::Arc<dyn BatchEvaluat
             std::sync::Arc::new(NetworkBatchEvaluator::new(std::sync::Arc::clone(n)))
         }
     }
+}
+
+/// Scores `positions` into `out` with `score`, in rayon tasks of `chunk` positions.
+fn par_evaluate(
+    positions: &[PackedPosition],
+    out: &mut [i32],
+    chunk: usize,
+    score: impl Fn(&PackedPosition) -> i32 + Sync,
+) -> Result<(), EvalError> {
+    use rayon::prelude::*;
+    check_lengths(positions, out)?;
+    let chunk = chunk.max(1);
+    positions
+        .par_chunks(chunk)
+        .zip(out.par_chunks_mut(chunk))
+        .for_each(|(ps, os)| {
+            for (p, o) in ps.iter().zip(os.iter_mut()) {
+                *o = score(p);
+            }
+        });
+    Ok(())
 }
 
 /// Checks that `out` has one slot per position.
@@ -210,18 +222,9 @@ impl BatchEvaluator for CpuBatchEvaluator {
         positions: &[PackedPosition],
         out: &mut [i32],
     ) -> Result<(), EvalError> {
-        use rayon::prelude::*;
-        check_lengths(positions, out)?;
-        let chunk = self.chunk.max(1);
-        positions
-            .par_chunks(chunk)
-            .zip(out.par_chunks_mut(chunk))
-            .for_each(|(ps, os)| {
-                for (p, o) in ps.iter().zip(os.iter_mut()) {
-                    *o = evaluate_bitboards(&self.params, &p.bitboards(), p.turn == 1);
-                }
-            });
-        Ok(())
+        par_evaluate(positions, out, self.chunk, |p| {
+            evaluate_bitboards(&self.params, &p.bitboards(), p.turn == 1)
+        })
     }
 }
 

@@ -15,27 +15,15 @@ use shatranj_gpu::{
 };
 use std::sync::Arc;
 
-#[path = "support/positions.rs"]
-mod positions;
-use positions::{Rng, fixed_positions, game_positions, placed_positions};
+#[path = "support/common.rs"]
+mod common;
+use common::{Rng, fixed_positions, game_positions, placed_positions};
 
 const SEED: u64 = 0x5EED_06B0;
 
 /// The GPU evaluator, or `None` (with a message) when there is no adapter and none is required.
 fn gpu_or_skip(test: &str) -> Option<GpuEvaluator> {
-    match GpuEvaluator::from_env() {
-        Ok(gpu) => {
-            println!("{test}: {}", gpu.describe());
-            Some(gpu)
-        }
-        Err(e) => {
-            if std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() == Ok("1") {
-                panic!("{test}: SHATRANJ_REQUIRE_GPU=1 but {e}");
-            }
-            println!("{test}: skipped, {e} (set SHATRANJ_REQUIRE_GPU=1 to make this a failure)");
-            None
-        }
-    }
+    common::gpu_or_skip(test, &shatranj_engine::Evaluation::classical())
 }
 
 fn reference(p: &PackedPosition) -> i32 {

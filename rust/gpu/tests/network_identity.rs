@@ -14,9 +14,9 @@ use shatranj_engine::{BatchEvaluator, Evaluation};
 use shatranj_gpu::{Device, GpuEvaluator, Program};
 use std::sync::Arc;
 
-#[path = "support/positions.rs"]
-mod positions;
-use positions::{Rng, fixed_positions, game_positions, placed_positions};
+#[path = "support/common.rs"]
+mod common;
+use common::{Rng, fixed_positions, game_positions, placed_positions};
 
 const SEED: u64 = 0x0DD_BA7C;
 
@@ -32,19 +32,7 @@ fn network(seed: u64, hidden: usize, quantisation: Quantisation) -> Arc<Network>
 }
 
 fn gpu_or_skip(test: &str, net: &Arc<Network>) -> Option<GpuEvaluator> {
-    match GpuEvaluator::from_env_for(&Evaluation::Network(Arc::clone(net))) {
-        Ok(gpu) => {
-            println!("{test}: {}", gpu.describe());
-            Some(gpu)
-        }
-        Err(e) => {
-            if std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() == Ok("1") {
-                panic!("{test}: SHATRANJ_REQUIRE_GPU=1 but {e}");
-            }
-            println!("{test}: skipped, {e} (set SHATRANJ_REQUIRE_GPU=1 to make this a failure)");
-            None
-        }
-    }
+    common::gpu_or_skip(test, &Evaluation::Network(Arc::clone(net)))
 }
 
 fn check(net: &Network, gpu: &dyn BatchEvaluator, positions: &[PackedPosition], batch: usize) {

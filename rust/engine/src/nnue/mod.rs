@@ -85,40 +85,34 @@ fn features_into(
     black: &mut [usize; MAX_PIECES],
 ) -> usize {
     let board = pos.board();
-    if board.occupied().0.count_ones() as usize > MAX_PIECES {
-        // The first 32 in square order (never a legal position, so never fast).
-        let mut all: Vec<usize> = Vec::with_capacity(64);
+    let each_piece = |f: &mut dyn FnMut(usize)| {
         for color in Color::ALL {
             for role in Role::ALL {
                 let mut bb = (board.by_color(color) & board.by_role(role)).0;
                 while bb != 0 {
                     let sq = bb.trailing_zeros() as usize;
                     bb &= bb - 1;
-                    all.push(feature(Color::White, color, role, sq));
+                    f(feature(Color::White, color, role, sq));
                 }
             }
         }
+    };
+    let mut n = 0;
+    if board.occupied().0.count_ones() as usize > MAX_PIECES {
+        // The first 32 in square order (never a legal position, so never fast).
+        let mut all: Vec<usize> = Vec::with_capacity(64);
+        each_piece(&mut |f| all.push(f));
         all.sort_by_key(|f| f % 64);
         all.truncate(MAX_PIECES);
-        for (i, &f) in all.iter().enumerate() {
-            white[i] = f;
-            black[i] = black_view(f);
+        for f in all {
+            (white[n], black[n]) = (f, black_view(f));
+            n += 1;
         }
-        return all.len();
-    }
-    let mut n = 0;
-    for color in Color::ALL {
-        for role in Role::ALL {
-            let mut bb = (board.by_color(color) & board.by_role(role)).0;
-            while bb != 0 {
-                let sq = bb.trailing_zeros() as usize;
-                bb &= bb - 1;
-                let f = feature(Color::White, color, role, sq);
-                white[n] = f;
-                black[n] = black_view(f);
-                n += 1;
-            }
-        }
+    } else {
+        each_piece(&mut |f| {
+            (white[n], black[n]) = (f, black_view(f));
+            n += 1;
+        });
     }
     n
 }

@@ -1,11 +1,32 @@
-//! Positions for the GPU tests: from random games, from random placements of every shape
-//! (bare kings, many queens, no pawns, anything at all), and a few hand-picked extremes.
+//! What the GPU tests share: the GPU evaluator of an evaluation, or a skip (or a failure when
+//! `SHATRANJ_REQUIRE_GPU=1`); and positions from random games, from random placements of every
+//! shape (bare kings, many queens, no pawns, anything at all), and a few hand-picked extremes.
 //!
-//! Included with `#[path = "support/positions.rs"] mod positions;`.
+//! Included with `#[path = "support/common.rs"] mod common;`.
 #![allow(dead_code)]
 
 use shatranj_chess::Position;
+use shatranj_engine::Evaluation;
 use shatranj_engine::eval::PackedPosition;
+use shatranj_gpu::{BatchEvaluator, GpuEvaluator};
+
+/// The GPU evaluator of `evaluation`, or `None` (with a message) when there is no adapter and
+/// none is required.
+pub fn gpu_or_skip(test: &str, evaluation: &Evaluation) -> Option<GpuEvaluator> {
+    match GpuEvaluator::from_env_for(evaluation) {
+        Ok(gpu) => {
+            println!("{test}: {}", gpu.describe());
+            Some(gpu)
+        }
+        Err(e) => {
+            if std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("{test}: SHATRANJ_REQUIRE_GPU=1 but {e}");
+            }
+            println!("{test}: skipped, {e} (set SHATRANJ_REQUIRE_GPU=1 to make this a failure)");
+            None
+        }
+    }
+}
 
 #[path = "../../../chess/tests/support/rng.rs"]
 mod rng;
