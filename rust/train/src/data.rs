@@ -85,7 +85,7 @@ pub struct Dataset {
 impl Dataset {
     pub fn add_game(&mut self, game: &GameData, validation_every: u64) {
         self.games += 1;
-        let to_validation = validation_every > 0 && game.index % validation_every == 0;
+        let to_validation = validation_every > 0 && game.index.is_multiple_of(validation_every);
         if to_validation {
             for t in game.training_positions() {
                 self.validation.push(Sample::from_position(&t));

@@ -237,8 +237,8 @@ pub fn backward(
     let (a, b, _) = p.split();
     let (gw1, rest) = g.values.split_at_mut(a);
     let gb1 = &mut rest[..b - a];
-    for j in 0..h {
-        gb1[j] += scratch.d_us[j] + scratch.d_them[j];
+    for ((b, u), t) in gb1.iter_mut().zip(&scratch.d_us).zip(&scratch.d_them) {
+        *b += u + t;
     }
     let (us, them, n) = s.views();
     for (features, d) in [(&us[..n], &scratch.d_us), (&them[..n], &scratch.d_them)] {

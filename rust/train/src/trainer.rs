@@ -117,7 +117,7 @@ const CHECKPOINT_HEADER: usize = 80;
 
 impl Trainer {
     pub fn new(config: TrainConfig) -> Result<Trainer, TrainError> {
-        if config.hidden == 0 || config.hidden % 32 != 0 {
+        if config.hidden == 0 || !config.hidden.is_multiple_of(32) {
             return Err(TrainError::Config(format!(
                 "hidden size {} is not a positive multiple of 32",
                 config.hidden
@@ -379,7 +379,7 @@ impl Trainer {
         };
         let len = Params::len_for(hidden);
         if hidden == 0
-            || hidden % 32 != 0
+            || !hidden.is_multiple_of(32)
             || hidden > 8192
             || bytes.len() != CHECKPOINT_HEADER + 12 * len
         {

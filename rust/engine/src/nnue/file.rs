@@ -208,7 +208,7 @@ pub const fn payload_bytes(h: usize) -> usize {
 }
 
 pub(crate) fn check_hidden(h: usize) -> Result<(), NetError> {
-    if h == 0 || h % 32 != 0 || h > MAX_HIDDEN {
+    if h == 0 || !h.is_multiple_of(32) || h > MAX_HIDDEN {
         Err(NetError::HiddenSize { found: h })
     } else {
         Ok(())

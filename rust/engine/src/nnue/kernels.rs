@@ -57,7 +57,7 @@ impl Kernel {
     #[inline]
     pub fn apply(self, acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
         assert!(
-            acc.len() % 32 == 0,
+            acc.len().is_multiple_of(32),
             "accumulator length {} is not a multiple of 32",
             acc.len()
         );
@@ -82,7 +82,10 @@ impl Kernel {
     #[inline]
     pub fn accumulate(self, acc: &mut [i16], bias: &[i16], rows: &[i16], features: &[usize]) {
         let n = acc.len();
-        assert!(n % 32 == 0 && bias.len() == n, "accumulator length {n}");
+        assert!(
+            n.is_multiple_of(32) && bias.len() == n,
+            "accumulator length {n}"
+        );
         assert!(
             features.iter().all(|&f| (f + 1) * n <= rows.len()),
             "feature beyond the weight table"
@@ -107,7 +110,7 @@ impl Kernel {
     #[inline]
     pub fn screlu_dot(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
         assert!(
-            acc.len() == w.len() && acc.len() % 32 == 0,
+            acc.len() == w.len() && acc.len().is_multiple_of(32),
             "lengths {} and {}",
             acc.len(),
             w.len()

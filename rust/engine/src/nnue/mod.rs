@@ -304,9 +304,9 @@ impl Network {
         self.refresh(w, white);
         self.refresh(b, black);
         if black_to_move {
-            self.output(&b, &w)
+            self.output(b, w)
         } else {
-            self.output(&w, &b)
+            self.output(w, b)
         }
     }
 
