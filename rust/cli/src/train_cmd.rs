@@ -243,5 +243,12 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         "Quantised vs float on {} validation positions: mean |diff| {:.2} cp, max {:.1} cp",
         q.positions, q.mean_abs, q.max_abs
     );
+    let validation = &dataset.validation[..q.positions];
+    if let (Some(float), Some(int)) = (
+        trainer.validation_loss(validation),
+        loss_of_scores(validation, &q.scores, trainer.config.wdl),
+    ) {
+        println!("Validation loss: float {float:.6}, quantised {int:.6}");
+    }
     Ok(())
 }

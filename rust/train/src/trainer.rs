@@ -472,11 +472,13 @@ pub fn loss_of_scores(samples: &[Sample], scores: &[i16], wdl: f32) -> Option<f3
 }
 
 /// How far the quantised network's scores are from the float network's, in centipawns.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct QuantisationReport {
     pub positions: usize,
     pub mean_abs: f64,
     pub max_abs: f64,
+    /// The quantised network's scores, for [`loss_of_scores`]: what the engine plays with.
+    pub scores: Vec<i16>,
 }
 
 /// Compares the float and quantised networks on up to `limit` samples.
@@ -492,13 +494,16 @@ pub fn quantisation_error(
     let mut scratch = Scratch::new(params.hidden);
     let h = net.hidden();
     let (mut us, mut them) = (vec![0i16; h], vec![0i16; h]);
+    let mut scores = Vec::with_capacity(samples.len());
     for s in samples {
         let float = f64::from(crate::model::forward(params, s, &mut scratch) * scale);
         let (fu, ft, n) = s.views();
         let wide = |v: &[u16]| v[..n].iter().map(|&f| usize::from(f)).collect::<Vec<_>>();
         net.accumulate(&mut us, &wide(&fu));
         net.accumulate(&mut them, &wide(&ft));
-        let int = f64::from(net.output(&us, &them));
+        let score = net.output(&us, &them);
+        scores.push(score.clamp(-32_000, 32_000) as i16);
+        let int = f64::from(score);
         let d = (float.clamp(-30_000.0, 30_000.0) - int).abs();
         sum += d;
         max = max.max(d);
@@ -507,5 +512,6 @@ pub fn quantisation_error(
         positions: samples.len(),
         mean_abs: sum / samples.len().max(1) as f64,
         max_abs: max,
+        scores,
     }
 }
