@@ -31,8 +31,13 @@ from ._core import (
     gpu_info,
     perft,
 )
+from . import _board_compat
 from ._outcome import Outcome, Termination
-from .engine import Engine
+
+# python-chess Board methods written in Python (EPD operations, XBoard notation).
+_board_compat.install()
+
+from .engine import Engine  # noqa: E402 - after the Board methods it uses
 from .selfplay import SelfPlayGame, SelfPlayResult, selfplay
 from ._squareset import SquareSet
 

@@ -11,6 +11,7 @@ from ._squareset import SquareSet
 
 __all__ = [
     "STARTING_FEN",
+    "BUILD_PROFILE",
     "AmbiguousMoveError",
     "Board",
     "Engine",
@@ -30,6 +31,7 @@ __all__ = [
     "boards_to_planes",
     "evaluate",
     "gpu_info",
+    "parse_uci_info",
     "perft",
     "PgnBatch",
     "PgnTree",
@@ -53,6 +55,7 @@ __all__ = [
 
 __version__: str
 STARTING_FEN: str
+BUILD_PROFILE: Literal["debug", "release"]
 NNUE_INPUTS: int
 NNUE_MAX_PIECES: int
 NNUE_PAD: int
@@ -244,6 +247,17 @@ class Board:
     def variation_san(self, variation: Iterable[Move]) -> str: ...
     def parse_san(self, san: str) -> Move: ...
     def push_san(self, san: str) -> Move: ...
+    # Written in Python (shatranj._board_compat) and attached when the package is imported.
+    uci_variant: ClassVar[str]
+    xboard_variant: ClassVar[str]
+    def set_epd(self, epd: str) -> dict[str, Union[None, str, int, float, Move, list[Move]]]: ...
+    @classmethod
+    def from_epd(
+        cls, epd: str, *, chess960: bool = False
+    ) -> tuple[Board, dict[str, Union[None, str, int, float, Move, list[Move]]]]: ...
+    def xboard(self, move: Move, chess960: Optional[bool] = None) -> str: ...
+    def parse_xboard(self, xboard: str) -> Move: ...
+    def push_xboard(self, xboard: str) -> Move: ...
     def parse_uci(self, uci: str) -> Move: ...
     def push_uci(self, uci: str) -> Move: ...
     def find_move(self, from_square: int, to_square: int, promotion: Optional[int] = None) -> Move: ...
@@ -334,6 +348,7 @@ def evaluate(
     eval_file: _EvalFile = None,
 ) -> npt.NDArray[np.int32]: ...
 def gpu_info() -> Optional[dict[str, str]]: ...
+def parse_uci_info(text: str, board: Board, selector: int) -> tuple[dict[str, Any], list[str]]: ...
 
 @final
 class Engine:

@@ -1,203 +1,146 @@
-"""The search engine in process: ``shatranj.Engine``, with python-chess's analysis shapes.
+"""Chess engines from Python: python-chess's ``chess.engine``, and shatranj's own engine in
+process.
 
-``Engine.analyse`` returns the info dict that python-chess's ``chess.engine`` returns (``"score"``
-a :class:`PovScore`, ``"pv"`` a list of moves, ``"depth"``, ``"seldepth"``, ``"nodes"``, ``"nps"``,
-``"time"``, ``"hashfull"``), so code written for an external UCI engine reads the same. The
-search itself is native (:class:`shatranj._core.Engine`): it releases the GIL, and Ctrl-C stops
-it and raises ``KeyboardInterrupt``.
+- External engines, as python-chess drives them: :class:`SimpleEngine` (``popen_uci``,
+  ``popen_xboard``; blocking, no event loop), the asyncio API (:func:`popen_uci`,
+  :class:`UciProtocol`, :class:`XBoardProtocol`), :class:`Limit`, options, ``analyse`` /
+  ``analysis`` / ``play``, and the typed errors :class:`EngineError`,
+  :class:`EngineTerminatedError` and :class:`EngineTimeoutError`, which carry the engine's
+  last output. ``import shatranj as chess`` then ``chess.engine.SimpleEngine.popen_uci(...)``
+  works as with python-chess (the protocols live in :mod:`shatranj._engine_protocol`, the
+  blocking client in :mod:`shatranj._engine_simple`).
+- :func:`analyse_many`: many positions over several engine processes (or in-process engines
+  on threads), results in input order, as info dicts or columns for numpy/pandas
+  (:mod:`shatranj._engine_batch`).
+- :class:`Engine`: the shatranj search in this process. ``Engine.analyse`` returns the same
+  info dicts (``"score"`` a :class:`PovScore`, ``"pv"`` a list of moves, ``"depth"``,
+  ``"seldepth"``, ``"nodes"``, ``"nps"``, ``"time"``, ``"hashfull"``), so code written for
+  an external engine reads the same. The search is native (:class:`shatranj._core.Engine`):
+  it releases the GIL, and Ctrl-C stops it and raises ``KeyboardInterrupt``.
 
-The score classes mirror python-chess's: :class:`Cp` (centipawns), :class:`Mate` (mate in *n*
-moves; negative: the side to move gets mated; ``Mate(0)``: it is mated now) and
-:class:`MateGiven` (the side to move has delivered mate, ``-Mate(0)``).
+Scores are shared by all of them (:mod:`shatranj._engine_scores`): :class:`Cp`,
+:class:`Mate`, :data:`MateGiven`, :class:`PovScore`, with ``wdl()``.
 """
 
 from __future__ import annotations
 
-import abc
 import os
 from typing import Any, Dict, List, Literal, Optional, Union, overload
 
 from . import _core
+from ._engine_batch import analyse_many
+from ._engine_protocol import (
+    INFO_ALL,
+    INFO_BASIC,
+    INFO_CURRLINE,
+    INFO_NONE,
+    INFO_PV,
+    INFO_REFUTATION,
+    INFO_SCORE,
+    LOGGER,
+    MANAGED_OPTIONS,
+    AnalysisComplete,
+    AnalysisResult,
+    BaseCommand,
+    BestMove,
+    CommandState,
+    ConfigMapping,
+    ConfigValue,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    EventLoopPolicy,
+    Info,
+    InfoDict,
+    Limit,
+    MockTransport,
+    Opponent,
+    Option,
+    PlayResult,
+    Protocol,
+    UciOptionMap,
+    UciProtocol,
+    XBoardProtocol,
+    _parse_uci_bestmove,
+    _parse_uci_info,
+    _parse_xboard_option,
+    _parse_xboard_post,
+    popen_uci,
+    popen_xboard,
+    run_in_background,
+)
+from ._engine_scores import (
+    Cp,
+    Mate,
+    MateGiven,
+    MateGivenType,
+    PovScore,
+    PovWdl,
+    Score,
+    Wdl,
+    WdlModel,
+)
+from ._engine_simple import SimpleAnalysisResult, SimpleEngine
 
-__all__ = ["Cp", "Engine", "EvalFile", "InfoDict", "Mate", "MateGiven", "PovScore", "Score"]
+__all__ = [
+    "INFO_ALL",
+    "INFO_BASIC",
+    "INFO_CURRLINE",
+    "INFO_NONE",
+    "INFO_PV",
+    "INFO_REFUTATION",
+    "INFO_SCORE",
+    "LOGGER",
+    "MANAGED_OPTIONS",
+    "AnalysisComplete",
+    "AnalysisResult",
+    "BaseCommand",
+    "BestMove",
+    "CommandState",
+    "ConfigMapping",
+    "ConfigValue",
+    "Cp",
+    "Engine",
+    "EngineError",
+    "EngineTerminatedError",
+    "EngineTimeoutError",
+    "EvalFile",
+    "EventLoopPolicy",
+    "Info",
+    "InfoDict",
+    "Limit",
+    "Mate",
+    "MateGiven",
+    "MateGivenType",
+    "MockTransport",
+    "Opponent",
+    "Option",
+    "PlayResult",
+    "PovScore",
+    "PovWdl",
+    "Protocol",
+    "Score",
+    "SimpleAnalysisResult",
+    "SimpleEngine",
+    "UciOptionMap",
+    "UciProtocol",
+    "Wdl",
+    "WdlModel",
+    "XBoardProtocol",
+    "analyse_many",
+    "popen_uci",
+    "popen_xboard",
+    "run_in_background",
+]  # fmt: skip
+
+# Parsers python-chess's tests call directly.
+_ = (_parse_uci_bestmove, _parse_uci_info, _parse_xboard_option, _parse_xboard_post)
 
 #: The values ``eval_file=`` takes (``Engine``, ``shatranj.evaluate``, ``shatranj.selfplay``):
 #: a network file's path, ``"<default>"`` (the network built into the engine), ``"classical"``,
 #: a loaded :class:`shatranj.nnue.Network`, or ``None`` for the engine's default. A ``str`` is
 #: read as UCI's ``EvalFile`` reads it; any other ``os.PathLike`` is always a path.
 EvalFile = Union[str, "os.PathLike[str]", _core.Network, None]
-
-# How far beyond any centipawn score mates sort (only the order matters).
-_MATE_ORDER = 1_000_000
-
-
-class Score(abc.ABC):
-    """A score from one side's point of view: centipawns or a mate distance."""
-
-    @abc.abstractmethod
-    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
-        """Centipawns; for mates ``None``, or a large value from ``mate_score`` if given."""
-
-    @abc.abstractmethod
-    def mate(self) -> Optional[int]:
-        """Moves to mate (negative: getting mated), ``None`` for centipawn scores."""
-
-    def is_mate(self) -> bool:
-        return self.mate() is not None
-
-    @abc.abstractmethod
-    def __neg__(self) -> Score: ...
-
-    def __pos__(self) -> Score:
-        return self
-
-    @abc.abstractmethod
-    def _order(self) -> int: ...
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Score):
-            return type(self) is type(other) and self._order() == other._order()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self._order()))
-
-    def __lt__(self, other: Score) -> bool:
-        return self._order() < other._order()
-
-    def __le__(self, other: Score) -> bool:
-        return self._order() <= other._order()
-
-    def __gt__(self, other: Score) -> bool:
-        return self._order() > other._order()
-
-    def __ge__(self, other: Score) -> bool:
-        return self._order() >= other._order()
-
-
-class Cp(Score):
-    """Centipawns."""
-
-    def __init__(self, cp: int) -> None:
-        self.cp = int(cp)
-
-    def score(self, *, mate_score: Optional[int] = None) -> int:
-        return self.cp
-
-    def mate(self) -> None:
-        return None
-
-    def __neg__(self) -> Cp:
-        return Cp(-self.cp)
-
-    def __abs__(self) -> Cp:
-        return Cp(abs(self.cp))
-
-    def _order(self) -> int:
-        return self.cp
-
-    def __repr__(self) -> str:
-        return f"Cp({self.cp:+d})"
-
-    def __str__(self) -> str:
-        return f"{self.cp:+d}"
-
-
-class Mate(Score):
-    """Mate in ``moves`` moves; negative: the side to move gets mated in that many."""
-
-    def __init__(self, moves: int) -> None:
-        self.moves = int(moves)
-
-    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
-        if mate_score is None:
-            return None
-        return mate_score - self.moves if self.moves > 0 else -mate_score - self.moves
-
-    def mate(self) -> int:
-        return self.moves
-
-    def __neg__(self) -> Union[Mate, MateGiven]:
-        return MateGiven() if self.moves == 0 else Mate(-self.moves)
-
-    def __abs__(self) -> Union[Mate, MateGiven]:
-        return MateGiven() if self.moves == 0 else Mate(abs(self.moves))
-
-    def _order(self) -> int:
-        return _MATE_ORDER - self.moves if self.moves > 0 else -_MATE_ORDER - self.moves
-
-    def __repr__(self) -> str:
-        return f"Mate({self.moves:+d})" if self.moves else "Mate(-0)"
-
-    def __str__(self) -> str:
-        return f"#{self.moves:+d}" if self.moves else "#-0"
-
-
-class MateGiven(Score):
-    """The side to move has delivered mate."""
-
-    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
-        return mate_score
-
-    def mate(self) -> int:
-        return 0
-
-    def __neg__(self) -> Mate:
-        return Mate(0)
-
-    def __abs__(self) -> MateGiven:
-        return self
-
-    def _order(self) -> int:
-        return _MATE_ORDER
-
-    def __repr__(self) -> str:
-        return "MateGiven"
-
-    def __str__(self) -> str:
-        return "#+0"
-
-
-class PovScore:
-    """A score relative to the side ``turn`` (python-chess's ``PovScore``)."""
-
-    def __init__(self, relative: Score, turn: bool) -> None:
-        self.relative = relative
-        self.turn = turn
-
-    def white(self) -> Score:
-        """The score from White's point of view."""
-        return self.pov(True)
-
-    def black(self) -> Score:
-        """The score from Black's point of view."""
-        return self.pov(False)
-
-    def pov(self, color: bool) -> Score:
-        return self.relative if self.turn == color else -self.relative
-
-    def is_mate(self) -> bool:
-        return self.relative.is_mate()
-
-    def __neg__(self) -> PovScore:
-        return PovScore(-self.relative, not self.turn)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, PovScore):
-            return self.white() == other.white()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.white())
-
-    def __repr__(self) -> str:
-        return f"PovScore({self.relative!r}, {'WHITE' if self.turn else 'BLACK'})"
-
-    def __str__(self) -> str:
-        return str(self.relative)
-
-
-InfoDict = Dict[str, Any]
 
 
 def _score(kind: str, value: int) -> Score:

@@ -27,6 +27,7 @@ mod resolve;
 mod selfplay;
 mod text;
 mod training_data;
+mod uci_info;
 mod worker;
 
 use pyo3::prelude::*;
@@ -69,6 +70,8 @@ mod _core {
     use crate::selfplay::selfplay;
     #[pymodule_export]
     use crate::training_data::{nnue_features, nnue_read_data};
+    #[pymodule_export]
+    use crate::uci_info::parse_uci_info;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -76,6 +79,13 @@ mod _core {
         // Cargo.toml, which maturin also writes into the wheel's metadata.
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         m.add("STARTING_FEN", crate::board::STARTING_FEN)?;
+        // Benchmarks record whether they measured an optimised build.
+        let profile = if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        };
+        m.add("BUILD_PROFILE", profile)?;
         // The network's shape and default quantisation, so that Python writes no number
         // the engine already defines.
         let q = shatranj_engine::nnue::file::Quantisation::default();
