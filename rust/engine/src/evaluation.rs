@@ -15,8 +15,9 @@ pub const DEFAULT_NAME: &str = "<default>";
 /// The name of the classical evaluation.
 pub const CLASSICAL_NAME: &str = "classical";
 
-/// The network built into the binary, if this build has one.
-const EMBEDDED: Option<&[u8]> = None;
+/// The network built into the binary (`<default>`): the newest one that has played well
+/// enough to be shipped (rust/engine/nets/README.md, benchmarks/RESULTS.md).
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../nets/gen1.nnue"));
 
 /// A static evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +109,15 @@ impl Evaluation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_built_in_network_loads() {
+        let e = Evaluation::from_name(DEFAULT_NAME).unwrap();
+        let net = e.network().unwrap();
+        assert!(net.hidden() >= 32);
+        // The start position is about level for the side to move.
+        assert!(e.evaluate(&Position::new()).abs() < 100);
+    }
 
     #[test]
     fn names_pick_evaluations_or_say_what_is_wrong() {
