@@ -176,6 +176,13 @@ impl<W: Write + Send + 'static> Uci<W> {
             return Control::Continue;
         };
         let rest: Vec<&str> = words.collect();
+        // As in Stockfish, whose `go perft` answers before the next command is read: every
+        // command waits for a running count, so a script that pipes `go perft 3` and more
+        // always gets the whole divide first; only `stop` (which ends the count) and
+        // `isready` (a liveness ping, answered at once) do not wait.
+        if cmd != "stop" && cmd != "isready" {
+            self.wait_perft();
+        }
         match cmd {
             "uci" => self.cmd_uci(),
             "isready" => self.say("readyok"),
@@ -519,8 +526,8 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
     }
 
-    /// `go perft N` runs on a thread of its own, like a search, so `stop`, `isready` and
-    /// `quit` are still answered during a long count.
+    /// `go perft N` runs on a thread of its own, like a search, so `stop` can end a long
+    /// count; every other command waits for it (see [`Uci::handle_line`]).
     fn go_perft(&mut self, depth: u32) {
         self.finish_perft();
         let monitor = Arc::new(PerftMonitor::new());
@@ -546,6 +553,13 @@ impl<W: Write + Send + 'static> Uci<W> {
         match handle {
             Ok(h) => self.perft = Some((h, monitor)),
             Err(e) => self.info_string(&format!("cannot start perft: {e}")),
+        }
+    }
+
+    /// Waits for a running `go perft` to finish (and print).
+    fn wait_perft(&mut self) {
+        if let Some((h, _)) = self.perft.take() {
+            let _ = h.join();
         }
     }
 

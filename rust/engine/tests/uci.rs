@@ -281,6 +281,32 @@ fn go_perft_divides_like_stockfish() {
     assert!(lines.contains(&"e2e4: 600".to_string()));
 }
 
+/// A script that pipes `go perft` and more commands at once gets the whole divide before
+/// the answers to the rest; `quit` right after `go perft` still prints it.
+#[test]
+fn commands_after_go_perft_wait_for_its_divide() {
+    let (mut uci, out) = session();
+    for line in ["position startpos", "go perft 4", "go depth 3"] {
+        uci.handle_line(line);
+    }
+    out.wait_for("bestmove", Duration::from_secs(30)).unwrap();
+    let lines = out.lines();
+    let at = |needle: &str| lines.iter().position(|l| l.starts_with(needle)).unwrap();
+    assert!(
+        at("Nodes searched: 197281") < at("info depth 1"),
+        "{lines:?}"
+    );
+    assert!(!out.text().contains("already running"), "{lines:?}");
+    let (mut uci, out) = session();
+    uci.handle_line("go perft 4");
+    assert_eq!(uci.handle_line("quit"), Control::Quit);
+    assert!(
+        out.text().contains("Nodes searched: 197281"),
+        "{}",
+        out.text()
+    );
+}
+
 #[test]
 fn multipv_and_clock_limits() {
     let (mut uci, out) = session();
