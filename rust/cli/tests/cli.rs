@@ -426,3 +426,30 @@ fn train_writes_a_network_that_bench_loads() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Opening the GPU without a display leaves no driver noise on stderr (Mesa's
+/// "XDG_RUNTIME_DIR is invalid" from its window-system code).
+#[test]
+fn opening_the_gpu_is_quiet() {
+    let o = Command::new(env!("CARGO_BIN_EXE_shatranj"))
+        .args([
+            "selfplay",
+            "--games",
+            "1",
+            "--depth",
+            "1",
+            "--max-plies",
+            "4",
+            "--device",
+            "gpu",
+            "--quiet",
+        ])
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .expect("run shatranj");
+    let err = stderr(&o);
+    assert!(!err.contains("XDG_RUNTIME_DIR"), "{err}");
+    if std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() == Ok("1") {
+        assert!(o.status.success(), "{err}");
+    }
+}

@@ -124,6 +124,11 @@ pub struct GpuContext {
 impl GpuContext {
     /// Opens the adapter `options` select and compiles the shader of `evaluation`.
     pub fn new(options: &AdapterOptions, evaluation: &Evaluation) -> Result<GpuContext, EvalError> {
+        // Drivers print window-system noise while a device is opened (see `quiet`).
+        crate::quiet::quietly(|| GpuContext::open(options, evaluation))
+    }
+
+    fn open(options: &AdapterOptions, evaluation: &Evaluation) -> Result<GpuContext, EvalError> {
         let (program, source, words): (Program, String, Vec<u32>) = match evaluation {
             Evaluation::Classical(params) => (
                 Program::Classical,
