@@ -3,7 +3,7 @@
 The API follows python-chess 1.11 (``import shatranj as chess`` works for everyday code):
 squares are ints 0..63, colours bools, piece types ints 1..6. The native code lives in
 :mod:`shatranj._core`; this package re-exports it and adds the pure-Python helpers
-(constants, square functions, ``SquareSet``, ``Outcome``/``Termination``).
+(constants, square functions, ``SquareSet``, ``Outcome``/``Termination``, ``Winnability``).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from ._core import (
 )
 from . import _board_compat
 from ._outcome import Outcome, Termination
+from ._winnability import Winnability
 
 # python-chess Board methods written in Python (EPD operations, XBoard notation).
 _board_compat.install()
@@ -128,7 +129,7 @@ def square_mirror(square: int) -> int:
 
 __all__ = [
     "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "Game", "GameOverError", "IllegalMoveError",
-    "InvalidMoveError", "NetworkError", "TrainingDataError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination",
+    "InvalidMoveError", "NetworkError", "TrainingDataError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination", "Winnability",
     "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "evaluate", "gpu_info", "perft", "Engine",
     "SelfPlayGame", "SelfPlayResult", "selfplay",
     "Color", "COLORS", "COLOR_NAMES", "WHITE", "BLACK", "PieceType", "PIECE_TYPES",

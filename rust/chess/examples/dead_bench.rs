@@ -1,17 +1,24 @@
-//! Benchmark of `Position::can_checkmate` (R4.6, R4.9): median and p99 time per call over
-//! many final positions of games, side by side with the material test
-//! `has_insufficient_material` (the anchor: what R5.2 uses) on the same positions.
+//! Benchmark of `Position::can_checkmate` (R4.6, R4.9): median and p99 time per call on
+//! positions from games, side by side with the material test `has_insufficient_material`
+//! (the anchor: what R5.2 uses) on the same positions, and the deeper search tier's mean
+//! time on the calls that reach it.
 //!
-//! There is no PGN corpus on the build machines, so the games are seeded random playouts
-//! from the start position that prefer captures (so they simplify into endgames the way
-//! real games do). Three sets are measured: each game's final position (mate, stalemate,
-//! bare material, or the ply cap); one position drawn from its last 60 plies; and one drawn
-//! from plies 30–120, standing for the many real games that end by resignation or flag fall
-//! with plenty of material left.
+//! Position sets:
+//! - each `--pgn FILE` (real games: engine matches, self-play): every game's final position,
+//!   and every position of every game;
+//! - seeded random playouts from the start position that prefer captures (so they simplify
+//!   into endgames the way real games do): each game's final position (mate, stalemate,
+//!   bare material, or the ply cap); one position drawn from its last 60 plies; one drawn
+//!   from plies 30–120, standing for games that end by resignation or flag fall with
+//!   plenty of material left.
 //!
-//!     cargo run --release -p shatranj-chess --example dead_bench -- [GAMES] [SEED]
+//!     cargo run --release -p shatranj-chess --example dead_bench -- \
+//!   [--games N] [--seed S] [--pgn FILE]...
 
+use shatranj_chess::dead::{DeadOptions, Tier, analyse_with};
+use shatranj_chess::pgn::PgnReader;
 use shatranj_chess::{Color, Position};
+use std::io::BufReader;
 use std::time::Instant;
 
 // The seeded generator shared with the rules crate's tests (xorshift64*).
@@ -40,38 +47,99 @@ fn playout(rng: &mut Rng, max_plies: usize) -> Vec<Position> {
     game
 }
 
-/// Median and 99th percentile, in microseconds.
-fn summary(mut nanos: Vec<u64>) -> (f64, f64) {
-    nanos.sort_unstable();
-    let at = |q: f64| nanos[((nanos.len() - 1) as f64 * q).round() as usize] as f64 / 1000.0;
-    (at(0.5), at(0.99))
+/// The main line of every game in a PGN file, as positions start to end.
+fn pgn_games(path: &str) -> Vec<Vec<Position>> {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut games = Vec::new();
+    for game in PgnReader::new(BufReader::new(file)).flatten() {
+        if game.fatal.is_some() {
+            continue;
+        }
+        let mut pos = game.start;
+        let mut line = vec![pos];
+        for m in game.mainline_moves() {
+            pos.play_unchecked(m);
+            line.push(pos);
+        }
+        games.push(line);
+    }
+    games
 }
 
-fn time_calls(
-    positions: &[Position],
-    call: impl Fn(&Position, Color) -> bool,
-) -> (Vec<u64>, usize) {
+/// Median and 99th percentile, in microseconds.
+fn summary(mut nanos: Vec<u64>) -> (f64, f64, f64) {
+    nanos.sort_unstable();
+    let at = |q: f64| nanos[((nanos.len() - 1) as f64 * q).round() as usize] as f64 / 1000.0;
+    (at(0.5), at(0.99), at(1.0))
+}
+
+struct Timed {
+    nanos: Vec<u64>,
+    cannot: usize,
+    /// Time of the calls that reached the deep tier.
+    deep: Vec<u64>,
+}
+
+fn time_calls(positions: &[Position], options: &DeadOptions) -> Timed {
+    let mut t = Timed {
+        nanos: Vec::with_capacity(positions.len() * 2),
+        cannot: 0,
+        deep: Vec::new(),
+    };
+    for p in positions {
+        for color in Color::ALL {
+            let start = Instant::now();
+            let a = std::hint::black_box(analyse_with(std::hint::black_box(p), color, options));
+            let ns = start.elapsed().as_nanos() as u64;
+            t.nanos.push(ns);
+            t.cannot += usize::from(!a.winnability.can_checkmate());
+            if a.tier == Some(Tier::Deep) {
+                t.deep.push(ns);
+            }
+        }
+    }
+    t
+}
+
+fn time_anchor(positions: &[Position]) -> (Vec<u64>, usize) {
     let mut nanos = Vec::with_capacity(positions.len() * 2);
     let mut cannot = 0;
     for p in positions {
         for color in Color::ALL {
             let start = Instant::now();
-            let can = std::hint::black_box(call(std::hint::black_box(p), color));
+            let insufficient = std::hint::black_box(p).has_insufficient_material(color);
             nanos.push(start.elapsed().as_nanos() as u64);
-            cannot += usize::from(!can);
+            cannot += usize::from(std::hint::black_box(insufficient));
         }
     }
     (nanos, cannot)
 }
 
 fn main() {
+    let mut games: usize = 5_000;
+    let mut seed: u64 = 0x00de_adb0_a7d5;
+    let mut pgns = Vec::new();
     let mut args = std::env::args().skip(1);
-    let games: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5_000);
-    let seed: u64 = args
-        .next()
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(0x00de_adb0_a7d5);
-    println!("dead_bench: {games} seeded playouts, seed {seed}");
+    while let Some(a) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
+        match a.as_str() {
+            "--games" => games = value().parse().expect("--games N"),
+            "--seed" => seed = value().parse().expect("--seed S"),
+            "--pgn" => pgns.push(value()),
+            _ => panic!("usage: dead_bench [--games N] [--seed S] [--pgn FILE]..."),
+        }
+    }
+    let mut sets: Vec<(String, Vec<Position>)> = Vec::new();
+    for path in &pgns {
+        let games = pgn_games(path);
+        let name = std::path::Path::new(path)
+            .file_name()
+            .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+        let finals = games.iter().filter_map(|g| g.last().copied()).collect();
+        let every = games.iter().flatten().copied().collect();
+        sets.push((format!("{name}: final ({} games)", games.len()), finals));
+        sets.push((format!("{name}: every position"), every));
+    }
     let mut rng = Rng::new(seed);
     let (mut finals, mut late, mut resigned) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..games {
@@ -82,26 +150,37 @@ fn main() {
         let ply = (30 + rng.below(91)).min(game.len() - 1);
         resigned.push(game[ply]);
     }
+    sets.push((format!("playouts: final ({games}, seed {seed})"), finals));
+    sets.push(("playouts: last 60 plies".to_owned(), late));
+    sets.push(("playouts: plies 30-120".to_owned(), resigned));
+
+    let options = DeadOptions::default();
+    println!(
+        "dead_bench: quick tier {:?}, deep tier {:?}",
+        options.quick, options.deep
+    );
     println!();
     println!(
-        "| positions | calls | can_checkmate median µs | p99 µs | max µs | says cannot | material test median µs | p99 µs | says cannot | median ratio |"
+        "| positions | calls | median µs | p99 µs | max µs | says cannot | deep-tier calls | deep-tier mean µs | material test median µs | says cannot |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (name, set) in [
-        ("final", &finals),
-        ("last 60 plies", &late),
-        ("plies 30-120", &resigned),
-    ] {
-        // Interleave a warm-up pass, then the measured passes of both, on the same positions.
-        let _ = time_calls(set, |p, c| p.can_checkmate(c));
-        let (ours, cannot) = time_calls(set, |p, c| p.can_checkmate(c));
-        let (anchor, anchor_cannot) = time_calls(set, |p, c| !p.has_insufficient_material(c));
-        let max = *ours.iter().max().unwrap() as f64 / 1000.0;
-        let ((m, p99), (am, ap99)) = (summary(ours), summary(anchor));
+    for (name, set) in &sets {
+        // A warm-up pass, then the measured passes of both, on the same positions.
+        let _ = time_calls(set, &options);
+        let t = time_calls(set, &options);
+        let (anchor, anchor_cannot) = time_anchor(set);
+        let deep_mean = if t.deep.is_empty() {
+            "–".to_owned()
+        } else {
+            let sum: u64 = t.deep.iter().sum();
+            format!("{:.1}", sum as f64 / t.deep.len() as f64 / 1000.0)
+        };
+        let deep_calls = t.deep.len();
+        let ((m, p99, max), (am, _, _)) = (summary(t.nanos), summary(anchor));
         println!(
-            "| {name} | {} | {m:.2} | {p99:.2} | {max:.1} | {cannot} | {am:.3} | {ap99:.3} | {anchor_cannot} | {:.1}× |",
+            "| {name} | {} | {m:.2} | {p99:.2} | {max:.1} | {} | {deep_calls} | {deep_mean} | {am:.3} | {anchor_cannot} |",
             set.len() * 2,
-            m / am
+            t.cannot,
         );
     }
     println!();

@@ -1,48 +1,159 @@
-//! Who can still checkmate: `can_checkmate` and `is_dead_position` (R4.6, R4.9, R5.1).
+//! Who can still checkmate: `can_checkmate`, `is_dead_position` and `winnability` (R4.6,
+//! R4.9, R5.1).
 //!
 //! The question is "can `color` deliver mate by *any* series of legal moves, however bad
 //! the opponent's play". The answer must be sound above all — a wrong "cannot" steals a
-//! win — so every "cannot" rests on a proof, and whatever cannot be proven within the budget
-//! is answered "can".
+//! win — so every "cannot" rests on a proof, and whatever is not proven within the budget
+//! is answered "can". [`Winnability`] says which it was: proved unwinnable (and by what),
+//! a helpmate found (with its moves), or unknown within the budget.
 //!
-//! The proofs, cheapest first:
-//! - material (R5.2's list, `Position::has_insufficient_material`): a lone king, a lone
-//!   minor piece against pieces that cannot block, bishops all on one square colour;
-//! - a locked pawn wall that no piece can ever break and behind which no check is possible
-//!   (the `fortress` module);
-//! - a bounded helpmate search: every line of play, both sides cooperating, is followed;
-//!   a line ends when it reaches one of the proofs above, a stalemate, or a mate of
-//!   `color`. If every line ends that way within the budget, `color` can never mate. A mate
-//!   of the opponent, or a line still open when the plies or nodes run out, means "can".
-//!   Positions proven this way are remembered, so transpositions cost nothing twice.
+//! The proofs, in the order they are tried:
+//! - the game is over (stalemate, or `color` is mated);
+//! - material (R5.2's list, `Position::has_insufficient_material`);
+//! - the static analysis of pawns that can never move and squares every other man can ever
+//!   reach (`reach`), and the two proofs built on it (`fortress`): no check is ever possible;
+//!   no square admits a mate, because the pieces a mate needs can never get there;
+//! - a bounded cooperative helpmate search (`helpmate`), which closes every line it follows
+//!   with the proofs above. Its budget comes in two tiers: a quick one on every call, and a
+//!   deeper one only when the static analysis found fixed pawns but could not conclude —
+//!   the positions (locked walls with a breach, forced lines into a wall) where a deeper
+//!   search can still prove something. Elsewhere the quick tier's "unknown" stands as "can".
 //!
-//! Moves are ordered so that lines that keep the game alive (promotions, quiet moves)
-//! come before captures, which tend to simplify into proven draws: in a live
-//! position the first open line ends the search after a handful of nodes.
+//! Each proof can be switched off ([`ProofRules`]), so that tests can show that each one is
+//! needed, and benchmarks what each one adds.
 
-use crate::fortress::pawn_wall_stops_mate;
-use crate::{Board, CastlingRights, Color, Move, MoveKind, Position, Role, Square};
-use std::collections::HashMap;
+use crate::fortress::{no_check_possible, no_mating_square};
+use crate::helpmate::{Found, search};
+use crate::reach::Reach;
+use crate::{Color, Move, Position};
 
-/// The budget of the helpmate search behind `can_checkmate`. When it runs out the answer
-/// is "can" (sound, possibly incomplete).
+/// How `color`'s chances of mating were decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Winnability {
+    /// Proven: `color` can never checkmate, by the argument named.
+    Unwinnable(Proof),
+    /// A helpmate: these legal moves, played from the position, end in `color`'s mate
+    /// (empty when the opponent is mated already).
+    Helpmate(Vec<Move>),
+    /// Neither a proof nor a helpmate within the budget; counted as "can" (sound).
+    Unknown,
+}
+
+impl Winnability {
+    /// The answer of `can_checkmate`: everything but a proof counts as "can".
+    pub fn can_checkmate(&self) -> bool {
+        !matches!(self, Winnability::Unwinnable(_))
+    }
+}
+
+/// The argument behind an "unwinnable" answer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Proof {
+    /// The game is over: stalemate, or `color` is mated.
+    GameOver,
+    /// Material alone (R5.2's list): a lone king, a lone minor piece that nothing can help.
+    Material,
+    /// No man of `color` can ever attack a square the opponent's king can ever reach.
+    NoCheck,
+    /// Checks are possible, but no square the opponent's king can reach admits a mate: the
+    /// flight squares need pieces that can never get there.
+    NoMatingSquare,
+    /// The helpmate search followed every line to one of the proofs above, a stalemate or
+    /// the opponent's mate, within the budget of the tier named.
+    Search(Tier),
+}
+
+impl Proof {
+    /// A short name (for Python and reports): `game_over`, `material`, `no_check`,
+    /// `no_mating_square`, `search_quick`, `search_deep`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Proof::GameOver => "game_over",
+            Proof::Material => "material",
+            Proof::NoCheck => "no_check",
+            Proof::NoMatingSquare => "no_mating_square",
+            Proof::Search(Tier::Quick) => "search_quick",
+            Proof::Search(Tier::Deep) => "search_deep",
+        }
+    }
+}
+
+/// The two budgets of the helpmate search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Tier {
+    /// Run on every call that needs a search.
+    Quick,
+    /// Run only when the quick tier was inconclusive and the static analysis found fixed
+    /// pawns without concluding.
+    Deep,
+}
+
+/// A bound on one helpmate search. When it runs out the answer is "unknown", so "can".
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct DeadOptions {
-    /// How many plies deep a line is followed before it counts as open.
-    pub max_plies: u32,
+pub struct Budget {
     /// How many positions are expanded at most (bounds the time per call).
     pub max_nodes: u32,
+    /// How long a line may grow before it counts as cut (bounds the memory, and the
+    /// length of a helpmate line reported).
+    pub max_plies: u32,
+}
+
+impl Budget {
+    /// No search at all (the tier is switched off).
+    pub const NONE: Budget = Budget {
+        max_nodes: 0,
+        max_plies: 0,
+    };
+}
+
+/// Which proofs may answer "cannot". All are on by default; each can be switched off alone,
+/// so tests show that every one of them is needed (a mutation check) and benchmarks what
+/// each adds. The helpmate search is switched off by a zero budget.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ProofRules {
+    /// `Proof::Material`.
+    pub material: bool,
+    /// `Proof::NoCheck`.
+    pub no_check: bool,
+    /// `Proof::NoMatingSquare`.
+    pub no_mating_square: bool,
+}
+
+impl Default for ProofRules {
+    fn default() -> ProofRules {
+        ProofRules {
+            material: true,
+            no_check: true,
+            no_mating_square: true,
+        }
+    }
+}
+
+/// The budgets and proofs behind `can_checkmate`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DeadOptions {
+    pub quick: Budget,
+    pub deep: Budget,
+    pub rules: ProofRules,
 }
 
 impl Default for DeadOptions {
-    /// Deep enough for short forced sequences (a forced capture into bare kings, a pawn
-    /// that must be taken), small enough for the p99 target of 1 ms per call: a node costs
-    /// about 0.25 µs in an endgame and 1.2 µs in a full middlegame (release build), so the
-    /// worst case stays near 1 ms even where every node is a full one.
+    /// The quick tier is a handful of nodes, so that a call on a live position (where no
+    /// proof exists and the search can only run out) costs a few microseconds: a node is
+    /// a move generation, about 0.2 µs in an endgame and 1 µs in a full middlegame
+    /// (release build). The deep tier, rare on positions from real games, is bounded so
+    /// that it stays near a millisecond even with the static analysis at every node.
     fn default() -> DeadOptions {
         DeadOptions {
-            max_plies: 10,
-            max_nodes: 800,
+            quick: Budget {
+                max_nodes: 12,
+                max_plies: 12,
+            },
+            deep: Budget {
+                max_nodes: 600,
+                max_plies: 600,
+            },
+            rules: ProofRules::default(),
         }
     }
 }
@@ -51,103 +162,124 @@ impl Position {
     /// Can `color` checkmate by some series of legal moves from here, whatever the opponent
     /// plays (R4.6, R4.9)? Never `false` when a mate exists; `true` when unsure.
     pub fn can_checkmate(&self, color: Color) -> bool {
-        can_checkmate_with(self, color, DeadOptions::default())
+        can_checkmate_with(self, color, &DeadOptions::default())
     }
 
     /// A dead position (R4.6): neither side can ever checkmate.
     pub fn is_dead_position(&self) -> bool {
-        is_dead_position_with(self, DeadOptions::default())
+        is_dead_position_with(self, &DeadOptions::default())
+    }
+
+    /// Why `can_checkmate(color)` answers as it does: the proof, the helpmate found, or
+    /// unknown within the budget.
+    pub fn winnability(&self, color: Color) -> Winnability {
+        winnability_with(self, color, &DeadOptions::default())
     }
 }
 
-/// `Position::can_checkmate` with an explicit search budget.
-pub fn can_checkmate_with(pos: &Position, color: Color, options: DeadOptions) -> bool {
-    let mut search = HelpmateSearch {
-        color,
-        nodes_left: options.max_nodes,
-        proven: HashMap::new(),
+/// `Position::can_checkmate` with explicit budgets and proofs.
+pub fn can_checkmate_with(pos: &Position, color: Color, options: &DeadOptions) -> bool {
+    winnability_with(pos, color, options).can_checkmate()
+}
+
+/// `Position::is_dead_position` with explicit budgets and proofs for each side.
+pub fn is_dead_position_with(pos: &Position, options: &DeadOptions) -> bool {
+    // The static analysis does not depend on the side asked about: make it once.
+    let reach = Reach::of(pos);
+    Color::ALL.into_iter().all(|color| {
+        !decide(pos, reach.as_ref(), color, options)
+            .winnability
+            .can_checkmate()
+    })
+}
+
+/// `Position::winnability` with explicit budgets and proofs.
+pub fn winnability_with(pos: &Position, color: Color, options: &DeadOptions) -> Winnability {
+    analyse_with(pos, color, options).winnability
+}
+
+/// The answer with what it cost: for benchmarks and for tests of the tiers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    pub winnability: Winnability,
+    /// The last tier of the search that ran (`None`: decided without search).
+    pub tier: Option<Tier>,
+    /// Positions the searches expanded, both tiers together.
+    pub nodes: u32,
+}
+
+/// `winnability_with`, with the tier reached and the nodes spent.
+pub fn analyse_with(pos: &Position, color: Color, options: &DeadOptions) -> Analysis {
+    decide(pos, Reach::of(pos).as_ref(), color, options)
+}
+
+fn decide(pos: &Position, reach: Option<&Reach>, color: Color, options: &DeadOptions) -> Analysis {
+    let done = |winnability, tier, nodes| Analysis {
+        winnability,
+        tier,
+        nodes,
     };
-    search.can_mate(pos, options.max_plies)
-}
-
-/// `Position::is_dead_position` with an explicit search budget for each side.
-pub fn is_dead_position_with(pos: &Position, options: DeadOptions) -> bool {
-    Color::ALL
-        .into_iter()
-        .all(|color| !can_checkmate_with(pos, color, options))
-}
-
-/// A proof, without search, that `color` can never checkmate from `pos`.
-fn statically_cannot_mate(pos: &Position, color: Color) -> bool {
-    pos.has_insufficient_material(color) || pawn_wall_stops_mate(pos, color)
-}
-
-/// Everything that decides the legal moves of a position (its key's inputs).
-#[derive(PartialEq, Eq)]
-struct Placement(Board, Color, CastlingRights, Option<Square>);
-
-impl Placement {
-    fn of(pos: &Position) -> Placement {
-        Placement(
-            *pos.board(),
-            pos.turn(),
-            pos.castling_rights(),
-            pos.ep_square(),
-        )
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        let w = if pos.is_check() && pos.turn() != color {
+            Winnability::Helpmate(Vec::new())
+        } else {
+            Winnability::Unwinnable(Proof::GameOver)
+        };
+        return done(w, None, 0);
     }
+    if let Some(proof) = static_proof(pos, Some(reach), color, &options.rules) {
+        return done(Winnability::Unwinnable(proof), None, 0);
+    }
+    let (found, quick) = search(pos, &moves, color, options.quick, &options.rules);
+    match found {
+        Found::Mate(line) => return done(Winnability::Helpmate(line), Some(Tier::Quick), quick),
+        Found::NoMate => {
+            let w = Winnability::Unwinnable(Proof::Search(Tier::Quick));
+            return done(w, Some(Tier::Quick), quick);
+        }
+        Found::Unknown if reach.is_none() || options.deep.max_nodes == 0 => {
+            return done(Winnability::Unknown, Some(Tier::Quick), quick);
+        }
+        Found::Unknown => {}
+    }
+    let (found, deep) = search(pos, &moves, color, options.deep, &options.rules);
+    let w = match found {
+        Found::Mate(line) => Winnability::Helpmate(line),
+        Found::NoMate => Winnability::Unwinnable(Proof::Search(Tier::Deep)),
+        Found::Unknown => Winnability::Unknown,
+    };
+    done(w, Some(Tier::Deep), quick + deep)
 }
 
-struct HelpmateSearch {
+/// A proof, without search, that `color` can never checkmate from `pos` (which has legal
+/// moves). `reach` is the static analysis of `pos` when the caller has made it already
+/// (`Some(None)`: made, and no pawn is fixed).
+pub(crate) fn static_proof(
+    pos: &Position,
+    reach: Option<Option<&Reach>>,
     color: Color,
-    nodes_left: u32,
-    /// Positions from which `color` provably never mates, by key; what the key hashes is
-    /// kept too, so that a key collision can never turn into a wrong "cannot". The move
-    /// clocks are left out: they do not change which moves are legal.
-    proven: HashMap<u64, Placement>,
-}
-
-impl HelpmateSearch {
-    /// `false` only when every line from `pos` is proven mate-free for `self.color`.
-    fn can_mate(&mut self, pos: &Position, plies: u32) -> bool {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            // Checkmate of the opponent is the goal; our own mate or stalemate ends the line.
-            return pos.is_check() && pos.turn() != self.color;
-        }
-        if statically_cannot_mate(pos, self.color) {
-            return false;
-        }
-        if self.proven.get(&pos.key()) == Some(&Placement::of(pos)) {
-            return false;
-        }
-        if plies == 0 || self.nodes_left == 0 {
-            return true;
-        }
-        self.nodes_left -= 1;
-        let mut moves = moves;
-        moves
-            .as_mut_slice()
-            .sort_unstable_by_key(|&m| liveliness(pos, m));
-        for &m in moves.iter() {
-            let mut child = *pos;
-            child.play_unchecked(m);
-            if self.can_mate(&child, plies - 1) {
-                return true;
-            }
-        }
-        self.proven.insert(pos.key(), Placement::of(pos));
-        false
+    rules: &ProofRules,
+) -> Option<Proof> {
+    if rules.material && pos.has_insufficient_material(color) {
+        return Some(Proof::Material);
     }
-}
-
-/// Lower is tried first: moves that keep mating material on the board (a new queen, quiet
-/// moves) before captures, which tend to simplify into proven draws. A live line then
-/// reaches the ply limit, and so ends the proof attempt, after a handful of nodes.
-fn liveliness(pos: &Position, m: Move) -> u8 {
-    match m.kind() {
-        MoveKind::Promotion(Role::Queen) => 0,
-        MoveKind::Promotion(_) => 2,
-        _ if !pos.is_capture(m) => 1,
-        _ => 3,
+    if !rules.no_check && !rules.no_mating_square {
+        return None;
     }
+    let made;
+    let reach = match reach {
+        Some(r) => r?,
+        None => {
+            made = Reach::of(pos)?;
+            &made
+        }
+    };
+    if rules.no_check && no_check_possible(reach, color) {
+        return Some(Proof::NoCheck);
+    }
+    if rules.no_mating_square && no_mating_square(pos, reach, color) {
+        return Some(Proof::NoMatingSquare);
+    }
+    None
 }

@@ -6,7 +6,7 @@
 mod rng;
 
 use rng::Rng;
-use shatranj_chess::dead::{DeadOptions, can_checkmate_with};
+use shatranj_chess::dead::{Budget, DeadOptions, can_checkmate_with};
 use shatranj_chess::{Board, CastlingRights, Color, Piece, Position, Role, Square};
 
 fn pos(fen: &str) -> Position {
@@ -143,14 +143,19 @@ fn r4_6_r4_9_known_cases() {
 fn r4_6_out_of_budget_means_can() {
     // With no plies to search, a position that needs search is answered "can" (sound).
     let p = pos("k7/1Q6/8/3K4/8/8/8/8 b - - 0 1");
-    let none = DeadOptions {
+    let zero = Budget {
         max_plies: 0,
         max_nodes: 0,
     };
-    assert!(can_checkmate_with(&p, Color::White, none));
+    let none = DeadOptions {
+        quick: zero,
+        deep: zero,
+        ..DeadOptions::default()
+    };
+    assert!(can_checkmate_with(&p, Color::White, &none));
     // Static proofs need no budget.
     let wall = pos("8/8/8/1k6/p1p1p1p1/P1P1P1P1/8/5K2 w - - 0 1");
-    assert!(!can_checkmate_with(&wall, Color::White, none));
+    assert!(!can_checkmate_with(&wall, Color::White, &none));
 }
 
 /// Is there a cooperative mate by `color` within `plies` plies? Plain brute force, the

@@ -468,6 +468,18 @@ impl Board {
         self.position().is_dead_position()
     }
 
+    /// Why `can_checkmate(color)` answers as it does: a `Winnability` whose `kind` is
+    /// "unwinnable" (with the `proof`), "helpmate" (with the `line` of moves to the mate) or
+    /// "unknown" (within the search budget; counted as "can").
+    fn winnability<'py>(
+        &self,
+        py: Python<'py>,
+        color: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let answer = self.position().winnability(args::color(color)?);
+        crate::winnability::py_winnability(py, &answer)
+    }
+
     fn has_legal_en_passant(&self) -> bool {
         self.position().has_legal_en_passant()
     }

@@ -28,6 +28,7 @@ mod selfplay;
 mod text;
 mod training_data;
 mod uci_info;
+mod winnability;
 mod worker;
 
 use pyo3::prelude::*;

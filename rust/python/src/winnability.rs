@@ -1,0 +1,18 @@
+//! `Board.winnability(color)`: why `can_checkmate` answers as it does (FIDE R4.6, R4.9), as
+//! the pure-Python dataclass `shatranj._winnability.Winnability(kind, proof, line)`.
+
+use crate::moves::moves_list;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
+use shatranj_chess::Winnability;
+
+pub fn py_winnability<'py>(py: Python<'py>, w: &Winnability) -> PyResult<Bound<'py, PyAny>> {
+    static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let class = CLASS.import(py, "shatranj._winnability", "Winnability")?;
+    match w {
+        Winnability::Unwinnable(proof) => class.call1(("unwinnable", proof.name(), py.None())),
+        Winnability::Helpmate(line) => class.call1(("helpmate", py.None(), moves_list(py, line)?)),
+        Winnability::Unknown => class.call1(("unknown", py.None(), py.None())),
+    }
+}
