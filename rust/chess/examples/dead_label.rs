@@ -58,7 +58,9 @@ fn main() {
         .map(|a| a.split(',').map(str::to_owned).collect());
     let mut rng = Rng::mixed(seed);
     println!("# The labelled dead-position set (tests/support/labelled.rs describes the format).");
-    let kinds_arg = only.as_ref().map_or(String::new(), |k| format!(" {}", k.join(",")));
+    let kinds_arg = only
+        .as_ref()
+        .map_or(String::new(), |k| format!(" {}", k.join(",")));
     println!(
         "# Made by `cargo run --release -p shatranj-chess --example dead_label -- {per_kind} {seed}{kinds_arg}`."
     );

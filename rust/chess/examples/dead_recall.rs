@@ -9,7 +9,9 @@
 mod labelled;
 
 use labelled::{Case, Label};
-use shatranj_chess::dead::{DeadOptions, Proof, ProofRules, Tier, Winnability, winnability_with};
+use shatranj_chess::dead::{
+    DeadOptions, Proof, ProofRules, Tier, Winnability, analyse_with, winnability_with,
+};
 use shatranj_chess::{Budget, Color};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -95,10 +97,17 @@ fn main() {
     let mut all = Tally::default();
     let mut proofs: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut misses = Vec::new();
+    let mut deep: Vec<u64> = Vec::new();
     let start = Instant::now();
     for case in &cases {
         for color in Color::ALL {
-            let answer = winnability_with(&case.pos, color, &options);
+            let t = Instant::now();
+            let analysis = analyse_with(&case.pos, color, &options);
+            let ns = t.elapsed().as_nanos() as u64;
+            if analysis.tier == Some(Tier::Deep) {
+                deep.push(ns);
+            }
+            let answer = analysis.winnability;
             by_kind
                 .entry(&case.kind)
                 .or_default()
@@ -112,11 +121,21 @@ fn main() {
         }
     }
     let elapsed = start.elapsed();
+    // Dead positions: both sides labelled "cannot", and both proved so.
+    let dead = cases
+        .iter()
+        .filter(|c| c.labels.iter().all(|l| !l.can()))
+        .collect::<Vec<_>>();
+    let dead_found = dead.iter().filter(|c| c.pos.is_dead_position()).count();
     for (kind, tally) in &by_kind {
         println!("{}", tally.row(kind));
     }
     println!("{}", all.row("**all**"));
     println!();
+    println!(
+        "dead positions (both sides labelled cannot): {dead_found} of {} found by is_dead_position",
+        dead.len()
+    );
     println!(
         "{} calls in {:.2} s ({:.1} µs a call); proofs used: {}",
         all.sides,
@@ -127,6 +146,11 @@ fn main() {
             .map(|(k, v)| format!("{k} {v}"))
             .collect::<Vec<_>>()
             .join(", ")
+    );
+    let deep_mean = deep.iter().sum::<u64>() as f64 / deep.len().max(1) as f64 / 1000.0;
+    println!(
+        "deep tier: reached by {} calls, mean {deep_mean:.1} µs a call (both tiers' time)",
+        deep.len()
     );
     // What each proof adds: the share found with it switched off alone.
     let off: [(&str, DeadOptions); 5] = [

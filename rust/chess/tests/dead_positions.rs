@@ -1,12 +1,20 @@
 //! Who can still checkmate (R4.6 dead positions, R4.9 resignation and flag fall, R5.1 FIDE
-//! mode's real test): the known cases, locked pawn walls, forced sequences, and a property
-//! test against a brute-force helpmate search.
+//! mode's real test): the known cases, locked pawn walls, forced sequences, one case named
+//! for each proof and a mutation check that each proof is needed, the labelled set of hard
+//! cases (`tests/data/dead_labelled.txt`), a property test against a brute-force helpmate
+//! search, and random walks from every "cannot" answer. Every randomised test prints its
+//! seed.
 
+#[path = "support/labelled.rs"]
+mod labelled;
 #[path = "support/rng.rs"]
 mod rng;
 
+use labelled::Label;
 use rng::Rng;
-use shatranj_chess::dead::{Budget, DeadOptions, can_checkmate_with};
+use shatranj_chess::dead::{
+    Budget, DeadOptions, Proof, ProofRules, Tier, Winnability, can_checkmate_with, winnability_with,
+};
 use shatranj_chess::{Board, CastlingRights, Color, Piece, Position, Role, Square};
 
 fn pos(fen: &str) -> Position {
@@ -364,4 +372,240 @@ fn r4_6_short_helpmates_are_always_found_deep() {
     }
     let checked = check_walls(4, 5_000, 2, 50, 3);
     assert!(checked > 120, "{checked}");
+}
+
+/// One case for each proof, decided by that proof (FEN, side asked about, proof).
+const PROOFS: &[(&str, Color, Proof)] = &[
+    // Stalemate: the game is over, nobody mates.
+    (
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        Color::White,
+        Proof::GameOver,
+    ),
+    (
+        "8/8/4k3/8/8/3KB3/8/8 w - - 0 1",
+        Color::White,
+        Proof::Material,
+    ),
+    // A full locked wall: White's men never attack a square Black's king can reach.
+    (
+        "8/8/8/1k6/p1p1p1p1/P1P1P1P1/8/5K2 w - - 0 1",
+        Color::White,
+        Proof::NoCheck,
+    ),
+    // A light-squared bishop shut in behind White's own light pawns.
+    (
+        "7k/8/8/p1p1p1p1/P1P1P1P1/8/8/K4B2 w - - 0 1",
+        Color::White,
+        Proof::NoCheck,
+    ),
+    // White's bishop c8 can check Black's king on b7's side of the chain, but the king's
+    // flights need a second white man and White has none that gets there.
+    (
+        "1kB5/2p1p3/1pP1Pp2/pP3Pp1/P5Pp/7P/5K2/8 b - - 0 1",
+        Color::White,
+        Proof::NoMatingSquare,
+    ),
+    // Black must take the queen: bare kings.
+    (
+        "k7/1Q6/8/3K4/8/8/8/8 b - - 0 1",
+        Color::White,
+        Proof::Search(Tier::Quick),
+    ),
+    // White's only move takes the queen, and the wall is sealed behind it.
+    (
+        "8/8/4k2p/p1p3pP/PpPp1pP1/1P1P1P2/K7/q7 w - - 0 1",
+        Color::Black,
+        Proof::Search(Tier::Quick),
+    ),
+];
+
+/// Each proof, by name: the case decides `color` by exactly that proof.
+#[test]
+fn r4_6_each_proof_named() {
+    for &(fen, color, proof) in PROOFS {
+        let p = pos(fen);
+        assert_eq!(
+            p.winnability(color),
+            Winnability::Unwinnable(proof),
+            "{fen} ({color:?}) should be decided by {}",
+            proof.name()
+        );
+        // And the colour-swapped image by the same proof.
+        let m = p.mirrored();
+        assert_eq!(
+            m.winnability(color.other()),
+            Winnability::Unwinnable(proof),
+            "mirrored {fen}"
+        );
+    }
+}
+
+/// The mutation check: each proof rule, and each search tier, switched off on its own
+/// changes some answer that a test expects, so none of them can silently stop working.
+#[test]
+fn r4_6_each_proof_is_needed() {
+    let rules = |f: fn(&mut ProofRules)| {
+        let mut o = DeadOptions::default();
+        f(&mut o.rules);
+        o
+    };
+    let off: [(&str, DeadOptions); 4] = [
+        ("material", rules(|r| r.material = false)),
+        ("no_check", rules(|r| r.no_check = false)),
+        ("no_mating_square", rules(|r| r.no_mating_square = false)),
+        (
+            "quick search",
+            DeadOptions {
+                quick: Budget::NONE,
+                deep: Budget::NONE,
+                ..DeadOptions::default()
+            },
+        ),
+    ];
+    for (name, options) in off {
+        let caught: Vec<&str> = PROOFS
+            .iter()
+            .filter(|&&(fen, color, _)| can_checkmate_with(&pos(fen), color, &options))
+            .map(|&(fen, _, _)| fen)
+            .collect();
+        println!(
+            "{name} switched off: {} case(s) turn to \"can\": {caught:?}",
+            caught.len()
+        );
+        assert!(
+            !caught.is_empty(),
+            "switching off {name} changes no tested answer"
+        );
+    }
+}
+
+/// A helpmate answer's line is legal and ends in `color`'s mate.
+fn assert_helpmate(p: &Position, color: Color, line: &[shatranj_chess::Move]) {
+    let mut q = *p;
+    for &m in line {
+        assert!(
+            q.is_legal(m),
+            "{}: {m} is not legal in {}",
+            p.fen(),
+            q.fen()
+        );
+        q.play_unchecked(m);
+    }
+    assert!(
+        q.is_checkmate() && q.turn() != color,
+        "{}: the line does not end in {color:?}'s mate",
+        p.fen()
+    );
+}
+
+#[test]
+fn r4_6_answer_kinds() {
+    // A helpmate, with its line.
+    let p = pos("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1");
+    match p.winnability(Color::White) {
+        Winnability::Helpmate(line) => assert_helpmate(&p, Color::White, &line),
+        w => assert!(matches!(w, Winnability::Unknown), "{w:?}"),
+    }
+    let mated = pos("k7/1Q6/2K5/8/8/8/8/8 b - - 0 1");
+    assert_eq!(
+        mated.winnability(Color::White),
+        Winnability::Helpmate(Vec::new())
+    );
+    // Unknown within a budget too small for anything: counted as "can".
+    let tiny = DeadOptions {
+        quick: Budget {
+            max_nodes: 1,
+            max_plies: 1,
+        },
+        deep: Budget::NONE,
+        ..DeadOptions::default()
+    };
+    let start = Position::new();
+    let w = winnability_with(&start, Color::White, &tiny);
+    assert_eq!(w, Winnability::Unknown);
+    assert!(w.can_checkmate());
+    // Proved unwinnable.
+    assert!(!Winnability::Unwinnable(Proof::Material).can_checkmate());
+}
+
+/// The labelled set: every "can" label replays to a mate, no side labelled "can" is ever
+/// answered "cannot" (soundness), every helpmate answered replays, and at least 95% of the
+/// sides labelled "cannot" are proved so (completeness).
+#[test]
+fn r4_6_labelled_set() {
+    let cases = labelled::load();
+    let (mut unwinnable, mut found, mut winnable) = (0, 0, 0);
+    for case in &cases {
+        for color in Color::ALL {
+            case.check_line(color)
+                .unwrap_or_else(|e| panic!("{}: {e}", case.pos.fen()));
+            let answer = case.pos.winnability(color);
+            if let Winnability::Helpmate(line) = &answer {
+                assert_helpmate(&case.pos, color, line);
+            }
+            match &case.labels[color.index()] {
+                Label::Can(_) => {
+                    winnable += 1;
+                    assert!(
+                        answer.can_checkmate(),
+                        "unsound: {} ({color:?}) has a helpmate, answered {answer:?}",
+                        case.pos.fen()
+                    );
+                }
+                Label::Cannot(_) => {
+                    unwinnable += 1;
+                    found += usize::from(!answer.can_checkmate());
+                }
+            }
+        }
+    }
+    println!(
+        "{} cases: {found} of {unwinnable} unwinnable sides proved ({:.1}%), {winnable} winnable sides, none answered cannot",
+        cases.len(),
+        100.0 * found as f64 / unwinnable as f64
+    );
+    assert!(
+        unwinnable > 200 && winnable > 200,
+        "{unwinnable} {winnable}"
+    );
+    assert!(found * 100 >= unwinnable * 95, "{found} of {unwinnable}");
+}
+
+/// Random walks from every "cannot" answer on the labelled set: along `walks` walks of
+/// `plies` random legal moves, no position reached is a mate by the side said to be unable
+/// to mate, nor has a mate by it one move away.
+#[test]
+fn r4_6_random_walks_from_every_cannot() {
+    let seed = 0x7761_6c6b;
+    let (walks, plies) = (2, 40);
+    println!("seed {seed}: {walks} walks of {plies} plies from every labelled case's cannot");
+    let mut rng = Rng::mixed(seed);
+    let mut checked = 0;
+    for case in labelled::load() {
+        for color in Color::ALL {
+            if case.pos.can_checkmate(color) {
+                continue;
+            }
+            checked += 1;
+            for _ in 0..walks {
+                let mut q = case.pos;
+                for _ in 0..plies {
+                    assert!(
+                        !helpmate(&q, color, 1),
+                        "seed {seed}: {} said {color:?} cannot mate, but {} has a mate",
+                        case.pos.fen(),
+                        q.fen()
+                    );
+                    let moves = q.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    q.play_unchecked(rng.pick(&moves));
+                }
+            }
+        }
+    }
+    println!("  {checked} answers of cannot walked");
+    assert!(checked > 200, "{checked}");
 }
