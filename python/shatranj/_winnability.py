@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, List, Literal, Optional
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from ._core import Move
@@ -25,8 +25,8 @@ class Winnability:
     """
 
     kind: Kind
-    proof: Optional[Proof] = None
-    line: Optional[List["Move"]] = None
+    proof: Proof | None = None
+    line: list[Move] | None = None
 
     @property
     def can_checkmate(self) -> bool:
