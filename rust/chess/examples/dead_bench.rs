@@ -10,14 +10,17 @@
 //!   into endgames the way real games do): each game's final position (mate, stalemate,
 //!   bare material, or the ply cap); one position drawn from its last 60 plies; one drawn
 //!   from plies 30–120, standing for games that end by resignation or flag fall with
-//!   plenty of material left.
+//!   plenty of material left;
+//! - seeded locked pawn walls (a chain across the board, a file left open now and then, the
+//!   kings and up to three pieces anywhere): not from games, but the positions where the
+//!   static analysis and the deep tier do their work, so that the deep tier's cost shows.
 //!
 //!     cargo run --release -p shatranj-chess --example dead_bench -- \
 //!   [--games N] [--seed S] [--pgn FILE]...
 
 use shatranj_chess::dead::{DeadOptions, Tier, analyse_with};
 use shatranj_chess::pgn::PgnReader;
-use shatranj_chess::{Color, Position};
+use shatranj_chess::{Board, CastlingRights, Color, Piece, Position, Role, Square};
 use std::io::BufReader;
 use std::time::Instant;
 
@@ -45,6 +48,53 @@ fn playout(rng: &mut Rng, max_plies: usize) -> Vec<Position> {
         game.push(pos);
     }
     game
+}
+
+/// A seeded position around a locked pawn chain, the kind the dead-position tests build.
+fn wall(rng: &mut Rng) -> Position {
+    const POOL: [Role; 5] = [
+        Role::Knight,
+        Role::Bishop,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ];
+    loop {
+        let mut board = Board::empty();
+        let mut rank = 1 + rng.below(5) as u32;
+        for file in 0..8 {
+            if rng.below(8) != 0 {
+                let white = Square::new(rank * 8 + file).expect("a square");
+                let black = Square::new((rank + 1) * 8 + file).expect("a square");
+                board.set_piece_at(white, Piece::new(Color::White, Role::Pawn));
+                board.set_piece_at(black, Piece::new(Color::Black, Role::Pawn));
+            }
+            rank = match (rank, rng.below(2)) {
+                (1, _) => 2,
+                (5, _) => 4,
+                (r, 0) => r - 1,
+                (r, _) => r + 1,
+            };
+        }
+        let mut place = |rng: &mut Rng, piece: Piece| loop {
+            let sq = Square::new(rng.below(64) as u32).expect("a square");
+            if board.piece_at(sq).is_none() {
+                board.set_piece_at(sq, piece);
+                return;
+            }
+        };
+        for color in Color::ALL {
+            place(rng, Piece::new(color, Role::King));
+        }
+        for _ in 0..rng.below(4) {
+            let piece = Piece::new(rng.pick(&Color::ALL), rng.pick(&POOL));
+            place(rng, piece);
+        }
+        let turn = rng.pick(&Color::ALL);
+        if let Ok(p) = Position::from_parts(board, turn, CastlingRights::NONE, None, 0, 1) {
+            return p;
+        }
+    }
 }
 
 /// The main line of every game in a PGN file, as positions start to end.
@@ -153,6 +203,8 @@ fn main() {
     sets.push((format!("playouts: final ({games}, seed {seed})"), finals));
     sets.push(("playouts: last 60 plies".to_owned(), late));
     sets.push(("playouts: plies 30-120".to_owned(), resigned));
+    let walls = (0..games).map(|_| wall(&mut rng)).collect();
+    sets.push((format!("locked walls ({games}, not from games)"), walls));
 
     let options = DeadOptions::default();
     println!(

@@ -91,7 +91,7 @@ pub(crate) fn search(
     budget: Budget,
     rules: &ProofRules,
 ) -> (Found, u32) {
-    if budget.max_nodes == 0 || budget.max_plies == 0 {
+    if budget.max_nodes == 0 || budget.max_plies == 0 || beyond_budget(root, root_moves, budget) {
         return (Found::Unknown, 0);
     }
     // Sized once for the budget (up to a point), so that the quick tier, which a live
@@ -143,6 +143,29 @@ pub(crate) fn search(
         push_frame(&mut stack, &mut moves, child, child_moves, winner);
     }
     (if cut { Found::Unknown } else { Found::NoMate }, nodes)
+}
+
+/// Can no proof come of a search within `budget`? A proof closes every line. From a root not
+/// in check and without an en-passant square, a quiet move of a piece leaves the static
+/// facts as they were (`changes_static_facts`), so its child is closed only when it has no
+/// legal moves, and otherwise costs a node of its own (expanded as a root child, or earlier
+/// by transposition). With at least as many such moves as the budget has nodes, the search
+/// can only run out, or find a helpmate on its first lines: either way an answer of "can".
+/// Skipping it is what keeps a call on a live middlegame position to a few microseconds,
+/// the common case; the answer's kind there is "unknown" rather than the odd early helpmate.
+/// (Children without legal moves are not counted out, which can only make the skip more
+/// eager, never unsound: skipping a search never turns a "can" into a "cannot".)
+fn beyond_budget(root: &Position, root_moves: &crate::MoveList, budget: Budget) -> bool {
+    if root.is_check() || root.ep_square().is_some() || root_moves.len() < budget.max_nodes as usize
+    {
+        return false;
+    }
+    let pawns = root.board().pawns();
+    let quiet = root_moves
+        .iter()
+        .filter(|&&m| !root.is_capture(m) && !m.is_promotion() && !pawns.contains(m.from()))
+        .count();
+    quiet >= budget.max_nodes as usize
 }
 
 /// Can the static proofs answer differently after `m` than before it? Not after a quiet
