@@ -239,7 +239,8 @@ def build_network(
     ``feature_bias`` ``(H,)``, ``output_weights`` ``(2, H)`` or ``(2H,)``, ``output_bias`` a
     number; numpy arrays, anything ``numpy.asarray`` takes, or torch tensors. ``H`` must be a
     multiple of 32 up to 2048. Wrong shapes, NaNs and weights whose integer arithmetic could
-    overflow (keep float weights within ±1.98, as the trainer clips them) raise
+    overflow (keep float first-layer weights within ±1.98 and output weights within
+    ±(32767 // qa) / qb, ±1.0 at the defaults, as the trainer clips them) raise
     :class:`NetworkError`.
     """
     for name, value in (("qa", qa), ("qb", qb), ("scale", scale)):

@@ -2,6 +2,7 @@
 
 use clap::Args;
 use shatranj_engine::datagen::DataError;
+use shatranj_engine::nnue::file::Quantisation;
 use shatranj_train::{TrainConfig, TrainError, Trainer, data, loss_of_scores, quantisation_error};
 use std::fmt;
 use std::io::Write;
@@ -39,6 +40,9 @@ pub struct TrainArgs {
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Output weights are quantised × QB (gen1 was trained with 64, later nets with 128).
+    #[arg(long, default_value_t = Quantisation::default().qb)]
+    qb: i32,
     /// Train on each position or its mirror image (files a↔h), chosen at random each epoch.
     #[arg(long)]
     mirror: bool,
@@ -136,6 +140,10 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
             wdl: args.wdl,
             seed: args.seed,
             mirror: args.mirror,
+            quantisation: Quantisation {
+                qb: args.qb,
+                ..Quantisation::default()
+            },
             ..TrainConfig::default()
         })
         .map_err(TrainCliError::Train)?

@@ -12,9 +12,15 @@ use shatranj_engine::nnue::file::Quantisation;
 use shatranj_engine::nnue::{INPUTS, NetError, Network};
 use shatranj_engine::selfplay::SplitMix64;
 
-/// Weights are kept within ±CLIP so that the quantised network passes the engine's range
-/// checks: `1.98 · 64 < 127` for the output, `33 · 1.98 · 255 < 32767` for accumulators.
+/// First-layer weights are kept within ±CLIP so that the quantised accumulators cannot
+/// overflow: `33 · 1.98 · 255 < 32767`.
 pub const CLIP: f32 = 1.98;
+
+/// The bound on output weights under `q`: the engine admits integer output weights up to
+/// `i16::MAX / QA` (so that the kernels' `v · w` fits an i16), which is `w · QB` here.
+pub fn output_clip(q: Quantisation) -> f32 {
+    ((i32::from(i16::MAX) / q.qa.max(1)) as f32 / q.qb.max(1) as f32).min(CLIP)
+}
 /// The score scale of the sigmoid (centipawns per unit of log-odds, times ln 10 / 4 ≈ 1).
 pub const EVAL_SCALE: f32 = 400.0;
 
@@ -332,5 +338,26 @@ mod tests {
                 "{fen}: float {float}, quantised {int}"
             );
         }
+    }
+
+    /// Output weights at the clip still load; one step past the clip is refused, so the clip
+    /// is the engine's own bound and not a looser or tighter guess.
+    #[test]
+    fn the_output_clip_is_the_engines_bound() {
+        for qb in [64, 128, 256] {
+            let q = Quantisation {
+                qb,
+                ..Quantisation::default()
+            };
+            let clip = output_clip(q);
+            let mut p = Params::random(32, 4);
+            p.w2_mut().iter_mut().for_each(|w| *w = clip);
+            assert!(p.quantise(q).is_ok(), "QB {qb}: clip {clip} refused");
+            if clip < CLIP {
+                p.w2_mut()[0] = clip + 1.0 / qb as f32;
+                assert!(p.quantise(q).is_err(), "QB {qb}: past the clip accepted");
+            }
+        }
+        assert_eq!(output_clip(Quantisation::default()), 1.0);
     }
 }

@@ -3,7 +3,7 @@
 //! resumes from exactly where a stop left off.
 
 use crate::data::{Dataset, Sample};
-use crate::model::{CLIP, LossSettings, Params, Scratch, backward, sample_loss};
+use crate::model::{CLIP, LossSettings, Params, Scratch, backward, output_clip, sample_loss};
 use rayon::prelude::*;
 use shatranj_engine::datagen::format::write_atomically;
 use shatranj_engine::nnue::file::Quantisation;
@@ -128,6 +128,7 @@ impl Trainer {
                 "batch size and epochs must be at least 1".into(),
             ));
         }
+        config.quantisation.check().map_err(TrainError::Net)?;
         if !(0.0..=1.0).contains(&config.wdl) {
             return Err(TrainError::Config(format!(
                 "wdl {} is not in 0..=1",
@@ -251,6 +252,7 @@ impl Trainer {
                     lr,
                     self.config.weight_decay,
                     self.step + 1,
+                    output_clip(self.config.quantisation),
                 );
                 drop(grads);
                 self.step += 1;
@@ -424,6 +426,7 @@ fn adamw(
     lr: f32,
     decay: f32,
     step: u64,
+    out_clip: f32,
 ) {
     const B1: f32 = 0.9;
     const B2: f32 = 0.999;
@@ -432,6 +435,7 @@ fn adamw(
     let c2 = 1.0 - B2.powi(step.min(100_000) as i32);
     let h = p.hidden;
     // The output bias is the one parameter left unclipped (it only shifts the score).
+    let output_start = INPUTS * h + h;
     let clip_end = INPUTS * h + 3 * h;
     let n = p.values.len();
     for i in 0..n {
@@ -442,8 +446,10 @@ fn adamw(
         v.values[i] = vi;
         let update = (mi / c1) / ((vi / c2).sqrt() + EPS);
         let mut x = p.values[i] * (1.0 - lr * decay) - lr * update;
-        if i < clip_end {
+        if i < output_start {
             x = x.clamp(-CLIP, CLIP);
+        } else if i < clip_end {
+            x = x.clamp(-out_clip, out_clip);
         }
         p.values[i] = x;
     }
