@@ -516,10 +516,8 @@ impl Position {
     /// Common prologue: forget the old en-passant square (and its key, if it was hashed).
     #[inline(always)]
     fn start_move<const FULL: bool>(&mut self) {
-        if FULL {
-            if let Some(ep) = self.hashed_ep_square() {
-                self.key ^= zobrist::ep_file_key(ep.file());
-            }
+        if FULL && let Some(ep) = self.hashed_ep_square() {
+            self.key ^= zobrist::ep_file_key(ep.file());
         }
         self.ep_square = None;
     }
@@ -556,10 +554,11 @@ impl Position {
     fn capture_on<const FULL: bool>(&mut self, sq: Square) -> bool {
         let them = self.turn.other();
         let captured = self.board.by_color(them).contains(sq);
-        if FULL && captured {
-            if let Some(role) = self.board.role_at(sq) {
-                self.key ^= zobrist::piece_key(Piece::new(them, role), sq);
-            }
+        if FULL
+            && captured
+            && let Some(role) = self.board.role_at(sq)
+        {
+            self.key ^= zobrist::piece_key(Piece::new(them, role), sq);
         }
         self.board.discard_piece_at(sq);
         captured

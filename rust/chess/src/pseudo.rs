@@ -45,10 +45,10 @@ impl Position {
             let mut targets = pawn_attacks(us, from) & theirs;
             if let Some(one) = from.offset(forward).filter(|s| !occupied.contains(*s)) {
                 targets = targets.with(one);
-                if from.rank() == start_rank {
-                    if let Some(two) = one.offset(forward).filter(|s| !occupied.contains(*s)) {
-                        targets = targets.with(two);
-                    }
+                if from.rank() == start_rank
+                    && let Some(two) = one.offset(forward).filter(|s| !occupied.contains(*s))
+                {
+                    targets = targets.with(two);
                 }
             }
             for to in targets {

@@ -208,17 +208,17 @@ fn tokenize(text: &str) -> Option<SanToken> {
     // never legal, as python-chess classifies it.
     let mut end = bytes.len();
     let mut promotion = None;
-    if let Some(&last) = bytes.last() {
-        if matches!(
+    if let Some(&last) = bytes.last()
+        && matches!(
             last,
             b'N' | b'B' | b'R' | b'Q' | b'K' | b'n' | b'b' | b'r' | b'q' | b'k'
-        ) && end >= 3
-        {
-            promotion = Role::from_char(last as char);
+        )
+        && end >= 3
+    {
+        promotion = Role::from_char(last as char);
+        end -= 1;
+        if bytes[end - 1] == b'=' {
             end -= 1;
-            if bytes[end - 1] == b'=' {
-                end -= 1;
-            }
         }
     }
     if end < i + 2 {
@@ -228,17 +228,17 @@ fn tokenize(text: &str) -> Option<SanToken> {
     let middle = &bytes[i..end - 2];
     let (mut file, mut rank) = (None, None);
     let mut j = 0;
-    if j < middle.len() {
-        if let Some(f) = File::from_char(middle[j] as char) {
-            file = Some(f);
-            j += 1;
-        }
+    if j < middle.len()
+        && let Some(f) = File::from_char(middle[j] as char)
+    {
+        file = Some(f);
+        j += 1;
     }
-    if j < middle.len() {
-        if let Some(r) = Rank::from_char(middle[j] as char) {
-            rank = Some(r);
-            j += 1;
-        }
+    if j < middle.len()
+        && let Some(r) = Rank::from_char(middle[j] as char)
+    {
+        rank = Some(r);
+        j += 1;
     }
     if j < middle.len() && (middle[j] == b'x' || middle[j] == b'-' || middle[j] == b':') {
         j += 1;

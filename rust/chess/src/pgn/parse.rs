@@ -77,15 +77,17 @@ pub fn parse_game(raw: &RawGame) -> PgnGame {
         game.start = start;
         Builder::new(&mut game).run(Lexer::new(rest, line_no));
     }
-    if game.tags.is_empty() && game.nodes.len() == 1 && game.fatal.is_none() {
-        if let Some(first) = game.errors.first().cloned() {
-            // Nothing of a game was found, only problems: junk text.
-            let text = raw.text.trim().chars().take(40).collect();
-            mark_fatal(
-                &mut game,
-                PgnError::new(first.line, PgnErrorKind::NoGame { text }),
-            );
-        }
+    if game.tags.is_empty()
+        && game.nodes.len() == 1
+        && game.fatal.is_none()
+        && let Some(first) = game.errors.first().cloned()
+    {
+        // Nothing of a game was found, only problems: junk text.
+        let text = raw.text.trim().chars().take(40).collect();
+        mark_fatal(
+            &mut game,
+            PgnError::new(first.line, PgnErrorKind::NoGame { text }),
+        );
     }
     game
 }

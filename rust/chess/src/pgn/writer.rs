@@ -164,10 +164,10 @@ impl Writer {
 
     fn token(&mut self, token: &str) {
         let chars = token.chars().count();
-        if let Some(columns) = self.options.columns {
-            if self.line_chars + chars > columns {
-                self.flush();
-            }
+        if let Some(columns) = self.options.columns
+            && self.line_chars + chars > columns
+        {
+            self.flush();
         }
         self.line.push_str(token);
         self.line_chars += chars;

@@ -106,12 +106,12 @@ impl Stockfish {
                 return Ok((split, total));
             }
             // `e2e4: 20`; anything else (info strings) is skipped.
-            if let Some((mv, n)) = line.split_once(": ") {
-                if (4..=5).contains(&mv.len()) && mv.bytes().all(|b| b.is_ascii_alphanumeric()) {
-                    if let Ok(n) = n.trim().parse::<u64>() {
-                        split.insert(mv.to_owned(), n);
-                    }
-                }
+            if let Some((mv, n)) = line.split_once(": ")
+                && (4..=5).contains(&mv.len())
+                && mv.bytes().all(|b| b.is_ascii_alphanumeric())
+                && let Ok(n) = n.trim().parse::<u64>()
+            {
+                split.insert(mv.to_owned(), n);
             }
         }
     }
