@@ -45,6 +45,12 @@
 //! let two_knights: Position = "8/8/4k3/8/8/3KNN2/8/8 w - - 0 1".parse().unwrap();
 //! assert!(two_knights.can_checkmate(Color::White));
 //! assert!(!two_knights.can_checkmate(Color::Black));
+//!
+//! // Why: the proof, the helpmate found (its moves), or unknown within the budget.
+//! use shatranj_chess::{Proof, Winnability};
+//! assert_eq!(wall.winnability(Color::White), Winnability::Unwinnable(Proof::NoCheck));
+//! let mated: Position = "k7/1Q6/2K5/8/8/8/8/8 b - - 0 1".parse().unwrap();
+//! assert_eq!(mated.winnability(Color::White), Winnability::Helpmate(vec![]));
 //! ```
 
 //! A game with an arbiter (R4–R6): a clock, illegal moves counted, resignation, offers, claims.
