@@ -32,8 +32,8 @@ pub(crate) trait Visitor {
     fn castle(&mut self, king_from: Square, king_to: Square);
 }
 
-const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
-const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
+pub(crate) const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+pub(crate) const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 const RANK_1: Bitboard = Bitboard(0xFF);
 const RANK_3: Bitboard = Bitboard(0xFF_0000);
 const RANK_6: Bitboard = Bitboard(0xFF << 40);
@@ -42,18 +42,18 @@ const RANK_8: Bitboard = Bitboard(0xFF00_0000_0000_0000);
 /// Per-colour pawn geometry, so pawn code is one branch-free path for both sides: shifts are
 /// rotations (pawns never stand on the first or last rank, so nothing wraps once the
 /// edge file is masked off).
-struct PawnDirs {
-    push: u32,
-    push_from: i32,
-    west: u32,
-    west_from: i32,
-    east: u32,
-    east_from: i32,
-    double_rank: Bitboard,
-    last_rank: Bitboard,
+pub(crate) struct PawnDirs {
+    pub push: u32,
+    pub push_from: i32,
+    pub west: u32,
+    pub west_from: i32,
+    pub east: u32,
+    pub east_from: i32,
+    pub double_rank: Bitboard,
+    pub last_rank: Bitboard,
 }
 
-const PAWN_DIRS: [PawnDirs; 2] = [
+pub(crate) const PAWN_DIRS: [PawnDirs; 2] = [
     PawnDirs {
         push: 8,
         push_from: -8,
@@ -78,14 +78,14 @@ const PAWN_DIRS: [PawnDirs; 2] = [
 
 /// The king's squares of one castling (R3.8b); `CASTLE_AVAIL` checks the squares between
 /// king and rook.
-struct Castle {
+pub(crate) struct Castle {
     /// Squares the king crosses and lands on, which must not be attacked.
-    king_path: Bitboard,
-    king_to: Square,
+    pub king_path: Bitboard,
+    pub king_to: Square,
 }
 
 /// Indexed by colour, then kingside (0) / queenside (1), as the castling-rights bits.
-const CASTLES: [[Castle; 2]; 2] = [
+pub(crate) const CASTLES: [[Castle; 2]; 2] = [
     [
         Castle {
             king_path: Bitboard(0x60),
@@ -111,7 +111,7 @@ const CASTLES: [[Castle; 2]; 2] = [
 /// Castlings possible by rights and empty squares between king and rook, indexed by
 /// `rights << 6 | back-rank occupancy of files b–g` (the same for both colours, seen from
 /// their own side): bit 0 kingside, bit 1 queenside.
-static CASTLE_AVAIL: [u8; 256] = {
+pub(crate) static CASTLE_AVAIL: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 256 {
@@ -408,21 +408,21 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
     // En passant (R3.7d): rare, so checked exactly by recomputing the king's slider lines.
     if let Some(ep) = pos.ep_square {
         let ep_capturers = pawn_attacks(them, ep) & pawns;
-        if ep_capturers.any() {
-            if let Some(victim) = ep.offset(dirs.push_from) {
-                let their_orth = their & board.orthogonal_sliders();
-                let their_diag = their & board.diagonal_sliders();
-                // A knight's or other pawn's check survives any en-passant capture.
-                let leaper_checks =
-                    checkers & !(their_orth | their_diag) & !Bitboard::from_square(victim);
-                if leaper_checks.is_empty() {
-                    for from in ep_capturers {
-                        let after = occ ^ from ^ victim ^ ep;
-                        if (S::rook(king, after) & their_orth).is_empty()
-                            && (S::bishop(king, after) & their_diag).is_empty()
-                        {
-                            v.en_passant(from, ep);
-                        }
+        if ep_capturers.any()
+            && let Some(victim) = ep.offset(dirs.push_from)
+        {
+            let their_orth = their & board.orthogonal_sliders();
+            let their_diag = their & board.diagonal_sliders();
+            // A knight's or other pawn's check survives any en-passant capture.
+            let leaper_checks =
+                checkers & !(their_orth | their_diag) & !Bitboard::from_square(victim);
+            if leaper_checks.is_empty() {
+                for from in ep_capturers {
+                    let after = occ ^ from ^ victim ^ ep;
+                    if (S::rook(king, after) & their_orth).is_empty()
+                        && (S::bishop(king, after) & their_diag).is_empty()
+                    {
+                        v.en_passant(from, ep);
                     }
                 }
             }

@@ -1,19 +1,25 @@
 //! Perft: counting the leaves of the legal move tree, the standard test of a move generator.
 //!
-//! Speed comes from four things: bulk counting (the last ply is a popcount of destination
-//! sets, never a list), playing moves straight from the generator's visitor (no move list;
-//! the moving role is already known), copy-make without the Zobrist update when no hash
-//! table is used, and splitting the tree (not just the root) across rayon's work-stealing
-//! threads. An optional table caches subtree counts for deep runs; an entry is used only
-//! when its full 64-bit key and its depth match.
+//! Speed comes from five things: bulk counting (the last ply is a popcount of destination
+//! sets, never a list), fused counting of the two plies above the leaves (`fused`: the
+//! opponent's replies to each move counted from an analysis of the parent, without playing
+//! the move), playing moves straight from the generator's visitor (no move list; the moving
+//! role is already known), copy-make without the Zobrist update, and splitting the tree (not
+//! just the root) across rayon's work-stealing threads. An optional table caches subtree
+//! counts for deep runs; it is keyed by the whole position, so no collision can make a count
+//! wrong. Runs report progress as a share of the work with an estimate of the time left,
+//! and an interrupted run leaves the finished root moves in its [`PerftMonitor`].
 
 use crate::attacks::{Magic, Pext, SliderBackend, Sliders, slider_backend};
 use crate::bitboard::Bitboard;
 use crate::movegen::{self, Counter, Visitor, from_offset};
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::types::{Role, Square};
 use core::fmt;
+
+mod fused;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Counts leaf nodes at `depth` on one thread, without a hash table.
@@ -40,13 +46,23 @@ impl Default for PerftOptions {
 }
 
 /// Shared state between a running perft and whoever watches it: a stop flag (Ctrl-C, a
-/// Python `KeyboardInterrupt`) and progress counters.
+/// Python `KeyboardInterrupt`), progress counters and the root moves already finished.
+///
+/// Progress is measured in *work*: the tree is cut into units a few plies below the root,
+/// and each unit weighs the leaf count of its own subtree three plies shallower (counted
+/// before the run starts, a few thousandths of the work). Subtrees keep roughly their
+/// proportions from one depth to the next, so the finished share of the weight is an honest
+/// estimate of the finished share of the time, and it only grows; with a table the later
+/// units speed up, so the estimate errs on the late side.
 #[derive(Debug, Default)]
 pub struct PerftMonitor {
     stop: AtomicBool,
     nodes: AtomicU64,
     roots_done: AtomicUsize,
     roots_total: AtomicUsize,
+    work_done: AtomicU64,
+    work_total: AtomicU64,
+    finished: Mutex<Vec<(Move, u64)>>,
 }
 
 impl PerftMonitor {
@@ -70,6 +86,49 @@ impl PerftMonitor {
             self.roots_done.load(Ordering::Relaxed),
             self.roots_total.load(Ordering::Relaxed),
         )
+    }
+    /// Work finished and the total work (see the type's docs); the total is 0 until the
+    /// run has cut its tree into units.
+    pub fn work(&self) -> (u64, u64) {
+        (
+            self.work_done.load(Ordering::Relaxed),
+            self.work_total.load(Ordering::Relaxed),
+        )
+    }
+    /// The share of the work finished, from 0 to 1.
+    pub fn fraction_done(&self) -> f64 {
+        let (done, total) = self.work();
+        if total == 0 {
+            0.0
+        } else {
+            done as f64 / total as f64
+        }
+    }
+    /// Time still needed, extrapolated from `elapsed` and the work finished; `None` until
+    /// some work is done.
+    pub fn eta(&self, elapsed: std::time::Duration) -> Option<std::time::Duration> {
+        let f = self.fraction_done();
+        (f > 0.0).then(|| elapsed.mul_f64((1.0 - f) / f))
+    }
+    /// The root moves whose count is complete, with their counts, in the order they
+    /// finished (all of them after a successful run; the finished part after an interrupt).
+    pub fn finished_roots(&self) -> Vec<(Move, u64)> {
+        self.finished.lock().map(|f| f.clone()).unwrap_or_default()
+    }
+    fn reset(&self, roots: usize) {
+        self.roots_total.store(roots, Ordering::Relaxed);
+        self.roots_done.store(0, Ordering::Relaxed);
+        self.work_done.store(0, Ordering::Relaxed);
+        self.work_total.store(0, Ordering::Relaxed);
+        if let Ok(mut f) = self.finished.lock() {
+            f.clear();
+        }
+    }
+    fn finish_root(&self, m: Move, n: u64) {
+        if let Ok(mut f) = self.finished.lock() {
+            f.push((m, n));
+        }
+        self.roots_done.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -106,36 +165,101 @@ pub fn divide(
     monitor: &PerftMonitor,
 ) -> Result<Vec<(Move, u64)>, PerftError> {
     let moves = pos.legal_moves();
-    monitor.roots_total.store(moves.len(), Ordering::Relaxed);
+    monitor.reset(moves.len());
     if depth == 0 {
         return Ok(Vec::new());
     }
     let table = PerftTable::new(opts.hash_mb)?;
     let run = || -> Result<Vec<(Move, u64)>, PerftError> {
-        let children: Vec<(Move, Position)> = moves
-            .iter()
-            .map(|&m| {
-                let mut c = *pos;
-                c.play_unchecked(m);
-                (m, c)
-            })
-            .collect();
-        let count = |c: &Position| -> Result<u64, PerftError> {
-            let n = split(c, depth - 1, table.as_ref(), monitor, opts.threads != 1)?;
-            monitor.roots_done.fetch_add(1, Ordering::Relaxed);
-            Ok(n)
+        let (units, rest) = work_units(pos, &moves, depth);
+        let total: u64 = units.iter().map(|u| u.weight).sum();
+        monitor.work_total.store(total.max(1), Ordering::Relaxed);
+        let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
+        let pending: Vec<AtomicUsize> = moves.iter().map(|_| AtomicUsize::new(0)).collect();
+        for u in &units {
+            pending[u.root].fetch_add(1, Ordering::Relaxed);
+        }
+        for (i, &m) in moves.iter().enumerate() {
+            if pending[i].load(Ordering::Relaxed) == 0 {
+                monitor.finish_root(m, 0); // Every line below it ends before the units.
+            }
+        }
+        let count = |u: &Unit| -> Result<(), PerftError> {
+            let n = split(&u.pos, rest, table.as_ref(), monitor, opts.threads != 1)?;
+            counts[u.root].fetch_add(n, Ordering::Relaxed);
+            monitor.work_done.fetch_add(u.weight, Ordering::Relaxed);
+            // The last unit of a root move sees every other unit's count (AcqRel).
+            if pending[u.root].fetch_sub(1, Ordering::AcqRel) == 1 {
+                monitor.finish_root(moves[u.root], counts[u.root].load(Ordering::Relaxed));
+            }
+            Ok(())
         };
         if opts.threads == 1 {
-            children.iter().map(|(m, c)| Ok((*m, count(c)?))).collect()
+            units.iter().try_for_each(count)?;
         } else {
             use rayon::prelude::*;
-            children
-                .par_iter()
-                .map(|(m, c)| Ok((*m, count(c)?)))
-                .collect()
+            units.par_iter().try_for_each(count)?;
         }
+        Ok(moves
+            .iter()
+            .zip(&counts)
+            .map(|(&m, n)| (m, n.load(Ordering::Relaxed)))
+            .collect())
     };
     in_pool(opts.threads, run)?
+}
+
+/// A subtree a few plies below the root: the root move it descends from, its position and
+/// its share of the work (see [`PerftMonitor`]).
+struct Unit {
+    root: usize,
+    pos: Position,
+    weight: u64,
+}
+
+/// Units stop splitting once there are this many (or the subtrees get small).
+const MIN_UNITS: usize = 1024;
+/// Units are not cut below this many plies from the leaves.
+const MIN_UNIT_DEPTH: u32 = 5;
+
+/// Cuts the tree into units: the root's children, or their descendants a ply or two lower
+/// for deep runs, so that progress and the threads' shares are fine-grained. Returns them
+/// and the depth left below each.
+fn work_units(pos: &Position, moves: &MoveList, depth: u32) -> (Vec<Unit>, u32) {
+    let mut units: Vec<Unit> = moves
+        .iter()
+        .enumerate()
+        .map(|(root, &m)| {
+            let mut c = *pos;
+            c.play_unchecked(m);
+            Unit {
+                root,
+                pos: c,
+                weight: 0,
+            }
+        })
+        .collect();
+    let mut rest = depth - 1;
+    while units.len() < MIN_UNITS && rest > MIN_UNIT_DEPTH {
+        let mut next = Vec::with_capacity(units.len() * 32);
+        for u in &units {
+            for &m in u.pos.legal_moves().iter() {
+                let mut c = u.pos;
+                c.play_unchecked(m);
+                next.push(Unit {
+                    root: u.root,
+                    pos: c,
+                    weight: 0,
+                });
+            }
+        }
+        units = next;
+        rest -= 1;
+    }
+    for u in &mut units {
+        u.weight = count_dispatch::<false>(&u.pos, rest.saturating_sub(3), None).max(1);
+    }
+    (units, rest)
 }
 
 /// Leaf count with threads, an optional table, progress and interruption.
@@ -197,7 +321,7 @@ fn split(
         monitor.nodes.fetch_add(n, Ordering::Relaxed);
         return Ok(n);
     }
-    if let Some(n) = table.and_then(|t| t.probe(pos.key(), depth)) {
+    if let Some(n) = table.and_then(|t| t.probe(pos, depth)) {
         monitor.nodes.fetch_add(n, Ordering::Relaxed);
         return Ok(n);
     }
@@ -223,7 +347,7 @@ fn split(
             .sum::<Result<u64, _>>()?
     };
     if let Some(t) = table {
-        t.store(pos.key(), depth, n);
+        t.store(pos, depth, n);
     }
     Ok(n)
 }
@@ -354,11 +478,11 @@ fn count_tree<L: Level, const HASH: bool>(
             movegen::generate::<L::S, _>(pos, &mut c);
             c.0
         }
+        // A fused depth-2 count costs about as much as a table miss: not worth caching.
+        2 => fused::count2::<L>(pos),
         _ => {
-            if HASH {
-                if let Some(n) = table.and_then(|t| t.probe(pos.key(), depth)) {
-                    return n;
-                }
+            if HASH && let Some(n) = table.and_then(|t| t.probe(pos, depth)) {
+                return n;
             }
             let mut v = Expand::<L, HASH> {
                 parent: pos,
@@ -368,10 +492,8 @@ fn count_tree<L: Level, const HASH: bool>(
                 _level: core::marker::PhantomData,
             };
             movegen::generate::<L::S, _>(pos, &mut v);
-            if HASH {
-                if let Some(t) = table {
-                    t.store(pos.key(), depth, v.nodes);
-                }
+            if HASH && let Some(t) = table {
+                t.store(pos, depth, v.nodes);
             }
             v.nodes
         }
@@ -401,55 +523,115 @@ impl<L: Level, const HASH: bool> Visitor for Expand<'_, L, HASH> {
     fn piece(&mut self, role: Role, from: Square, to: Bitboard) {
         let their = self.parent.board.by_color(self.parent.turn.other());
         for t in to & their {
-            self.child(|c| c.apply_normal::<HASH>(role, from, t));
+            self.child(|c| c.apply_normal::<false>(role, from, t));
         }
         for t in to - their {
-            self.child(|c| c.apply_quiet::<HASH>(role, from, t));
+            self.child(|c| c.apply_quiet::<false>(role, from, t));
         }
     }
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, off: i32) {
         let their = self.parent.board.by_color(self.parent.turn.other());
         for t in to & their {
-            self.child(|c| c.apply_normal::<HASH>(Role::Pawn, from_offset(t, off), t));
+            self.child(|c| c.apply_normal::<false>(Role::Pawn, from_offset(t, off), t));
         }
         for t in to - their {
-            self.child(|c| c.apply_quiet::<HASH>(Role::Pawn, from_offset(t, off), t));
+            self.child(|c| c.apply_quiet::<false>(Role::Pawn, from_offset(t, off), t));
         }
     }
     #[inline(always)]
     fn promotions(&mut self, to: Bitboard, off: i32) {
         for t in to {
             for role in Role::PROMOTIONS {
-                self.child(|c| c.apply_promotion::<HASH>(from_offset(t, off), t, role));
+                self.child(|c| c.apply_promotion::<false>(from_offset(t, off), t, role));
             }
         }
     }
     #[inline(always)]
     fn en_passant(&mut self, from: Square, to: Square) {
-        self.child(|c| c.apply_en_passant::<HASH>(from, to));
+        self.child(|c| c.apply_en_passant::<false>(from, to));
     }
     #[inline(always)]
     fn castle(&mut self, from: Square, to: Square) {
-        self.child(|c| c.apply_castle::<HASH>(from, to));
+        self.child(|c| c.apply_castle::<false>(from, to));
     }
 }
 
-/// A lock-free table of subtree counts.
+/// A table of subtree counts that can never return a wrong count.
 ///
-/// Each slot is two `AtomicU64`s: `check = key ^ data` and `data = count << 8 | depth`.
-/// Writers store both words without a lock; a reader recomputes `check ^ data` and accepts
-/// the entry only if it equals the full 64-bit key of the position *and* the stored depth
-/// equals the requested depth. A torn read (words from two different writes) fails the key
-/// check and is treated as a miss, so a race can cost time but never a wrong count.
-/// Buckets hold two slots: one kept for the deepest subtree, one always replaced.
+/// Entries are keyed by the whole position, not a hash of it: the colour of every square and
+/// three planes of its role code (1 to 6; 0 is an empty square), and a word of state (side
+/// to move, castling rights, en-passant file). Two positions share an entry only if they are
+/// the same position, so no key collision can corrupt a count; the hash of the key only
+/// picks the bucket.
+///
+/// ```text
+/// entry = 5 × u64:  white | plane0 | plane1 | plane2 | meta
+/// meta  = count (48 bits) << 16 | depth (6 bits) << 10 | state (9 bits) << 1 | lock (1 bit)
+/// state = ep file + 1 (4 bits, 0: none) << 5 | castling rights (4 bits) << 1 | side to move
+/// bucket = 3 entries + 8 bytes of padding = 128 bytes, two cache lines
+/// ```
+///
+/// Entries are written and read under a per-entry try-lock held in the meta word (readers
+/// lock too): a reader compares the five words only while it holds the entry, so a torn
+/// read cannot happen, and a thread that finds an entry locked treats it as a miss (a probe)
+/// or skips it (a store). The table costs time, never correctness.
 pub struct PerftTable {
-    slots: Vec<[AtomicU64; 2]>,
-    mask: usize,
+    buckets: Vec<Bucket>,
+}
+
+#[repr(C, align(128))]
+struct Bucket {
+    entries: [[AtomicU64; 5]; 3],
+    _pad: u64,
+}
+
+const LOCK: u64 = 1;
+const STATE_SHIFT: u32 = 1;
+const DEPTH_SHIFT: u32 = 10;
+const COUNT_SHIFT: u32 = 16;
+const MAX_DEPTH: u32 = 63;
+const MAX_COUNT: u64 = (1 << 48) - 1;
+
+/// The whole position as the table stores it (see [`PerftTable`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct FullKey {
+    words: [u64; 4],
+    state: u64,
+}
+
+impl FullKey {
+    #[inline(always)]
+    fn of(pos: &Position) -> FullKey {
+        let r = &pos.board.by_role;
+        // Role codes 1 (pawn) to 6 (king), one bit plane each.
+        let plane0 = r[0] | r[2] | r[4];
+        let plane1 = r[1] | r[2] | r[5];
+        let plane2 = r[3] | r[4] | r[5];
+        let ep = pos
+            .ep_square
+            .map_or(0, |sq| u64::from(sq.file().index()) + 1);
+        FullKey {
+            words: [pos.board.by_color[0].0, plane0.0, plane1.0, plane2.0],
+            state: ep << 5 | u64::from(pos.castling.bits()) << 1 | pos.turn.index() as u64,
+        }
+    }
+
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        let [a, b, c, d] = self.words;
+        let mut h = a.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(17)
+            ^ c.wrapping_mul(0x1656_67B1_9E37_79F9).rotate_left(31)
+            ^ d.wrapping_mul(0x27D4_EB2F_1656_67C5).rotate_left(47)
+            ^ self.state.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^= h >> 29;
+        h.wrapping_mul(0xBF58_476D_1CE4_E5B9)
+    }
 }
 
 impl PerftTable {
-    /// A table of about `mb` MiB (rounded down to a power of two), or `None` for 0.
+    /// A table of about `mb` MiB, or `None` for 0.
     pub fn new(mb: usize) -> Result<Option<PerftTable>, PerftError> {
         if mb == 0 {
             return Ok(None);
@@ -457,51 +639,196 @@ impl PerftTable {
         let bytes = mb
             .checked_mul(1 << 20)
             .ok_or(PerftError::HashAllocation { mb })?;
-        let buckets = (bytes / 32).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(buckets * 2)
+        let n = (bytes / core::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(n)
             .map_err(|_| PerftError::HashAllocation { mb })?;
-        slots.resize_with(buckets * 2, || [AtomicU64::new(0), AtomicU64::new(0)]);
-        Ok(Some(PerftTable {
-            slots,
-            mask: buckets - 1,
-        }))
+        buckets.resize_with(n, || Bucket {
+            entries: Default::default(),
+            _pad: 0,
+        });
+        Ok(Some(PerftTable { buckets }))
     }
 
-    #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        2 * (key as usize & self.mask)
+    #[inline(always)]
+    fn bucket(&self, key: &FullKey) -> &Bucket {
+        let i = ((key.hash() as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
     }
 
+    /// The stored leaf count of `pos` at `depth`, if there is one.
     #[inline]
-    pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {
-        let b = self.bucket(key);
-        for slot in &self.slots[b..b + 2] {
-            let data = slot[1].load(Ordering::Relaxed);
-            let check = slot[0].load(Ordering::Relaxed);
-            if check ^ data == key && data & 0xFF == depth as u64 && data != 0 {
-                return Some(data >> 8);
+    pub fn probe(&self, pos: &Position, depth: u32) -> Option<u64> {
+        let key = FullKey::of(pos);
+        let want = u64::from(depth) << DEPTH_SHIFT | key.state << STATE_SHIFT;
+        let tag_mask = (1u64 << COUNT_SHIFT) - 1 - LOCK;
+        for e in &self.bucket(&key).entries {
+            let meta = e[4].load(Ordering::Relaxed);
+            // Cheap filters first; the real comparison happens under the lock.
+            if meta & LOCK != 0
+                || meta & tag_mask != want
+                || e[0].load(Ordering::Relaxed) != key.words[0]
+            {
+                continue;
+            }
+            if e[4]
+                .compare_exchange(meta, meta | LOCK, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+            {
+                continue;
+            }
+            let same = e
+                .iter()
+                .zip(&key.words)
+                .all(|(word, &w)| word.load(Ordering::Relaxed) == w);
+            e[4].store(meta, Ordering::Release);
+            if same {
+                return Some(meta >> COUNT_SHIFT);
             }
         }
         None
     }
 
+    /// Remembers that `pos` has `count` leaves at `depth` (counts too big to hold, and
+    /// depths above 63, are simply not kept).
     #[inline]
-    pub fn store(&self, key: u64, depth: u32, count: u64) {
-        if count >= 1 << 56 {
-            return; // Does not fit; simply not cached.
+    pub fn store(&self, pos: &Position, depth: u32, count: u64) {
+        if count > MAX_COUNT || depth > MAX_DEPTH || depth == 0 {
+            return;
         }
-        let data = count << 8 | depth as u64;
-        let b = self.bucket(key);
-        let deep = &self.slots[b];
-        let slot = if depth as u64 >= deep[1].load(Ordering::Relaxed) & 0xFF {
-            deep
+        let key = FullKey::of(pos);
+        let meta =
+            count << COUNT_SHIFT | u64::from(depth) << DEPTH_SHIFT | key.state << STATE_SHIFT;
+        let entries = &self.bucket(&key).entries;
+        // Entry 0 keeps the deepest subtree; entries 1 and 2 take the rest, replacing the
+        // shallower of the two.
+        let depth_of = |m: u64| (m >> DEPTH_SHIFT) & 0x3F;
+        let metas = [0, 1, 2].map(|i| entries[i][4].load(Ordering::Relaxed));
+        let slot = if u64::from(depth) >= depth_of(metas[0]) {
+            0
+        } else if depth_of(metas[1]) <= depth_of(metas[2]) {
+            1
         } else {
-            &self.slots[b + 1]
+            2
         };
-        slot[0].store(key ^ data, Ordering::Relaxed);
-        slot[1].store(data, Ordering::Relaxed);
+        let old = metas[slot];
+        let e = &entries[slot];
+        if old & LOCK != 0
+            || e[4]
+                .compare_exchange(old, old | LOCK, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return; // Someone else holds it: skip, it is only a cache.
+        }
+        for (word, &w) in e.iter().zip(&key.words) {
+            word.store(w, Ordering::Relaxed);
+        }
+        e[4].store(meta, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_bucket() -> PerftTable {
+        PerftTable {
+            buckets: vec![Bucket {
+                entries: Default::default(),
+                _pad: 0,
+            }],
+        }
+    }
+
+    fn positions() -> Vec<Position> {
+        let start = Position::new();
+        let mut all = vec![start];
+        for &m in start.legal_moves().iter() {
+            all.push(start.after(m).unwrap());
+        }
+        all
+    }
+
+    // Every position lands in the one bucket: entries are told apart by the whole position,
+    // never by a hash, and each keeps its own depth.
+    #[test]
+    fn table_tells_every_position_apart() {
+        let t = one_bucket();
+        let all = positions();
+        for (i, p) in all.iter().enumerate() {
+            t.store(p, 3, i as u64 + 100);
+            assert_eq!(t.probe(p, 3), Some(i as u64 + 100));
+            assert_eq!(t.probe(p, 4), None);
+            for q in &all[..i] {
+                if let Some(n) = t.probe(q, 3) {
+                    assert_eq!(n, all.iter().position(|r| r == q).unwrap() as u64 + 100);
+                }
+            }
+        }
+        // Side to move, castling rights and the en-passant file are part of the key.
+        let a: Position = "4k3/8/8/8/4P3/8/8/4K2R b K e3 0 1".parse().unwrap();
+        let b: Position = "4k3/8/8/8/4P3/8/8/4K2R b K - 0 1".parse().unwrap();
+        let c: Position = "4k3/8/8/8/4P3/8/8/4K2R b - - 0 1".parse().unwrap();
+        let d: Position = "4k3/8/8/8/4P3/8/8/4K2R w K - 0 1".parse().unwrap();
+        let t = one_bucket();
+        t.store(&a, 2, 7);
+        for other in [&b, &c, &d] {
+            assert_eq!(t.probe(other, 2), None);
+        }
+        assert_eq!(t.probe(&a, 2), Some(7));
+    }
+
+    // Two threads store and probe one bucket as fast as they can: a hit is always the
+    // count stored for that very position.
+    #[test]
+    fn table_is_exact_under_races() {
+        let t = one_bucket();
+        let all = positions();
+        std::thread::scope(|s| {
+            for id in 0..2u64 {
+                let (t, all) = (&t, &all);
+                s.spawn(move || {
+                    for round in 0..20_000u64 {
+                        let i = ((round * 7 + id * 3) % all.len() as u64) as usize;
+                        t.store(&all[i], 2, 1000 + i as u64);
+                        let j = ((round * 11 + id) % all.len() as u64) as usize;
+                        if let Some(n) = t.probe(&all[j], 2) {
+                            assert_eq!(n, 1000 + j as u64);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn monitor_reports_work_and_finished_roots() {
+        let pos = Position::new();
+        let monitor = PerftMonitor::new();
+        let opts = PerftOptions {
+            threads: 2,
+            hash_mb: 1,
+        };
+        let split = divide(&pos, 4, &opts, &monitor).unwrap();
+        assert_eq!(split.iter().map(|&(_, n)| n).sum::<u64>(), 197_281);
+        let (done, total) = monitor.work();
+        assert!(total > 0 && done == total);
+        assert_eq!(monitor.fraction_done(), 1.0);
+        assert_eq!(monitor.roots(), (20, 20));
+        let mut finished = monitor.finished_roots();
+        finished.sort_by_key(|&(m, _)| m.to_string());
+        let mut want = split.clone();
+        want.sort_by_key(|&(m, _)| m.to_string());
+        assert_eq!(finished, want);
+
+        // Stopped before it starts: an error, and no root move reported as finished.
+        let stopped = PerftMonitor::new();
+        stopped.stop();
+        assert_eq!(
+            divide(&pos, 6, &PerftOptions::default(), &stopped),
+            Err(PerftError::Interrupted)
+        );
+        assert!(stopped.finished_roots().is_empty());
     }
 }

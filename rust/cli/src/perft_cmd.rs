@@ -1,4 +1,4 @@
-//! `shatranj perft DEPTH [--fen FEN] [--threads N] [--hash MB] [--divide]`.
+//! `shatranj perft DEPTH [--fen FEN] [--threads N] [--hash MB] [--divide] [--progress S]`.
 //!
 //! Output follows Stockfish's `go perft`: `move: nodes` lines when dividing, then
 //! `Nodes searched: N`, then time and speed on their own line.
@@ -32,6 +32,10 @@ pub struct PerftArgs {
     /// Never draw a progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Also print the progress line (nodes, speed, root moves, ETA) to stderr every this
+    /// many seconds, for logs where no bar is drawn.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    progress: Option<u64>,
 }
 
 pub enum CliError {
@@ -95,6 +99,8 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
             let _ = tx.send((r, start.elapsed()));
         });
         let bar = progress_bar(args.quiet);
+        let every = args.progress.map(Duration::from_secs);
+        let mut last_line = Instant::now();
         loop {
             match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(done) => {
@@ -105,15 +111,19 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     if let Some(bar) = &bar {
-                        let (done, total) = monitor.roots();
-                        bar.set_length(total as u64);
-                        bar.set_position(done as u64);
-                        let secs = start.elapsed().as_secs_f64().max(1e-9);
-                        let nodes = monitor.nodes();
-                        bar.set_message(format!(
-                            "{nodes} nodes, {:.1} Mnps",
-                            nodes as f64 / secs / 1e6
-                        ));
+                        let (done, total) = monitor.work();
+                        bar.set_length(total.max(1));
+                        bar.set_position(done);
+                        bar.set_message(status_line(monitor, start.elapsed()));
+                    }
+                    if every.is_some_and(|e| last_line.elapsed() >= e) {
+                        last_line = Instant::now();
+                        let line = status_line(monitor, start.elapsed());
+                        let pct = 100.0 * monitor.fraction_done();
+                        match &bar {
+                            Some(bar) => bar.println(format!("{pct:5.1}% {line}")),
+                            None => eprintln!("{pct:5.1}% {line}"),
+                        }
                     }
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
@@ -123,6 +133,9 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
         }
     });
     let (result, elapsed) = result;
+    if let Err(PerftError::Interrupted) = result {
+        report_partial(&pos, &monitor, elapsed);
+    }
     let split = result.map_err(CliError::Perft)?;
     let nodes: u64 = if args.depth == 0 {
         1
@@ -153,17 +166,62 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// A bar over root moves, drawn on stderr only when it is a terminal.
+/// Nodes, speed, root moves finished and the time still needed, for the progress bar.
+fn status_line(monitor: &PerftMonitor, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let nodes = monitor.nodes();
+    let (roots_done, roots) = monitor.roots();
+    let eta = monitor
+        .eta(elapsed)
+        .map_or_else(|| "ETA --".to_string(), |d| format!("ETA {}", clock(d)));
+    format!(
+        "{nodes} nodes, {:.1} Mnps, {roots_done}/{roots} root moves, {eta}",
+        nodes as f64 / secs / 1e6
+    )
+}
+
+/// `h:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// After Ctrl-C: what was counted, which root moves are complete (with their counts, in
+/// move-list order), and how much of the work was done; on stderr, so that stdout never
+/// holds a partial result that looks like a final one.
+fn report_partial(pos: &Position, monitor: &PerftMonitor, elapsed: Duration) {
+    let finished = monitor.finished_roots();
+    let (done, total) = monitor.roots();
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "perft interrupted after {:.1} s: {} leaf nodes counted, {:.1}% of the work, \
+         {done}/{total} root moves complete{}",
+        elapsed.as_secs_f64(),
+        monitor.nodes(),
+        100.0 * monitor.fraction_done(),
+        if finished.is_empty() { "" } else { ":" }
+    );
+    for m in pos.legal_moves().iter() {
+        if let Some((_, n)) = finished.iter().find(|(f, _)| f == m) {
+            let _ = writeln!(err, "{m}: {n}");
+        }
+    }
+    if !finished.is_empty() {
+        let sum: u64 = finished.iter().map(|&(_, n)| n).sum();
+        let _ = writeln!(err, "complete root moves sum to {sum}");
+    }
+}
+
+/// A bar over the run's work units, drawn on stderr only when it is a terminal.
 fn progress_bar(quiet: bool) -> Option<ProgressBar> {
     if quiet || !std::io::stderr().is_terminal() {
         return None;
     }
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} root moves  {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {percent:>3}%  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     Some(bar)
 }

@@ -1,0 +1,617 @@
+//! Fused counting of the last two plies: at a node two plies above the leaves, the
+//! opponent's replies to each of our moves are counted without playing the move and
+//! regenerating the child.
+//!
+//! The opponent ("them", to move in every child) is analysed once in the parent as if it
+//! were their turn: their pins, the moves of each knight and slider, their pawn moves, and
+//! which of the squares their king may step or castle onto we attack. A child differs from
+//! the parent by one of our pieces going from `f` to `t` (and a capture on `t`), so most of
+//! that stays true:
+//!
+//! * pins and slider checks against their king change only when `f` or `t` lies on a segment
+//!   from their king to one of our sliders of the right kind (`danger`), or when a slider of
+//!   ours lands on one of their king's lines; knight and pawn checks only when the piece lands
+//!   on a checking square. All of these, and every move that changes more than two squares
+//!   (castling, en passant, promotion) or leaves an en-passant capture for them, are counted
+//!   the plain way: play the move, count the child. This is the only place checks are handled,
+//!   so every fast-path child has its king out of check and the parent's pins;
+//! * a slider's moves change only when `f` or `t` lies in its attack set; knights' counts
+//!   change only by captures on `t`; pawn moves are recounted set-wise when `f` or `t` touches
+//!   a pawn, a push square or a pawn-capture square;
+//! * whether we attack a square `s` near their king can change only when `f` or `t` is in the
+//!   "zone" of `s`: the squares a slider line from `s` reaches (their king lifted off), and the
+//!   knight, king and pawn squares around it. Squares whose zone is touched are tested afresh
+//!   on the child's placement.
+
+use super::Level;
+use crate::attacks::{
+    Sliders, between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_rays,
+};
+use crate::bitboard::Bitboard;
+use crate::castling::CastlingRights;
+use crate::movegen::{
+    self, CASTLE_AVAIL, CASTLES, FILE_A, FILE_H, PAWN_DIRS, Visitor, attacked_by, from_offset,
+    king_safety,
+};
+use crate::position::Position;
+use crate::types::{Color, Role, Square};
+
+/// Sliders one side can have: two rooks, two bishops, a queen and eight promoted pawns.
+const MAX_SLIDERS: usize = 13;
+/// Squares their king may step onto (8) or cross when castling (2 more: g- and c-file).
+const MAX_NEEDED: usize = 10;
+
+/// Leaf count of `pos` at depth 2.
+#[inline(always)]
+pub(super) fn count2<L: Level>(pos: &Position) -> u64 {
+    match pos.turn {
+        Color::White => count2_for::<L>(pos, Color::White),
+        Color::Black => count2_for::<L>(pos, Color::Black),
+    }
+}
+
+#[inline(always)]
+fn count2_for<L: Level>(pos: &Position, us: Color) -> u64 {
+    let Some(mut f) = Fused::<L>::new(pos, us) else {
+        // Their king is missing or attacked: not a legal position, but count it plainly.
+        let mut v = super::Expand::<L, false> {
+            parent: pos,
+            depth: 1,
+            nodes: 0,
+            table: None,
+            _level: core::marker::PhantomData,
+        };
+        movegen::generate::<L::S, _>(pos, &mut v);
+        return v.nodes;
+    };
+    movegen::generate::<L::S, _>(pos, &mut f);
+    f.nodes
+}
+
+/// The parent analysed from the opponent's side, and the running leaf count.
+struct Fused<'a, L> {
+    parent: &'a Position,
+    nodes: u64,
+    us: Color,
+    them: Color,
+    /// Their king.
+    king: Square,
+    our: Bitboard,
+    their: Bitboard,
+    occ: Bitboard,
+    /// Squares between their king and each of our sliders on its lines (the slider included).
+    danger: Bitboard,
+    /// By the moving role: landing here gives check or may (sliders: their king's lines).
+    check_zone: [Bitboard; 6],
+    /// Our double pushes landing here leave them an en-passant capture to check.
+    ep_risk: Bitboard,
+    /// Moves of their knights and sliders in the parent.
+    base: u32,
+    /// Each of their knights' and sliders' share of `base`, by square.
+    contrib: [u8; 64],
+    free_knights: Bitboard,
+    n_sliders: usize,
+    slider_sq: [Square; MAX_SLIDERS],
+    /// Attack set (of the kinds it may move along), before masking.
+    slider_att: [Bitboard; MAX_SLIDERS],
+    /// Its pin ray, or everything.
+    slider_mask: [Bitboard; MAX_SLIDERS],
+    /// Bit 0: moves along ranks and files, bit 1: along diagonals.
+    slider_kind: [u8; MAX_SLIDERS],
+    slider_seen: Bitboard,
+    pin_orth: Bitboard,
+    pin_diag: Bitboard,
+    their_pawns: Bitboard,
+    pawn_count: u32,
+    pawn_sensitive: Bitboard,
+    /// Squares their king may step onto or cross castling in the parent, the safe ones among
+    /// them, and each one's zone (see the module docs).
+    needed: Bitboard,
+    safe: Bitboard,
+    n_needed: usize,
+    needed_sq: [Square; MAX_NEEDED],
+    needed_zone: [Bitboard; MAX_NEEDED],
+    zone_union: Bitboard,
+    _level: core::marker::PhantomData<L>,
+}
+
+/// The opponent's pawn moves when not in check, with the given pins.
+#[inline(always)]
+fn pawn_moves(
+    mover: Color,
+    pawns: Bitboard,
+    occ: Bitboard,
+    enemies: Bitboard,
+    pin_orth: Bitboard,
+    pin_diag: Bitboard,
+) -> u32 {
+    let dirs = &PAWN_DIRS[mover.index()];
+    let last = dirs.last_rank;
+    let empty = !occ;
+    let free = pawns & !(pin_orth | pin_diag);
+    let single = free.rotate_left(dirs.push) & empty;
+    let double = (single & dirs.double_rank).rotate_left(dirs.push) & empty;
+    let west = (free & !FILE_A).rotate_left(dirs.west) & enemies;
+    let east = (free & !FILE_H).rotate_left(dirs.east) & enemies;
+    let mut n =
+        (single & !last).count() + double.count() + (west & !last).count() + (east & !last).count();
+    let promo = (single | west | east) & last;
+    if promo.any() {
+        n += 4 * ((single & last).count() + (west & last).count() + (east & last).count());
+    }
+    for p in pawns & pin_orth {
+        let single = Bitboard::from_square(p).rotate_left(dirs.push) & empty & pin_orth;
+        let double = (single & dirs.double_rank).rotate_left(dirs.push) & empty;
+        n += (single & !last).count() + double.count() + 4 * (single & last).count();
+    }
+    for p in pawns & pin_diag {
+        let bb = Bitboard::from_square(p);
+        let west = (bb & !FILE_A).rotate_left(dirs.west) & enemies & pin_diag;
+        let east = (bb & !FILE_H).rotate_left(dirs.east) & enemies & pin_diag;
+        n += (west & !last).count()
+            + (east & !last).count()
+            + 4 * ((west & last).count() + (east & last).count());
+    }
+    n
+}
+
+/// Squares whose change may change whether `s` is attacked (see the module docs).
+#[inline(always)]
+fn zone<S: Sliders>(s: Square, them: Color, occ_without_king: Bitboard) -> Bitboard {
+    S::queen(s, occ_without_king) | knight_attacks(s) | king_attacks(s) | pawn_attacks(them, s)
+}
+
+impl<'a, L: Level> Fused<'a, L> {
+    #[inline(always)]
+    fn new(pos: &'a Position, us: Color) -> Option<Self> {
+        let board = &pos.board;
+        let them = us.other();
+        let king = board.king_of(them)?;
+        let our = board.by_color(us);
+        let their = board.by_color(them);
+        let occ = our | their;
+        let safety = king_safety::<L::S>(board, them, king);
+        if safety.checkers.any() {
+            return None;
+        }
+        let (pin_orth, pin_diag) = (safety.pin_orth, safety.pin_diag);
+        let pinned = pin_orth | pin_diag;
+
+        let our_orth = our & board.orthogonal_sliders();
+        let our_diag = our & board.diagonal_sliders();
+        let orth_lines = rook_rays(king);
+        let diag_lines = bishop_rays(king);
+        let mut danger = Bitboard::EMPTY;
+        for o in orth_lines & our_orth {
+            danger |= between(king, o) | o;
+        }
+        for o in diag_lines & our_diag {
+            danger |= between(king, o) | o;
+        }
+        let check_zone = [
+            pawn_attacks(them, king),
+            knight_attacks(king),
+            diag_lines,
+            orth_lines,
+            diag_lines | orth_lines,
+            Bitboard::EMPTY,
+        ];
+        let their_pawns = their & board.pawns();
+        let ep_risk = Bitboard((their_pawns & !FILE_A).0 >> 1 | (their_pawns & !FILE_H).0 << 1);
+
+        let mut base = 0;
+        let mut contrib = [0u8; 64];
+        let free_knights = their & board.knights() & !pinned;
+        for n in free_knights {
+            let c = (knight_attacks(n) & !their).count();
+            contrib[n.index()] = c as u8;
+            base += c;
+        }
+        let mut n_sliders = 0;
+        let mut slider_sq = [Square::A1; MAX_SLIDERS];
+        let mut slider_att = [Bitboard::EMPTY; MAX_SLIDERS];
+        let mut slider_mask = [Bitboard::FULL; MAX_SLIDERS];
+        let mut slider_kind = [0u8; MAX_SLIDERS];
+        let mut slider_seen = Bitboard::EMPTY;
+        let their_orth = their & board.orthogonal_sliders();
+        let their_diag = their & board.diagonal_sliders();
+        for sq in their_orth | their_diag {
+            let mut kind =
+                u8::from(their_orth.contains(sq)) | u8::from(their_diag.contains(sq)) << 1;
+            let mut mask = Bitboard::FULL;
+            if pin_orth.contains(sq) {
+                kind &= 1;
+                mask = pin_orth;
+            } else if pin_diag.contains(sq) {
+                kind &= 2;
+                mask = pin_diag;
+            }
+            if kind == 0 || n_sliders == MAX_SLIDERS {
+                if kind != 0 {
+                    return None; // More sliders than a legal position holds.
+                }
+                continue;
+            }
+            let att = slider_attacks::<L::S>(sq, kind, occ);
+            let c = (att & !their & mask).count();
+            contrib[sq.index()] = c as u8;
+            base += c;
+            slider_sq[n_sliders] = sq;
+            slider_att[n_sliders] = att;
+            slider_mask[n_sliders] = mask;
+            slider_kind[n_sliders] = kind;
+            slider_seen |= att;
+            n_sliders += 1;
+        }
+
+        let dirs = &PAWN_DIRS[them.index()];
+        let pushes = their_pawns.rotate_left(dirs.push);
+        let pawn_sensitive = their_pawns
+            | pushes
+            | (pushes & dirs.double_rank).rotate_left(dirs.push)
+            | (their_pawns & !FILE_A).rotate_left(dirs.west)
+            | (their_pawns & !FILE_H).rotate_left(dirs.east);
+        let pawn_count = pawn_moves(them, their_pawns, occ, our, pin_orth, pin_diag);
+
+        let without_king = occ ^ king;
+        let (needed, _) = king_squares(king, their, pos.castling.bits(), occ, them);
+        let mut safe = Bitboard::EMPTY;
+        let mut n_needed = 0;
+        let mut needed_sq = [Square::A1; MAX_NEEDED];
+        let mut needed_zone = [Bitboard::EMPTY; MAX_NEEDED];
+        let mut zone_union = Bitboard::EMPTY;
+        for s in needed {
+            if !attacked_by::<L::S>(board, us, s, without_king) {
+                safe |= s;
+            }
+            let z = zone::<L::S>(s, them, without_king);
+            if n_needed < MAX_NEEDED {
+                needed_sq[n_needed] = s;
+                needed_zone[n_needed] = z;
+                n_needed += 1;
+            }
+            zone_union |= z;
+        }
+        if n_needed < needed.count() as usize {
+            return None; // Cannot happen: rights imply the king on its original square.
+        }
+        Some(Fused {
+            parent: pos,
+            nodes: 0,
+            us,
+            them,
+            king,
+            our,
+            their,
+            occ,
+            danger,
+            check_zone,
+            ep_risk,
+            base,
+            contrib,
+            free_knights,
+            n_sliders,
+            slider_sq,
+            slider_att,
+            slider_mask,
+            slider_kind,
+            slider_seen,
+            pin_orth,
+            pin_diag,
+            their_pawns,
+            pawn_count,
+            pawn_sensitive,
+            needed,
+            safe,
+            n_needed,
+            needed_sq,
+            needed_zone,
+            zone_union,
+            _level: core::marker::PhantomData,
+        })
+    }
+
+    /// Counts the child the plain way: play the move on a copy, count its moves.
+    #[inline(always)]
+    fn plain(&mut self, play: impl FnOnce(&mut Position)) {
+        let mut c = *self.parent;
+        play(&mut c);
+        self.nodes += L::count::<false>(&c, 1, None);
+    }
+
+    /// One of our piece or pawn moves from `f` to `t` (a capture when `CAPTURE`), with no
+    /// promotion: counted fused unless it may give check or change a pin.
+    #[inline(always)]
+    fn normal<const CAPTURE: bool>(&mut self, role: Role, f: Square, t: Square) {
+        let ft = Bitboard::from_square(f) | Bitboard::from_square(t);
+        if (self.danger & ft).any() || self.check_zone[role.index()].contains(t) {
+            if CAPTURE {
+                self.plain(|c| c.apply_normal::<false>(role, f, t));
+            } else {
+                self.plain(|c| c.apply_quiet::<false>(role, f, t));
+            }
+            return;
+        }
+        let occ = if CAPTURE { self.occ ^ f } else { self.occ ^ ft };
+        let their = if CAPTURE { self.their ^ t } else { self.their };
+        let our = self.our ^ ft;
+
+        // Knights and sliders.
+        let mut n = self.base;
+        if CAPTURE {
+            n = n - u32::from(self.contrib[t.index()])
+                + (knight_attacks(t) & self.free_knights).count();
+        }
+        if (self.slider_seen & ft).any() {
+            for i in 0..self.n_sliders {
+                if (self.slider_att[i] & ft).any() && self.slider_sq[i] != t {
+                    let att = slider_attacks::<L::S>(self.slider_sq[i], self.slider_kind[i], occ);
+                    n = n + (att & !their & self.slider_mask[i]).count()
+                        - u32::from(self.contrib[self.slider_sq[i].index()]);
+                }
+            }
+        }
+
+        // Pawns.
+        n += if (self.pawn_sensitive & ft).any() {
+            let pawns = if CAPTURE {
+                self.their_pawns & !Bitboard::from_square(t)
+            } else {
+                self.their_pawns
+            };
+            pawn_moves(self.them, pawns, occ, our, self.pin_orth, self.pin_diag)
+        } else {
+            self.pawn_count
+        };
+
+        // King steps and castling: the squares we may attack differently are tested afresh.
+        let rights = self.parent.castling.bits()
+            & CastlingRights::keep_mask(f)
+            & CastlingRights::keep_mask(t);
+        let (needed, avail) = king_squares(self.king, their, rights, occ, self.them);
+        let mut stale = Bitboard::EMPTY;
+        if (self.zone_union & ft).any() {
+            for i in 0..self.n_needed {
+                if (self.needed_zone[i] & ft).any() {
+                    stale |= self.needed_sq[i];
+                }
+            }
+        }
+        let known = self.needed & !stale;
+        let mut safe = self.safe & known;
+        let fresh = needed & !known;
+        if fresh.any() {
+            let mut board = self.parent.board;
+            if CAPTURE {
+                board.discard_piece_at(t);
+            }
+            board.by_role[role.index()] ^= ft;
+            board.by_color[self.us.index()] ^= ft;
+            let without_king = occ ^ self.king;
+            for s in fresh {
+                if !attacked_by::<L::S>(&board, self.us, s, without_king) {
+                    safe |= s;
+                }
+            }
+        }
+        n += (king_attacks(self.king) & !their & safe).count();
+        if avail != 0 {
+            for (i, c) in CASTLES[self.them.index()].iter().enumerate() {
+                if avail & (1 << i) != 0 && (c.king_path & !safe).is_empty() {
+                    n += 1;
+                }
+            }
+        }
+        self.nodes += u64::from(n);
+    }
+}
+
+/// The attacks of a slider of `kind` (bit 0 orthogonal, bit 1 diagonal).
+#[inline(always)]
+fn slider_attacks<S: Sliders>(sq: Square, kind: u8, occ: Bitboard) -> Bitboard {
+    match kind {
+        1 => S::rook(sq, occ),
+        2 => S::bishop(sq, occ),
+        _ => S::queen(sq, occ),
+    }
+}
+
+/// The squares their king may step onto or must cross castling (not out of check: the
+/// caller has excluded check), and the castlings available by rights and empty squares.
+#[inline(always)]
+fn king_squares(
+    king: Square,
+    their: Bitboard,
+    rights: u8,
+    occ: Bitboard,
+    them: Color,
+) -> (Bitboard, u8) {
+    let mut needed = king_attacks(king) & !their;
+    let back_rank = (occ.0 >> (1 + 56 * them.index() as u32)) & 0x3F;
+    let rights = (rights >> (2 * them.index())) & 3;
+    let avail = CASTLE_AVAIL[(rights as usize) << 6 | back_rank as usize];
+    if avail != 0 {
+        for (i, c) in CASTLES[them.index()].iter().enumerate() {
+            if avail & (1 << i) != 0 {
+                needed |= c.king_path;
+            }
+        }
+    }
+    (needed, avail)
+}
+
+impl<L: Level> Visitor for Fused<'_, L> {
+    #[inline(always)]
+    fn piece(&mut self, role: Role, from: Square, to: Bitboard) {
+        let their = self.their;
+        for t in to & their {
+            self.normal::<true>(role, from, t);
+        }
+        for t in to - their {
+            self.normal::<false>(role, from, t);
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, off: i32) {
+        let their = self.their;
+        for t in to & their {
+            self.normal::<true>(Role::Pawn, from_offset(t, off), t);
+        }
+        if off == 16 || off == -16 {
+            // Double pushes: en passant for them is left to the plain count.
+            for t in to & self.ep_risk {
+                let f = from_offset(t, off);
+                self.plain(|c| c.apply_quiet::<false>(Role::Pawn, f, t));
+            }
+            for t in to - self.ep_risk {
+                self.normal::<false>(Role::Pawn, from_offset(t, off), t);
+            }
+        } else {
+            for t in to - their {
+                self.normal::<false>(Role::Pawn, from_offset(t, off), t);
+            }
+        }
+    }
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, off: i32) {
+        for t in to {
+            for role in Role::PROMOTIONS {
+                self.plain(|c| c.apply_promotion::<false>(from_offset(t, off), t, role));
+            }
+        }
+    }
+    #[inline(always)]
+    fn en_passant(&mut self, from: Square, to: Square) {
+        self.plain(|c| c.apply_en_passant::<false>(from, to));
+    }
+    #[inline(always)]
+    fn castle(&mut self, from: Square, to: Square) {
+        self.plain(|c| c.apply_castle::<false>(from, to));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Baseline, Bmi2, Expand, Level, Popcnt, has_bmi_set, has_popcnt};
+    use super::count2;
+    use crate::movegen;
+    use crate::position::Position;
+
+    /// The depth-2 count by playing every move and counting the child's moves.
+    fn plain2<L: Level>(pos: &Position) -> u64 {
+        let mut v = Expand::<L, false> {
+            parent: pos,
+            depth: 1,
+            nodes: 0,
+            table: None,
+            _level: core::marker::PhantomData,
+        };
+        movegen::generate::<L::S, _>(pos, &mut v);
+        v.nodes
+    }
+
+    /// Compares the fused and the plain depth-2 count at every node of the tree below `fen`
+    /// to `plies` plies, on `L`'s counting core.
+    fn walk<L: Level>(pos: &Position, plies: u32, fen: &str) -> usize {
+        assert_eq!(
+            count2::<L>(pos),
+            plain2::<L>(pos),
+            "fused depth-2 count of {} (reached from {fen})",
+            crate::fen::to_fen(pos)
+        );
+        let mut nodes = 1;
+        if plies > 0 {
+            for m in pos.legal_moves().iter() {
+                nodes += walk::<L>(&pos.after(*m).unwrap(), plies - 1, fen);
+            }
+        }
+        nodes
+    }
+
+    fn check_all_levels(fen: &str, plies: u32) {
+        let pos: Position = fen.parse().unwrap();
+        walk::<Baseline>(&pos, plies, fen);
+        if has_popcnt() {
+            walk::<Popcnt>(&pos, plies, fen);
+        }
+        if has_bmi_set() {
+            walk::<Bmi2>(&pos, plies, fen);
+        }
+    }
+
+    // R3.7d: en passant after our double push: a legal capture, one that would expose their
+    // king along the rank (illegal), one along a diagonal, and one that removes a checker.
+    #[test]
+    fn en_passant_left_to_them() {
+        for fen in [
+            "4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1",
+            "8/8/8/8/k2p3R/8/4P3/4K3 w - - 0 1",
+            "8/8/8/8/k2p3R/8/2P5/4K3 w - - 0 1",
+            "8/8/8/8/3p4/8/4P3/4K1kB w - - 0 1",
+            "8/8/8/3k4/3p4/8/4P3/4K3 w - - 0 1",
+            "4k3/8/8/8/5p2/8/4P1P1/4K3 w - - 0 1",
+            "4k3/2p5/8/1P1P4/8/8/8/4K3 b - - 0 1",
+        ] {
+            check_all_levels(fen, 3);
+        }
+    }
+
+    // R3.8b: their castling after our move: rights lost by capturing a rook on its corner,
+    // paths attacked or freed by our move, our piece leaving their back rank, checks.
+    #[test]
+    fn castling_left_to_them() {
+        for fen in [
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "rN2k2r/8/8/8/8/8/8/4K3 w kq - 0 1",
+            "r3k1Nr/8/8/8/8/8/8/4K3 w kq - 0 1",
+            "r3k2r/8/8/8/8/8/6B1/4K3 w kq - 0 1",
+            "r3k2r/8/8/8/8/5Q2/8/4K3 w kq - 0 1",
+            "r3k2r/8/8/8/8/8/1b6/R3K2R b KQkq - 0 1",
+            "r3k2r/p6p/8/8/8/8/P6P/R3K2R w KQkq - 0 1",
+        ] {
+            check_all_levels(fen, 3);
+        }
+    }
+
+    // R3.9: pins made, broken and revealed by our move, discovered and double checks.
+    #[test]
+    fn pins_and_checks_change() {
+        for fen in [
+            "4k3/8/8/4n3/8/8/8/4R2K w - - 0 1",
+            "4k3/4n3/8/8/8/4N3/8/4R2K w - - 0 1",
+            "4k3/8/2n5/8/B7/8/8/7K w - - 0 1",
+            "4k3/3pp3/8/1B6/8/8/8/4QK2 w - - 0 1",
+            "3k4/8/3q4/8/3N4/8/8/3RK3 w - - 0 1",
+            "k7/8/8/3Pp3/8/8/8/4K2B w - e6 0 1",
+        ] {
+            check_all_levels(fen, 3);
+        }
+    }
+
+    // The standard test positions (Kiwipete, positions 3 to 5 of the chessprogramming wiki):
+    // promotions on both sides, pinned pawns and pieces, castling through attacks.
+    #[test]
+    fn standard_positions() {
+        for (fen, plies) in [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                2,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                2,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                2,
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                2,
+            ),
+        ] {
+            check_all_levels(fen, plies);
+        }
+    }
+}
