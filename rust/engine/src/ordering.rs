@@ -137,10 +137,10 @@ pub fn score_moves(
 }
 
 fn tactical_score(pos: &Position, m: Move) -> i32 {
-    if let Some(r) = m.promotion() {
-        if r != Role::Queen {
-            return UNDER_PROMOTION + capture_gain(pos, m);
-        }
+    if let Some(r) = m.promotion()
+        && r != Role::Queen
+    {
+        return UNDER_PROMOTION + capture_gain(pos, m);
     }
     let attacker = pos.moved_role(m).map_or(0, |r| SEE_VALUE[r.index()]);
     let mvv_lva = capture_gain(pos, m) * 16 - attacker / 16;

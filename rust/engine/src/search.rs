@@ -409,10 +409,11 @@ impl<'a> Searcher<'a> {
 
     fn should_stop_after_iteration(&self, best_move_changes: u32) -> bool {
         let score = self.root_moves[0].score;
-        if let Some(n) = self.limits.mate {
-            if score >= MATE_BOUND && (MATE - score + 1) / 2 <= n as Value {
-                return true;
-            }
+        if let Some(n) = self.limits.mate
+            && score >= MATE_BOUND
+            && (MATE - score + 1) / 2 <= n as Value
+        {
+            return true;
         }
         if self.shared.pondering() {
             return false;
@@ -505,13 +506,13 @@ impl<'a> Searcher<'a> {
     fn visit(&mut self) {
         self.nodes += 1;
         self.unpublished_nodes += 1;
-        if self.role == Role::Main {
-            if let Some(limit) = self.limits.nodes {
-                // Exact for one thread, so fixed-node searches are reproducible.
-                let total = self.shared.total_nodes() + self.unpublished_nodes;
-                if total >= limit {
-                    self.shared.stop.store(true, Ordering::Relaxed);
-                }
+        if self.role == Role::Main
+            && let Some(limit) = self.limits.nodes
+        {
+            // Exact for one thread, so fixed-node searches are reproducible.
+            let total = self.shared.total_nodes() + self.unpublished_nodes;
+            if total >= limit {
+                self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
         if self.unpublished_nodes >= 1024 {
@@ -956,11 +957,12 @@ impl<'a> Searcher<'a> {
                 table.leave(entered);
             }
             self.keys.pop();
-            if in_progress.is_some() && !self.stopped {
-                if let Some(target) = self.resolved_ancestor(ply) {
-                    self.stopped = true;
-                    self.unwind_to = Some(target);
-                }
+            if in_progress.is_some()
+                && !self.stopped
+                && let Some(target) = self.resolved_ancestor(ply)
+            {
+                self.stopped = true;
+                self.unwind_to = Some(target);
             }
             if self.stopped {
                 self.move_buffers[ply] = list;
@@ -1078,11 +1080,11 @@ impl<'a> Searcher<'a> {
             k[1] = k[0];
             k[0] = Some(m);
         }
-        if ply > 0 {
-            if let Some(pm) = self.frames[ply - 1].current_move {
-                let piece = self.frames[ply - 1].moved_piece;
-                self.heur.counter[piece][pm.to().index()] = Some(m);
-            }
+        if ply > 0
+            && let Some(pm) = self.frames[ply - 1].current_move
+        {
+            let piece = self.frames[ply - 1].moved_piece;
+            self.heur.counter[piece][pm.to().index()] = Some(m);
         }
     }
 

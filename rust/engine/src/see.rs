@@ -63,10 +63,10 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         return true;
     }
     let mut occupied = b.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(to);
-    if m.is_en_passant() {
-        if let Some(cap) = Square::new(to.index() as u32 ^ 8) {
-            occupied ^= Bitboard::from_square(cap);
-        }
+    if m.is_en_passant()
+        && let Some(cap) = Square::new(to.index() as u32 ^ 8)
+    {
+        occupied ^= Bitboard::from_square(cap);
     }
     let mut attackers = attackers_to(pos, to, occupied);
     let mut stm = pos.turn();

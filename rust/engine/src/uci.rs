@@ -270,22 +270,22 @@ impl<W: Write + Send + 'static> Uci<W> {
         match name.as_str() {
             "hash" => match spin(&value, 1, max_hash_mb() as u64) {
                 Ok(mb) => {
-                    if let Some(e) = self.idle_engine("setoption Hash") {
-                        if let Err(err) = e.set_hash_mb(mb as usize) {
-                            let msg = format!("Hash: {err}");
-                            self.info_string(&msg);
-                        }
+                    if let Some(e) = self.idle_engine("setoption Hash")
+                        && let Err(err) = e.set_hash_mb(mb as usize)
+                    {
+                        let msg = format!("Hash: {err}");
+                        self.info_string(&msg);
                     }
                 }
                 Err(e) => self.info_string(&format!("Hash: {e}; unchanged")),
             },
             "threads" => match spin(&value, 1, max_threads() as u64) {
                 Ok(n) => {
-                    if let Some(e) = self.idle_engine("setoption Threads") {
-                        if let Err(err) = e.set_threads(n as usize) {
-                            let msg = format!("Threads: {err}");
-                            self.info_string(&msg);
-                        }
+                    if let Some(e) = self.idle_engine("setoption Threads")
+                        && let Err(err) = e.set_threads(n as usize)
+                    {
+                        let msg = format!("Threads: {err}");
+                        self.info_string(&msg);
                     }
                 }
                 Err(e) => self.info_string(&format!("Threads: {e}; unchanged")),

@@ -24,7 +24,7 @@ fn random_positions(seed: u64, n: usize) -> Vec<Position> {
                 break;
             }
             pos.play_unchecked(moves[(rng.next() % moves.len() as u64) as usize]);
-            if rng.next() % 8 == 0 {
+            if rng.next().is_multiple_of(8) {
                 out.push(pos);
             }
         }

@@ -147,7 +147,11 @@ impl BatchEvaluator for Flaky {
         positions: &[PackedPosition],
         out: &mut [i32],
     ) -> Result<(), EvalError> {
-        if self.calls.fetch_add(1, Ordering::SeqCst) % self.period == 0 {
+        if self
+            .calls
+            .fetch_add(1, Ordering::SeqCst)
+            .is_multiple_of(self.period)
+        {
             return Err(EvalError::DeviceLost("test".into()));
         }
         CpuBatchEvaluator::new(DEFAULT_PARAMS).evaluate_packed(positions, out)

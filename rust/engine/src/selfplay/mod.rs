@@ -239,10 +239,10 @@ fn check(config: &SelfPlayConfig) -> Result<(), SelfPlayError> {
         MoveLimit::Nodes(0) => return bad("nodes must be at least 1".into()),
         _ => {}
     }
-    if let OpeningSource::List(list) = &config.openings {
-        if list.is_empty() {
-            return bad("the opening list is empty".into());
-        }
+    if let OpeningSource::List(list) = &config.openings
+        && list.is_empty()
+    {
+        return bad("the opening list is empty".into());
     }
     if config.max_plies == 0 {
         return bad("max_plies must be at least 1".into());
