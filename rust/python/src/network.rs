@@ -186,7 +186,7 @@ fn quantisation(qa: i64, qb: i64, scale: i64) -> PyResult<Quantisation> {
 
 /// Little-endian values of `N` bytes each.
 fn words<const N: usize>(name: &str, bytes: &[u8]) -> PyResult<impl Iterator<Item = [u8; N]>> {
-    if bytes.len() % N != 0 {
+    if !bytes.len().is_multiple_of(N) {
         return Err(NetworkError::new_err(format!(
             "{name}: {} bytes is not a whole number of {N}-byte values",
             bytes.len()

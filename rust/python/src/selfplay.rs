@@ -88,10 +88,10 @@ pub fn selfplay<'py>(
             OpeningSource::List(parsed)
         }
     };
-    if let Some(p) = &progress {
-        if !p.is_callable() {
-            return Err(PyTypeError::new_err("progress must be callable or None"));
-        }
+    if let Some(p) = &progress
+        && !p.is_callable()
+    {
+        return Err(PyTypeError::new_err("progress must be callable or None"));
     }
     let evaluation = EvalSpec::load(py, eval_file)?;
     let config = SelfPlayConfig {
@@ -130,17 +130,17 @@ pub fn selfplay<'py>(
     };
     let mut last_reported = None;
     let mut report = |p: SelfPlayProgress| -> PyResult<()> {
-        if let Some(callback) = &progress {
-            if last_reported != Some(p) {
-                last_reported = Some(p);
-                let d = PyDict::new(py);
-                d.set_item("games_done", p.games_done)?;
-                d.set_item("games_total", p.games_total)?;
-                d.set_item("plies", p.plies)?;
-                d.set_item("evaluations", p.evaluations)?;
-                d.set_item("elapsed", p.elapsed.as_secs_f64())?;
-                callback.call1((d,))?;
-            }
+        if let Some(callback) = &progress
+            && last_reported != Some(p)
+        {
+            last_reported = Some(p);
+            let d = PyDict::new(py);
+            d.set_item("games_done", p.games_done)?;
+            d.set_item("games_total", p.games_total)?;
+            d.set_item("plies", p.plies)?;
+            d.set_item("evaluations", p.evaluations)?;
+            d.set_item("elapsed", p.elapsed.as_secs_f64())?;
+            callback.call1((d,))?;
         }
         Ok(())
     };

@@ -189,7 +189,7 @@ fn shard_paths(path: &Path) -> Result<Vec<PathBuf>, ReadError> {
 }
 
 fn to_validation(game: &GameData, every: u64) -> bool {
-    every > 0 && game.index % every == 0
+    every > 0 && game.index.is_multiple_of(every)
 }
 
 fn read(paths: &[PathBuf], every: u64, stop: &AtomicBool) -> Result<Read, ReadError> {
