@@ -31,16 +31,21 @@
 //! assert!(pgn.contains("3. Bc4 Nf6 $4 4. Qxf7# 1-0"));
 //! ```
 
+pub mod annotations;
 mod error;
+mod headers;
 mod lexer;
 mod parse;
 mod reader;
 mod split;
+#[cfg(feature = "compression")]
+pub mod stream;
 mod tags;
 mod tree;
 mod writer;
 
 pub use error::{PgnError, PgnErrorKind};
+pub use headers::{Condition, FilterError, HeaderFilter, Test, scan_tags};
 pub use parse::parse_game;
 pub use reader::{PgnReader, ReadReport, read_all};
 pub use split::{GameSplitter, LineAction, RawGame};

@@ -1,0 +1,299 @@
+//! Commands embedded in comments, as lichess and ChessBase write them: `[%clk 0:02:59]`
+//! (clock after the move), `[%emt 0:00:04.2]` (time the move took), `[%eval 0.31,22]` /
+//! `[%eval #-3]` (evaluation from White's view, pawns or mate, optional depth) and
+//! `[%csl Gd4,Re5]` / `[%cal Ge2e4]` (highlighted squares and arrows).
+//!
+//! The grammar is python-chess's (`GameNode.clock()` etc.), so both read the same values from
+//! the same comment: the first well-formed command counts for clocks and evals, every one for
+//! arrows; a malformed command is passed over. Scanning is by hand (no regex crate): find
+//! `[%`, then read the command's fields.
+
+/// An evaluation from White's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// Centipawns: pawns × 100, rounded half to even as Python's `round` (the grammar allows
+    /// up to 10 integer digits, so this needs 64 bits).
+    Cp(i64),
+    /// Mate in this many moves; negative when Black mates. `#0` (mated) keeps 0. Saturates
+    /// at the `i64` range.
+    Mate(i64),
+}
+
+/// An `[%eval]` command: the score and the search depth if given.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EvalCommand {
+    pub eval: Eval,
+    pub depth: Option<u32>,
+}
+
+/// The colour letter, and the squares (0 = a1) of one `%csl` / `%cal` entry; a square
+/// highlight (`%csl`) has `from == to`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Arrow {
+    pub color: u8,
+    pub from: u8,
+    pub to: u8,
+}
+
+/// Positions just after each `[%name` followed by one whitespace character.
+fn commands<'a>(comment: &'a str, name: &'a str) -> impl Iterator<Item = &'a [u8]> + 'a {
+    let bytes = comment.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let i = memfind(&bytes[at..], b"[%")? + at;
+            at = i + 2;
+            let rest = &bytes[at..];
+            if rest.starts_with(name.as_bytes())
+                && rest
+                    .get(name.len())
+                    .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+            {
+                return Some(&rest[name.len() + 1..]);
+            }
+        }
+    })
+}
+
+fn memfind(hay: &[u8], needle: &[u8; 2]) -> Option<usize> {
+    hay.windows(2).position(|w| w == needle)
+}
+
+/// A run of ASCII digits at the start: its length.
+fn digits(s: &[u8]) -> usize {
+    s.iter().take_while(|b| b.is_ascii_digit()).count()
+}
+
+/// `H:MM:SS(.fff)` then `]`: seconds.
+fn duration(s: &[u8]) -> Option<f64> {
+    let h = digits(s);
+    if h == 0 || s.get(h) != Some(&b':') {
+        return None;
+    }
+    let s2 = &s[h + 1..];
+    let m = digits(s2);
+    if m == 0 || s2.get(m) != Some(&b':') {
+        return None;
+    }
+    let s3 = &s2[m + 1..];
+    let mut n = digits(s3);
+    if n == 0 {
+        return None;
+    }
+    if s3.get(n) == Some(&b'.') {
+        n += 1 + digits(&s3[n + 1..]);
+    }
+    if s3.get(n) != Some(&b']') {
+        return None;
+    }
+    let num = |b: &[u8]| std::str::from_utf8(b).ok()?.parse::<f64>().ok();
+    Some(num(&s[..h])? * 3600.0 + num(&s2[..m])? * 60.0 + num(&s3[..n])?)
+}
+
+/// The first well-formed `[%clk H:MM:SS]`: the clock after the move, in seconds.
+pub fn clock(comment: &str) -> Option<f64> {
+    commands(comment, "clk").find_map(duration)
+}
+
+/// The first well-formed `[%emt H:MM:SS]`: the time the move took, in seconds.
+pub fn emt(comment: &str) -> Option<f64> {
+    commands(comment, "emt").find_map(duration)
+}
+
+/// `,depth]` or `]`; the depth if any, `None` when neither.
+fn eval_end(s: &[u8]) -> Option<Option<u32>> {
+    match s.first()? {
+        b']' => Some(None),
+        b',' => {
+            let n = digits(&s[1..]);
+            if n == 0 || s.get(n + 1) != Some(&b']') {
+                return None;
+            }
+            // A depth too large for u32 is still a well-formed command.
+            let depth = std::str::from_utf8(&s[1..=n]).ok()?.parse::<u64>().ok()?;
+            Some(Some(depth.min(u64::from(u32::MAX)) as u32))
+        }
+        _ => None,
+    }
+}
+
+fn eval_at(s: &[u8]) -> Option<EvalCommand> {
+    if s.first() == Some(&b'#') {
+        let body = &s[1..];
+        let sign = usize::from(matches!(body.first(), Some(b'+' | b'-')));
+        let n = digits(&body[sign..]);
+        if n == 0 {
+            return None;
+        }
+        let depth = eval_end(&body[sign + n..])?;
+        let text = std::str::from_utf8(&body[..sign + n]).ok()?;
+        // More digits than an i64 holds: saturate (the grammar puts no bound on them).
+        let mate = text.parse::<i64>().unwrap_or(if text.starts_with('-') {
+            i64::MIN + 1
+        } else {
+            i64::MAX
+        });
+        return Some(EvalCommand {
+            eval: Eval::Mate(mate),
+            depth,
+        });
+    }
+    let sign = usize::from(matches!(s.first(), Some(b'+' | b'-')));
+    let body = &s[sign..];
+    let int = digits(body);
+    // Either up to 10 digits, a point and one or two decimals; or 1..=10 digits and an
+    // optional point.
+    let mut len = None;
+    if int <= 10 && body.get(int) == Some(&b'.') {
+        let frac = digits(&body[int + 1..]);
+        if (1..=2).contains(&frac) && eval_end(&body[int + 1 + frac..]).is_some() {
+            len = Some(int + 1 + frac);
+        }
+    }
+    if len.is_none() && (1..=10).contains(&int) {
+        let with_point = int + usize::from(body.get(int) == Some(&b'.'));
+        if eval_end(&body[with_point..]).is_some() {
+            len = Some(with_point);
+        }
+    }
+    let len = len?;
+    let depth = eval_end(&body[len..])?;
+    let text = std::str::from_utf8(&s[..sign + len]).ok()?;
+    let text = text.strip_suffix('.').unwrap_or(text);
+    let pawns: f64 = if text.is_empty() || text == "+" || text == "-" {
+        return None;
+    } else if text.starts_with('.') || text.starts_with("+.") || text.starts_with("-.") {
+        // `.5` is 0.5: Rust's parser wants a digit first.
+        text.replacen('.', "0.", 1).parse().ok()?
+    } else {
+        text.parse().ok()?
+    };
+    let cp = (pawns * 100.0).round_ties_even();
+    Some(EvalCommand {
+        eval: Eval::Cp(cp as i64),
+        depth,
+    })
+}
+
+/// The first well-formed `[%eval …]`.
+pub fn eval(comment: &str) -> Option<EvalCommand> {
+    commands(comment, "eval").find_map(eval_at)
+}
+
+fn square(s: &[u8]) -> Option<u8> {
+    match s {
+        [f @ b'a'..=b'h', r @ b'1'..=b'8', ..] => Some((r - b'1') * 8 + (f - b'a')),
+        _ => None,
+    }
+}
+
+/// One `%csl`/`%cal` body (`Ge2e4,Rd4` then `]`): its entries, or `None` when malformed.
+fn arrow_list(s: &[u8]) -> Option<Vec<Arrow>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    loop {
+        let color = *s.get(at)?;
+        if !matches!(color, b'R' | b'G' | b'Y' | b'B') {
+            return None;
+        }
+        let from = square(&s[at + 1..])?;
+        at += 3;
+        let to = match square(&s[at..]) {
+            Some(to) => {
+                at += 2;
+                to
+            }
+            None => from,
+        };
+        out.push(Arrow { color, from, to });
+        match s.get(at)? {
+            b',' => at += 1,
+            b']' => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+/// Every well-formed `[%csl …]` and `[%cal …]` entry, in order.
+pub fn arrows(comment: &str) -> Vec<Arrow> {
+    let mut out = Vec::new();
+    let bytes = comment.as_bytes();
+    let mut at = 0;
+    while let Some(i) = memfind(&bytes[at..], b"[%") {
+        let start = at + i + 2;
+        at = start;
+        let rest = &bytes[start..];
+        if (rest.starts_with(b"csl") || rest.starts_with(b"cal"))
+            && rest
+                .get(3)
+                .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))
+            && let Some(list) = arrow_list(&rest[4..])
+        {
+            out.extend(list);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks() {
+        assert_eq!(clock("[%clk 0:03:00]"), Some(180.0));
+        assert_eq!(clock("x [%clk 1:02:03.5] y"), Some(3723.5));
+        assert_eq!(clock("[%clk 0:00:07.]"), Some(7.0));
+        assert_eq!(clock("[%clk 0:03] [%clk 0:00:01]"), Some(1.0));
+        assert_eq!(clock("[%clk  0:00:01]"), None);
+        assert_eq!(clock("[%clkx 0:00:01]"), None);
+        assert_eq!(emt("[%emt 0:00:04.25]"), Some(4.25));
+        assert_eq!(clock("[%emt 0:00:04]"), None);
+    }
+
+    #[test]
+    fn evals() {
+        let e = |s: &str| eval(s).map(|c| (c.eval, c.depth));
+        assert_eq!(e("[%eval 0.29]"), Some((Eval::Cp(29), None)));
+        assert_eq!(e("[%eval -1.5,20]"), Some((Eval::Cp(-150), Some(20))));
+        assert_eq!(e("[%eval +3]"), Some((Eval::Cp(300), None)));
+        assert_eq!(e("[%eval 3.]"), Some((Eval::Cp(300), None)));
+        assert_eq!(e("[%eval .5]"), Some((Eval::Cp(50), None)));
+        assert_eq!(e("[%eval #-3]"), Some((Eval::Mate(-3), None)));
+        assert_eq!(e("[%eval #+2,30]"), Some((Eval::Mate(2), Some(30))));
+        assert_eq!(e("[%eval 1.234] [%eval 0.01]"), Some((Eval::Cp(1), None)));
+        assert_eq!(e("[%eval x]"), None);
+        assert_eq!(e("[%eval 12345678901]"), None);
+    }
+
+    #[test]
+    fn arrow_lists() {
+        let a = arrows("[%csl Gd4,Re5] text [%cal Ge2e4,Bb1c3] [%cal Xa1a2] [%csl Ga9]");
+        let sq = |s: &str| square(s.as_bytes()).unwrap();
+        assert_eq!(
+            a,
+            vec![
+                Arrow {
+                    color: b'G',
+                    from: sq("d4"),
+                    to: sq("d4")
+                },
+                Arrow {
+                    color: b'R',
+                    from: sq("e5"),
+                    to: sq("e5")
+                },
+                Arrow {
+                    color: b'G',
+                    from: sq("e2"),
+                    to: sq("e4")
+                },
+                Arrow {
+                    color: b'B',
+                    from: sq("b1"),
+                    to: sq("c3")
+                },
+            ]
+        );
+    }
+}
