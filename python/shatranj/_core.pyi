@@ -35,10 +35,21 @@ __all__ = [
     "parse_uci_info",
     "perft",
     "PgnBatch",
+    "PgnStream",
+    "PgnTableReader",
     "PgnTree",
+    "pgn_arrows",
+    "pgn_clock",
+    "pgn_emt",
+    "pgn_eval",
+    "pgn_open",
+    "pgn_table",
     "pgn_read_file",
     "pgn_read_game",
     "pgn_write",
+    "planes_lc0",
+    "policy_index",
+    "policy_legal",
     "selfplay",
     "nnue_features",
     "nnue_from_quantised",
@@ -495,8 +506,59 @@ class PgnBatch:
     def skipped(self) -> int: ...
     def errors(self) -> list[_ErrorTuple]: ...
 
-def pgn_read_game(handle: Any, pending: Optional[str], line_no: int) -> tuple[Optional[PgnTree], Optional[str], int]: ...
+def pgn_read_game(handle: Any, pending: Optional[str], line_no: int, mode: str = "game") -> tuple[Any, Optional[str], int]: ...
+
+@final
+class PgnStream:
+    """A stream of games being parsed on worker threads (shatranj.pgn.GameStream wraps it)."""
+
+    def next_batch(
+        self,
+    ) -> Optional[
+        tuple[
+            list[PgnTree],
+            list[tuple[int, str, str]],
+            list[list[tuple[str, str]]],
+            Optional[tuple[str, int, int, str, bool]],
+        ]
+    ]: ...
+    def close(self) -> None: ...
+    @property
+    def bytes_read(self) -> int: ...
+    @property
+    def total_bytes(self) -> Optional[int]: ...
+    @property
+    def compression(self) -> str: ...
+    @property
+    def filtered(self) -> int: ...
+
+def pgn_open(
+    source: Any, mode: str = "games", filter: Optional[Any] = None, threads: Optional[int] = None, total: Optional[int] = None
+) -> PgnStream: ...
 def pgn_read_file(path: str) -> PgnBatch: ...
+@final
+class PgnTableReader:
+    """Columns of a PGN source being read (shatranj.pgn.to_arrow assembles them)."""
+
+    def next_chunk(self, chunk_games: int) -> Optional[dict[str, tuple[Any, ...]]]: ...
+    def report(self) -> tuple[list[tuple[int, str, str]], Optional[tuple[str, int, int, str, bool]], int]: ...
+
+def pgn_table(
+    source: Any,
+    kind: str = "games",
+    moves: str = "uci",
+    fens: list[int] = ...,
+    filter: Optional[Any] = None,
+    threads: Optional[int] = None,
+    total: Optional[int] = None,
+) -> PgnTableReader: ...
+def planes_lc0(boards: Iterable[Board]) -> Any: ...
+def policy_index(scheme: str, board: Board, mv: Move) -> int: ...
+def policy_legal(scheme: str, board: Board) -> list[tuple[int, str]]: ...
+def pgn_clock(comment: str) -> Optional[float]: ...
+def pgn_emt(comment: str) -> Optional[float]: ...
+def pgn_eval(comment: str) -> Optional[tuple[str, int, Optional[int]]]: ...
+def pgn_arrows(comment: str) -> list[tuple[str, int, int]]: ...
 def pgn_write(
     tags: list[tuple[str, str]],
     fen: Optional[str],

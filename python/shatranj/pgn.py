@@ -19,6 +19,9 @@ from __future__ import annotations
 import abc
 import os
 import re
+import stat
+import sys
+import time
 import weakref
 from typing import (
     Any,
@@ -30,6 +33,7 @@ from typing import (
     List,
     Mapping,
     MutableMapping,
+    TYPE_CHECKING,
     Optional,
     Set,
     Tuple,
@@ -40,6 +44,10 @@ from typing import (
 
 from . import _core
 from ._core import STARTING_FEN, AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move
+
+if TYPE_CHECKING:
+    from ._engine_scores import PovScore
+    from .svg import Arrow
 
 NAG_NULL = 0
 NAG_GOOD_MOVE = 1
@@ -94,6 +102,24 @@ class PgnError(ValueError):
     def __init__(self, message: str, line: int = 0) -> None:
         super().__init__(message)
         self.line = line
+
+
+class StreamError(PgnError):
+    """The stream itself failed: a read error, or a compressed stream that is truncated or
+    corrupt. ``offset`` is the count of source (compressed) bytes read when it failed, so the
+    fault is at or before it; ``line`` the decompressed line reached; ``compression`` one of
+    ``"plain"``, ``"zstd"``, ``"gzip"``, ``"bzip2"``; ``truncated`` whether the source ended
+    inside a frame. The games before the failure were all delivered."""
+
+    offset: int
+    compression: str
+    truncated: bool
+
+    def __init__(self, message: str, offset: int = 0, line: int = 0, compression: str = "plain", truncated: bool = False) -> None:
+        super().__init__(message, line)
+        self.offset = offset
+        self.compression = compression
+        self.truncated = truncated
 
 
 _MOVE_ERRORS: Dict[str, type] = {
@@ -363,6 +389,47 @@ class GameNode(abc.ABC):
     def mainline_moves(self) -> Mainline[Move]:
         return Mainline(self, _move_of)
 
+    def clock(self) -> Optional[float]:
+        """The first well-formed ``[%clk H:MM:SS]`` of the comment: the mover's clock after
+        the move, in seconds (python-chess's ``clock()``)."""
+        return _core.pgn_clock(self.comment)
+
+    def emt(self) -> Optional[float]:
+        """The first well-formed ``[%emt H:MM:SS]``: the time the move took, in seconds."""
+        return _core.pgn_emt(self.comment)
+
+    def eval(self) -> Optional[PovScore]:
+        """The first well-formed ``[%eval …]`` (pawns from White's view, or ``#n`` mate) as a
+        :class:`~shatranj.engine.PovScore` from the view of the side to move here; ``#0``
+        counts as mated, the side to move."""
+        from ._engine_scores import Cp, Mate, PovScore
+
+        found = _core.pgn_eval(self.comment)
+        if found is None:
+            return None
+        kind, value, _ = found
+        turn = self.turn()
+        if kind == "mate":
+            if value == 0:
+                return PovScore(Mate(0), turn)
+            score: Any = Mate(value)
+        else:
+            score = Cp(value)
+        return PovScore(score if turn else -score, turn)
+
+    def eval_depth(self) -> Optional[int]:
+        """The depth of the first well-formed ``[%eval …,depth]``, if it gives one."""
+        found = _core.pgn_eval(self.comment)
+        return None if found is None else found[2]
+
+    def arrows(self) -> List[Arrow]:
+        """Every ``[%csl …]`` (squares: ``tail == head``) and ``[%cal …]`` (arrows) entry of
+        the comment, as :class:`~shatranj.svg.Arrow`."""
+        from .svg import Arrow
+
+        colors = {"G": "green", "R": "red", "Y": "yellow", "B": "blue"}
+        return [Arrow(tail, head, color=colors[c]) for c, tail, head in _core.pgn_arrows(self.comment)]
+
     def add_line(self, moves: Iterable[Move], *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> GameNode:
         """Child nodes for ``moves`` in a row; the comment and NAGs go to the last."""
         node: GameNode = self
@@ -616,19 +683,52 @@ def read_game(handle: Any) -> Optional[Game]:
     return Game._from_tree(tree)
 
 
+def read_headers(handle: Any) -> Optional[Headers]:
+    """The tag pairs of the next game of a text file (``None`` at the end), skipping its
+    movetext unparsed, as python-chess's ``read_headers``: only the tags present, no roster
+    defaults. Games are cut exactly as :func:`read_game` cuts them."""
+    item = _read_next(handle, "headers")
+    if item is None:
+        return None
+    headers = Headers({})
+    for name, value in item:
+        headers[name] = value
+    return headers
+
+
+def skip_game(handle: Any) -> bool:
+    """Skips the next game of a text file without parsing it; ``True`` when there was one."""
+    return _read_next(handle, "skip") is not None
+
+
+def _read_next(handle: Any, mode: str) -> Any:
+    try:
+        pending, line_no = _PENDING.pop(handle, (None, 0))
+    except TypeError:
+        pending, line_no = None, 0
+    item, pending, line_no = _core.pgn_read_game(handle, pending, line_no, mode)
+    try:
+        _PENDING[handle] = (pending, line_no)
+    except TypeError:
+        pass
+    return item
+
+
 class GameList:
     """The games of a file read by :func:`read_games`, built on access, and the report.
 
     ``read`` counts the games read, ``skipped`` those left out because they could not be
     trusted (a bad move in the main line, a bad ``FEN``, an unclosed comment, no game at
-    all); ``errors`` says why, one exception with ``.line`` per skipped game.
+    all); ``errors`` says why, one exception with ``.line`` per skipped game; ``filtered``
+    counts the games a header filter left out.
     """
 
-    def __init__(self, batch: _core.PgnBatch) -> None:
-        self._batch = batch
-        self.read: int = batch.read
-        self.skipped: int = batch.skipped
-        self.errors: List[ValueError] = [_error(*e) for e in batch.errors()]
+    def __init__(self, trees: List[_core.PgnTree], errors: List[ValueError], filtered: int = 0) -> None:
+        self._trees = trees
+        self.read: int = len(trees)
+        self.skipped: int = len(errors)
+        self.errors: List[ValueError] = errors
+        self.filtered = filtered
 
     def __len__(self) -> int:
         return self.read
@@ -644,25 +744,340 @@ class GameList:
             index += self.read
         if not 0 <= index < self.read:
             raise IndexError(f"game index {index} out of range")
-        return Game._from_tree(self._batch.game(index))
+        return Game._from_tree(self._trees[index])
 
     def __iter__(self) -> Iterator[Game]:
-        for i in range(self.read):
-            yield Game._from_tree(self._batch.game(i))
+        for tree in self._trees:
+            yield Game._from_tree(tree)
 
     def __repr__(self) -> str:
         return f"<GameList {self.read} read, {self.skipped} skipped>"
 
 
-def read_games(path: Union[str, "os.PathLike[str]"]) -> GameList:
-    """Every game of the PGN file at ``path``, parsed on all cores without the GIL.
+Source = Union[str, "os.PathLike[str]", Any]
+"""A path, ``"-"`` for standard input, or a binary file object (a text one's ``.buffer``)."""
 
-    Ctrl-C stops it (``KeyboardInterrupt``). Games come back in file order.
+Filter = Iterable[Tuple[str, str, Any]]
+"""``(tag, op, value)`` conditions that must all hold, tested on the tag section before any
+movetext is parsed. ``op``: ``==``, ``!=``, ``contains``, ``!contains``, ``startswith``,
+``in`` (a list of values), or ``>=``, ``>``, ``<=``, ``<`` (numeric; a value that is not a
+number, such as an ``Elo`` of ``?``, fails). A game without the tag passes only ``!=`` and
+``!contains``. Example: ``[("Event", "contains", "Rated Blitz"), ("WhiteElo", ">=", 2000)]``."""
+
+
+class _Progress:
+    """A one-line progress bar on stderr: bytes read against the source's size where known."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def update(self, games: int, final: bool = False) -> None:
+        now = time.perf_counter()
+        if not final and now - self.last < 0.2:
+            return
+        self.last = now
+        elapsed = max(now - self.start, 1e-9)
+        done = self.stream.bytes_read
+        total = self.stream.total_bytes
+        if total:
+            fraction = min(done / total, 1.0)
+            bar = "#" * int(fraction * 30)
+            head = f"[{bar:<30}] {fraction:6.1%} {done / 1e6:,.1f}/{total / 1e6:,.1f} MB"
+        else:
+            head = f"{done / 1e6:,.1f} MB"
+        line = f"\rpgn {head}  {games:,} games  {games / elapsed:,.0f} games/s"
+        sys.stderr.write(line + ("\n" if final else ""))
+        sys.stderr.flush()
+
+
+class GameStream:
+    """Games of a PGN source in file order, parsed on worker threads without the GIL.
+
+    Iterating yields :class:`Game` objects (``stream_headers`` streams yield
+    :class:`Headers`). Memory stays bounded: the source is read a block at a time, and at most
+    a few dozen batches are in flight. The counters grow as it goes: ``read``, ``skipped``
+    (untrustworthy games, with their errors and line numbers in ``errors``), ``filtered``
+    (left out by the header filter), ``bytes_read`` and ``total_bytes`` (compressed bytes;
+    ``None`` where the size is unknown) and ``compression``. A failed stream (truncated or
+    corrupt compressed data, a read error) raises :class:`StreamError` after the games before
+    the fault. Ctrl-C raises ``KeyboardInterrupt`` and stops the reader.
     """
-    return GameList(_core.pgn_read_file(os.fspath(path)))
+
+    def __init__(self, source: Source, mode: str, filter: Optional[Filter], threads: Optional[int], progress: bool) -> None:
+        source, total = _native_source(source)
+        self._native = _core.pgn_open(source, mode, None if filter is None else list(filter), threads, total)
+        self._mode = mode
+        self.read = 0
+        self.skipped = 0
+        self.errors: List[ValueError] = []
+        self._progress = _Progress(self._native) if progress else None
+
+    @property
+    def bytes_read(self) -> int:
+        return self._native.bytes_read
+
+    @property
+    def total_bytes(self) -> Optional[int]:
+        return self._native.total_bytes
+
+    @property
+    def compression(self) -> str:
+        return self._native.compression
+
+    @property
+    def filtered(self) -> int:
+        return self._native.filtered
+
+    def _batches(self) -> Iterator[Tuple[List[Any], List[Any]]]:
+        try:
+            while True:
+                batch = self._native.next_batch()
+                if batch is None:
+                    return
+                trees, errors, headers, failure = batch
+                self.skipped += len(errors)
+                self.errors.extend(_error(*e) for e in errors)
+                items = trees if self._mode == "games" else headers
+                self.read += len(items)
+                if self._progress is not None:
+                    self._progress.update(self.read)
+                yield items, errors
+                if failure is not None:
+                    message, offset, line, compression, truncated = failure
+                    raise StreamError(message, offset, line, compression, truncated)
+        finally:
+            if self._progress is not None:
+                self._progress.update(self.read, final=True)
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._mode == "games":
+            for trees, _ in self._batches():
+                for tree in trees:
+                    yield Game._from_tree(tree)
+        else:
+            for headers, _ in self._batches():
+                for tags in headers:
+                    h = Headers({})
+                    for name, value in tags:
+                        h[name] = value
+                    yield h
+
+    def close(self) -> None:
+        """Stops the reader."""
+        self._native.close()
+
+    def __enter__(self) -> GameStream:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<GameStream {self.compression}, {self.read} read, {self.skipped} skipped>"
+
+
+def _size_of(handle: Any) -> Optional[int]:
+    """A file object's size, where it is a regular file."""
+    try:
+        st = os.fstat(handle.fileno())
+    except (AttributeError, OSError, ValueError, TypeError):  # io.UnsupportedOperation is both
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) else None
+
+
+def stream_games(source: Source, *, filter: Optional[Filter] = None, threads: Optional[int] = None, progress: bool = False) -> GameStream:
+    """The games of a PGN source (plain, ``.zst``, ``.gz`` or ``.bz2``, told by the first
+    bytes), streamed in file order: see :class:`GameStream`. ``threads`` parse threads
+    (default: every core); ``filter`` is tested on each game's tags before its movetext is
+    parsed; ``progress`` draws a progress bar on stderr."""
+    return GameStream(source, "games", filter, threads, progress)
+
+
+def stream_headers(source: Source, *, filter: Optional[Filter] = None, threads: Optional[int] = None, progress: bool = False) -> GameStream:
+    """The tag pairs of every game of a source, as :class:`Headers` (the tags present only,
+    as :func:`read_headers`), without parsing any movetext."""
+    return GameStream(source, "headers", filter, threads, progress)
+
+
+def read_games(source: Source, *, filter: Optional[Filter] = None, threads: Optional[int] = None, progress: bool = False) -> GameList:
+    """Every game of a PGN source (a path, ``"-"``, or a binary file object; plain or
+    compressed), parsed on all cores without the GIL, kept in memory.
+
+    Ctrl-C stops it (``KeyboardInterrupt``). Games come back in file order. A truncated or
+    corrupt compressed stream raises :class:`StreamError`.
+    """
+    stream = GameStream(source, "games", filter, threads, progress)
+    trees: List[_core.PgnTree] = []
+    for batch, _ in stream._batches():
+        trees.extend(batch)
+    return GameList(trees, stream.errors, stream.filtered)
+
+
+class _ParquetPgn:
+    """A binary file object whose bytes are the PGN text of a Parquet file's games (lichess's
+    published form: one column per header and a ``movetext`` column), made a row batch at a
+    time, so the native stream reads it like any PGN source."""
+
+    def __init__(self, path: str) -> None:
+        import pyarrow.parquet as pq
+
+        self._file = pq.ParquetFile(path)
+        names = self._file.schema_arrow.names
+        if "movetext" not in names:
+            raise ValueError(f"{path}: a Parquet file of games needs a 'movetext' column (columns: {names})")
+        self._names = [n for n in names if n != "movetext"]
+        self._batches = self._file.iter_batches(batch_size=4096)
+        self._buffer = b""
+
+    def _more(self) -> bool:
+        try:
+            batch = next(self._batches)
+        except StopIteration:
+            return False
+        columns = {name: batch.column(name).to_pylist() for name in batch.schema.names}
+        parts: List[str] = []
+        moves = columns.pop("movetext")
+        for i, movetext in enumerate(moves):
+            for name in self._names:
+                value = columns[name][i]
+                if value is not None:
+                    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+                    parts.append(f'[{name} "{text}"]\n')
+            parts.append("\n" + (movetext or "") + "\n\n")
+        self._buffer += "".join(parts).encode()
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        while (n < 0 or len(self._buffer) < n) and self._more():
+            pass
+        if n < 0:
+            n = len(self._buffer)
+        out, self._buffer = self._buffer[:n], self._buffer[n:]
+        return out
+
+
+def _is_parquet(source: Any) -> bool:
+    if not isinstance(source, (str, os.PathLike)) or source == "-":
+        return False
+    try:
+        with open(source, "rb") as f:
+            return f.read(4) == b"PAR1"
+    except OSError:
+        return False
+
+
+def _arrow_column(pa: Any, spec: Tuple[Any, ...]) -> Any:
+    kind = spec[0]
+    buf = lambda b: None if b is None else pa.py_buffer(b)  # noqa: E731
+    if kind == "str":
+        _, n, offsets, data, valid = spec
+        return pa.Array.from_buffers(pa.string(), n, [buf(valid), buf(offsets), buf(data)])
+    if kind in ("i16", "i32", "i64"):
+        _, n, values = spec
+        return pa.Array.from_buffers({"i16": pa.int16(), "i32": pa.int32(), "i64": pa.int64()}[kind], n, [None, buf(values)])
+    if kind in ("f32", "i32n"):
+        _, n, values, valid = spec
+        return pa.Array.from_buffers(pa.float32() if kind == "f32" else pa.int32(), n, [buf(valid), buf(values)])
+    if kind == "list_str":
+        _, n, list_offsets, offsets, data = spec
+        child = pa.Array.from_buffers(pa.string(), len(offsets) // 4 - 1, [None, buf(offsets), buf(data)])
+        return pa.Array.from_buffers(pa.list_(pa.string()), n, [None, buf(list_offsets)], children=[child])
+    child_type, size = {"list_i16": (pa.int16(), 2), "list_i32": (pa.int32(), 4), "list_f32": (pa.float32(), 4)}[kind]
+    _, n, list_offsets, values, valid = spec
+    child = pa.Array.from_buffers(child_type, len(values) // size, [buf(valid), buf(values)])
+    return pa.Array.from_buffers(pa.list_(child_type), n, [None, buf(list_offsets)], children=[child])
+
+
+def _native_source(source: Source) -> Tuple[Any, Optional[int]]:
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    if _is_parquet(source):
+        return _ParquetPgn(source), None
+    return source, (None if isinstance(source, str) else _size_of(source))
+
+
+def to_arrow(
+    source: Source,
+    *,
+    kind: str = "games",
+    columns: Optional[Iterable[str]] = None,
+    moves: str = "uci",
+    fens: Iterable[int] = (),
+    filter: Optional[Filter] = None,
+    threads: Optional[int] = None,
+    progress: bool = False,
+    chunk_games: int = 65536,
+) -> Any:
+    """A pyarrow Table of a PGN source (any source :func:`stream_games` reads, or a Parquet file
+    with a ``movetext`` column), built in Rust on all cores.
+
+    ``kind="games"``: one row per sound game: a string column per tag (null where a game
+    lacks it), ``game`` (index among the sound games read), ``result``, ``ply_count``,
+    ``first_line``, ``moves`` (UCI strings, or int16 codes with ``moves="codes"``: ``from +
+    64*to + 4096*promotion``, squares a1 = 0, promotion 2..5 knight..queen), ``clocks``
+    (seconds after each move, from ``[%clk]``; null where absent), ``eval_cp`` / ``eval_mate``
+    (White's view, from ``[%eval]``), and ``fen_<ply>`` for each ply in ``fens``.
+
+    ``kind="positions"``: one row per position before each main-line move: ``game``,
+    ``ply``, ``fen``, ``move`` (played from it), ``clock``, ``eval_cp``, ``eval_mate`` (after
+    that move).
+
+    ``columns`` keeps only those columns (in that order). Games that cannot be trusted are
+    left out, as by :func:`read_games`; pandas works through ``table.to_pandas()``.
+    """
+    try:
+        import pyarrow as pa
+    except ImportError as e:  # pragma: no cover - the extra is missing
+        raise ImportError("to_arrow needs pyarrow: pip install 'shatranj[arrow]'") from e
+    native, total = _native_source(source)
+    reader = _core.pgn_table(native, kind, moves, list(fens), None if filter is None else list(filter), threads, total)
+    tables = []
+    start = time.perf_counter()
+    rows = 0
+    while True:
+        chunk = reader.next_chunk(chunk_games)
+        if chunk is None:
+            break
+        table = pa.table({name: _arrow_column(pa, spec) for name, spec in chunk.items()})
+        rows += table.num_rows
+        tables.append(table)
+        if progress:
+            sys.stderr.write(f"\rpgn to_arrow: {rows:,} rows  {rows / max(time.perf_counter() - start, 1e-9):,.0f} rows/s")
+    if progress:
+        sys.stderr.write("\n")
+    skipped, failure, _ = reader.report()
+    if failure is not None:
+        message, offset, line, compression, truncated = failure
+        raise StreamError(message, offset, line, compression, truncated)
+    if not tables:
+        empty = pa.table({"game": pa.array([], pa.int64())})
+        return empty if columns is None else empty.select([c for c in columns if c in empty.column_names])
+    try:
+        table = pa.concat_tables(tables, promote_options="default")
+    except TypeError:  # pyarrow < 14
+        table = pa.concat_tables(tables, promote=True)
+    if columns is not None:
+        wanted = list(columns)
+        for name in wanted:
+            if name not in table.column_names:
+                table = table.append_column(name, pa.nulls(table.num_rows, pa.string()))
+        table = table.select(wanted)
+    return table
+
+
+def to_polars(source: Source, **kwargs: Any) -> Any:
+    """:func:`to_arrow` as a polars DataFrame (same arguments)."""
+    try:
+        import polars as pl
+    except ImportError as e:  # pragma: no cover - the extra is missing
+        raise ImportError("to_polars needs polars: pip install 'shatranj[polars]'") from e
+    return pl.from_arrow(to_arrow(source, **kwargs))
 
 
 __all__ = [
     "Game", "GameNode", "ChildNode", "Headers", "Mainline", "StringExporter", "PgnError",
-    "GameList", "read_game", "read_games", "TAG_ROSTER",
+    "GameList", "read_game", "read_games", "TAG_ROSTER", "read_headers", "skip_game", "StreamError",
+    "GameStream", "stream_games", "stream_headers", "to_arrow", "to_polars",
 ] + [name for name in dir() if name.startswith("NAG_")]  # fmt: skip

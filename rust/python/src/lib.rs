@@ -21,8 +21,11 @@ mod network;
 mod outcome;
 mod perft;
 mod pgn;
+mod pgn_stream;
+mod pgn_table;
 mod piece;
 mod planes;
+mod planes_lc0;
 mod resolve;
 mod selfplay;
 mod text;
@@ -62,11 +65,20 @@ mod _core {
     #[pymodule_export]
     use crate::perft::perft;
     #[pymodule_export]
-    use crate::pgn::{PgnBatch, PgnTree, pgn_read_file, pgn_read_game, pgn_write};
+    use crate::pgn::{
+        PgnBatch, PgnTree, pgn_arrows, pgn_clock, pgn_emt, pgn_eval, pgn_read_file, pgn_read_game,
+        pgn_write,
+    };
+    #[pymodule_export]
+    use crate::pgn_stream::{PgnStream, pgn_open};
+    #[pymodule_export]
+    use crate::pgn_table::{PgnTableReader, pgn_table};
     #[pymodule_export]
     use crate::piece::Piece;
     #[pymodule_export]
     use crate::planes::{boards_to_features, boards_to_planes};
+    #[pymodule_export]
+    use crate::planes_lc0::{planes_lc0, policy_index, policy_legal};
     #[pymodule_export]
     use crate::selfplay::selfplay;
     #[pymodule_export]

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use shatranj_chess::pgn::{
     GameSplitter, LineAction, PgnError, PgnErrorKind, PgnGame, RawGame, WriteOptions, parse_game,
-    read_all, write_with_tags,
+    read_all, scan_tags, write_with_tags,
 };
 use shatranj_chess::{Position, SanError, fen};
 use std::fs::File;
@@ -29,7 +29,16 @@ pub struct PgnTree {
 
 /// An error as `(line, kind, message)`; `kind` picks the Python exception: "invalid",
 /// "illegal", "ambiguous" (the move errors) or "pgn".
-type ErrorTuple = (usize, &'static str, String);
+pub(crate) type ErrorTuple = (usize, &'static str, String);
+
+pub(crate) fn error_tuple_of(e: &PgnError) -> ErrorTuple {
+    error_tuple(e)
+}
+
+/// A tree over a game already shared.
+pub(crate) fn tree_of(game: Arc<PgnGame>) -> PgnTree {
+    PgnTree { game }
+}
 
 fn error_tuple(e: &PgnError) -> ErrorTuple {
     let kind = match &e.kind {
@@ -175,16 +184,53 @@ fn tree(game: PgnGame) -> PgnTree {
     }
 }
 
+/// What `pgn_read_game` makes of the game it cut: the parsed tree, only the tag pairs
+/// (`read_headers`: the movetext is never parsed), or nothing (`skip_game`).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum ReadMode {
+    Game,
+    Headers,
+    Skip,
+}
+
+/// A game read by `pgn_read_game`, in the form its mode asks for.
+#[derive(IntoPyObject)]
+pub enum ReadItem {
+    Tree(PgnTree),
+    Headers(Vec<(String, String)>),
+    Skipped(bool),
+}
+
+fn finish(raw: &RawGame, mode: ReadMode) -> ReadItem {
+    match mode {
+        ReadMode::Game => ReadItem::Tree(tree(parse_game(raw))),
+        ReadMode::Headers => ReadItem::Headers(scan_tags(raw)),
+        ReadMode::Skip => ReadItem::Skipped(true),
+    }
+}
+
 /// Reads the next game from a text handle, line by line with `readline()` as python-chess
 /// does. `pending` is a line read before, which begins this game. Returns the game (`None`
-/// at the end of the input) and a line that begins the next game, if one was read.
+/// at the end of the input) and a line that begins the next game, if one was read. `mode`
+/// is `"game"`, `"headers"` (the tag pairs only) or `"skip"` (`True`).
 #[pyfunction]
-#[pyo3(signature = (handle, pending, line_no))]
+#[pyo3(signature = (handle, pending, line_no, mode = "game"))]
 pub fn pgn_read_game(
     handle: &Bound<'_, PyAny>,
     pending: Option<String>,
     line_no: usize,
-) -> PyResult<(Option<PgnTree>, Option<String>, usize)> {
+    mode: &str,
+) -> PyResult<(Option<ReadItem>, Option<String>, usize)> {
+    let mode = match mode {
+        "game" => ReadMode::Game,
+        "headers" => ReadMode::Headers,
+        "skip" => ReadMode::Skip,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown read mode {mode:?} (want \"game\", \"headers\" or \"skip\")"
+            )));
+        }
+    };
     let mut splitter = GameSplitter::new();
     let mut raw = RawGame::default();
     let mut line_no = line_no;
@@ -206,7 +252,7 @@ pub fn pgn_read_game(
                 })?;
                 let text = text.to_cow()?;
                 if text.is_empty() {
-                    let game = splitter.in_game().then(|| tree(parse_game(&raw)));
+                    let game = splitter.in_game().then(|| finish(&raw, mode));
                     return Ok((game, None, line_no));
                 }
                 line_no += 1;
@@ -224,9 +270,9 @@ pub fn pgn_read_game(
                 raw.text.push_str(line.trim_end_matches(['\n', '\r']));
                 raw.text.push('\n');
             }
-            LineAction::End => return Ok((Some(tree(parse_game(&raw))), None, line_no)),
+            LineAction::End => return Ok((Some(finish(&raw, mode)), None, line_no)),
             LineAction::EndBefore => {
-                return Ok((Some(tree(parse_game(&raw))), Some(line.to_owned()), line_no));
+                return Ok((Some(finish(&raw, mode)), Some(line.to_owned()), line_no));
             }
         }
     }
@@ -360,4 +406,35 @@ pub fn pgn_write(
     };
     write_with_tags(&game, &tags, result, &options)
         .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The first well-formed `[%clk …]` of a comment, in seconds.
+#[pyfunction]
+pub fn pgn_clock(comment: &str) -> Option<f64> {
+    shatranj_chess::pgn::annotations::clock(comment)
+}
+
+/// The first well-formed `[%emt …]` of a comment, in seconds.
+#[pyfunction]
+pub fn pgn_emt(comment: &str) -> Option<f64> {
+    shatranj_chess::pgn::annotations::emt(comment)
+}
+
+/// The first well-formed `[%eval …]`: `("cp" | "mate", value from White's view, depth)`.
+#[pyfunction]
+pub fn pgn_eval(comment: &str) -> Option<(&'static str, i64, Option<u32>)> {
+    use shatranj_chess::pgn::annotations::{Eval, eval};
+    eval(comment).map(|c| match c.eval {
+        Eval::Cp(v) => ("cp", v, c.depth),
+        Eval::Mate(v) => ("mate", v, c.depth),
+    })
+}
+
+/// Every `%csl` / `%cal` entry: `(colour letter, tail square, head square)`.
+#[pyfunction]
+pub fn pgn_arrows(comment: &str) -> Vec<(char, u8, u8)> {
+    shatranj_chess::pgn::annotations::arrows(comment)
+        .into_iter()
+        .map(|a| (char::from(a.color), a.from, a.to))
+        .collect()
 }

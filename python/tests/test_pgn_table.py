@@ -1,0 +1,116 @@
+"""shatranj.pgn.to_arrow / to_polars: columns equal to what the game objects say.
+
+Needs the optional extras (``shatranj[arrow]``, ``shatranj[polars]``): skipped where they are
+absent, unless SHATRANJ_REQUIRE_ARROW=1 (scripts/test sets it) makes a missing one a failure.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import importlib.util
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import shatranj.pgn as pgn
+from test_pgn_stream import lichess_corpus
+
+
+def need(module: str) -> Any:
+    if os.environ.get("SHATRANJ_REQUIRE_ARROW") == "1":
+        return importlib.import_module(module)
+    return pytest.importorskip(module)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> str:
+    return lichess_corpus(300, seed=2124)
+
+
+def test_games_table_matches_the_games(corpus: str) -> None:
+    pa = need("pyarrow")
+    data = gzip.compress(corpus.encode())
+    table = pgn.to_arrow(io.BytesIO(data), fens=[0, 10], chunk_games=64)
+    games = list(pgn.stream_games(io.BytesIO(data)))
+    assert table.num_rows == len(games) > 200
+    rows = table.to_pylist()
+    for row, game in zip(rows, games):
+        for name, value in game.headers.items():
+            if name in dict(game._source.tags()):  # type: ignore[union-attr]
+                assert row[name] == value
+        nodes = list(game.mainline())
+        assert row["moves"] == [n.move.uci() for n in nodes]
+        assert row["ply_count"] == len(nodes)
+        assert row["result"] == game.headers["Result"]
+        assert row["clocks"] == [n.clock() for n in nodes]
+        assert row["eval_cp"] == [None if (e := n.eval()) is None else e.white().score() for n in nodes]
+        assert row["eval_mate"] == [None if (e := n.eval()) is None else e.white().mate() for n in nodes]
+        assert row["fen_0"] == game.board().fen()
+        assert row["fen_10"] == (nodes[9].board().fen() if len(nodes) >= 10 else None)
+    codes = pgn.to_arrow(io.BytesIO(data), moves="codes", columns=["moves", "WhiteElo", "Nope"])
+    assert codes.column_names == ["moves", "WhiteElo", "Nope"]
+    assert codes.schema.field("moves").type == pa.list_(pa.int16())
+    for row, game in zip(codes.to_pylist(), games):
+        want = [m.from_square + 64 * m.to_square + 4096 * (m.promotion or 0) for m in game.mainline_moves()]
+        assert row["moves"] == want and row["Nope"] is None
+    blitz = pgn.to_arrow(io.BytesIO(data), filter=[("Event", "contains", "Rated Blitz"), ("WhiteElo", ">=", 2000)])
+    assert blitz.num_rows == sum(1 for g in games if "Rated Blitz" in g.headers["Event"] and int(g.headers["WhiteElo"]) >= 2000)
+    if importlib.util.find_spec("pandas") is not None:  # pandas is not one of the extras
+        assert table.to_pandas().shape[0] == table.num_rows
+
+
+def test_positions_table(corpus: str) -> None:
+    need("pyarrow")
+    table = pgn.to_arrow(io.BytesIO(corpus.encode()), kind="positions", chunk_games=50)
+    games = list(pgn.stream_games(io.BytesIO(corpus.encode())))
+    want = []
+    for i, game in enumerate(games):
+        board = game.board()
+        for ply, node in enumerate(game.mainline()):
+            e = node.eval()
+            want.append({
+                "game": i, "ply": ply, "fen": board.fen(), "move": node.move.uci(), "clock": node.clock(),
+                "eval_cp": None if e is None else e.white().score(), "eval_mate": None if e is None else e.white().mate(),
+            })  # fmt: skip
+            board.push(node.move)
+    assert table.to_pylist() == want
+
+
+def test_parquet_movetext_reads_as_games(tmp_path: Path, corpus: str) -> None:
+    pa = need("pyarrow")
+    import pyarrow.parquet as pq
+
+    games = list(pgn.stream_games(io.BytesIO(corpus.encode())))
+    movetext = [" ".join(str(g).split("\n\n", 1)[1].split()) for g in games]
+    table = pa.table({
+        "Event": [g.headers["Event"] for g in games], "WhiteElo": [int(g.headers["WhiteElo"]) for g in games],
+        "Site": [g.headers["Site"] for g in games], "movetext": movetext,
+    })  # fmt: skip
+    path = tmp_path / "lichess.parquet"
+    pq.write_table(table, path)
+    back = list(pgn.stream_games(path))
+    assert [[m.uci() for m in g.mainline_moves()] for g in back] == [[m.uci() for m in g.mainline_moves()] for g in games]
+    assert [g.headers["WhiteElo"] for g in back] == [g.headers["WhiteElo"] for g in games]
+    assert pgn.to_arrow(path, columns=["Site"]).column("Site").to_pylist() == [g.headers["Site"] for g in games]
+
+
+def test_to_polars(corpus: str) -> None:
+    pl = need("polars")
+    frame = pgn.to_polars(io.BytesIO(corpus.encode()), columns=["WhiteElo", "ply_count", "moves"])
+    assert isinstance(frame, pl.DataFrame) and frame.columns == ["WhiteElo", "ply_count", "moves"]
+    assert frame.height == sum(1 for _ in pgn.stream_games(io.BytesIO(corpus.encode())))
+
+
+def test_bad_table_arguments() -> None:
+    need("pyarrow")
+    with pytest.raises(ValueError, match="table kind"):
+        pgn.to_arrow(io.BytesIO(b""), kind="moves")
+    with pytest.raises(ValueError, match="move form"):
+        pgn.to_arrow(io.BytesIO(b""), moves="san")
+    truncated = gzip.compress(b'[Event "x"]\n\n1. e4 *\n' * 5000)[:-40]
+    with pytest.raises(pgn.StreamError):
+        pgn.to_arrow(io.BytesIO(truncated))
