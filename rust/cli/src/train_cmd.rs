@@ -144,7 +144,6 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
                 qb: args.qb,
                 ..Quantisation::default()
             },
-            ..TrainConfig::default()
         })
         .map_err(TrainCliError::Train)?
     };
