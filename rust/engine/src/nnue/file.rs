@@ -45,9 +45,9 @@ pub struct Quantisation {
 
 /// QA 255, QB 128, SCALE 400. QB is 128 rather than the usual 64 because, at 128 hidden, the
 /// output weights' rounding is the largest quantisation error: on the gen-2 network's float
-/// weights, QB 64 leaves a mean |quantised − float| of 17.4 cp, QB 128 one of 5.4 cp. The
-/// kernels' `v · w` product still fits an i16 for every weight the file admits
-/// (|w| ≤ i16::MAX / QA).
+/// weights, QB 64 leaves a mean |quantised − float| of 16.9 cp, QB 128 one of 5.1 cp
+/// (`benchmarks/nnue_quantisation.py`). The kernels' `v · w` product still fits an i16 for
+/// every weight the file admits (|w| ≤ i16::MAX / QA).
 impl Default for Quantisation {
     fn default() -> Quantisation {
         Quantisation {
