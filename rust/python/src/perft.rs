@@ -52,12 +52,12 @@ pub fn perft(
     };
     let hash_mb = usize::try_from(hash_mb)
         .map_err(|_| PyValueError::new_err(format!("hash_mb {hash_mb} must not be negative")))?;
-    if let Some(p) = &progress {
-        if !p.is_callable() {
-            return Err(pyo3::exceptions::PyTypeError::new_err(
-                "progress must be callable or None",
-            ));
-        }
+    if let Some(p) = &progress
+        && !p.is_callable()
+    {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "progress must be callable or None",
+        ));
     }
     let pos = *board.try_borrow()?.position();
     let opts = PerftOptions { threads, hash_mb };
