@@ -33,6 +33,7 @@
 
 pub mod annotations;
 mod error;
+mod fast_san;
 mod headers;
 mod lexer;
 mod parse;

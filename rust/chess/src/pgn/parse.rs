@@ -283,7 +283,11 @@ impl<'g> Builder<'g> {
                 text: text.to_owned(),
             })
         } else {
-            san::parse_san(&self.top().pos, text).map_err(PgnErrorKind::Move)
+            let pos = &self.top().pos;
+            match super::fast_san::resolve(pos, text) {
+                Some(mv) => Ok(mv),
+                None => san::parse_san(pos, text).map_err(PgnErrorKind::Move),
+            }
         };
         match kind {
             Ok(mv) => {
