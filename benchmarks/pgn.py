@@ -17,6 +17,9 @@ python-chess, ...) so that load drift hits both sides, best of --repeat rounds:
 Both sides must agree on the number of games and of main-line moves, or the run fails.
 
     .venv/bin/python benchmarks/pgn.py [--games 400] [--repeat 3] [--record]
+
+With --scale, the database-scale benchmark of issue 21 instead (benchmarks/pgn_scale.py: a
+seeded lichess-style corpus of a million games, streams, to_arrow, pgn-reader as the anchor).
 """
 
 from __future__ import annotations
@@ -99,6 +102,11 @@ def timed(work: Callable[[], Tuple[int, int]]) -> Tuple[float, Tuple[int, int]]:
 
 
 def main() -> int:
+    if "--scale" in sys.argv[1:]:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import pgn_scale
+
+        return pgn_scale.main(sys.argv[1:])
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--repeat", type=int, default=3)
