@@ -54,15 +54,7 @@ pub(super) fn count2<L: Level>(pos: &Position) -> u64 {
 fn count2_for<L: Level>(pos: &Position, us: Color) -> u64 {
     let Some(mut f) = Fused::<L>::new(pos, us) else {
         // Their king is missing or attacked: not a legal position, but count it plainly.
-        let mut v = super::Expand::<L, false> {
-            parent: pos,
-            depth: 1,
-            nodes: 0,
-            table: None,
-            _level: core::marker::PhantomData,
-        };
-        movegen::generate::<L::S, _>(pos, &mut v);
-        return v.nodes;
+        return plain_depth2::<L>(pos);
     };
     movegen::generate::<L::S, _>(pos, &mut f);
     f.nodes
@@ -490,24 +482,28 @@ impl<L: Level> Visitor for Fused<'_, L> {
     }
 }
 
+/// The depth-2 count by playing every move and counting each child's moves.
+fn plain_depth2<L: Level>(pos: &Position) -> u64 {
+    let mut v = super::Expand::<L, false> {
+        parent: pos,
+        depth: 1,
+        nodes: 0,
+        table: None,
+        _level: core::marker::PhantomData,
+    };
+    movegen::generate::<L::S, _>(pos, &mut v);
+    v.nodes
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::{Baseline, Bmi2, Expand, Level, Popcnt, has_bmi_set, has_popcnt};
+    use super::super::{Baseline, Bmi2, Level, Popcnt, has_bmi_set, has_popcnt};
     use super::count2;
-    use crate::movegen;
     use crate::position::Position;
 
     /// The depth-2 count by playing every move and counting the child's moves.
     fn plain2<L: Level>(pos: &Position) -> u64 {
-        let mut v = Expand::<L, false> {
-            parent: pos,
-            depth: 1,
-            nodes: 0,
-            table: None,
-            _level: core::marker::PhantomData,
-        };
-        movegen::generate::<L::S, _>(pos, &mut v);
-        v.nodes
+        super::plain_depth2::<L>(pos)
     }
 
     /// Compares the fused and the plain depth-2 count at every node of the tree below `fen`
