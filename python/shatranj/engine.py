@@ -187,7 +187,7 @@ class Engine:
 
     @property
     def evaluation(self) -> str:
-        """The static evaluation in use: ``"classical"``, or ``"network <hash> (<H> hidden)"``."""
+        """The static evaluation in use: ``"classical"``, or ``"network <hash> (<H> hidden, SCALE <S>)"``."""
         return self._native.evaluation
 
     def _search(

@@ -202,7 +202,7 @@ def test_board_features_follow_the_documented_formula(boards: List[shatranj.Boar
 def test_a_saved_network_evaluates_alike_everywhere(net_path: Path, boards: List[shatranj.Board]) -> None:
     net = nnue.load_network(net_path)
     engine = shatranj.Engine(eval_file=str(net_path))
-    assert engine.evaluation == f"network {net.hash[:12]} (32 hidden)"
+    assert engine.evaluation == f"network {net.hash[:12]} (32 hidden, SCALE {net.scale})"
     assert net.hash[:12] in repr(engine)
     expected = np.array([engine.evaluate(b) for b in boards], dtype=np.int32)
     classical = np.array([shatranj.Engine(eval_file="classical").evaluate(b) for b in boards])

@@ -43,6 +43,12 @@ pub struct TrainArgs {
     /// Output weights are quantised × QB (gen1 was trained with 64, later nets with 128).
     #[arg(long, default_value_t = Quantisation::default().qb)]
     qb: i32,
+    /// The file's SCALE (centipawns per unit of output): `auto` fits it so that the network's
+    /// scores match the classical evaluation's on the validation positions, the centipawns the
+    /// search's margins are tuned in; a number writes that (gen1 was written with 400).
+    /// Training itself always works at 400.
+    #[arg(long, default_value = "auto", value_parser = parse_scale)]
+    scale: FileScale,
     /// Train on each position or its mirror image (files a↔h), chosen at random each epoch.
     #[arg(long)]
     mirror: bool,
@@ -64,6 +70,36 @@ pub struct TrainArgs {
     /// Never draw a progress bar.
     #[arg(long)]
     quiet: bool,
+}
+
+/// How the written network's SCALE is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileScale {
+    /// Fitted to the classical evaluation ([`shatranj_train::calibrate`]).
+    Auto,
+    Fixed(i32),
+}
+
+fn parse_scale(s: &str) -> Result<FileScale, String> {
+    if s == "auto" {
+        return Ok(FileScale::Auto);
+    }
+    match s.parse::<i32>() {
+        Ok(v) if (1..=4096).contains(&v) => Ok(FileScale::Fixed(v)),
+        _ => Err(format!(
+            "expected `auto` or a whole number in 1..=4096, got {s:?}"
+        )),
+    }
+}
+
+/// The SCALE to write for the trainer's current weights.
+fn file_scale(choice: FileScale, t: &Trainer, dataset: &data::Dataset) -> i32 {
+    match choice {
+        FileScale::Fixed(v) => v,
+        FileScale::Auto => t
+            .classical_scale(&dataset.validation, &dataset.validation_classical)
+            .unwrap_or(t.config.quantisation.scale),
+    }
 }
 
 pub enum TrainCliError {
@@ -165,8 +201,15 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         1,
         "{spinner} epoch {prefix} [{elapsed_precise}] {bar:30} {pos}/{len} batches (eta {eta})  {msg}",
     );
+    if args.scale == FileScale::Auto && dataset.validation.is_empty() {
+        println!(
+            "No validation positions to fit SCALE to: writing {}",
+            trainer.config.quantisation.scale
+        );
+    }
     let net_out = args.out.clone();
     let keep_best = args.keep_best;
+    let scale_choice = args.scale;
     let mut best = f32::INFINITY;
     let mut best_params: Option<shatranj_train::Params> = None;
     let done = trainer
@@ -206,7 +249,8 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
                 let loss = r.validation_loss.unwrap_or(f32::NEG_INFINITY);
                 if !keep_best || loss < best {
                     best = loss;
-                    t.network()?.save(&net_out).map_err(|e| {
+                    let scale = file_scale(scale_choice, t, &dataset);
+                    t.network_with_scale(scale)?.save(&net_out).map_err(|e| {
                         TrainError::Io(format!("cannot write {}: {e}", net_out.display()))
                     })?;
                     if keep_best {
@@ -230,14 +274,17 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         println!("Kept the best epoch: validation loss {best:.6}");
         trainer.params = p;
     }
-    let net = trainer.network().map_err(TrainCliError::Train)?;
+    let scale = file_scale(args.scale, &trainer, &dataset);
+    let net = trainer
+        .network_with_scale(scale)
+        .map_err(TrainCliError::Train)?;
     net.save(&args.out)
         .map_err(|e| TrainCliError::Io(format!("cannot write {}: {e}", args.out.display())))?;
     let q = quantisation_error(
         &trainer.params,
         &net,
         &dataset.validation,
-        trainer.config.quantisation.scale as f32,
+        scale as f32,
         100_000,
     );
     println!(
@@ -246,14 +293,35 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         net.hidden(),
         net.hash_hex()
     );
+    let training_scale = trainer.config.quantisation.scale;
+    println!(
+        "SCALE {scale}{} (training works at {training_scale})",
+        if args.scale == FileScale::Auto && !dataset.validation.is_empty() {
+            format!(
+                ", fitted to the classical evaluation on {} validation positions",
+                dataset.validation.len()
+            )
+        } else {
+            String::new()
+        }
+    );
     println!(
         "Quantised vs float on {} validation positions: mean |diff| {:.2} cp, max {:.1} cp",
         q.positions, q.mean_abs, q.max_abs
     );
     let validation = &dataset.validation[..q.positions];
+    // The loss reads scores in training centipawns (SCALE 400), the file's are at `scale`.
+    let in_training_units: Vec<i16> = q
+        .scores
+        .iter()
+        .map(|&cp| {
+            (i64::from(cp) * i64::from(training_scale) / i64::from(scale)).clamp(-32_000, 32_000)
+                as i16
+        })
+        .collect();
     if let (Some(float), Some(int)) = (
         trainer.validation_loss(validation),
-        loss_of_scores(validation, &q.scores, trainer.config.wdl),
+        loss_of_scores(validation, &in_training_units, trainer.config.wdl),
     ) {
         println!("Validation loss: float {float:.6}, quantised {int:.6}");
     }

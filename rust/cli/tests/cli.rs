@@ -427,6 +427,80 @@ fn train_writes_a_network_that_bench_loads() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `train --scale`: `auto` fits the file's SCALE to the classical evaluation and says so, a
+/// number is written as given (bytes 20..24 of the header), and anything else is a usage error.
+#[test]
+fn train_writes_the_scale_it_is_asked_for() {
+    let dir = temp("train-scale");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../train/tests/data/tiny.sgd");
+    let train = |out: &std::path::Path, scale: &str| {
+        shatranj(&[
+            "train",
+            "--data",
+            fixture,
+            "--out",
+            out.to_str().unwrap(),
+            "--hidden",
+            "32",
+            "--epochs",
+            "1",
+            "--batch",
+            "1024",
+            "--validation-every",
+            "10",
+            "--quiet",
+            "--scale",
+            scale,
+        ])
+    };
+    let file_scale = |path: &std::path::Path| {
+        let bytes = std::fs::read(path).unwrap();
+        u32::from_le_bytes(bytes[20..24].try_into().unwrap())
+    };
+    let fixed = dir.join("fixed.nnue");
+    let o = train(&fixed, "333");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("SCALE 333 (training works at 400)"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(file_scale(&fixed), 333);
+
+    let auto = dir.join("auto.nnue");
+    let o = train(&auto, "auto");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stdout(&o)
+        .lines()
+        .find(|l| l.starts_with("SCALE "))
+        .map(str::to_string)
+        .unwrap_or_default();
+    assert!(
+        line.contains("fitted to the classical evaluation"),
+        "{line}"
+    );
+    let fitted: u32 = line["SCALE ".len()..]
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(file_scale(&auto), fitted);
+    // The weights do not depend on SCALE: the two files differ only in the header's SCALE.
+    let (a, b) = (
+        std::fs::read(&fixed).unwrap(),
+        std::fs::read(&auto).unwrap(),
+    );
+    assert_eq!(a[24..], b[24..]);
+
+    for bad in ["0", "4097", "big"] {
+        let o = train(&dir.join("bad.nnue"), bad);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("auto"), "{bad}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Opening the GPU without a display leaves no driver noise on stderr (Mesa's
 /// "XDG_RUNTIME_DIR is invalid" from its window-system code).
 #[test]

@@ -87,12 +87,18 @@ impl Evaluation {
         }
     }
 
-    /// `classical`, or the network's size and the start of its hash.
+    /// `classical`, or the start of the network's hash, its size and its SCALE (the hash
+    /// covers the weights only, and the same weights at another SCALE score differently).
     pub fn describe(&self) -> String {
         match self {
             Evaluation::Classical(_) => CLASSICAL_NAME.into(),
             Evaluation::Network(n) => {
-                format!("network {} ({} hidden)", &n.hash_hex()[..12], n.hidden())
+                format!(
+                    "network {} ({} hidden, SCALE {})",
+                    &n.hash_hex()[..12],
+                    n.hidden(),
+                    n.header().quantisation.scale
+                )
             }
         }
     }

@@ -20,6 +20,7 @@
 //! trainer.network().unwrap().save("net.nnue".as_ref()).unwrap();
 //! ```
 
+pub mod calibrate;
 pub mod data;
 pub mod model;
 pub mod trainer;

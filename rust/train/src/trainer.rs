@@ -304,9 +304,29 @@ impl Trainer {
 
     /// The quantised network.
     pub fn network(&self) -> Result<Network, TrainError> {
-        self.params
-            .quantise(self.config.quantisation)
-            .map_err(TrainError::Net)
+        self.network_with_scale(self.config.quantisation.scale)
+    }
+
+    /// The quantised network with its file's SCALE set to `scale` (the weights do not depend
+    /// on it: see [`crate::calibrate`]).
+    pub fn network_with_scale(&self, scale: i32) -> Result<Network, TrainError> {
+        let q = Quantisation {
+            scale,
+            ..self.config.quantisation
+        };
+        q.check().map_err(TrainError::Net)?;
+        self.params.quantise(q).map_err(TrainError::Net)
+    }
+
+    /// The SCALE at which the current weights best match the classical scores `classical`
+    /// of `samples` ([`crate::calibrate::fit_scale`]).
+    pub fn classical_scale(&self, samples: &[Sample], classical: &[i16]) -> Option<i32> {
+        let mut scratch = Scratch::new(self.params.hidden);
+        let outputs: Vec<f32> = samples
+            .iter()
+            .map(|s| crate::model::forward(&self.params, s, &mut scratch))
+            .collect();
+        crate::calibrate::fit_scale(&outputs, classical)
     }
 
     /// Saves everything needed to resume, atomically.
