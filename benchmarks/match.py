@@ -165,6 +165,12 @@ def main(argv: list[str]) -> int:
         adjudication = build_adjudication(args)
         openings = load_openings(args.openings) if args.openings else list(OPENINGS)
         first, opponents = pairings(args)
+        own_nodes = [e.name for e in (first, *opponents) if e.nodes is not None]
+        if own_nodes and args.nodes is None:
+            raise ConfigError(
+                f"engine(s) {', '.join(own_nodes)} set nodes=, which only applies to a fixed-node "
+                "match: give --nodes too"
+            )
     except ConfigError as error:
         print(f"match.py: {error}", file=sys.stderr)
         return 2

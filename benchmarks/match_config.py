@@ -77,6 +77,10 @@ class EngineSpec:
     protocol: str = "uci"  # "uci" or "xboard"
     options: tuple[tuple[str, str | int | bool], ...] = ()
     workdir: str | None = None
+    # Nodes a move for this engine in a fixed-node match (overrides --nodes): a network and
+    # the classical evaluation given nodes in proportion to their speeds play a match that
+    # stands in for a clock match, and no machine load can change its result.
+    nodes: int | None = None
 
     def resolved(self) -> EngineSpec:
         """The same spec with the program looked up on PATH (and /usr/games).
@@ -131,7 +135,8 @@ def parse_engine_spec(text: str) -> EngineSpec:
         {"name": "sf1500", "cmd": "stockfish", "options": {"UCI_Elo": 1500}}
 
     ``cmd`` may hold arguments too (``cmd="phalanx -l-"``). ``proto`` is ``uci`` (default) or
-    ``xboard``; ``dir`` is the working directory.
+    ``xboard``; ``dir`` is the working directory; ``nodes`` the engine's nodes a move in a
+    fixed-node match (``--nodes``), in place of the match's.
     """
     if not isinstance(text, str) or not text.strip():
         raise ConfigError("empty engine specification")
@@ -149,7 +154,7 @@ def parse_engine_spec(text: str) -> EngineSpec:
         if not sep or not key:
             raise ConfigError(
                 f"engine specification {text!r}: {word!r} is not key=value "
-                "(keys: name, cmd, arg, proto, dir, option.NAME)"
+                "(keys: name, cmd, arg, proto, dir, nodes, option.NAME)"
             )
         if key.startswith("option."):
             if not key[len("option.") :]:
@@ -157,14 +162,14 @@ def parse_engine_spec(text: str) -> EngineSpec:
             options.append((key[len("option.") :], _option_value(value)))
         elif key == "arg":
             args.append(value)
-        elif key in {"name", "cmd", "proto", "dir"}:
+        elif key in {"name", "cmd", "proto", "dir", "nodes"}:
             if key in fields:
                 raise ConfigError(f"engine specification {text!r}: {key} given twice")
             fields[key] = value
         else:
             raise ConfigError(
                 f"engine specification {text!r}: unknown key {key!r} "
-                "(keys: name, cmd, arg, proto, dir, option.NAME)"
+                "(keys: name, cmd, arg, proto, dir, nodes, option.NAME)"
             )
     return _build_spec(text, fields, args, options)
 
@@ -176,10 +181,14 @@ def _spec_from_json(text: str) -> EngineSpec:
         raise ConfigError(f"engine specification is not valid JSON: {error}") from None
     if not isinstance(data, dict):
         raise ConfigError("a JSON engine specification must be an object")
-    unknown = set(data) - {"name", "cmd", "args", "proto", "dir", "options"}
+    unknown = set(data) - {"name", "cmd", "args", "proto", "dir", "options", "nodes"}
     if unknown:
         raise ConfigError(f"engine specification: unknown keys {sorted(unknown)}")
     fields = {k: data[k] for k in ("name", "cmd", "proto", "dir") if k in data}
+    if "nodes" in data:
+        if isinstance(data["nodes"], bool) or not isinstance(data["nodes"], int):
+            raise ConfigError(f"engine specification: nodes must be an integer, got {data['nodes']!r}")
+        fields["nodes"] = str(data["nodes"])
     for key, value in fields.items():
         if not isinstance(value, str):
             raise ConfigError(f"engine specification: {key} must be a string, got {value!r}")
@@ -210,7 +219,17 @@ def _build_spec(text, fields, args, options) -> EngineSpec:
             f"engine specification {text!r}: proto must be uci or xboard, got {protocol!r}"
         )
     name = fields.get("name") or os.path.basename(command[0])
-    return EngineSpec(name, tuple(command), protocol, tuple(options), fields.get("dir"))
+    nodes = None
+    if "nodes" in fields:
+        try:
+            nodes = int(fields["nodes"])
+        except ValueError:
+            nodes = 0
+        if nodes <= 0:
+            raise ConfigError(
+                f"engine specification {text!r}: nodes must be a positive integer, got {fields['nodes']!r}"
+            )
+    return EngineSpec(name, tuple(command), protocol, tuple(options), fields.get("dir"), nodes)
 
 
 # The release build of this repository's engine (`cargo build --release -p shatranj-cli`).

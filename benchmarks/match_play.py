@@ -275,7 +275,7 @@ async def play_game(
         mover = white if side == chess.WHITE else black
         side_name = "White" if side == chess.WHITE else "Black"
         if nodes is not None:
-            limit = chess.engine.Limit(nodes=nodes)
+            limit = chess.engine.Limit(nodes=mover.spec.nodes or nodes)
             timeout = NODES_TIMEOUT
         else:
             limit = chess.engine.Limit(

@@ -171,11 +171,32 @@ def test_parse_engine_spec_json() -> None:
     assert spec.options == (("Hash", 16), ("Ponder", False))
 
 
+def test_parse_engine_spec_nodes() -> None:
+    """``nodes`` gives one engine its own nodes a move in a fixed-node match."""
+    assert match_config.parse_engine_spec("cmd=x nodes=14000").nodes == 14000
+    assert match_config.parse_engine_spec('{"cmd": "x", "nodes": 9}').nodes == 9
+    assert match_config.parse_engine_spec("cmd=x").nodes is None
+
+
+def test_engine_nodes_need_a_fixed_node_match(capsys: pytest.CaptureFixture[str]) -> None:
+    import match
+
+    code = match.main(["--engine", f"cmd={sys.executable} nodes=5", "--engine", f"cmd={sys.executable}"])
+    assert code == 2
+    assert "give --nodes too" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "text",
     [
         "",
         "name=x",
+        "cmd=x nodes=0",
+        "cmd=x nodes=-3",
+        "cmd=x nodes=many",
+        "cmd=x nodes=5 nodes=6",
+        '{"cmd": "x", "nodes": "5"}',
+        '{"cmd": "x", "nodes": true}',
         "cmd=",
         "name=x cmd=y proto=winboard2",
         "name=x cmd=y colour=red",
