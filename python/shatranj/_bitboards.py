@@ -215,6 +215,40 @@ def between(a: int, b: int) -> Bitboard:
     return _line(a, b, full=False)
 
 
+_DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _slide(square: int, occupied: int, directions: tuple) -> Bitboard:
+    out = 0
+    for df, dr in directions:
+        f, r = (square & 7) + df, (square >> 3) + dr
+        while 0 <= f < 8 and 0 <= r < 8:
+            bit = 1 << (r * 8 + f)
+            out |= bit
+            if occupied & bit:
+                break
+            f, r = f + df, r + dr
+    return out
+
+
+def piece_attacks(piece_type: int, color: bool, square: int, occupied: Bitboard) -> Bitboard:
+    """The squares a piece on ``square`` attacks, given the occupied squares (a pawn
+    attacks its two forward diagonals only)."""
+    if piece_type == 1:
+        return BB_PAWN_ATTACKS[int(color)][square]
+    if piece_type == 2:
+        return BB_KNIGHT_ATTACKS[square]
+    if piece_type == 6:
+        return BB_KING_ATTACKS[square]
+    out = 0
+    if piece_type in (3, 5):
+        out |= _slide(square, occupied, _DIAGONAL)
+    if piece_type in (4, 5):
+        out |= _slide(square, occupied, _ORTHOGONAL)
+    return out
+
+
 _KNIGHT_DISTANCE: List[List[int]] = []
 
 

@@ -1,8 +1,11 @@
 """python-chess ``Board`` methods the native board lacks, written in Python and attached to
 :class:`shatranj.Board` when the package is imported: EPD operations (``set_epd``,
-``from_epd``) and the XBoard move notation (``xboard``, ``parse_xboard``, ``push_xboard``),
-which the engine clients and python-chess's own engine tests use, plus the class attributes
-``uci_variant`` (``"chess"``) and ``xboard_variant`` (``"normal"``).
+``from_epd``, and ``epd(**operations)``), the XBoard move notation (``xboard``,
+``parse_xboard``, ``push_xboard``), the ``generate_*`` family with python-chess's
+``from_mask``/``to_mask`` arguments, ``attacks``, ``is_irreversible``, the mirror and flip
+transforms, plus the class attributes ``uci_variant`` (``"chess"``) and ``xboard_variant``
+(``"normal"``). None of these is on a hot path: each filters or combines the native move
+lists and bitboards.
 
 They sit on top of the native methods (``set_fen``, ``parse_san``, ``push_san``, ``uci``);
 the rules stay in Rust. An EPD's operations are ``opcode operand...;`` groups; the operand
@@ -14,9 +17,11 @@ for ``bm``/``am``, a line played move by move for ``pv``, one move otherwise.
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Type, TypeVar, Union
 
 from ._core import Board, Move
+from . import _bitboards as bb
+from ._squareset import SquareSet
 
 EpdValue = Union[None, str, int, float, Move, List[Move]]
 BoardT = TypeVar("BoardT", bound=Board)
@@ -133,6 +138,180 @@ def push_xboard(self: Board, xboard: str) -> Move:
     return self.push_san(xboard)
 
 
+# --- EPD writing -----------------------------------------------------------------------------
+
+
+def _epd_operand(board: Board, opcode: str, operand: EpdValue) -> str:
+    if operand is None:
+        return f"{opcode};"
+    if isinstance(operand, Move):
+        return f"{opcode} {board.san(operand) if operand else '0000'};"
+    if isinstance(operand, bool):
+        raise TypeError(f"invalid epd operand for {opcode!r}: {operand!r}")
+    if isinstance(operand, int):
+        return f"{opcode} {operand};"
+    if isinstance(operand, float):
+        if not math.isfinite(operand):
+            raise ValueError(f"expected finite float for epd operation {opcode!r}, got {operand!r}")
+        return f"{opcode} {operand};"
+    if isinstance(operand, str):
+        escaped = operand.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+        return f'{opcode} "{escaped}";'
+    moves = list(operand)
+    if opcode == "pv":
+        line = board.copy(stack=False)
+        sans = []
+        for move in moves:
+            sans.append(line.san(move))
+            line.push(move)
+        return f"{opcode} {' '.join(sans)};" if sans else f"{opcode};"
+    sans = sorted(board.san(move) for move in moves)
+    return f"{opcode} {' '.join(sans)};" if sans else f"{opcode};"
+
+
+def epd(self: Board, *, shredder: bool = False, en_passant: str = "legal", promoted: Optional[bool] = None, **operations: EpdValue) -> str:
+    """The EPD of the position (FEN without the clocks), then ``operations`` written as
+    ``opcode operand;``: moves in SAN (a sorted set for ``bm``/``am``, a line for ``pv``),
+    numbers, quoted strings, or ``None`` for a bare opcode."""
+    text = _native_epd(self, shredder=shredder, en_passant=en_passant, promoted=promoted)
+    if not operations:
+        return text
+    for opcode in operations:
+        if not opcode or not opcode[0].isalpha() or not all(c.isalnum() or c == "_" for c in opcode):
+            raise ValueError(f"invalid epd opcode: {opcode!r}")
+    return text + " " + " ".join(_epd_operand(self, opcode, value) for opcode, value in operations.items())
+
+
+# --- move generation with masks -------------------------------------------------------------
+
+
+def _masked(board: Board, moves: Iterable[Move], from_mask: int, to_mask: int) -> Iterator[Move]:
+    """The moves from ``from_mask`` to ``to_mask``; castling is selected by its rook's square,
+    as python-chess selects it (its castling moves are king-takes-rook internally)."""
+    everything = from_mask == bb.BB_ALL and to_mask == bb.BB_ALL
+    for move in moves:
+        if everything:
+            yield move
+        elif from_mask >> move.from_square & 1:
+            target = _castling_rook(board, move) if board.is_castling(move) else move.to_square
+            if to_mask >> target & 1:
+                yield move
+
+
+def generate_pseudo_legal_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return _masked(self, list(self.pseudo_legal_moves), int(from_mask), int(to_mask))
+
+
+def generate_legal_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return _masked(self, list(self.legal_moves), int(from_mask), int(to_mask))
+
+
+def generate_pseudo_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return (m for m in generate_pseudo_legal_moves(self, from_mask, to_mask) if self.is_capture(m))
+
+
+def generate_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return (m for m in generate_legal_moves(self, from_mask, to_mask) if self.is_capture(m))
+
+
+def generate_pseudo_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return (m for m in generate_pseudo_legal_moves(self, from_mask, to_mask) if self.is_en_passant(m))
+
+
+def generate_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return (m for m in generate_legal_moves(self, from_mask, to_mask) if self.is_en_passant(m))
+
+
+def generate_castling_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    """Castling moves, selected as python-chess selects them: ``from_mask`` must hold the
+    king and ``to_mask`` the rook it castles with (king takes rook)."""
+    return (m for m in _masked(self, list(self.legal_moves), int(from_mask), int(to_mask)) if self.is_castling(m))
+
+
+def _castling_rook(board: Board, move: Move) -> int:
+    if (board.rooks & board.occupied_co[board.turn]) >> move.to_square & 1:
+        return move.to_square  # written king takes rook
+    rank = move.from_square & ~7
+    return rank + 7 if move.to_square > move.from_square else rank
+
+
+def has_pseudo_legal_en_passant(self: Board) -> bool:
+    return any(True for _ in generate_pseudo_legal_ep(self))
+
+
+# --- attacks --------------------------------------------------------------------------------
+
+
+def attacks_mask(self: Board, square: int) -> int:
+    """The squares the piece on ``square`` attacks (empty for an empty square)."""
+    piece = self.piece_at(square)
+    if piece is None:
+        return 0
+    return bb.piece_attacks(piece.piece_type, piece.color, square, self.occupied)
+
+
+def attacks(self: Board, square: int) -> SquareSet:
+    return SquareSet(attacks_mask(self, square))
+
+
+def is_irreversible(self: Board, move: Move) -> bool:
+    """Whether the move can never be undone: a capture or pawn move, a loss of castling
+    rights, or the passing of a legal en passant chance (python-chess's definition)."""
+    if not move:
+        return False
+    if self.is_zeroing(move):
+        return True
+    rights = self.castling_rights
+    if rights:
+        touched = (1 << move.from_square) | (1 << move.to_square)
+        king = self.king(self.turn)
+        if king is not None and move.from_square == king and rights & bb.BB_RANKS[0 if self.turn else 7]:
+            return True
+        if rights & touched:
+            return True
+    return self.has_legal_en_passant()
+
+
+# --- transforms -----------------------------------------------------------------------------
+
+
+def apply_mirror(self: Board) -> None:
+    """Mirrors the board in place (colours swapped, ranks flipped); the stack is cleared."""
+    self.set_fen(self.mirror().fen())
+
+
+def transform(self: Board, f: Callable[[int], int]) -> Board:
+    """A copy with every bitboard passed through ``f`` (``chess.flip_vertical`` …); the
+    side to move, clocks and castling rights (re-derived from the moved rooks) are kept."""
+    placement: Dict[int, Any] = {}
+    for square in range(64):
+        piece = self.piece_at(square)
+        if piece is not None:
+            target = int(f(1 << square))
+            placement[target.bit_length() - 1] = piece
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            piece = placement.get(rank * 8 + file)
+            if piece is None:
+                empty += 1
+            else:
+                row += (str(empty) if empty else "") + piece.symbol()
+                empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    fields = self.fen().split()
+    board = Board("/".join(rows) + f" {fields[1]} - - {fields[4]} {fields[5]}")
+    return board
+
+
+def apply_transform(self: Board, f: Callable[[int], int]) -> None:
+    self.set_fen(transform(self, f).fen())
+
+
+_native_epd: Any = Board.epd
+
+
 def install() -> None:
     for name, value in (
         ("set_epd", set_epd),
@@ -140,8 +319,24 @@ def install() -> None:
         ("xboard", xboard),
         ("parse_xboard", parse_xboard),
         ("push_xboard", push_xboard),
+        ("generate_pseudo_legal_moves", generate_pseudo_legal_moves),
+        ("generate_pseudo_legal_captures", generate_pseudo_legal_captures),
+        ("generate_legal_captures", generate_legal_captures),
+        ("generate_pseudo_legal_ep", generate_pseudo_legal_ep),
+        ("generate_legal_ep", generate_legal_ep),
+        ("generate_castling_moves", generate_castling_moves),
+        ("has_pseudo_legal_en_passant", has_pseudo_legal_en_passant),
+        ("attacks_mask", attacks_mask),
+        ("attacks", attacks),
+        ("is_irreversible", is_irreversible),
+        ("apply_mirror", apply_mirror),
+        ("transform", transform),
+        ("apply_transform", apply_transform),
         ("uci_variant", "chess"),
         ("xboard_variant", "normal"),
     ):
         if name not in Board.__dict__:  # a native version wins
             setattr(Board, name, value)
+    # Python versions that replace native ones: python-chess's masks, and EPD operations.
+    Board.generate_legal_moves = generate_legal_moves  # type: ignore[method-assign,assignment]
+    Board.epd = epd  # type: ignore[method-assign,assignment]
