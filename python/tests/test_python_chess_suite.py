@@ -35,12 +35,13 @@ CLASSES = [
 ]  # fmt: skip
 TOTAL = 177
 # Raised as the parity work goes on; the target is 170.
-THRESHOLD = 117
+THRESHOLD = 139
 
 # Tests that cannot pass, and why. Variants (chess.variant) are outside shatranj's scope: the
 # harness binds chess.variant to an empty module, so any test that builds a variant board fails.
 CANNOT_PASS: Dict[str, str] = {
     "BoardTestCase.test_insufficient_material": "builds chess.variant boards (Atomic, Giveaway, Crazyhouse, Horde ...)",
+    "PgnTestCase.test_variants": "reads an Atomic game (a position illegal in chess) and sets up a chess.variant.SuicideBoard",
 }
 
 CHILD = textwrap.dedent(
