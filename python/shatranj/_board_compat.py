@@ -123,9 +123,13 @@ def from_epd(cls: Type[BoardT], epd: str, *, chess960: bool = False) -> Tuple[Bo
 
 
 def xboard(self: Board, move: Move, chess960: Optional[bool] = None) -> str:
-    """``move`` as XBoard writes it: coordinates (``@@@@`` for the null move); shatranj has
-    no Chess960, whose castling XBoard writes ``O-O``."""
-    return move.uci() if move else "@@@@"
+    """``move`` as XBoard writes it: coordinates (``@@@@`` for the null move), and
+    ``O-O``/``O-O-O`` for castling on a Chess960 board."""
+    if not move:
+        return "@@@@"
+    if (self.chess960 if chess960 is None else chess960) and self.is_castling(move):
+        return "O-O-O" if self.is_queenside_castling(move) else "O-O"
+    return move.uci()
 
 
 def parse_xboard(self: Board, xboard: str) -> Move:
@@ -309,6 +313,176 @@ def apply_transform(self: Board, f: Callable[[int], int]) -> None:
     self.set_fen(transform(self, f).fen())
 
 
+# --- edits, status and Chess960 (see shatranj._setup) -----------------------------------------
+
+
+def _edit(board: Board) -> Any:
+    from . import _setup
+
+    return _setup.state_of(board)
+
+
+def _commit(board: Board, setup: Any) -> None:
+    from . import _setup
+
+    _setup.adopt(board, setup)
+
+
+def set_piece_at(self: Board, square: int, piece: Any, promoted: bool = False) -> None:
+    """Puts ``piece`` (or nothing, for ``None``) on ``square``; any placement is allowed
+    (``status()`` says what is wrong). The move stack is cleared, as in python-chess."""
+    setup = _edit(self)
+    from ._setup import _square
+
+    square = _square(square)
+    setup.squares[square] = piece
+    bit = 1 << square
+    setup.promoted = (setup.promoted | bit) if promoted and piece is not None else (setup.promoted & ~bit)
+    _commit(self, setup)
+
+
+def remove_piece_at(self: Board, square: int) -> Any:
+    """Removes and returns the piece on ``square`` (``None`` if empty)."""
+    piece = self.piece_at(square)
+    set_piece_at(self, square, None)
+    return piece
+
+
+def set_piece_map(self: Board, pieces: Any) -> None:
+    setup = _edit(self)
+    setup.squares = [None] * 64
+    setup.promoted = 0
+    for square, piece in dict(pieces).items():
+        setup.squares[square] = piece
+    _commit(self, setup)
+
+
+def set_board_fen(self: Board, fen: str) -> None:
+    """Sets the placement (the first FEN field); turn, castling rights and clocks stay."""
+    setup = _edit(self)
+    setup.set_board_fen(fen)
+    _commit(self, setup)
+
+
+def clear_board(self: Board) -> None:
+    set_piece_map(self, {})
+
+
+def clear(self: Board) -> None:
+    """An empty board, White to move, no castling rights or en-passant square, clocks reset."""
+    setup = _edit(self)
+    chess960 = setup.chess960
+    setup.__init__()
+    setup.chess960 = chess960
+    _commit(self, setup)
+
+
+def reset(self: Board) -> None:
+    """The standard start position (python-chess's ``reset``)."""
+    self.set_fen(STARTING_FEN_TEXT)
+
+
+def set_castling_fen(self: Board, castling_fen: str) -> None:
+    setup = _edit(self)
+    setup.set_castling_fen(castling_fen)
+    _commit(self, setup)
+
+
+def clean_castling_rights(self: Board) -> int:
+    """The castling rights that can be used: each right's rook and king on their squares."""
+    setup = self._setup
+    if setup is not None:
+        return int(setup.clean_castling_rights())
+    if not self.move_stack:
+        return int(_edit(self).clean_castling_rights())
+    return int(self.castling_rights)
+
+
+def has_chess960_castling_rights(self: Board) -> bool:
+    """Whether the castling rights include one that only Chess960 has (a king off the
+    e-file, or a rook off the corners)."""
+    setup = _edit(self)
+    setup.chess960 = True
+    rights = setup.clean_castling_rights()
+    if rights & ~bb.BB_CORNERS:
+        return True
+    for color, king_square in ((True, 4), (False, 60)):
+        backrank = bb.BB_RANK_1 if color else bb.BB_RANK_8
+        if rights & backrank and setup.king(color) != king_square:
+            return True
+    return False
+
+
+def status(self: Board) -> Any:
+    """What is wrong with the position, as python-chess's ``STATUS_*`` flags
+    (``STATUS_VALID``, 0, when nothing is)."""
+    setup = self._setup
+    if setup is not None:
+        return setup.status()
+    state = _edit(self)
+    if self.move_stack:
+        state._stack = [None]  # after a move the rights are clean, as python-chess has them
+    return state.status()
+
+
+def is_valid(self: Board) -> bool:
+    return bool(status(self) == bb.STATUS_VALID)
+
+
+def shredder_fen(self: Board, *, en_passant: str = "legal", promoted: Optional[bool] = None) -> str:
+    """The FEN with Shredder-FEN castling (rook files: ``HAha``)."""
+    setup = self._setup
+    if setup is None:
+        setup = _edit(self)
+        setup._stack = [None] if self.move_stack else []
+    return str(setup.fen(True, en_passant, promoted))
+
+
+def _promoted(self: Board) -> int:
+    setup = self._setup
+    return 0 if setup is None else int(setup.promoted)
+
+
+def empty(cls: Type[BoardT], *, chess960: bool = False) -> BoardT:
+    """An empty board (python-chess's ``Board.empty()``)."""
+    return cls(None, chess960=chess960)
+
+
+def from_chess960_pos(cls: Type[BoardT], scharnagl: int) -> BoardT:
+    """Chess960 start position ``scharnagl`` (0..959) on a Chess960 board."""
+    board = cls(None, chess960=True)
+    set_chess960_pos(board, scharnagl)
+    return board
+
+
+def set_chess960_pos(self: Board, scharnagl: int) -> None:
+    """Sets up Chess960 start position ``scharnagl`` (518 is the standard one), with
+    castling rights for its rooks; the board's ``chess960`` flag stays as it is."""
+    from ._setup import SetupBoard, chess960_placement
+
+    white = chess960_placement(scharnagl)
+    setup = SetupBoard.from_fen(f"{white.lower()}/pppppppp/8/8/8/8/PPPPPPPP/{white} w - - 0 1", chess960=bool(self.chess960))
+    setup.castling_rights = setup.rooks & bb.BB_BACKRANKS
+    _commit(self, setup)
+
+
+def chess960_pos(self: Board, *, ignore_turn: bool = False, ignore_castling: bool = False, ignore_counters: bool = True) -> Optional[int]:
+    """The Chess960 start position index of the board, or ``None``."""
+    from ._setup import chess960_index
+
+    index = chess960_index(self.board_fen())
+    if index is None:
+        return None
+    if not ignore_turn and not self.turn:
+        return None
+    if not ignore_counters and (self.halfmove_clock != 0 or self.fullmove_number != 1):
+        return None
+    if self.ep_square is not None:
+        return None
+    return index
+
+
+STARTING_FEN_TEXT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _native_epd: Any = Board.epd
 
 
@@ -332,6 +506,23 @@ def install() -> None:
         ("apply_mirror", apply_mirror),
         ("transform", transform),
         ("apply_transform", apply_transform),
+        ("set_piece_at", set_piece_at),
+        ("remove_piece_at", remove_piece_at),
+        ("set_piece_map", set_piece_map),
+        ("set_board_fen", set_board_fen),
+        ("clear_board", clear_board),
+        ("clear", clear),
+        ("reset", reset),
+        ("set_castling_fen", set_castling_fen),
+        ("clean_castling_rights", clean_castling_rights),
+        ("status", status),
+        ("has_chess960_castling_rights", has_chess960_castling_rights),
+        ("shredder_fen", shredder_fen),
+        ("promoted", property(_promoted)),
+        ("empty", classmethod(empty)),
+        ("from_chess960_pos", classmethod(from_chess960_pos)),
+        ("set_chess960_pos", set_chess960_pos),
+        ("chess960_pos", chess960_pos),
         ("uci_variant", "chess"),
         ("xboard_variant", "normal"),
     ):
@@ -340,3 +531,4 @@ def install() -> None:
     # Python versions that replace native ones: python-chess's masks, and EPD operations.
     Board.generate_legal_moves = generate_legal_moves  # type: ignore[method-assign,assignment]
     Board.epd = epd  # type: ignore[method-assign,assignment]
+    Board.is_valid = is_valid  # type: ignore[method-assign,assignment]

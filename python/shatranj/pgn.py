@@ -177,8 +177,9 @@ class Headers(MutableMapping[str, str]):
         return variant in ("wild/fr", "fr") or variant.startswith(("wild/", "pawns/", "odds/", "misc/"))
 
     def board(self) -> Board:
-        """The start position: the ``FEN`` tag's, else the standard one."""
-        return Board(self.get("FEN", STARTING_FEN))
+        """The start position: the ``FEN`` tag's, else the standard one (a Chess960 board
+        when the ``Variant`` tag says so)."""
+        return Board(self.get("FEN", STARTING_FEN), chess960=self.is_chess960())
 
     def __setitem__(self, key: str, value: str) -> None:
         if key in _ROSTER_DEFAULTS:
@@ -769,7 +770,8 @@ class SkipVisitor(BaseVisitor[bool]):
 def _walk(game: Game, node: GameNode, board: Board, visitor: BaseVisitor[Any]) -> None:
     """python-chess's order: each move, then its sibling variations, then the line goes on.
     The main line is a loop (a game of thousands of moves needs no deep recursion); only
-    side variations recurse."""
+    side variations recurse. The board is left as it was given."""
+    depth = len(board.move_stack)
     while node.variations:
         main = node.variations[0]
         _visit_node(main, board, visitor)
@@ -783,6 +785,8 @@ def _walk(game: Game, node: GameNode, board: Board, visitor: BaseVisitor[Any]) -
             visitor.end_variation()
         board.push(main.move)
         node = main
+    while len(board.move_stack) > depth:
+        board.pop()
 
 
 def _visit_node(node: ChildNode, board: Board, visitor: BaseVisitor[Any]) -> None:
@@ -1057,15 +1061,25 @@ class Game(GameNode):
         return self.board().ply() if "FEN" in self.headers else 0
 
     def setup(self, board: Union[Board, str]) -> None:
-        """Sets the start position: the ``FEN`` and ``SetUp`` tags."""
-        fen = board if isinstance(board, str) else board.fen()
-        fen = Board(fen).fen()
-        if fen == STARTING_FEN:
-            self.headers.pop("FEN", None)
-            self.headers.pop("SetUp", None)
+        """Sets the start position: the ``FEN`` and ``SetUp`` tags, and ``Variant`` is
+        ``Chess960`` for a Chess960 board (or a FEN whose castling rights only Chess960
+        has)."""
+        if isinstance(board, str):
+            setup = Board(board)
+            if setup.has_chess960_castling_rights():
+                setup.chess960 = True
         else:
+            setup = board
+        fen = setup.fen()
+        self.headers.pop("FEN", None)
+        self.headers.pop("SetUp", None)
+        if fen != STARTING_FEN:
             self.headers["FEN"] = fen
             self.headers["SetUp"] = "1"
+        if setup.chess960:
+            self.headers["Variant"] = "Chess960"
+        else:
+            self.headers.pop("Variant", None)
 
     @classmethod
     def from_board(cls, board: Board) -> Game:
