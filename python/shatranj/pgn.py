@@ -11,7 +11,12 @@ them); every problem is reported in ``Game.errors`` with its line number (``.lin
 including stray text python-chess skips silently; a game whose blank line before the next
 ``[Event`` is missing, or whose ``{`` comment is never closed, ends at the next tag-pair
 line instead of swallowing the following games; tag values unescape ``\\"`` and ``\\\\``;
-there are no visitors beyond :class:`StringExporter`, no variants, and no null moves.
+there are no variants, and the reader does not read null moves (``--``, ``Z0``).
+
+Visitors are python-chess's (:class:`BaseVisitor`, :class:`GameBuilder`,
+:class:`HeadersBuilder`, :class:`BoardBuilder`, :class:`SkipVisitor`, :data:`SKIP`): a game is
+parsed natively, then walked through the visitor in python-chess's order;
+:class:`StringExporter` and :class:`FileExporter` write the text natively in one call.
 """
 
 from __future__ import annotations
@@ -741,14 +746,11 @@ class HeadersBuilder(BaseVisitor[Headers]):
 class BoardBuilder(BaseVisitor[Board]):
     """The position at the end of a game's main line."""
 
-    def begin_game(self) -> None:
-        self.skip_variation_depth = 0
-
     def begin_variation(self) -> SkipType:
         return SKIP
 
     def visit_board(self, board: Board) -> None:
-        self.board = board.copy(stack=False) if self.skip_variation_depth == 0 else self.board
+        self.board: Board = board.copy(stack=False)
 
     def result(self) -> Board:
         return self.board
@@ -972,14 +974,15 @@ def _eval_text(score: Optional[PovScore], depth: Optional[int]) -> str:
         return ""
     white = score.white()
     mate = white.mate()
-    value = f"#{mate}" if mate is not None else f"{white.score() / 100:.2f}"
+    value = f"#{mate}" if mate is not None else f"{(white.score() or 0) / 100:.2f}"
     return f"[%eval {value}]" if depth is None else f"[%eval {value},{int(depth)}]"
 
 
 def _with_arrows(comment: str, arrows: Iterable[Union[Arrow, Tuple[int, int]]]) -> str:
     from .svg import Arrow
 
-    squares, lines = [], []
+    squares: List[str] = []
+    lines: List[str] = []
     for arrow in arrows:
         if not isinstance(arrow, Arrow):
             tail, head = arrow

@@ -61,6 +61,8 @@ def _decode(raw: int) -> Move:
     to_square = raw & 0x3F
     from_square = (raw >> 6) & 0x3F
     promotion_part = (raw >> 12) & 0x7
+    if promotion_part > 4:
+        raise ValueError(f"corrupt Polyglot entry: promotion code {promotion_part} in move {raw:#06x}")
     promotion = promotion_part + 1 if promotion_part else None
     if from_square == to_square and promotion is None:
         return Move.null()

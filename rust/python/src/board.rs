@@ -413,7 +413,7 @@ impl Board {
     #[getter]
     fn turn(&self) -> PyResult<bool> {
         delegate_get!(self, "turn");
-        Ok((|| -> bool { py_color(self.position().turn()) })())
+        Ok(py_color(self.position().turn()))
     }
 
     /// Rook squares of the remaining castling rights, as python-chess's bitmask.
@@ -423,7 +423,7 @@ impl Board {
         if let Some((raw, _)) = self.raw {
             return Ok(raw);
         }
-        Ok((|| -> u64 {
+        Ok({
             let rights = self.position().castling_rights();
             let mut mask = 0u64;
             for color in Color::ALL {
@@ -434,7 +434,7 @@ impl Board {
                 }
             }
             mask
-        })())
+        })
     }
 
     fn has_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -468,75 +468,73 @@ impl Board {
         if let Some((_, raw)) = self.raw {
             return Ok(raw);
         }
-        Ok((|| -> Option<u8> {
-            self.position().ep_square().map(|s| s.index() as u8)
-        })())
+        Ok(self.position().ep_square().map(|s| s.index() as u8))
     }
 
     #[getter]
     fn halfmove_clock(&self) -> PyResult<u32> {
         delegate_get!(self, "halfmove_clock");
-        Ok((|| -> u32 { self.position().halfmove_clock() })())
+        Ok(self.position().halfmove_clock())
     }
 
     #[getter]
     fn fullmove_number(&self) -> PyResult<u32> {
         delegate_get!(self, "fullmove_number");
-        Ok((|| -> u32 { self.position().fullmove_number() })())
+        Ok(self.position().fullmove_number())
     }
 
     #[getter]
     fn occupied(&self) -> PyResult<u64> {
         delegate_get!(self, "occupied");
-        Ok((|| -> u64 { self.position().board().occupied().0 })())
+        Ok(self.position().board().occupied().0)
     }
 
     /// `[black, white]` occupancy, indexable by colour as in python-chess.
     #[getter]
     fn occupied_co(&self) -> PyResult<[u64; 2]> {
         delegate_get!(self, "occupied_co");
-        Ok((|| -> [u64; 2] {
+        Ok({
             let b = self.position().board();
             [b.by_color(Color::Black).0, b.by_color(Color::White).0]
-        })())
+        })
     }
 
     #[getter]
     fn pawns(&self) -> PyResult<u64> {
         delegate_get!(self, "pawns");
-        Ok((|| -> u64 { role_mask(self.position(), Role::Pawn) })())
+        Ok(role_mask(self.position(), Role::Pawn))
     }
     #[getter]
     fn knights(&self) -> PyResult<u64> {
         delegate_get!(self, "knights");
-        Ok((|| -> u64 { role_mask(self.position(), Role::Knight) })())
+        Ok(role_mask(self.position(), Role::Knight))
     }
     #[getter]
     fn bishops(&self) -> PyResult<u64> {
         delegate_get!(self, "bishops");
-        Ok((|| -> u64 { role_mask(self.position(), Role::Bishop) })())
+        Ok(role_mask(self.position(), Role::Bishop))
     }
     #[getter]
     fn rooks(&self) -> PyResult<u64> {
         delegate_get!(self, "rooks");
-        Ok((|| -> u64 { role_mask(self.position(), Role::Rook) })())
+        Ok(role_mask(self.position(), Role::Rook))
     }
     #[getter]
     fn queens(&self) -> PyResult<u64> {
         delegate_get!(self, "queens");
-        Ok((|| -> u64 { role_mask(self.position(), Role::Queen) })())
+        Ok(role_mask(self.position(), Role::Queen))
     }
     #[getter]
     fn kings(&self) -> PyResult<u64> {
         delegate_get!(self, "kings");
-        Ok((|| -> u64 { role_mask(self.position(), Role::King) })())
+        Ok(role_mask(self.position(), Role::King))
     }
 
-    /// Always `False`: Chess960 is not supported.
+    /// `False` on the hot path: Chess960 boards are in setup mode.
     #[getter]
     fn chess960(&self) -> PyResult<bool> {
         delegate_get!(self, "chess960");
-        Ok((|| -> bool { false })())
+        Ok(false)
     }
 
     #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
@@ -552,7 +550,8 @@ impl Board {
         ))
     }
 
-    /// The EPD position (the first four FEN fields); EPD operations are not supported.
+    /// The EPD position (the first four FEN fields); `shatranj._board_compat` wraps it to
+    /// write EPD operations.
     #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
     fn epd(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
         delegate!(self, "epd", (shredder, en_passant, promoted,));
@@ -563,10 +562,10 @@ impl Board {
     #[pyo3(signature = (*, promoted = false))]
     fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
         delegate!(self, "board_fen", (promoted,));
-        Ok((|| -> String {
+        Ok({
             let _ = promoted;
             self.position().board().board_fen()
-        })())
+        })
     }
 
     #[pyo3(signature = (fen))]
@@ -696,22 +695,22 @@ impl Board {
 
     fn is_check(&self) -> PyResult<bool> {
         delegate!(self, "is_check", ());
-        Ok((|| -> bool { self.position().is_check() })())
+        Ok(self.position().is_check())
     }
 
     fn is_checkmate(&self) -> PyResult<bool> {
         delegate!(self, "is_checkmate", ());
-        Ok((|| -> bool { self.position().is_checkmate() })())
+        Ok(self.position().is_checkmate())
     }
 
     fn is_stalemate(&self) -> PyResult<bool> {
         delegate!(self, "is_stalemate", ());
-        Ok((|| -> bool { self.position().is_stalemate() })())
+        Ok(self.position().is_stalemate())
     }
 
     fn is_insufficient_material(&self) -> PyResult<bool> {
         delegate!(self, "is_insufficient_material", ());
-        Ok((|| -> bool { self.position().is_insufficient_material() })())
+        Ok(self.position().is_insufficient_material())
     }
 
     fn has_insufficient_material(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -731,7 +730,7 @@ impl Board {
     /// Whether neither side can checkmate by any sequence of legal moves (FIDE R4.6).
     fn is_dead_position(&self) -> PyResult<bool> {
         delegate!(self, "is_dead_position", ());
-        Ok((|| -> bool { self.position().is_dead_position() })())
+        Ok(self.position().is_dead_position())
     }
 
     /// Why `can_checkmate(color)` answers as it does: a `Winnability` whose `kind` is
@@ -749,55 +748,48 @@ impl Board {
 
     fn has_legal_en_passant(&self) -> PyResult<bool> {
         delegate!(self, "has_legal_en_passant", ());
-        Ok((|| -> bool { self.position().has_legal_en_passant() })())
-    }
-
-    /// Every board a shatranj `Board` holds is valid (invalid FENs are refused).
-    fn is_valid(&self) -> PyResult<bool> {
-        delegate!(self, "is_valid", ());
-        Ok((|| -> bool { true })())
+        Ok(self.position().has_legal_en_passant())
     }
 
     #[pyo3(signature = (count = 3))]
     fn is_repetition(&self, count: i64) -> PyResult<bool> {
         delegate!(self, "is_repetition", (count,));
-        Ok((|| -> bool {
-            if count <= 1 {
-                return true;
-            }
-            self.game
-                .is_repetition(usize::try_from(count).unwrap_or(usize::MAX))
-        })())
+        if count <= 1 {
+            return Ok(true);
+        }
+        Ok(self
+            .game
+            .is_repetition(usize::try_from(count).unwrap_or(usize::MAX)))
     }
 
     fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
         delegate!(self, "can_claim_threefold_repetition", ());
-        Ok((|| -> bool { self.game.can_claim_threefold_repetition() })())
+        Ok(self.game.can_claim_threefold_repetition())
     }
 
     fn can_claim_fifty_moves(&self) -> PyResult<bool> {
         delegate!(self, "can_claim_fifty_moves", ());
-        Ok((|| -> bool { self.game.can_claim_fifty_moves() })())
+        Ok(self.game.can_claim_fifty_moves())
     }
 
     fn can_claim_draw(&self) -> PyResult<bool> {
         delegate!(self, "can_claim_draw", ());
-        Ok((|| -> bool { self.game.can_claim_draw() })())
+        Ok(self.game.can_claim_draw())
     }
 
     fn is_fifty_moves(&self) -> PyResult<bool> {
         delegate!(self, "is_fifty_moves", ());
-        Ok((|| -> bool { self.game.is_fifty_moves() })())
+        Ok(self.game.is_fifty_moves())
     }
 
     fn is_fivefold_repetition(&self) -> PyResult<bool> {
         delegate!(self, "is_fivefold_repetition", ());
-        Ok((|| -> bool { self.game.is_fivefold_repetition() })())
+        Ok(self.game.is_fivefold_repetition())
     }
 
     fn is_seventyfive_moves(&self) -> PyResult<bool> {
         delegate!(self, "is_seventyfive_moves", ());
-        Ok((|| -> bool { self.game.is_seventyfive_moves() })())
+        Ok(self.game.is_seventyfive_moves())
     }
 
     #[pyo3(signature = (*, claim_draw = false))]
@@ -816,7 +808,7 @@ impl Board {
     #[pyo3(signature = (*, claim_draw = false))]
     fn is_game_over(&self, claim_draw: bool) -> PyResult<bool> {
         delegate!(self, "is_game_over", (claim_draw,));
-        Ok((|| -> bool { self.game.outcome(claim_draw).is_some() })())
+        Ok(self.game.outcome(claim_draw).is_some())
     }
 
     #[pyo3(signature = (*, claim_draw = false))]
@@ -844,7 +836,7 @@ impl Board {
     /// Does the move follow the pieces' movement rules (own king safety aside)?
     fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_pseudo_legal", (r#move,));
-        Ok((|| -> bool {
+        Ok({
             let pos = self.position();
             let key = r#move.get().key;
             let list = pos.pseudo_legal_moves();
@@ -853,7 +845,7 @@ impl Board {
                     castling_alias(pos, key).and_then(|alias| moves::find_key(&list, alias))
                 })
                 .is_some()
-        })())
+        })
     }
 
     /// An iterator over the legal moves (python-chess's generator, without its filters).
@@ -863,70 +855,64 @@ impl Board {
 
     fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_legal", (r#move,));
-        Ok((|| -> bool { self.find_legal(r#move.get().key).is_some() })())
+        Ok(self.find_legal(r#move.get().key).is_some())
     }
 
     fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_capture", (r#move,));
-        Ok((|| -> bool {
+        Ok({
             let pos = self.position();
             pos.is_capture(resolve(pos, r#move.get().key))
-        })())
+        })
     }
 
     fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_en_passant", (r#move,));
-        Ok((|| -> bool {
-            is_en_passant(self.position(), r#move.get().key)
-        })())
+        Ok(is_en_passant(self.position(), r#move.get().key))
     }
 
     fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_castling", (r#move,));
-        Ok((|| -> bool {
-            is_castling(self.position(), r#move.get().key)
-        })())
+        Ok(is_castling(self.position(), r#move.get().key))
     }
 
     fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_kingside_castling", (r#move,));
-        Ok((|| -> bool {
+        Ok({
             let key = r#move.get().key;
             is_castling(self.position(), key)
                 && moves::to_square(key).file() > moves::from_square(key).file()
-        })())
+        })
     }
 
     fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_queenside_castling", (r#move,));
-        Ok((|| -> bool {
+        Ok({
             let key = r#move.get().key;
             is_castling(self.position(), key)
                 && moves::to_square(key).file() < moves::from_square(key).file()
-        })())
+        })
     }
 
     fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_zeroing", (r#move,));
-        Ok((|| -> bool {
+        Ok({
             let pos = self.position();
             let key = r#move.get().key;
             // python-chess: any pawn on either square, or a capture.
             let touched =
                 Bitboard::from_square(moves::from_square(key)).with(moves::to_square(key));
             (touched & pos.board().pawns()).any() || pos.is_capture(resolve(pos, key))
-        })())
+        })
     }
 
     /// Does the move give check? Illegal moves give no check here.
     fn gives_check(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "gives_check", (r#move,));
-        Ok((|| -> bool {
-            match self.find_legal(r#move.get().key) {
-                Some(m) => self.position().gives_check(m),
-                None => false,
-            }
-        })())
+        Ok(match self.find_legal(r#move.get().key) {
+            Some(m) => self.position().gives_check(m),
+            None => false,
+        })
     }
 
     fn push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<()> {
@@ -973,20 +959,20 @@ impl Board {
     /// python-chess's ply: half-moves since the start of the game, from the FEN's counters.
     fn ply(&self) -> PyResult<u32> {
         delegate!(self, "ply", ());
-        Ok((|| -> u32 {
+        Ok({
             let pos = self.position();
             2 * (pos.fullmove_number() - 1) + u32::from(pos.turn() == Color::Black)
-        })())
+        })
     }
 
     fn clear_stack(&mut self) -> PyResult<()> {
         delegate_unit!(self, "clear_stack", ());
-        Ok((|| -> () {
+        Ok({
             let pos = *self.position();
             let raw = self.raw;
             self.reset(History::new(pos));
             self.raw = raw;
-        })())
+        })
     }
 
     fn root(&self, py: Python<'_>) -> PyResult<Py<Board>> {
@@ -1213,7 +1199,7 @@ impl Board {
     /// The Polyglot key of the position (see `shatranj.polyglot.zobrist_hash`).
     fn zobrist_hash(&self) -> PyResult<u64> {
         delegate!(self, "zobrist_hash", ());
-        Ok((|| -> u64 { self.position().key() })())
+        Ok(self.position().key())
     }
 
     // ----- conversions --------------------------------------------------------------------
@@ -1295,14 +1281,12 @@ impl Board {
 
     fn __repr__(&self) -> PyResult<String> {
         delegate!(self, "__repr__", ());
-        Ok((|| -> String {
-            format!("Board('{}')", self.position().fen())
-        })())
+        Ok(format!("Board('{}')", self.position().fen()))
     }
 
     fn __str__(&self) -> PyResult<String> {
         delegate!(self, "__str__", ());
-        Ok((|| -> String { text::ascii(self.position().board()) })())
+        Ok(text::ascii(self.position().board()))
     }
 
     #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "⭘", orientation = true))]
@@ -1318,15 +1302,13 @@ impl Board {
             "unicode",
             (invert_color, borders, empty_square, orientation,)
         );
-        Ok((|| -> String {
-            text::unicode(
-                self.position().board(),
-                invert_color,
-                borders,
-                empty_square,
-                orientation,
-            )
-        })())
+        Ok(text::unicode(
+            self.position().board(),
+            invert_color,
+            borders,
+            empty_square,
+            orientation,
+        ))
     }
 
     /// The board as SVG for notebooks, drawn by `shatranj.svg` like python-chess does: last
