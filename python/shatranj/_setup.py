@@ -369,7 +369,9 @@ class SetupBoard:
         yield from self._castling_moves()
         step = 8 if us else -8
         last_rank = 7 if us else 0
-        double_rank = 1 if us else 6
+        # python-chess: a double step is any second step that ends on the 3rd/4th rank
+        # (White) or 6th/5th (Black), so a pawn on its own back rank has one too.
+        double_ranks = (2, 3) if us else (5, 4)
         for sq in range(63, -1, -1):
             p = self.squares[sq]
             if p is None or p.color != us or p.piece_type != PAWN:
@@ -378,7 +380,7 @@ class SetupBoard:
             to = sq + step
             if 0 <= to < 64 and not occupied >> to & 1:
                 targets |= 1 << to
-                if (sq >> 3) == double_rank and not occupied >> (to + step) & 1:
+                if 0 <= to + step < 64 and ((to + step) >> 3) in double_ranks and not occupied >> (to + step) & 1:
                     targets |= 1 << (to + step)
             for to in bb.scan_reversed(targets):
                 if (to >> 3) == last_rank:
@@ -460,7 +462,26 @@ class SetupBoard:
         return not self._attackers(not self.turn, target, occupied, squares)
 
     def _legal(self) -> List[Move]:
-        return [m for m in self._pseudo() if self._leaves_king_safe(m)]
+        moves = list(self._pseudo())
+        kings = self._mask(KING, self.turn)
+        if kings:
+            king = kings.bit_length() - 1
+            checkers = self._attackers(not self.turn, king)
+            if checkers:
+                # python-chess's evasions: the king steps away, or (single check) a piece
+                # other than a king blocks or captures, en passant included.
+                target = 0
+                if bb.popcount(checkers) == 1:
+                    checker = checkers.bit_length() - 1
+                    target = bb.between(king, checker) | checkers
+                    if self.ep_square is not None and self.ep_square + (-8 if self.turn else 8) == checker:
+                        target |= 1 << self.ep_square
+                moves = [
+                    m for m in moves
+                    if (m.from_square == king and not self._is_castling(m))
+                    or (not kings >> m.from_square & 1 and target >> m.to_square & 1)
+                ]  # fmt: skip
+        return [m for m in moves if self._leaves_king_safe(m)]
 
     def legal_move_list(self) -> List[Move]:
         return self._legal()
@@ -571,7 +592,7 @@ class SetupBoard:
             self.squares[base + (3 if a_side else 5)] = Piece(ROOK, us)
         else:
             if mover.piece_type == PAWN:
-                if abs(dst - src) == 16:
+                if abs(dst - src) == 16 and (src >> 3) == (1 if us else 6):
                     self.ep_square = (src + dst) // 2
                 elif dst == ep and (src & 7) != (dst & 7) and self.squares[dst] is None:
                     self.squares[dst + (-8 if us else 8)] = None
