@@ -419,10 +419,47 @@ def status(self: Board) -> Any:
     setup = self._setup
     if setup is not None:
         return setup.status()
+    if not self.is_check():
+        return _native_status(self)
     state = _edit(self)
     if self.move_stack:
         state._stack = [None]  # after a move the rights are clean, as python-chess has them
     return state.status()
+
+
+def _native_status(board: Board) -> Any:
+    """``status()`` of a native board not in check, from its bitboards: the native position
+    has one king a side, no pawn on a back rank and no opposite check, so only the counts,
+    the castling rights and the en-passant square are left to look at."""
+    errors = 0
+    black, white = board.occupied_co
+    pawns, kings = board.pawns, board.kings
+    if bb.popcount(white) > 16:
+        errors |= bb.STATUS_TOO_MANY_WHITE_PIECES
+    if bb.popcount(black) > 16:
+        errors |= bb.STATUS_TOO_MANY_BLACK_PIECES
+    if bb.popcount(white & pawns) > 8:
+        errors |= bb.STATUS_TOO_MANY_WHITE_PAWNS
+    if bb.popcount(black & pawns) > 8:
+        errors |= bb.STATUS_TOO_MANY_BLACK_PAWNS
+    rights = board.castling_rights
+    if rights:
+        clean = rights & board.rooks & bb.BB_CORNERS
+        clean &= (white & bb.BB_RANK_1) | (black & bb.BB_RANK_8)
+        if not kings & white & bb.BB_E1:
+            clean &= ~bb.BB_RANK_1
+        if not kings & black & bb.BB_E8:
+            clean &= ~bb.BB_RANK_8
+        if clean != rights:
+            errors |= bb.STATUS_BAD_CASTLING_RIGHTS
+    ep = board.ep_square
+    if ep is not None:
+        turn = board.turn
+        step = -8 if turn else 8
+        theirs = black if turn else white
+        if (ep >> 3) != (5 if turn else 2) or not (pawns & theirs) >> (ep + step) & 1 or board.occupied >> ep & 1 or board.occupied >> (ep - step) & 1:
+            errors |= bb.STATUS_INVALID_EP_SQUARE
+    return bb.Status(errors)
 
 
 def is_valid(self: Board) -> bool:

@@ -86,3 +86,25 @@ def test_edits_move_between_setup_mode_and_the_native_board() -> None:
     assert board._setup is not None and board.chess960 and board.shredder_fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Ah - 0 1"
     with pytest.raises(ValueError):
         board.zobrist_hash()  # the native-only methods say why they are not there
+
+
+def test_status_of_native_boards_matches_python_chess() -> None:
+    # status() of boards on the hot path has its own quick route (shatranj._board_compat).
+    rng = random.Random(1)
+    for _ in range(30):
+        ref, board = chess.Board(), shatranj.Board()
+        for _ in range(rng.randrange(1, 80)):
+            moves = list(ref.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            ref.push(move)
+            board.push(shatranj.Move.from_uci(move.uci()))
+            assert int(board.status()) == int(ref.status()), ref.fen()
+    for fen in [
+        "1r2k3/8/8/8/8/8/8/R3KR2 w KQkq - 0 1",  # rights without their rooks
+        "1b1b4/8/b1P5/2kP4/8/2b4K/8/8 w - c6 0 1",  # an impossible en-passant square
+        "QQQQQQQQ/QQQQQQQQ/8/8/8/3k4/8/K7 w - - 0 1",  # too many pieces
+        "rnbqk1nr/bb3p1p/1q2r3/2pPp3/3P4/7P/1PP1NpPP/R1BQKBNR w KQkq c6",  # an impossible check
+    ]:
+        assert int(shatranj.Board(fen).status()) == int(chess.Board(fen).status()), fen
