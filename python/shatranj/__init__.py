@@ -42,8 +42,12 @@ from .engine import Engine  # noqa: E402 - after the Board methods it uses
 from .selfplay import SelfPlayGame, SelfPlayResult, selfplay
 from ._squareset import SquareSet
 from ._baseboard import BaseBoard
+from . import _bitboards
 from ._bitboards import *  # noqa: F401,F403 - the BB_* masks, STATUS_* flags, shifts and flips
-from ._bitboards import __all__ as _bitboard_names
+
+# Every public name of the bitboard module (it has no __all__, so that type checkers see the
+# names the star import brings).
+_bitboard_names = [name for name in vars(_bitboards) if not name.startswith("_") and name != "annotations"]
 
 Color = bool
 COLORS: List[bool] = [WHITE := True, BLACK := False]

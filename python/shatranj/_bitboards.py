@@ -10,22 +10,22 @@ written against it runs unchanged.
 
 from __future__ import annotations
 
-import enum
-from typing import Dict, Iterator, List
+import enum as _enum
+from typing import Dict as _Dict, Iterator as _Iterator, List as _List
 
 Bitboard = int
 
 BB_EMPTY: Bitboard = 0
 BB_ALL: Bitboard = (1 << 64) - 1
-BB_SQUARES: List[Bitboard] = [1 << square for square in range(64)]
+BB_SQUARES: _List[Bitboard] = [1 << square for square in range(64)]
 
 _FILES = "abcdefgh"
-_names: Dict[str, Bitboard] = {}
+_names: _Dict[str, Bitboard] = {}
 for _square in range(64):
     _names[f"BB_{_FILES[_square & 7].upper()}{(_square >> 3) + 1}"] = 1 << _square
 
-BB_FILES: List[Bitboard] = [0x0101_0101_0101_0101 << file for file in range(8)]
-BB_RANKS: List[Bitboard] = [0xFF << (8 * rank) for rank in range(8)]
+BB_FILES: _List[Bitboard] = [0x0101_0101_0101_0101 << file for file in range(8)]
+BB_RANKS: _List[Bitboard] = [0xFF << (8 * rank) for rank in range(8)]
 for _index in range(8):
     _names[f"BB_FILE_{_FILES[_index].upper()}"] = BB_FILES[_index]
     _names[f"BB_RANK_{_index + 1}"] = BB_RANKS[_index]
@@ -59,14 +59,14 @@ def msb(bb: Bitboard) -> int:
     return bb.bit_length() - 1
 
 
-def scan_forward(bb: Bitboard) -> Iterator[int]:
+def scan_forward(bb: Bitboard) -> _Iterator[int]:
     while bb:
         low = bb & -bb
         yield low.bit_length() - 1
         bb ^= low
 
 
-def scan_reversed(bb: Bitboard) -> Iterator[int]:
+def scan_reversed(bb: Bitboard) -> _Iterator[int]:
     while bb:
         top = bb.bit_length() - 1
         yield top
@@ -77,7 +77,7 @@ def popcount(bb: Bitboard) -> int:
     return bin(bb).count("1")
 
 
-def _remap(bb: Bitboard, target: List[int]) -> Bitboard:
+def _remap(bb: Bitboard, target: _List[int]) -> Bitboard:
     out = 0
     for square in scan_forward(int(bb) & BB_ALL):
         out |= 1 << target[square]
@@ -164,7 +164,7 @@ def shift_down_right(b: Bitboard) -> Bitboard:
     return (b >> 7) & _NOT_A
 
 
-def _steps(deltas: List[tuple]) -> List[Bitboard]:
+def _steps(deltas: _List[tuple]) -> _List[Bitboard]:
     table = []
     for sq in range(64):
         f, r = sq & 7, sq >> 3
@@ -172,9 +172,9 @@ def _steps(deltas: List[tuple]) -> List[Bitboard]:
     return table
 
 
-BB_KNIGHT_ATTACKS: List[Bitboard] = _steps([(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)])
-BB_KING_ATTACKS: List[Bitboard] = _steps([(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)])
-BB_PAWN_ATTACKS: List[List[Bitboard]] = [_steps([(-1, -1), (1, -1)]), _steps([(-1, 1), (1, 1)])]  # [BLACK, WHITE]
+BB_KNIGHT_ATTACKS: _List[Bitboard] = _steps([(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)])
+BB_KING_ATTACKS: _List[Bitboard] = _steps([(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)])
+BB_PAWN_ATTACKS: _List[_List[Bitboard]] = [_steps([(-1, -1), (1, -1)]), _steps([(-1, 1), (1, 1)])]  # [BLACK, WHITE]
 
 
 def _line(a: int, b: int, *, full: bool) -> Bitboard:
@@ -202,7 +202,7 @@ def _line(a: int, b: int, *, full: bool) -> Bitboard:
     return out
 
 
-BB_RAYS: List[List[Bitboard]] = [[_line(a, b, full=True) for b in range(64)] for a in range(64)]
+BB_RAYS: _List[_List[Bitboard]] = [[_line(a, b, full=True) for b in range(64)] for a in range(64)]
 
 
 def ray(a: int, b: int) -> Bitboard:
@@ -249,7 +249,7 @@ def piece_attacks(piece_type: int, color: bool, square: int, occupied: Bitboard)
     return out
 
 
-_KNIGHT_DISTANCE: List[List[int]] = []
+_KNIGHT_DISTANCE: _List[_List[int]] = []
 
 
 def square_knight_distance(a: int, b: int) -> int:
@@ -271,7 +271,7 @@ def square_knight_distance(a: int, b: int) -> int:
     return _KNIGHT_DISTANCE[a][b]
 
 
-class Status(enum.IntFlag):
+class Status(_enum.IntFlag):
     """What ``Board.status()`` finds wrong with a position (python-chess's flag values)."""
 
     VALID = 0
@@ -301,10 +301,3 @@ STATUS_TOO_MANY_WHITE_PAWNS: Status; STATUS_TOO_MANY_BLACK_PAWNS: Status; STATUS
 STATUS_TOO_MANY_WHITE_PIECES: Status; STATUS_TOO_MANY_BLACK_PIECES: Status; STATUS_BAD_CASTLING_RIGHTS: Status  # noqa: E702
 STATUS_INVALID_EP_SQUARE: Status; STATUS_OPPOSITE_CHECK: Status; STATUS_EMPTY: Status; STATUS_RACE_CHECK: Status  # noqa: E702
 STATUS_RACE_OVER: Status; STATUS_RACE_MATERIAL: Status; STATUS_TOO_MANY_CHECKERS: Status; STATUS_IMPOSSIBLE_CHECK: Status  # noqa: E702
-
-__all__ = [name for name in list(globals()) if name.startswith(("BB_", "STATUS_"))] + [
-    "Bitboard", "Status", "lsb", "msb", "scan_forward", "scan_reversed", "popcount", "flip_vertical",
-    "flip_horizontal", "flip_diagonal", "flip_anti_diagonal", "shift_down", "shift_2_down", "shift_up",
-    "shift_2_up", "shift_right", "shift_2_right", "shift_left", "shift_2_left", "shift_up_left",
-    "shift_up_right", "shift_down_left", "shift_down_right", "ray", "between", "square_knight_distance",
-]  # fmt: skip

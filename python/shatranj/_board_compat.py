@@ -468,11 +468,7 @@ def is_valid(self: Board) -> bool:
 
 def shredder_fen(self: Board, *, en_passant: str = "legal", promoted: Optional[bool] = None) -> str:
     """The FEN with Shredder-FEN castling (rook files: ``HAha``)."""
-    setup = self._setup
-    if setup is None:
-        setup = _edit(self)
-        setup._stack = [None] if self.move_stack else []
-    return str(setup.fen(True, en_passant, promoted))
+    return self.fen(shredder=True, en_passant=en_passant, promoted=promoted)  # type: ignore[arg-type]
 
 
 def _promoted(self: Board) -> int:

@@ -303,6 +303,28 @@ fn ep_mode(en_passant: &str) -> PyResult<Option<EnPassantMode>> {
     }
 }
 
+/// The EPD with Shredder-FEN castling (rook files) when `shredder`: on the hot path every
+/// right is a corner rook's, so `KQkq` is `HAha`.
+fn shredder_of(epd: String, shredder: bool) -> String {
+    if !shredder {
+        return epd;
+    }
+    let mut fields: Vec<String> = epd.split(' ').map(str::to_owned).collect();
+    if let Some(castling) = fields.get_mut(2) {
+        *castling = castling
+            .chars()
+            .map(|c| match c {
+                'K' => 'H',
+                'Q' => 'A',
+                'k' => 'h',
+                'q' => 'a',
+                other => other,
+            })
+            .collect();
+    }
+    fields.join(" ")
+}
+
 fn epd_of(pos: &Position, en_passant: &str) -> PyResult<String> {
     Ok(match ep_mode(en_passant)? {
         Some(mode) => fen::epd_with(pos, mode),
@@ -540,11 +562,11 @@ impl Board {
     #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
     fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
         delegate!(self, "fen", (shredder, en_passant, promoted,));
-        let _ = (shredder, promoted);
+        let _ = promoted;
         let pos = self.position();
         Ok(format!(
             "{} {} {}",
-            epd_of(pos, en_passant)?,
+            shredder_of(epd_of(pos, en_passant)?, shredder),
             pos.halfmove_clock(),
             pos.fullmove_number()
         ))
@@ -555,8 +577,8 @@ impl Board {
     #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
     fn epd(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
         delegate!(self, "epd", (shredder, en_passant, promoted,));
-        let _ = (shredder, promoted);
-        epd_of(self.position(), en_passant)
+        let _ = promoted;
+        Ok(shredder_of(epd_of(self.position(), en_passant)?, shredder))
     }
 
     #[pyo3(signature = (*, promoted = false))]
