@@ -52,8 +52,12 @@ pub struct Board {
     setup: Option<Py<PyAny>>,
     /// Castling rights (rook squares) and en-passant square as given, where the position
     /// cleaned them (see the module docs).
-    raw: Option<(u64, Option<u8>)>,
+    raw: RawState,
 }
+
+/// Castling rights (rook squares) and en-passant square as given, when the position cleaned
+/// them (see the module docs).
+type RawState = Option<(u64, Option<u8>)>;
 
 /// In setup mode, a method is answered by the Python setup board (see the module docs).
 macro_rules! delegate {
@@ -131,7 +135,7 @@ impl Board {
     /// The board `shatranj._setup` resolved a FEN or an edit to: the hot path when `clean`
     /// (a FEN with cleaned castling rights and en-passant square) is a legal position, else
     /// setup mode with `setup`.
-    fn adopt(clean: Option<String>, raw: Option<(u64, Option<u8>)>, setup: Py<PyAny>) -> Board {
+    fn adopt(clean: Option<String>, raw: RawState, setup: Py<PyAny>) -> Board {
         if let Some(pos) = clean.and_then(|fen| fen::parse(&fen).ok()) {
             let mut board = Board::from_position(pos);
             board.raw = raw;
@@ -150,7 +154,7 @@ impl Board {
                 .getattr("resolve_fen")
                 .map(Bound::unbind)
         })?;
-        let (clean, raw, setup): (Option<String>, Option<(u64, Option<u8>)>, Py<PyAny>) =
+        let (clean, raw, setup): (Option<String>, RawState, Py<PyAny>) =
             resolve.bind(py).call1((fen, chess960))?.extract()?;
         Ok(Board::adopt(clean, raw, setup))
     }
@@ -396,7 +400,7 @@ impl Board {
 
     /// Takes the state `shatranj._setup` resolved an edit to (see `adopt`); the move stack
     /// is cleared, as python-chess's edits clear it.
-    fn _load(&mut self, clean: Option<String>, raw: Option<(u64, Option<u8>)>, setup: Py<PyAny>) {
+    fn _load(&mut self, clean: Option<String>, raw: RawState, setup: Py<PyAny>) {
         *self = Board::adopt(clean, raw, setup);
     }
 
@@ -989,12 +993,11 @@ impl Board {
 
     fn clear_stack(&mut self) -> PyResult<()> {
         delegate_unit!(self, "clear_stack", ());
-        Ok({
-            let pos = *self.position();
-            let raw = self.raw;
-            self.reset(History::new(pos));
-            self.raw = raw;
-        })
+        let pos = *self.position();
+        let raw = self.raw;
+        self.reset(History::new(pos));
+        self.raw = raw;
+        Ok(())
     }
 
     fn root(&self, py: Python<'_>) -> PyResult<Py<Board>> {
