@@ -41,6 +41,13 @@ _board_compat.install()
 from .engine import Engine  # noqa: E402 - after the Board methods it uses
 from .selfplay import SelfPlayGame, SelfPlayResult, selfplay
 from ._squareset import SquareSet
+from ._baseboard import BaseBoard
+from . import _bitboards
+from ._bitboards import *  # noqa: F401,F403 - the BB_* masks, STATUS_* flags, shifts and flips
+
+# Every public name of the bitboard module (it has no __all__, so that type checkers see the
+# names the star import brings).
+_bitboard_names = [name for name in vars(_bitboards) if not name.startswith("_") and name != "annotations"]
 
 Color = bool
 COLORS: List[bool] = [WHITE := True, BLACK := False]
@@ -138,4 +145,5 @@ __all__ = [
     "SQUARE_NAMES", "piece_symbol", "piece_name", "square", "square_file", "square_rank",
     "square_name", "parse_square", "square_distance", "square_manhattan_distance",
     "square_mirror",
-] + [name.upper() for name in SQUARE_NAMES]  # fmt: skip
+    "BaseBoard",
+] + [name.upper() for name in SQUARE_NAMES] + _bitboard_names  # fmt: skip

@@ -1,8 +1,11 @@
 """python-chess ``Board`` methods the native board lacks, written in Python and attached to
 :class:`shatranj.Board` when the package is imported: EPD operations (``set_epd``,
-``from_epd``) and the XBoard move notation (``xboard``, ``parse_xboard``, ``push_xboard``),
-which the engine clients and python-chess's own engine tests use, plus the class attributes
-``uci_variant`` (``"chess"``) and ``xboard_variant`` (``"normal"``).
+``from_epd``, and ``epd(**operations)``), the XBoard move notation (``xboard``,
+``parse_xboard``, ``push_xboard``), the ``generate_*`` family with python-chess's
+``from_mask``/``to_mask`` arguments, ``attacks``, ``is_irreversible``, the mirror and flip
+transforms, plus the class attributes ``uci_variant`` (``"chess"``) and ``xboard_variant``
+(``"normal"``). None of these is on a hot path: each filters or combines the native move
+lists and bitboards.
 
 They sit on top of the native methods (``set_fen``, ``parse_san``, ``push_san``, ``uci``);
 the rules stay in Rust. An EPD's operations are ``opcode operand...;`` groups; the operand
@@ -14,9 +17,11 @@ for ``bm``/``am``, a line played move by move for ``pv``, one move otherwise.
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Type, TypeVar, Union
 
 from ._core import Board, Move
+from . import _bitboards as bb
+from ._squareset import SquareSet
 
 EpdValue = Union[None, str, int, float, Move, List[Move]]
 BoardT = TypeVar("BoardT", bound=Board)
@@ -118,9 +123,13 @@ def from_epd(cls: Type[BoardT], epd: str, *, chess960: bool = False) -> Tuple[Bo
 
 
 def xboard(self: Board, move: Move, chess960: Optional[bool] = None) -> str:
-    """``move`` as XBoard writes it: coordinates (``@@@@`` for the null move); shatranj has
-    no Chess960, whose castling XBoard writes ``O-O``."""
-    return move.uci() if move else "@@@@"
+    """``move`` as XBoard writes it: coordinates (``@@@@`` for the null move), and
+    ``O-O``/``O-O-O`` for castling on a Chess960 board."""
+    if not move:
+        return "@@@@"
+    if (self.chess960 if chess960 is None else chess960) and self.is_castling(move):
+        return "O-O-O" if self.is_queenside_castling(move) else "O-O"
+    return move.uci()
 
 
 def parse_xboard(self: Board, xboard: str) -> Move:
@@ -133,6 +142,383 @@ def push_xboard(self: Board, xboard: str) -> Move:
     return self.push_san(xboard)
 
 
+# --- EPD writing -----------------------------------------------------------------------------
+
+
+def _epd_operand(board: Board, opcode: str, operand: EpdValue) -> str:
+    if operand is None:
+        return f"{opcode};"
+    if isinstance(operand, Move):
+        return f"{opcode} {board.san(operand) if operand else '0000'};"
+    if isinstance(operand, bool):
+        raise TypeError(f"invalid epd operand for {opcode!r}: {operand!r}")
+    if isinstance(operand, int):
+        return f"{opcode} {operand};"
+    if isinstance(operand, float):
+        if not math.isfinite(operand):
+            raise ValueError(f"expected finite float for epd operation {opcode!r}, got {operand!r}")
+        return f"{opcode} {operand};"
+    if isinstance(operand, str):
+        escaped = operand.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+        return f'{opcode} "{escaped}";'
+    moves = list(operand)
+    if opcode == "pv":
+        line = board.copy(stack=False)
+        sans = []
+        for move in moves:
+            sans.append(line.san(move))
+            line.push(move)
+        return f"{opcode} {' '.join(sans)};" if sans else f"{opcode};"
+    sans = sorted(board.san(move) for move in moves)
+    return f"{opcode} {' '.join(sans)};" if sans else f"{opcode};"
+
+
+def epd(self: Board, *, shredder: bool = False, en_passant: str = "legal", promoted: Optional[bool] = None, **operations: EpdValue) -> str:
+    """The EPD of the position (FEN without the clocks), then ``operations`` written as
+    ``opcode operand;``: moves in SAN (a sorted set for ``bm``/``am``, a line for ``pv``),
+    numbers, quoted strings, or ``None`` for a bare opcode."""
+    text = _native_epd(self, shredder=shredder, en_passant=en_passant, promoted=promoted)
+    if not operations:
+        return text
+    for opcode in operations:
+        if not opcode or not opcode[0].isalpha() or not all(c.isalnum() or c == "_" for c in opcode):
+            raise ValueError(f"invalid epd opcode: {opcode!r}")
+    return text + " " + " ".join(_epd_operand(self, opcode, value) for opcode, value in operations.items())
+
+
+# --- move generation with masks -------------------------------------------------------------
+
+
+def _masked(board: Board, moves: Iterable[Move], from_mask: int, to_mask: int) -> Iterator[Move]:
+    """The moves from ``from_mask`` to ``to_mask``; castling is selected by its rook's square,
+    as python-chess selects it (its castling moves are king-takes-rook internally)."""
+    everything = from_mask == bb.BB_ALL and to_mask == bb.BB_ALL
+    for move in moves:
+        if everything:
+            yield move
+        elif from_mask >> move.from_square & 1:
+            target = _castling_rook(board, move) if board.is_castling(move) else move.to_square
+            if to_mask >> target & 1:
+                yield move
+
+
+def generate_pseudo_legal_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return _masked(self, list(self.pseudo_legal_moves), int(from_mask), int(to_mask))
+
+
+def generate_legal_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return _masked(self, list(self.legal_moves), int(from_mask), int(to_mask))
+
+
+def generate_pseudo_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return (m for m in generate_pseudo_legal_moves(self, from_mask, to_mask) if self.is_capture(m))
+
+
+def generate_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return (m for m in generate_legal_moves(self, from_mask, to_mask) if self.is_capture(m))
+
+
+def generate_pseudo_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return (m for m in generate_pseudo_legal_moves(self, from_mask, to_mask) if self.is_en_passant(m))
+
+
+def generate_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    return (m for m in generate_legal_moves(self, from_mask, to_mask) if self.is_en_passant(m))
+
+
+def generate_castling_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
+    """Castling moves, selected as python-chess selects them: ``from_mask`` must hold the
+    king and ``to_mask`` the rook it castles with (king takes rook)."""
+    return (m for m in _masked(self, list(self.legal_moves), int(from_mask), int(to_mask)) if self.is_castling(m))
+
+
+def _castling_rook(board: Board, move: Move) -> int:
+    if (board.rooks & board.occupied_co[board.turn]) >> move.to_square & 1:
+        return move.to_square  # written king takes rook
+    rank = move.from_square & ~7
+    return rank + 7 if move.to_square > move.from_square else rank
+
+
+def has_pseudo_legal_en_passant(self: Board) -> bool:
+    return any(True for _ in generate_pseudo_legal_ep(self))
+
+
+# --- attacks --------------------------------------------------------------------------------
+
+
+def attacks_mask(self: Board, square: int) -> int:
+    """The squares the piece on ``square`` attacks (empty for an empty square)."""
+    piece = self.piece_at(square)
+    if piece is None:
+        return 0
+    return bb.piece_attacks(piece.piece_type, piece.color, square, self.occupied)
+
+
+def attacks(self: Board, square: int) -> SquareSet:
+    return SquareSet(attacks_mask(self, square))
+
+
+def is_irreversible(self: Board, move: Move) -> bool:
+    """Whether the move can never be undone: a capture or pawn move, a loss of castling
+    rights, or the passing of a legal en passant chance (python-chess's definition)."""
+    if not move:
+        return False
+    if self.is_zeroing(move):
+        return True
+    rights = self.castling_rights
+    if rights:
+        touched = (1 << move.from_square) | (1 << move.to_square)
+        king = self.king(self.turn)
+        if king is not None and move.from_square == king and rights & bb.BB_RANKS[0 if self.turn else 7]:
+            return True
+        if rights & touched:
+            return True
+    return self.has_legal_en_passant()
+
+
+# --- transforms -----------------------------------------------------------------------------
+
+
+def apply_mirror(self: Board) -> None:
+    """Mirrors the board in place (colours swapped, ranks flipped); the stack is cleared."""
+    self.set_fen(self.mirror().fen())
+
+
+def transform(self: Board, f: Callable[[int], int]) -> Board:
+    """A copy with every bitboard passed through ``f`` (``chess.flip_vertical`` …); the
+    side to move, clocks and castling rights (re-derived from the moved rooks) are kept."""
+    placement: Dict[int, Any] = {}
+    for square in range(64):
+        piece = self.piece_at(square)
+        if piece is not None:
+            target = int(f(1 << square))
+            placement[target.bit_length() - 1] = piece
+    rows = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for file in range(8):
+            piece = placement.get(rank * 8 + file)
+            if piece is None:
+                empty += 1
+            else:
+                row += (str(empty) if empty else "") + piece.symbol()
+                empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    fields = self.fen().split()
+    board = Board("/".join(rows) + f" {fields[1]} - - {fields[4]} {fields[5]}")
+    return board
+
+
+def apply_transform(self: Board, f: Callable[[int], int]) -> None:
+    self.set_fen(transform(self, f).fen())
+
+
+# --- edits, status and Chess960 (see shatranj._setup) -----------------------------------------
+
+
+def _edit(board: Board) -> Any:
+    from . import _setup
+
+    return _setup.state_of(board)
+
+
+def _commit(board: Board, setup: Any) -> None:
+    from . import _setup
+
+    _setup.adopt(board, setup)
+
+
+def set_piece_at(self: Board, square: int, piece: Any, promoted: bool = False) -> None:
+    """Puts ``piece`` (or nothing, for ``None``) on ``square``; any placement is allowed
+    (``status()`` says what is wrong). The move stack is cleared, as in python-chess."""
+    setup = _edit(self)
+    from ._setup import _square
+
+    square = _square(square)
+    setup.squares[square] = piece
+    bit = 1 << square
+    setup.promoted = (setup.promoted | bit) if promoted and piece is not None else (setup.promoted & ~bit)
+    _commit(self, setup)
+
+
+def remove_piece_at(self: Board, square: int) -> Any:
+    """Removes and returns the piece on ``square`` (``None`` if empty)."""
+    piece = self.piece_at(square)
+    set_piece_at(self, square, None)
+    return piece
+
+
+def set_piece_map(self: Board, pieces: Any) -> None:
+    setup = _edit(self)
+    setup.squares = [None] * 64
+    setup.promoted = 0
+    for square, piece in dict(pieces).items():
+        setup.squares[square] = piece
+    _commit(self, setup)
+
+
+def set_board_fen(self: Board, fen: str) -> None:
+    """Sets the placement (the first FEN field); turn, castling rights and clocks stay."""
+    setup = _edit(self)
+    setup.set_board_fen(fen)
+    _commit(self, setup)
+
+
+def clear_board(self: Board) -> None:
+    set_piece_map(self, {})
+
+
+def clear(self: Board) -> None:
+    """An empty board, White to move, no castling rights or en-passant square, clocks reset."""
+    setup = _edit(self)
+    chess960 = setup.chess960
+    setup.__init__()
+    setup.chess960 = chess960
+    _commit(self, setup)
+
+
+def reset(self: Board) -> None:
+    """The standard start position (python-chess's ``reset``)."""
+    self.set_fen(STARTING_FEN_TEXT)
+
+
+def set_castling_fen(self: Board, castling_fen: str) -> None:
+    setup = _edit(self)
+    setup.set_castling_fen(castling_fen)
+    _commit(self, setup)
+
+
+def clean_castling_rights(self: Board) -> int:
+    """The castling rights that can be used: each right's rook and king on their squares."""
+    setup = self._setup
+    if setup is not None:
+        return int(setup.clean_castling_rights())
+    if not self.move_stack:
+        return int(_edit(self).clean_castling_rights())
+    return int(self.castling_rights)
+
+
+def has_chess960_castling_rights(self: Board) -> bool:
+    """Whether the castling rights include one that only Chess960 has (a king off the
+    e-file, or a rook off the corners)."""
+    setup = _edit(self)
+    setup.chess960 = True
+    rights = setup.clean_castling_rights()
+    if rights & ~bb.BB_CORNERS:
+        return True
+    for color, king_square in ((True, 4), (False, 60)):
+        backrank = bb.BB_RANK_1 if color else bb.BB_RANK_8
+        if rights & backrank and setup.king(color) != king_square:
+            return True
+    return False
+
+
+def status(self: Board) -> Any:
+    """What is wrong with the position, as python-chess's ``STATUS_*`` flags
+    (``STATUS_VALID``, 0, when nothing is)."""
+    setup = self._setup
+    if setup is not None:
+        return setup.status()
+    if not self.is_check():
+        return _native_status(self)
+    state = _edit(self)
+    if self.move_stack:
+        state._stack = [None]  # after a move the rights are clean, as python-chess has them
+    return state.status()
+
+
+def _native_status(board: Board) -> Any:
+    """``status()`` of a native board not in check, from its bitboards: the native position
+    has one king a side, no pawn on a back rank and no opposite check, so only the counts,
+    the castling rights and the en-passant square are left to look at."""
+    errors = 0
+    black, white = board.occupied_co
+    pawns, kings = board.pawns, board.kings
+    if bb.popcount(white) > 16:
+        errors |= bb.STATUS_TOO_MANY_WHITE_PIECES
+    if bb.popcount(black) > 16:
+        errors |= bb.STATUS_TOO_MANY_BLACK_PIECES
+    if bb.popcount(white & pawns) > 8:
+        errors |= bb.STATUS_TOO_MANY_WHITE_PAWNS
+    if bb.popcount(black & pawns) > 8:
+        errors |= bb.STATUS_TOO_MANY_BLACK_PAWNS
+    rights = board.castling_rights
+    if rights:
+        clean = rights & board.rooks & bb.BB_CORNERS
+        clean &= (white & bb.BB_RANK_1) | (black & bb.BB_RANK_8)
+        if not kings & white & bb.BB_E1:
+            clean &= ~bb.BB_RANK_1
+        if not kings & black & bb.BB_E8:
+            clean &= ~bb.BB_RANK_8
+        if clean != rights:
+            errors |= bb.STATUS_BAD_CASTLING_RIGHTS
+    ep = board.ep_square
+    if ep is not None:
+        turn = board.turn
+        step = -8 if turn else 8
+        theirs = black if turn else white
+        if (ep >> 3) != (5 if turn else 2) or not (pawns & theirs) >> (ep + step) & 1 or board.occupied >> ep & 1 or board.occupied >> (ep - step) & 1:
+            errors |= bb.STATUS_INVALID_EP_SQUARE
+    return bb.Status(errors)
+
+
+def is_valid(self: Board) -> bool:
+    return bool(status(self) == bb.STATUS_VALID)
+
+
+def shredder_fen(self: Board, *, en_passant: str = "legal", promoted: Optional[bool] = None) -> str:
+    """The FEN with Shredder-FEN castling (rook files: ``HAha``)."""
+    return self.fen(shredder=True, en_passant=en_passant, promoted=promoted)  # type: ignore[arg-type]
+
+
+def _promoted(self: Board) -> int:
+    setup = self._setup
+    return 0 if setup is None else int(setup.promoted)
+
+
+def empty(cls: Type[BoardT], *, chess960: bool = False) -> BoardT:
+    """An empty board (python-chess's ``Board.empty()``)."""
+    return cls(None, chess960=chess960)
+
+
+def from_chess960_pos(cls: Type[BoardT], scharnagl: int) -> BoardT:
+    """Chess960 start position ``scharnagl`` (0..959) on a Chess960 board."""
+    board = cls(None, chess960=True)
+    set_chess960_pos(board, scharnagl)
+    return board
+
+
+def set_chess960_pos(self: Board, scharnagl: int) -> None:
+    """Sets up Chess960 start position ``scharnagl`` (518 is the standard one), with
+    castling rights for its rooks; the board's ``chess960`` flag stays as it is."""
+    from ._setup import SetupBoard, chess960_placement
+
+    white = chess960_placement(scharnagl)
+    setup = SetupBoard.from_fen(f"{white.lower()}/pppppppp/8/8/8/8/PPPPPPPP/{white} w - - 0 1", chess960=bool(self.chess960))
+    setup.castling_rights = setup.rooks & bb.BB_BACKRANKS
+    _commit(self, setup)
+
+
+def chess960_pos(self: Board, *, ignore_turn: bool = False, ignore_castling: bool = False, ignore_counters: bool = True) -> Optional[int]:
+    """The Chess960 start position index of the board, or ``None``."""
+    from ._setup import chess960_index
+
+    index = chess960_index(self.board_fen())
+    if index is None:
+        return None
+    if not ignore_turn and not self.turn:
+        return None
+    if not ignore_counters and (self.halfmove_clock != 0 or self.fullmove_number != 1):
+        return None
+    if self.ep_square is not None:
+        return None
+    return index
+
+
+STARTING_FEN_TEXT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+_native_epd: Any = Board.epd
+
+
 def install() -> None:
     for name, value in (
         ("set_epd", set_epd),
@@ -140,8 +526,42 @@ def install() -> None:
         ("xboard", xboard),
         ("parse_xboard", parse_xboard),
         ("push_xboard", push_xboard),
+        ("generate_pseudo_legal_moves", generate_pseudo_legal_moves),
+        ("generate_pseudo_legal_captures", generate_pseudo_legal_captures),
+        ("generate_legal_captures", generate_legal_captures),
+        ("generate_pseudo_legal_ep", generate_pseudo_legal_ep),
+        ("generate_legal_ep", generate_legal_ep),
+        ("generate_castling_moves", generate_castling_moves),
+        ("has_pseudo_legal_en_passant", has_pseudo_legal_en_passant),
+        ("attacks_mask", attacks_mask),
+        ("attacks", attacks),
+        ("is_irreversible", is_irreversible),
+        ("apply_mirror", apply_mirror),
+        ("transform", transform),
+        ("apply_transform", apply_transform),
+        ("set_piece_at", set_piece_at),
+        ("remove_piece_at", remove_piece_at),
+        ("set_piece_map", set_piece_map),
+        ("set_board_fen", set_board_fen),
+        ("clear_board", clear_board),
+        ("clear", clear),
+        ("reset", reset),
+        ("set_castling_fen", set_castling_fen),
+        ("clean_castling_rights", clean_castling_rights),
+        ("status", status),
+        ("has_chess960_castling_rights", has_chess960_castling_rights),
+        ("shredder_fen", shredder_fen),
+        ("promoted", property(_promoted)),
+        ("empty", classmethod(empty)),
+        ("from_chess960_pos", classmethod(from_chess960_pos)),
+        ("set_chess960_pos", set_chess960_pos),
+        ("chess960_pos", chess960_pos),
         ("uci_variant", "chess"),
         ("xboard_variant", "normal"),
     ):
         if name not in Board.__dict__:  # a native version wins
             setattr(Board, name, value)
+    # Python versions that replace native ones: python-chess's masks, and EPD operations.
+    Board.generate_legal_moves = generate_legal_moves  # type: ignore[method-assign,assignment]
+    Board.epd = epd  # type: ignore[method-assign,assignment]
+    Board.is_valid = is_valid  # type: ignore[method-assign,assignment]

@@ -139,6 +139,74 @@ class SquareSet:
     def symmetric_difference(self, other: IntoSquareSet) -> SquareSet:
         return self ^ other
 
+    def update(self, *others: IntoSquareSet) -> None:
+        for other in others:
+            self.mask |= _mask_of(other)
+
+    def intersection_update(self, *others: IntoSquareSet) -> None:
+        for other in others:
+            self.mask &= _mask_of(other)
+
+    def difference_update(self, other: IntoSquareSet) -> None:
+        self.mask &= ~_mask_of(other)
+
+    def symmetric_difference_update(self, other: IntoSquareSet) -> None:
+        self.mask ^= _mask_of(other)
+
+    def __ior__(self, other: IntoSquareSet) -> SquareSet:
+        self.mask |= _mask_of(other)
+        return self
+
+    def __iand__(self, other: IntoSquareSet) -> SquareSet:
+        self.mask &= _mask_of(other)
+        return self
+
+    def __ixor__(self, other: IntoSquareSet) -> SquareSet:
+        self.mask ^= _mask_of(other)
+        return self
+
+    def __isub__(self, other: IntoSquareSet) -> SquareSet:
+        self.mask &= ~_mask_of(other)
+        return self
+
+    def __ilshift__(self, shift: int) -> SquareSet:
+        self.mask = (self.mask << shift) & _ALL
+        return self
+
+    def __irshift__(self, shift: int) -> SquareSet:
+        self.mask >>= shift
+        return self
+
+    def carry_rippler(self) -> Iterator[int]:
+        """Every subset of the set, as masks, from the empty one up (the carry-rippler
+        trick: ``subset = (subset - mask) & mask``)."""
+        subset = 0
+        while True:
+            yield subset
+            subset = (subset - self.mask) & self.mask
+            if not subset:
+                break
+
+    def mirror(self) -> SquareSet:
+        """The set seen from the other side (rank 1 ↔ rank 8)."""
+        return SquareSet(int.from_bytes(self.mask.to_bytes(8, "little"), "big"))
+
+    @classmethod
+    def from_square(cls, square: int) -> SquareSet:
+        return cls(1 << square)
+
+    @classmethod
+    def ray(cls, a: int, b: int) -> SquareSet:
+        from ._bitboards import ray
+
+        return cls(ray(a, b))
+
+    @classmethod
+    def between(cls, a: int, b: int) -> SquareSet:
+        from ._bitboards import between
+
+        return cls(between(a, b))
+
     def tolist(self) -> list[bool]:
         return [bool(self.mask >> square & 1) for square in range(64)]
 

@@ -11,17 +11,25 @@ them); every problem is reported in ``Game.errors`` with its line number (``.lin
 including stray text python-chess skips silently; a game whose blank line before the next
 ``[Event`` is missing, or whose ``{`` comment is never closed, ends at the next tag-pair
 line instead of swallowing the following games; tag values unescape ``\\"`` and ``\\\\``;
-there are no visitors beyond :class:`StringExporter`, no variants, and no null moves.
+there are no variants, and the reader does not read null moves (``--``, ``Z0``).
+
+Visitors are python-chess's (:class:`BaseVisitor`, :class:`GameBuilder`,
+:class:`HeadersBuilder`, :class:`BoardBuilder`, :class:`SkipVisitor`, :data:`SKIP`): a game is
+parsed natively, then walked through the visitor in python-chess's order;
+:class:`StringExporter` and :class:`FileExporter` write the text natively in one call.
 """
 
 from __future__ import annotations
 
 import abc
+import dataclasses
+import enum
 import os
 import re
 import stat
 import sys
 import time
+import typing
 import weakref
 from typing import (
     Any,
@@ -167,9 +175,16 @@ class Headers(MutableMapping[str, str]):
     def is_chess960(self) -> bool:
         return self.get("Variant", "").lower() in ["chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random"]
 
+    def is_wild(self) -> bool:
+        """Whether the ``Variant`` tag names an ICS wild variant (``wild/…``, ``pawns/…``,
+        ``odds/…``, ``misc/…``, ``fr``)."""
+        variant = self.get("Variant", "").lower()
+        return variant in ("wild/fr", "fr") or variant.startswith(("wild/", "pawns/", "odds/", "misc/"))
+
     def board(self) -> Board:
-        """The start position: the ``FEN`` tag's, else the standard one."""
-        return Board(self.get("FEN", STARTING_FEN))
+        """The start position: the ``FEN`` tag's, else the standard one (a Chess960 board
+        when the ``Variant`` tag says so)."""
+        return Board(self.get("FEN", STARTING_FEN), chess960=self.is_chess960())
 
     def __setitem__(self, key: str, value: str) -> None:
         if key in _ROSTER_DEFAULTS:
@@ -430,6 +445,34 @@ class GameNode(abc.ABC):
         colors = {"G": "green", "R": "red", "Y": "yellow", "B": "blue"}
         return [Arrow(tail, head, color=colors[c]) for c, tail, head in _core.pgn_arrows(self.comment)]
 
+    def set_clock(self, seconds: Optional[float]) -> None:
+        """Sets (or with ``None`` removes) the ``[%clk H:MM:SS]`` annotation of the comment;
+        negative times are clamped to zero."""
+        self.comment = _set_annotation(self.comment, _CLOCK_REGEX, "" if seconds is None else f"[%clk {_clock_text(seconds)}]")
+
+    def set_emt(self, seconds: Optional[float]) -> None:
+        """Sets (or with ``None`` removes) the ``[%emt H:MM:SS]`` annotation."""
+        self.comment = _set_annotation(self.comment, _EMT_REGEX, "" if seconds is None else f"[%emt {_clock_text(seconds)}]")
+
+    def set_eval(self, score: Optional[PovScore], depth: Optional[int] = None) -> None:
+        """Sets (or with ``None`` removes) the ``[%eval …]`` annotation: pawns from White's
+        view with two decimals, or ``#n`` for mate, then ``,depth`` when given."""
+        self.comment = _set_annotation(self.comment, _EVAL_REGEX, _eval_text(score, depth))
+
+    def set_arrows(self, arrows: Iterable[Union[Arrow, Tuple[int, int]]]) -> None:
+        """Replaces the ``[%csl …]`` (squares) and ``[%cal …]`` (arrows) annotations, which
+        go first in the comment."""
+        self.comment = _with_arrows(self.comment, arrows)
+
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walks the game through ``visitor`` (from the root: the whole game)."""
+        return self.game().accept(visitor)
+
+    def accept_subgame(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walks this node's subtree as a game of its own, whose ``FEN`` is this node's
+        position."""
+        return _accept_subgame(self, visitor)
+
     def add_line(self, moves: Iterable[Move], *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> GameNode:
         """Child nodes for ``moves`` in a row; the comment and NAGs go to the last."""
         node: GameNode = self
@@ -550,14 +593,431 @@ class Mainline(Generic[MainlineMapT]):
         return " ".join(parts)
 
 
-class StringExporter:
-    """Export options, for ``game.accept(StringExporter(...))``: python-chess's layout."""
+# --- visitors ---------------------------------------------------------------------------------
+
+
+class SkipType(enum.Enum):
+    SKIP = None
+
+
+SKIP = SkipType.SKIP
+"""Returned by a visitor's ``begin_headers``, ``end_headers`` or ``begin_variation`` to skip
+what follows (python-chess's ``chess.pgn.SKIP``)."""
+
+ResultT = TypeVar("ResultT")
+
+
+class BaseVisitor(abc.ABC, Generic[ResultT]):
+    """python-chess's visitor protocol: a game is walked (by :meth:`GameNode.accept`, or by
+    :func:`read_game` with ``Visitor=``) as calls in reading order; ``result()`` is what the
+    walk returns. Every method but ``result`` has a do-nothing default."""
+
+    def begin_game(self) -> Optional[SkipType]:
+        return None
+
+    def begin_headers(self) -> Optional[Any]:
+        return None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        pass
+
+    def end_headers(self) -> Optional[SkipType]:
+        return None
+
+    def begin_parse_san(self, board: Board, san: str) -> Optional[SkipType]:
+        return None
+
+    def parse_san(self, board: Board, san: str) -> Move:
+        return board.parse_san(san)
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        pass
+
+    def visit_board(self, board: Board) -> None:
+        pass
+
+    def visit_comment(self, comment: str) -> None:
+        pass
+
+    def visit_nag(self, nag: int) -> None:
+        pass
+
+    def begin_variation(self) -> Optional[SkipType]:
+        return None
+
+    def end_variation(self) -> None:
+        pass
+
+    def visit_result(self, result: str) -> None:
+        pass
+
+    def end_game(self) -> None:
+        pass
+
+    @abc.abstractmethod
+    def result(self) -> ResultT:
+        """The walk's outcome."""
+
+    def handle_error(self, error: Exception) -> None:
+        """Called for a problem met while reading; the default raises it."""
+        raise error
+
+
+GameT = TypeVar("GameT", bound="Game")
+
+
+class GameBuilder(BaseVisitor[GameT]):
+    """Builds a :class:`Game` (or the ``Game`` subclass given) from visitor calls."""
+
+    def __init__(self, *, Game: Any = None) -> None:
+        self.Game = Game if Game is not None else globals()["Game"]
+
+    def begin_game(self) -> None:
+        self.game: Any = self.Game()
+        self.variation_stack: List[GameNode] = [self.game]
+        self.starting_comment = ""
+        self.in_variation = False
+
+    def begin_headers(self) -> Headers:
+        return self.game.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.game.headers[tagname] = tagvalue
+
+    def visit_nag(self, nag: int) -> None:
+        self.variation_stack[-1].nags.add(nag)
+
+    def begin_variation(self) -> None:
+        parent = self.variation_stack[-1].parent
+        assert parent is not None, "begin_variation called, but root node on top of stack"
+        self.variation_stack.append(parent)
+        self.in_variation = False
+
+    def end_variation(self) -> None:
+        self.variation_stack.pop()
+
+    def visit_result(self, result: str) -> None:
+        if self.game.headers.get("Result", "*") == "*":
+            self.game.headers["Result"] = result
+
+    def visit_comment(self, comment: str) -> None:
+        top = self.variation_stack[-1]
+        if self.in_variation or (top.parent is None and top.is_end()):
+            # After a move, or before the game's first move: the node's own comment.
+            top.comment = "\n".join(c for c in (top.comment, comment) if c).strip()
+        else:
+            # Before the first move of a variation: that move's starting comment.
+            self.starting_comment = "\n".join(c for c in (self.starting_comment, comment) if c).strip()
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        node = self.variation_stack[-1].add_variation(move)
+        node.starting_comment = self.starting_comment
+        self.variation_stack[-1] = node
+        self.starting_comment = ""
+        self.in_variation = True
+
+    def handle_error(self, error: Exception) -> None:
+        self.game.errors.append(error)
+
+    def result(self) -> GameT:
+        return typing.cast(GameT, self.game)
+
+
+class HeadersBuilder(BaseVisitor[Headers]):
+    """Collects the tag pairs of a game and skips its movetext."""
+
+    def __init__(self, *, Headers: Any = None) -> None:
+        self.Headers = Headers if Headers is not None else globals()["Headers"]
+
+    def begin_headers(self) -> Headers:
+        self.headers: Headers = self.Headers({})
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> Headers:
+        return self.headers
+
+
+class BoardBuilder(BaseVisitor[Board]):
+    """The position at the end of a game's main line."""
+
+    def begin_variation(self) -> SkipType:
+        return SKIP
+
+    def visit_board(self, board: Board) -> None:
+        self.board: Board = board.copy(stack=False)
+
+    def result(self) -> Board:
+        return self.board
+
+
+class SkipVisitor(BaseVisitor[bool]):
+    """Skips a game: the walk returns ``True``."""
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def begin_variation(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> bool:
+        return True
+
+
+def _walk(game: Game, node: GameNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    """python-chess's order: each move, then its sibling variations, then the line goes on.
+    The main line is a loop (a game of thousands of moves needs no deep recursion); only
+    side variations recurse. The board is left as it was given."""
+    depth = len(board.move_stack)
+    while node.variations:
+        main = node.variations[0]
+        _visit_node(main, board, visitor)
+        for side in node.variations[1:]:
+            if visitor.begin_variation() is SKIP:
+                continue
+            _visit_node(side, board, visitor)
+            board.push(side.move)
+            _walk(game, side, board, visitor)
+            board.pop()
+            visitor.end_variation()
+        board.push(main.move)
+        node = main
+    while len(board.move_stack) > depth:
+        board.pop()
+
+
+def _visit_node(node: ChildNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    if node.starting_comment:
+        visitor.visit_comment(node.starting_comment)
+    visitor.visit_move(board, node.move)
+    board.push(node.move)
+    visitor.visit_board(board)
+    board.pop()
+    for nag in sorted(node.nags):
+        visitor.visit_nag(nag)
+    if node.comment:
+        visitor.visit_comment(node.comment)
+
+
+def _accept_game(game: Game, visitor: BaseVisitor[ResultT], errors: Iterable[Exception] = ()) -> ResultT:
+    if visitor.begin_game() is not SKIP:
+        if visitor.begin_headers() is not SKIP:
+            for tagname, tagvalue in game.headers.items():
+                visitor.visit_header(tagname, tagvalue)
+        if visitor.end_headers() is not SKIP:
+            board = game.board()
+            visitor.visit_board(board)
+            if game.comment:
+                visitor.visit_comment(game.comment)
+            _walk(game, game, board, visitor)
+            for error in errors:
+                visitor.handle_error(error)
+            visitor.visit_result(game.headers.get("Result", "*"))
+        visitor.end_game()
+    return visitor.result()
+
+
+def _accept_subgame(node: GameNode, visitor: BaseVisitor[ResultT]) -> ResultT:
+    """The node's subtree as a game of its own: the headers of its game, with ``FEN`` and
+    ``SetUp`` set to the node's position."""
+    game = node.game()
+    board = node.board()
+    if visitor.begin_game() is not SKIP:
+        if visitor.begin_headers() is not SKIP:
+            fen = board.fen()
+            for tagname, tagvalue in game.headers.items():
+                if tagname not in ("FEN", "SetUp"):
+                    visitor.visit_header(tagname, tagvalue)
+            if fen != STARTING_FEN:
+                visitor.visit_header("FEN", fen)
+                visitor.visit_header("SetUp", "1")
+        if visitor.end_headers() is not SKIP:
+            visitor.visit_board(board)
+            _walk(game, node, board, visitor)
+            visitor.visit_result(game.headers.get("Result", "*"))
+        visitor.end_game()
+    return visitor.result()
+
+
+# --- time controls ----------------------------------------------------------------------------
+
+
+class TimeControlType(enum.Enum):
+    UNKNOWN = 0
+    UNLIMITED = 1
+    STANDARD = 2
+    RAPID = 3
+    BLITZ = 4
+    BULLET = 5
+
+
+@dataclasses.dataclass
+class TimeControlPart:
+    """One period: ``moves`` to play (0: the rest of the game) in ``time`` seconds, with an
+    ``increment`` and a ``delay`` per move."""
+
+    moves: int = 0
+    time: float = 0
+    increment: float = 0
+    delay: float = 0
+
+
+@dataclasses.dataclass
+class TimeControl:
+    """A ``TimeControl`` tag: its periods and the kind of game they make."""
+
+    parts: List[TimeControlPart] = dataclasses.field(default_factory=list)
+    type: TimeControlType = TimeControlType.UNKNOWN
+
+
+_TC_NUMBER = re.compile(r"^\d+(\.\d+)?\Z")
+
+
+def _tc_number(text: str, tag: str) -> float:
+    if not _TC_NUMBER.match(text):
+        raise ValueError(f"invalid TimeControl {tag!r}: {text!r} is not a number")
+    return float(text) if "." in text else int(text)
+
+
+def parse_time_control(time_control: str) -> TimeControl:
+    """Parses a PGN ``TimeControl`` tag (``"40/7200:20/3600:900+30"``, ``"300+3"``, ``"-"``,
+    ``"?"``); ``ValueError`` for anything else. The type follows FIDE's limits on the
+    estimated time of a 60-move game (base + 60 × increment): bullet under 3 minutes, blitz
+    up to 10, rapid under 60, standard from 60."""
+    text = time_control.strip()
+    if text in ("", "?"):
+        return TimeControl([], TimeControlType.UNKNOWN)
+    if text == "-":
+        return TimeControl([], TimeControlType.UNLIMITED)
+    parts: List[TimeControlPart] = []
+    periods = text.split(":")
+    for i, period in enumerate(periods):
+        moves = 0
+        if "/" in period:
+            moves_text, period = period.split("/", 1)
+            moves = int(_tc_number(moves_text, time_control))
+            if moves <= 0 or isinstance(_tc_number(moves_text, time_control), float):
+                raise ValueError(f"invalid TimeControl {time_control!r}: bad move count {moves_text!r}")
+        elif i < len(periods) - 1:
+            raise ValueError(f"invalid TimeControl {time_control!r}: only the last period may lack a move count")
+        increment: float = 0
+        if "+" in period:
+            period, increment_text = period.split("+", 1)
+            increment = _tc_number(increment_text, time_control)
+        parts.append(TimeControlPart(moves, _tc_number(period, time_control), increment))
+    first = parts[0]
+    estimate = first.time + 60 * first.increment
+    if estimate < 180:
+        kind = TimeControlType.BULLET
+    elif estimate <= 600:
+        kind = TimeControlType.BLITZ
+    elif estimate < 3600:
+        kind = TimeControlType.RAPID
+    else:
+        kind = TimeControlType.STANDARD
+    return TimeControl(parts, kind)
+
+
+# --- comment annotations ----------------------------------------------------------------------
+
+_CLOCK_REGEX = re.compile(r"\[%clk\s+[^\]]*\]")
+_EMT_REGEX = re.compile(r"\[%emt\s+[^\]]*\]")
+_EVAL_REGEX = re.compile(r"\[%eval\s+[^\]]*\]")
+_ARROWS_REGEX = re.compile(r"\[%(?:csl|cal)\s+[^\]]*\]")
+
+
+def _remove_first(comment: str, found: "re.Match[str]") -> str:
+    start, end = found.span()
+    if start > 0 and comment[start - 1].isspace():
+        start -= 1
+    elif end < len(comment) and comment[end].isspace():
+        end += 1
+    return comment[:start] + comment[end:]
+
+
+def _set_annotation(comment: str, regex: "re.Pattern[str]", text: str) -> str:
+    """The comment with its first ``regex`` annotation replaced by ``text`` (any others
+    dropped), or ``text`` appended; an empty ``text`` removes the annotation."""
+    found = regex.search(comment)
+    if found is None:
+        if not text:
+            return comment
+        return f"{comment} {text}" if comment else text
+    head = comment[: found.start()] + text if text else None
+    if head is None:
+        comment = _remove_first(comment, found)
+        while (found := regex.search(comment)) is not None:
+            comment = _remove_first(comment, found)
+        return comment.strip()
+    tail = comment[found.end() :]
+    while (more := regex.search(tail)) is not None:
+        tail = _remove_first(tail, more)
+    return head + tail
+
+
+def _clock_text(seconds: float) -> str:
+    seconds = max(0.0, float(seconds))
+    hours = int(seconds // 3600)
+    minutes = int(seconds % 3600 // 60)
+    rest = seconds % 60
+    rest_text = f"{rest:06.3f}".rstrip("0").rstrip(".")
+    return f"{hours:d}:{minutes:02d}:{rest_text}"
+
+
+def _eval_text(score: Optional[PovScore], depth: Optional[int]) -> str:
+    if score is None:
+        return ""
+    white = score.white()
+    mate = white.mate()
+    value = f"#{mate}" if mate is not None else f"{(white.score() or 0) / 100:.2f}"
+    return f"[%eval {value}]" if depth is None else f"[%eval {value},{int(depth)}]"
+
+
+def _with_arrows(comment: str, arrows: Iterable[Union[Arrow, Tuple[int, int]]]) -> str:
+    from .svg import Arrow
+
+    squares: List[str] = []
+    lines: List[str] = []
+    for arrow in arrows:
+        if not isinstance(arrow, Arrow):
+            tail, head = arrow
+            arrow = Arrow(tail, head)
+        (squares if arrow.tail == arrow.head else lines).append(arrow.pgn())
+    while (found := _ARROWS_REGEX.search(comment)) is not None:
+        comment = _remove_first(comment, found)
+    comment = comment.strip()
+    prefix = (f"[%csl {','.join(squares)}]" if squares else "") + (f"[%cal {','.join(lines)}]" if lines else "")
+    return f"{prefix} {comment}" if prefix and comment else (prefix or comment)
+
+
+
+
+class StringExporter(BaseVisitor[str]):
+    """Writes a game as PGN text in python-chess's layout: ``game.accept(exporter)`` returns
+    the text, and ``str(exporter)`` is the last text written. The text is made natively
+    from the game tree, not from visitor calls."""
 
     def __init__(self, *, columns: Optional[int] = 80, headers: bool = True, comments: bool = True, variations: bool = True) -> None:
         self.columns = columns
         self.headers = headers
         self.comments = comments
         self.variations = variations
+        self.text = ""
+
+    def _finish(self, text: str) -> Any:
+        self.text = text
+        return text
+
+    def result(self) -> str:
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class Game(GameNode):
@@ -604,15 +1064,25 @@ class Game(GameNode):
         return self.board().ply() if "FEN" in self.headers else 0
 
     def setup(self, board: Union[Board, str]) -> None:
-        """Sets the start position: the ``FEN`` and ``SetUp`` tags."""
-        fen = board if isinstance(board, str) else board.fen()
-        fen = Board(fen).fen()
-        if fen == STARTING_FEN:
-            self.headers.pop("FEN", None)
-            self.headers.pop("SetUp", None)
+        """Sets the start position: the ``FEN`` and ``SetUp`` tags, and ``Variant`` is
+        ``Chess960`` for a Chess960 board (or a FEN whose castling rights only Chess960
+        has)."""
+        if isinstance(board, str):
+            setup = Board(board)
+            if setup.has_chess960_castling_rights():
+                setup.chess960 = True
         else:
+            setup = board
+        fen = setup.fen()
+        self.headers.pop("FEN", None)
+        self.headers.pop("SetUp", None)
+        if fen != STARTING_FEN:
             self.headers["FEN"] = fen
             self.headers["SetUp"] = "1"
+        if setup.chess960:
+            self.headers["Variant"] = "Chess960"
+        else:
+            self.headers.pop("Variant", None)
 
     @classmethod
     def from_board(cls, board: Board) -> Game:
@@ -629,8 +1099,23 @@ class Game(GameNode):
     def without_tag_roster(cls) -> Game:
         return cls(headers={})
 
-    def accept(self, exporter: StringExporter) -> str:
-        """PGN text as ``exporter`` asks (python-chess's ``StringExporter`` output)."""
+    @classmethod
+    def builder(cls) -> GameBuilder[Any]:
+        """A visitor that builds games of this class (``read_game(f, Visitor=MyGame.builder)``)."""
+        return GameBuilder(Game=cls)
+
+    def time_control(self) -> TimeControl:
+        """The ``TimeControl`` tag, parsed (see :func:`parse_time_control`)."""
+        return parse_time_control(self.headers.get("TimeControl", ""))
+
+    def accept(self, visitor: BaseVisitor[ResultT]) -> ResultT:
+        """Walks the game through ``visitor``; for a :class:`StringExporter` (or
+        :class:`FileExporter`), the PGN text is made natively in one call."""
+        if isinstance(visitor, StringExporter):
+            return typing.cast(ResultT, visitor._finish(self._export(visitor)))
+        return _accept_game(self, visitor)
+
+    def _export(self, exporter: StringExporter) -> str:
         tags = list(self.headers.items()) if exporter.headers else []
         result = self.headers.get("Result", "*")
         source = self._source
@@ -650,7 +1135,7 @@ class Game(GameNode):
         return _core.pgn_write(tags, fen, nodes, result, exporter.columns, exporter.headers, exporter.comments, exporter.variations)
 
     def __str__(self) -> str:
-        return self.accept(StringExporter(columns=None))
+        return self._export(StringExporter(columns=None))
 
     def __repr__(self) -> str:
         return "<{} at {:#x} ({!r} vs. {!r}, {!r} at {!r}{})>".format(
@@ -659,16 +1144,41 @@ class Game(GameNode):
             f", {len(self.errors)} errors" if self.errors else "")  # fmt: skip
 
 
+class FileExporter(StringExporter):
+    """Writes each visited game's PGN, followed by a blank line, to a text file; the walk
+    returns the number of characters written."""
+
+    def __init__(self, handle: Any, *, columns: Optional[int] = 80, headers: bool = True, comments: bool = True, variations: bool = True) -> None:
+        super().__init__(columns=columns, headers=headers, comments=comments, variations=variations)
+        self.handle = handle
+        self.written = 0
+
+    def _finish(self, text: str) -> int:
+        self.text = text
+        chunk = text + "\n\n"
+        self.handle.write(chunk)
+        self.written += len(chunk)
+        return len(chunk)
+
+
 # Where each handle stopped: a line read that begins the next game, and the line count.
 _PENDING: "weakref.WeakKeyDictionary[Any, Tuple[Optional[str], int]]" = weakref.WeakKeyDictionary()
 
 
-def read_game(handle: Any) -> Optional[Game]:
+def read_game(handle: Any, *, Visitor: Any = None) -> Any:
     """The next game of a text file (``None`` at the end), as python-chess's ``read_game``.
 
     Problems are in ``game.errors`` (each with ``.line``, counted from where this handle's
-    reading began); the reader goes on with the next game on the next call.
+    reading began); the reader goes on with the next game on the next call. With
+    ``Visitor`` (a visitor class, or any callable making one), the game is read natively,
+    then walked through a new visitor, whose ``handle_error`` gets the problems, and the
+    visitor's ``result()`` is returned.
     """
+    if Visitor is not None and Visitor is not GameBuilder:
+        game = read_game(handle)
+        if game is None:
+            return None
+        return _accept_game(game, Visitor(), game.errors)
     try:
         pending, line_no = _PENDING.pop(handle, (None, 0))
     except TypeError:  # a handle that cannot be weakly referenced: no carry-over
@@ -1079,5 +1589,7 @@ def to_polars(source: Source, **kwargs: Any) -> Any:
 __all__ = [
     "Game", "GameNode", "ChildNode", "Headers", "Mainline", "StringExporter", "PgnError",
     "GameList", "read_game", "read_games", "TAG_ROSTER", "read_headers", "skip_game", "StreamError",
-    "GameStream", "stream_games", "stream_headers", "to_arrow", "to_polars",
+    "GameStream", "stream_games", "stream_headers", "to_arrow", "to_polars", "BaseVisitor", "GameBuilder",
+    "HeadersBuilder", "BoardBuilder", "SkipVisitor", "SkipType", "SKIP", "FileExporter", "TimeControl",
+    "TimeControlPart", "TimeControlType", "parse_time_control",
 ] + [name for name in dir() if name.startswith("NAG_")]  # fmt: skip

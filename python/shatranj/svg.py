@@ -290,7 +290,10 @@ def piece(piece: Any, size: int | None = None) -> SvgWrapper:
     if size is not None:
         svg.set("width", str(size))
         svg.set("height", str(size))
-    svg.append(_piece_text(piece_type, color, 0, 0, None))
+    glyph = _piece_text(piece_type, color, 0, 0, None)
+    # python-chess's id for the piece's definition, which scripts look for.
+    glyph.set("id", f"{'white' if color else 'black'}-{PIECE_NAMES[piece_type - 1]}")
+    svg.append(glyph)
     return SvgWrapper(ET.tostring(svg, encoding="unicode"))
 
 
@@ -389,22 +392,30 @@ def _arrow(
         attrs["class"] = f"{name} circle"
         ET.SubElement(svg, "circle", attrs)
         return
-    # One polygon per arrow: a shaft from the tail's centre and a head whose tip stops short of
-    # the head square's edge, so the target piece stays visible.
+    # As python-chess draws it: a <line> for the shaft, from the tail's centre to the base of
+    # the head, and a <polygon> for the head, whose tip stops short of the head square's edge
+    # so that the target piece stays visible.
     length = math.hypot(hx - tx, hy - ty)
     ux, uy = (hx - tx) / length, (hy - ty) / length
     px, py = -uy, ux
     shaft, head_width, head_length = SQUARE_SIZE * 0.1, SQUARE_SIZE * 0.28, SQUARE_SIZE * 0.45
     tip_x, tip_y = hx + ux * SQUARE_SIZE * 0.2, hy + uy * SQUARE_SIZE * 0.2
     base_x, base_y = tip_x - ux * head_length, tip_y - uy * head_length
+    line = {
+        "x1": _num(tx),
+        "y1": _num(ty),
+        "x2": _num(base_x),
+        "y2": _num(base_y),
+        "stroke-width": _num(2 * shaft),
+        "stroke-linecap": "butt",
+    }
+    line.update(_paint("stroke", color))
+    line["class"] = name
+    ET.SubElement(svg, "line", line)
     points = [
-        (tx + px * shaft, ty + py * shaft),
-        (base_x + px * shaft, base_y + py * shaft),
         (base_x + px * head_width, base_y + py * head_width),
         (tip_x, tip_y),
         (base_x - px * head_width, base_y - py * head_width),
-        (base_x - px * shaft, base_y - py * shaft),
-        (tx - px * shaft, ty - py * shaft),
     ]
     attrs = {"points": " ".join(f"{_num(x)},{_num(y)}" for x, y in points)}
     attrs.update(_paint("fill", color))

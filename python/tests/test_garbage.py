@@ -3,6 +3,8 @@
 Each parser gets many thousands of seeded random strings (mutated FENs, SAN and UCI
 lookalikes, random bytes-as-text) in a child process: a Rust panic or a crash would kill the
 child, so the test asserts the child exits normally and reports only the expected exceptions.
+The parsers of issue 20 are in too: X-FEN/Shredder-FEN (Chess960 boards), EPD operations,
+PGN time controls and comment annotations, and Polyglot books truncated or bit-flipped.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ CASES = 20000
 
 CHILD = textwrap.dedent(
     """
-    import random, sys
-    import shatranj
+    import os, random, struct, sys, tempfile
+    import shatranj, shatranj.pgn, shatranj.polyglot
 
     seed, cases = int(sys.argv[1]), int(sys.argv[2])
     rng = random.Random(seed)
@@ -29,7 +31,16 @@ CHILD = textwrap.dedent(
     ]
     ALPHABET = "KQRBNPkqrbnp12345678/ -wabcdefgh0x=+#O!?@:é\\u0000\\u2654\\n\\t"
     SAN = ["e4", "Nf3", "O-O", "O-O-O", "exd5", "e8=Q", "Nbd2", "Qh4#", "0-0", "a1", "Kxe2+"]
-    UCI = ["e2e4", "e7e8q", "e1g1", "0000", "a1a1", "h7h8k", "e2e4p"]
+    UCI = ["e2e4", "e7e8q", "e1g1", "0000", "a1a1", "h7h8k", "e2e4p", "P@e4", "N@f3"]
+    EPD_OPS = ['bm Nf3; id "x";', "pv e4 e5 Nf3;", 'c0 "a b";', "ce 55; acd 12.5;", "noop;", "am Qh4#"]
+    EPD_LINE = 'r2qk2r/ppp1b1pp/2n1p3/3pP1n1/3P2b1/2PB1NN1/PP4PP/R1BQK2R w KQkq - bm Nxg5; id "ERET";'
+    TIME_CONTROLS = ["40/7200:20/3600:900+30", "300+3", "60", "-", "?", "10+0.05", "600:20/180"]
+    ANNOTATIONS = ["[%clk 1:02:03]", "[%eval -0.80,12]", "[%eval #-3]", "[%emt 0:00:01.5]", "[%csl Ga1][%cal Ra1h8]"]
+    # A small book: the start position's key with e2e4 and d2d4, then random entries.
+    start = shatranj.Board().zobrist_hash()
+    BOOK = b"".join(struct.pack(">QHHI", start, m, w, 0) for m, w in ((0x031C, 10), (0x02DB, 5)))
+    BOOK += bytes(rng.randrange(256) for _ in range(16 * 8))
+    book_path = os.path.join(tempfile.mkdtemp(), "book.bin")
 
     def mutate(text):
         chars = list(text)
@@ -58,7 +69,8 @@ CHILD = textwrap.dedent(
     expected = {
         "Board": ValueError, "set_fen": ValueError, "push_san": ValueError, "parse_san": ValueError,
         "push_uci": ValueError, "parse_uci": ValueError, "Move.from_uci": ValueError,
-        "Piece.from_symbol": ValueError,
+        "Piece.from_symbol": ValueError, "Board960": ValueError, "set_epd": ValueError,
+        "parse_time_control": ValueError, "polyglot": ValueError,
     }
     counts = {name: [0, 0] for name in expected}
 
@@ -85,6 +97,37 @@ CHILD = textwrap.dedent(
         attempt("Piece.from_symbol", lambda: shatranj.Piece.from_symbol(san[:2]))
         # Whatever got pushed, the board is still a consistent position.
         assert shatranj.Board(board.fen()).fen() == board.fen()
+        # X-FEN and Shredder-FEN (Chess960 boards are played in setup mode).
+        attempt("Board960", lambda: shatranj.Board(fen, chess960=True).fen())
+        # EPD operations after a good position, and the whole line mutated.
+        ops = garbage(EPD_OPS)
+        attempt("set_epd", lambda: shatranj.Board().set_epd(rng.choice([FENS[1].rsplit(" ", 2)[0] + " " + ops, mutate(EPD_LINE)])))
+        attempt("parse_time_control", lambda: shatranj.pgn.parse_time_control(garbage(TIME_CONTROLS)))
+        # Annotations never raise: a malformed one is no annotation.
+        node = shatranj.pgn.Game()
+        node.comment = garbage(ANNOTATIONS)
+        node.clock(), node.emt(), node.eval(), node.eval_depth(), node.arrows()
+        node.set_clock(rng.uniform(-100, 1e6))
+        node.set_eval(None)
+        node.set_arrows([(rng.randrange(64), rng.randrange(64))])
+        # Polyglot books: random, truncated and bit-flipped entries.
+        data = bytearray(BOOK)
+        cut = rng.randrange(len(data) + 1)
+        data = data[:cut] if rng.random() < 0.5 else data
+        for _ in range(rng.randrange(4)):
+            if data:
+                data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+        with open(book_path, "wb") as f:
+            f.write(bytes(data))
+
+        def read_book():
+            with shatranj.polyglot.open_reader(book_path) as book:
+                list(book.find_all(shatranj.Board()))
+                for entry in book:
+                    entry.move.uci()
+                book.get(rng.randrange(1 << 64))  # find() raises IndexError when absent, as python-chess
+
+        attempt("polyglot", read_book)
     print(counts)
     """
 )
@@ -106,3 +149,4 @@ def test_parsers_raise_only_value_errors_and_never_crash() -> None:
         assert rejected > 0, f"{name} accepted all garbage"
     # Mutated FENs and SANs are sometimes still valid: the parsers are not just refusing all.
     assert counts["Board"][0] > 0 and counts["parse_san"][0] > 0
+    assert counts["Board960"][0] > 0 and counts["set_epd"][0] > 0 and counts["polyglot"][0] > 0

@@ -154,9 +154,10 @@ def test_arrows_and_circles_are_counted() -> None:
     ]
     root = parse(svg.board(chess.Board(), arrows=arrows))
     drawn = with_class(root, "arrow")
-    assert len(drawn) == 4
+    assert len(drawn) == 7  # a circle, and three arrows of two elements each
     assert [e.tag for e in drawn].count(NS + "circle") == 1
-    assert [e.tag for e in drawn].count(NS + "polygon") == 3
+    assert [e.tag for e in drawn].count(NS + "polygon") == 3  # the heads
+    assert [e.tag for e in drawn].count(NS + "line") == 3  # the shafts
 
 
 def test_arrow_pgn_round_trip() -> None:

@@ -61,14 +61,14 @@ OUT_OF_RANGE: list[tuple[str, Callable[[], Any], type]] = [
     ("piece_at(-1)", lambda: BOARD.piece_at(-1), IndexError),
     ("Move(0, 64)", lambda: shatranj.Move(0, 64), IndexError),
     ("Move(promotion=7)", lambda: shatranj.Move(52, 60, 7), ValueError),
-    ("Move(drop=1)", lambda: shatranj.Move(52, 60, None, 1), ValueError),
+    ("Move(drop=7)", lambda: shatranj.Move(60, 60, None, 7), ValueError),
+    ("Move(promotion and drop)", lambda: shatranj.Move(60, 60, 5, 1), ValueError),
     ("pieces(0, WHITE)", lambda: BOARD.pieces(0, True), ValueError),
     ("perft(depth=-1)", lambda: shatranj.perft(BOARD, -1), ValueError),
     ("perft(threads=-2)", lambda: shatranj.perft(BOARD, 1, threads=-2), ValueError),
     ("perft(hash_mb=-1)", lambda: shatranj.perft(BOARD, 1, hash_mb=-1), ValueError),
     ("fen(en_passant='x')", lambda: BOARD.fen(en_passant="x"), ValueError),  # type: ignore[arg-type]
-    ("Board(None)", lambda: shatranj.Board(None), ValueError),
-    ("Board(chess960=True)", lambda: shatranj.Board(chess960=True), ValueError),
+    ("Board(chess960=True) bad castling", lambda: shatranj.Board("8/8/8/8/8/8/8/8 w KX - 0 1", chess960=True), ValueError),
     ("pop() on empty", lambda: shatranj.Board().pop(), IndexError),
     ("peek() on empty", lambda: shatranj.Board().peek(), IndexError),
     ("parse_square('z9')", lambda: shatranj.parse_square("z9"), ValueError),
@@ -97,10 +97,33 @@ def test_move_errors_are_value_errors_as_in_python_chess() -> None:
         board.push_uci("e2e4")
     with pytest.raises(shatranj.IllegalMoveError):
         board.push(shatranj.Move.from_uci("e2e4"))
-    with pytest.raises(shatranj.IllegalMoveError):
-        board.push(shatranj.Move.null())
+    with pytest.raises(shatranj.IllegalMoveError):  # a null move in check
+        shatranj.Board("4k3/8/8/8/8/8/8/4K2r w - - 0 1").push(shatranj.Move.null())
     with pytest.raises(shatranj.InvalidMoveError):
         shatranj.Move.from_uci("e2e2")
+    # A drop parses (python-chess's Move holds one) but no board plays it.
+    drop = shatranj.Move.from_uci("P@e4")
+    assert (drop.drop, drop.to_square, drop.uci(), drop.promotion) == (shatranj.PAWN, shatranj.E4, "P@e4", None)
+    with pytest.raises(shatranj.IllegalMoveError):
+        shatranj.Board().push(drop)
+
+
+def test_boards_hold_any_placement_and_report_it_in_status() -> None:
+    # A missing king loads, as in python-chess, and status() says what is wrong.
+    board = shatranj.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1")
+    assert board.status() == shatranj.STATUS_NO_WHITE_KING | shatranj.STATUS_BAD_CASTLING_RIGHTS
+    assert not board.is_valid() and board.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1"
+    # A null move passes the turn and pops back.
+    board = shatranj.Board()
+    board.push(shatranj.Move.null())
+    assert board.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 1 1"
+    assert board.pop() == shatranj.Move.null() and board.fen() == shatranj.STARTING_FEN
+    # Edits that make the position legal again go back to the native position.
+    board = shatranj.Board.empty()
+    board.set_piece_at(shatranj.E1, shatranj.Piece(shatranj.KING, shatranj.WHITE))
+    assert board._setup is not None and board.legal_moves.count() == 5
+    board.set_piece_at(shatranj.E8, shatranj.Piece(shatranj.KING, shatranj.BLACK))
+    assert board._setup is None and board.is_valid() and board.legal_moves.count() == 5
 
 
 FEN_FIELDS = [
@@ -111,7 +134,7 @@ FEN_FIELDS = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e5 0 1", "en passant"),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "halfmove clock"),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1", "fullmove number"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1", "piece placement"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 7", "space-separated fields"),
 ]
 
 

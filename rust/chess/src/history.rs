@@ -89,6 +89,10 @@ impl History {
 
     /// Plays a move known to be legal.
     pub fn push_unchecked(&mut self, m: Move) {
+        if m == Move::NULL {
+            self.push_null();
+            return;
+        }
         let last = &self.entries[self.entries.len() - 1];
         let before = last.pos;
         let mut after = before;
@@ -100,6 +104,20 @@ impl History {
     }
 
     /// Takes back the last move.
+    /// Passes the turn without moving: a null move, stored as [`Move::NULL`] in
+    /// [`moves`](History::moves). Refused (`false`) in check, where it would leave the side
+    /// not to move in check. It bounds repetitions: positions before it never count as
+    /// repeated after it.
+    pub fn push_null(&mut self) -> bool {
+        let mut after = *self.position();
+        if !after.play_null() {
+            return false;
+        }
+        self.entries.push(Entry::new(after, true));
+        self.moves.push(Move::NULL);
+        true
+    }
+
     pub fn pop(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;
         self.entries.pop();

@@ -45,6 +45,10 @@ impl Move {
         Move(from.index() as u16 | (to.index() as u16) << 6 | flag << 12)
     }
 
+    /// The null move (a1 to a1, never a legal move): passes the turn, as python-chess's
+    /// `Move.null()`; [`History::push_null`](crate::History::push_null) plays it.
+    pub const NULL: Move = Move(0);
+
     #[inline(always)]
     pub const fn normal(from: Square, to: Square) -> Move {
         Move(from.index() as u16 | (to.index() as u16) << 6)

@@ -214,3 +214,27 @@ fn r6_1_clocks_start_equal_and_switch_when_a_move_is_made() {
     );
     assert!(flag.to_string().contains("black"));
 }
+
+/// A null move (python-chess's `Move.null()`, for analysis; not a chess move) passes the turn,
+/// is refused in check (R3.9: it would leave the king in check), bounds repetitions, and
+/// replays from `moves()` like any other move.
+#[test]
+fn null_moves_pass_the_turn_and_are_refused_in_check() {
+    let mut game = History::new(Position::new());
+    assert!(game.push_null());
+    assert_eq!(
+        game.position().fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 1 1"
+    );
+    assert_eq!(game.moves(), &[shatranj_chess::Move::NULL]);
+    let mut replay = History::new(Position::new());
+    for &m in game.moves() {
+        replay.push_unchecked(m);
+    }
+    assert_eq!(replay.position().fen(), game.position().fen());
+    assert_eq!(game.pop(), Some(shatranj_chess::Move::NULL));
+    assert_eq!(game.position().fen(), Position::new().fen());
+    let mut in_check = History::new(pos("4k3/8/8/8/8/8/8/4K2r w - - 0 1"));
+    assert!(!in_check.push_null());
+    assert!(in_check.moves().is_empty());
+}

@@ -8,9 +8,18 @@
 //! position at a ply can only change by a push to that ply (or by a reset, which clears
 //! everything).
 //!
-//! Differences from python-chess, all deliberate: a board always holds a valid position
-//! (an invalid FEN is refused rather than reported by `status()`), `push` refuses illegal
-//! and null moves (python-chess trusts the caller), and there is no Chess960 or variant.
+//! Setup mode. python-chess's board holds any placement (no king, pawns on the back rank, the
+//! side not to move in check) and Chess960; the rules crate's `Position` is always a legal
+//! standard-chess position, and stays the hot path. A FEN or an edit the `Position` refuses
+//! puts the board in *setup mode*: `setup` then holds a Python `shatranj._setup.SetupBoard`,
+//! a slow pure-Python board that answers every method (each method's first line hands the
+//! call over; on the hot path that line is one untaken branch). A FEN that is legal once its
+//! castling rights are cleaned or its impossible en-passant square dropped stays on the hot
+//! path: `raw` keeps what was given, for `castling_rights`, `ep_square` and `status()`, until
+//! the next move. Chess960 boards are always in setup mode.
+//!
+//! Differences from python-chess, all deliberate: `push` refuses illegal moves (python-chess
+//! trusts the caller); a null move is refused in check; there are no variants.
 
 use crate::args::{self, py_color, square_set};
 use crate::cache::PlyMoves;
@@ -39,6 +48,72 @@ pub struct Board {
     game: History,
     /// Legal moves by ply, valid while `Some` (see the module docs).
     cache: Vec<Option<Box<PlyMoves>>>,
+    /// The Python setup board of setup mode (see the module docs); `None` on the hot path.
+    setup: Option<Py<PyAny>>,
+    /// Castling rights (rook squares) and en-passant square as given, where the position
+    /// cleaned them (see the module docs).
+    raw: RawState,
+}
+
+/// Castling rights (rook squares) and en-passant square as given, when the position cleaned
+/// them (see the module docs).
+type RawState = Option<(u64, Option<u8>)>;
+
+/// In setup mode, a method is answered by the Python setup board (see the module docs).
+macro_rules! delegate {
+    ($self:ident, $name:literal, $args:expr) => {
+        if let Some(setup) = &$self.setup {
+            return Python::attach(|py| {
+                setup
+                    .bind(py)
+                    .call_method1($name, $args)?
+                    .extract()
+                    .map_err(Into::into)
+            });
+        }
+    };
+}
+
+macro_rules! delegate_unit {
+    ($self:ident, $name:literal, $args:expr) => {
+        if let Some(setup) = &$self.setup {
+            return Python::attach(|py| setup.bind(py).call_method1($name, $args).map(drop));
+        }
+    };
+}
+
+macro_rules! delegate_py {
+    ($self:ident, $py:ident, $name:literal, $args:expr) => {
+        if let Some(setup) = &$self.setup {
+            return setup
+                .bind($py)
+                .call_method1($name, $args)?
+                .extract()
+                .map_err(Into::into);
+        }
+    };
+}
+
+macro_rules! delegate_get {
+    ($self:ident, $name:literal) => {
+        if let Some(setup) = &$self.setup {
+            return Python::attach(|py| {
+                setup.bind(py).getattr($name)?.extract().map_err(Into::into)
+            });
+        }
+    };
+}
+
+macro_rules! delegate_get_py {
+    ($self:ident, $py:ident, $name:literal) => {
+        if let Some(setup) = &$self.setup {
+            return setup
+                .bind($py)
+                .getattr($name)?
+                .extract()
+                .map_err(Into::into);
+        }
+    };
 }
 
 impl Board {
@@ -46,7 +121,59 @@ impl Board {
         Board {
             game,
             cache: Vec::new(),
+            setup: None,
+            raw: None,
         }
+    }
+
+    fn with_setup(setup: Py<PyAny>) -> Board {
+        let mut board = Board::from_position(Position::new());
+        board.setup = Some(setup);
+        board
+    }
+
+    /// The board `shatranj._setup` resolved a FEN or an edit to: the hot path when `clean`
+    /// (a FEN with cleaned castling rights and en-passant square) is a legal position, else
+    /// setup mode with `setup`.
+    fn adopt(clean: Option<String>, raw: RawState, setup: Py<PyAny>) -> Board {
+        if let Some(pos) = clean.and_then(|fen| fen::parse(&fen).ok()) {
+            let mut board = Board::from_position(pos);
+            board.raw = raw;
+            return board;
+        }
+        Board::with_setup(setup)
+    }
+
+    /// A FEN the rules crate refused (or any FEN, for Chess960), resolved by
+    /// `shatranj._setup.resolve_fen`, which raises `ValueError` for text no python-chess
+    /// board would load.
+    fn lenient(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Board> {
+        static RESOLVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let resolve = RESOLVE.get_or_try_init(py, || {
+            py.import("shatranj._setup")?
+                .getattr("resolve_fen")
+                .map(Bound::unbind)
+        })?;
+        let (clean, raw, setup): (Option<String>, RawState, Py<PyAny>) =
+            resolve.bind(py).call1((fen, chess960))?.extract()?;
+        Ok(Board::adopt(clean, raw, setup))
+    }
+
+    /// The position, or `ValueError` in setup mode: for the Rust code outside this file
+    /// (engines, planes, perft), which works on legal standard positions only.
+    pub fn valid_position(&self) -> PyResult<&Position> {
+        match &self.setup {
+            None => Ok(self.game.position()),
+            Some(_) => Err(PyValueError::new_err(
+                "this board holds a position the rules do not allow (see Board.status()) or a Chess960 position; it needs a legal standard chess position here",
+            )),
+        }
+    }
+
+    /// The game, or `ValueError` in setup mode (see `valid_position`).
+    pub fn valid_history(&self) -> PyResult<&History> {
+        self.valid_position()?;
+        Ok(&self.game)
     }
 
     pub fn from_position(pos: Position) -> Board {
@@ -117,6 +244,7 @@ impl Board {
     /// Plays a legal move.
     #[inline]
     pub fn push_legal(&mut self, m: shatranj_chess::Move) {
+        self.raw = None;
         self.game.push_unchecked(m);
         let ply = self.stack_len();
         if let Some(slot) = self.cache.get_mut(ply) {
@@ -124,9 +252,27 @@ impl Board {
         }
     }
 
+    /// Plays the null move (python-chess's `push(Move.null())`); refused in check.
+    fn push_null(&mut self) -> PyResult<()> {
+        self.raw = None;
+        if !self.game.push_null() {
+            return Err(IllegalMoveError::new_err(format!(
+                "illegal move 0000 (a null move in check) in {}",
+                self.position().fen()
+            )));
+        }
+        let ply = self.stack_len();
+        if let Some(slot) = self.cache.get_mut(ply) {
+            *slot = None;
+        }
+        Ok(())
+    }
+
     fn reset(&mut self, game: History) {
         self.game = game;
         self.cache.clear();
+        self.setup = None;
+        self.raw = None;
     }
 
     /// The start position and move list, enough to rebuild the game (pickling, copies).
@@ -161,6 +307,28 @@ fn ep_mode(en_passant: &str) -> PyResult<Option<EnPassantMode>> {
     }
 }
 
+/// The EPD with Shredder-FEN castling (rook files) when `shredder`: on the hot path every
+/// right is a corner rook's, so `KQkq` is `HAha`.
+fn shredder_of(epd: String, shredder: bool) -> String {
+    if !shredder {
+        return epd;
+    }
+    let mut fields: Vec<String> = epd.split(' ').map(str::to_owned).collect();
+    if let Some(castling) = fields.get_mut(2) {
+        *castling = castling
+            .chars()
+            .map(|c| match c {
+                'K' => 'H',
+                'Q' => 'A',
+                'k' => 'h',
+                'q' => 'a',
+                other => other,
+            })
+            .collect();
+    }
+    fields.join(" ")
+}
+
 fn epd_of(pos: &Position, en_passant: &str) -> PyResult<String> {
     Ok(match ep_mode(en_passant)? {
         Some(mode) => fen::epd_with(pos, mode),
@@ -179,12 +347,29 @@ fn epd_of(pos: &Position, en_passant: &str) -> PyResult<String> {
     })
 }
 
-fn rejects_chess960(chess960: bool) -> PyResult<()> {
-    if chess960 {
-        Err(PyValueError::new_err("Chess960 is not supported"))
-    } else {
-        Ok(())
+/// The null move as SAN: `--` (python-chess's), and `Z0`, `0000`, `@@@@` as it also reads.
+fn is_null_san(san: &str) -> bool {
+    matches!(san, "--" | "Z0" | "0000" | "@@@@")
+}
+
+/// SAN text as python-chess accepts it: no surrounding whitespace (`"Nc3\n"` is invalid).
+fn strict_san(san: &str) -> PyResult<&str> {
+    if san.trim() != san {
+        return Err(crate::errors::InvalidMoveError::new_err(format!(
+            "invalid san: {san:?}"
+        )));
     }
+    Ok(san)
+}
+
+/// python-chess's writable attributes (`board.turn = ...`, `board.castling_rights = ...`):
+/// the edit goes through `shatranj._setup.set_attribute`, which re-resolves the board.
+fn set_attribute(slf: &Bound<'_, Board>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    slf.py()
+        .import("shatranj._setup")?
+        .getattr("set_attribute")?
+        .call1((slf, name, value))?;
+    Ok(())
 }
 
 fn role_mask(pos: &Position, role: Role) -> u64 {
@@ -195,49 +380,97 @@ fn role_mask(pos: &Position, role: Role) -> u64 {
 impl Board {
     #[new]
     #[pyo3(signature = (fen = Some(STARTING_FEN), *, chess960 = false))]
-    fn new(fen: Option<&str>, chess960: bool) -> PyResult<Self> {
-        rejects_chess960(chess960)?;
-        let Some(fen) = fen else {
-            return Err(PyValueError::new_err(
-                "an empty board (fen=None) has no kings, and a shatranj Board always holds a legal position",
-            ));
-        };
-        let pos = if fen == STARTING_FEN {
-            Position::new()
-        } else {
-            fen::parse(fen).map_err(fen_error)?
-        };
-        Ok(Board::from_position(pos))
+    fn new(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Self> {
+        match fen {
+            Some(STARTING_FEN) if !chess960 => Ok(Board::from_position(Position::new())),
+            Some(text) if !chess960 => match fen::parse(text) {
+                Ok(pos) => Ok(Board::from_position(pos)),
+                // What python-chess cannot load either keeps the rules crate's typed error.
+                Err(e) => Board::lenient(py, fen, false).map_err(|_| fen_error(e)),
+            },
+            _ => Board::lenient(py, fen, chess960),
+        }
+    }
+
+    /// The setup board of setup mode, or `None` (see the module docs).
+    #[getter]
+    fn _setup(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.setup.as_ref().map(|s| s.clone_ref(py))
+    }
+
+    /// Takes the state `shatranj._setup` resolved an edit to (see `adopt`); the move stack
+    /// is cleared, as python-chess's edits clear it.
+    fn _load(&mut self, clean: Option<String>, raw: RawState, setup: Py<PyAny>) {
+        *self = Board::adopt(clean, raw, setup);
+    }
+
+    #[setter]
+    fn set_castling_rights(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        set_attribute(slf, "castling_rights", value)
+    }
+
+    #[setter]
+    fn set_chess960(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        set_attribute(slf, "chess960", value)
+    }
+
+    #[setter]
+    fn set_turn(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        set_attribute(slf, "turn", value)
+    }
+
+    #[setter]
+    fn set_ep_square(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        set_attribute(slf, "ep_square", value)
+    }
+
+    #[setter]
+    fn set_halfmove_clock(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        set_attribute(slf, "halfmove_clock", value)
+    }
+
+    #[setter]
+    fn set_fullmove_number(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        set_attribute(slf, "fullmove_number", value)
     }
 
     // ----- the position ------------------------------------------------------------------
 
     #[getter]
-    fn turn(&self) -> bool {
-        py_color(self.position().turn())
+    fn turn(&self) -> PyResult<bool> {
+        delegate_get!(self, "turn");
+        Ok(py_color(self.position().turn()))
     }
 
     /// Rook squares of the remaining castling rights, as python-chess's bitmask.
     #[getter]
-    fn castling_rights(&self) -> u64 {
-        let rights = self.position().castling_rights();
-        let mut mask = 0u64;
-        for color in Color::ALL {
-            for side in CastlingSide::ALL {
-                if rights.has(color, side) {
-                    mask |= 1 << side.rook_from(color).index();
+    fn castling_rights(&self) -> PyResult<u64> {
+        delegate_get!(self, "castling_rights");
+        if let Some((raw, _)) = self.raw {
+            return Ok(raw);
+        }
+        Ok({
+            let rights = self.position().castling_rights();
+            let mut mask = 0u64;
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    if rights.has(color, side) {
+                        mask |= 1 << side.rook_from(color).index();
+                    }
                 }
             }
-        }
-        mask
+            mask
+        })
     }
 
     fn has_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        delegate!(self, "has_castling_rights", (color,));
         let c = args::color(color)?;
         Ok(!self.position().castling_rights().of(c).is_empty())
     }
 
     fn has_kingside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        delegate!(self, "has_kingside_castling_rights", (color,));
         let c = args::color(color)?;
         Ok(self
             .position()
@@ -246,6 +479,7 @@ impl Board {
     }
 
     fn has_queenside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        delegate!(self, "has_queenside_castling_rights", (color,));
         let c = args::color(color)?;
         Ok(self
             .position()
@@ -255,92 +489,130 @@ impl Board {
 
     /// Set after every double pawn step, capture possible or not, as in python-chess.
     #[getter]
-    fn ep_square(&self) -> Option<u8> {
-        self.position().ep_square().map(|s| s.index() as u8)
+    fn ep_square(&self) -> PyResult<Option<u8>> {
+        delegate_get!(self, "ep_square");
+        if let Some((_, raw)) = self.raw {
+            return Ok(raw);
+        }
+        Ok(self.position().ep_square().map(|s| s.index() as u8))
     }
 
     #[getter]
-    fn halfmove_clock(&self) -> u32 {
-        self.position().halfmove_clock()
+    fn halfmove_clock(&self) -> PyResult<u32> {
+        delegate_get!(self, "halfmove_clock");
+        Ok(self.position().halfmove_clock())
     }
 
     #[getter]
-    fn fullmove_number(&self) -> u32 {
-        self.position().fullmove_number()
+    fn fullmove_number(&self) -> PyResult<u32> {
+        delegate_get!(self, "fullmove_number");
+        Ok(self.position().fullmove_number())
     }
 
     #[getter]
-    fn occupied(&self) -> u64 {
-        self.position().board().occupied().0
+    fn occupied(&self) -> PyResult<u64> {
+        delegate_get!(self, "occupied");
+        Ok(self.position().board().occupied().0)
     }
 
     /// `[black, white]` occupancy, indexable by colour as in python-chess.
     #[getter]
-    fn occupied_co(&self) -> [u64; 2] {
-        let b = self.position().board();
-        [b.by_color(Color::Black).0, b.by_color(Color::White).0]
+    fn occupied_co(&self) -> PyResult<[u64; 2]> {
+        delegate_get!(self, "occupied_co");
+        Ok({
+            let b = self.position().board();
+            [b.by_color(Color::Black).0, b.by_color(Color::White).0]
+        })
     }
 
     #[getter]
-    fn pawns(&self) -> u64 {
-        role_mask(self.position(), Role::Pawn)
+    fn pawns(&self) -> PyResult<u64> {
+        delegate_get!(self, "pawns");
+        Ok(role_mask(self.position(), Role::Pawn))
     }
     #[getter]
-    fn knights(&self) -> u64 {
-        role_mask(self.position(), Role::Knight)
+    fn knights(&self) -> PyResult<u64> {
+        delegate_get!(self, "knights");
+        Ok(role_mask(self.position(), Role::Knight))
     }
     #[getter]
-    fn bishops(&self) -> u64 {
-        role_mask(self.position(), Role::Bishop)
+    fn bishops(&self) -> PyResult<u64> {
+        delegate_get!(self, "bishops");
+        Ok(role_mask(self.position(), Role::Bishop))
     }
     #[getter]
-    fn rooks(&self) -> u64 {
-        role_mask(self.position(), Role::Rook)
+    fn rooks(&self) -> PyResult<u64> {
+        delegate_get!(self, "rooks");
+        Ok(role_mask(self.position(), Role::Rook))
     }
     #[getter]
-    fn queens(&self) -> u64 {
-        role_mask(self.position(), Role::Queen)
+    fn queens(&self) -> PyResult<u64> {
+        delegate_get!(self, "queens");
+        Ok(role_mask(self.position(), Role::Queen))
     }
     #[getter]
-    fn kings(&self) -> u64 {
-        role_mask(self.position(), Role::King)
+    fn kings(&self) -> PyResult<u64> {
+        delegate_get!(self, "kings");
+        Ok(role_mask(self.position(), Role::King))
     }
 
-    /// Always `False`: Chess960 is not supported.
+    /// `False` on the hot path: Chess960 boards are in setup mode.
     #[getter]
-    fn chess960(&self) -> bool {
-        false
+    fn chess960(&self) -> PyResult<bool> {
+        delegate_get!(self, "chess960");
+        Ok(false)
     }
 
     #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
     fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
-        let _ = (shredder, promoted);
+        delegate!(self, "fen", (shredder, en_passant, promoted,));
+        let _ = promoted;
         let pos = self.position();
         Ok(format!(
             "{} {} {}",
-            epd_of(pos, en_passant)?,
+            shredder_of(epd_of(pos, en_passant)?, shredder),
             pos.halfmove_clock(),
             pos.fullmove_number()
         ))
     }
 
-    /// The EPD position (the first four FEN fields); EPD operations are not supported.
+    /// The EPD position (the first four FEN fields); `shatranj._board_compat` wraps it to
+    /// write EPD operations.
     #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
     fn epd(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
-        let _ = (shredder, promoted);
-        epd_of(self.position(), en_passant)
+        delegate!(self, "epd", (shredder, en_passant, promoted,));
+        let _ = promoted;
+        Ok(shredder_of(epd_of(self.position(), en_passant)?, shredder))
     }
 
     #[pyo3(signature = (*, promoted = false))]
-    fn board_fen(&self, promoted: Option<bool>) -> String {
-        let _ = promoted;
-        self.position().board().board_fen()
+    fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
+        delegate!(self, "board_fen", (promoted,));
+        Ok({
+            let _ = promoted;
+            self.position().board().board_fen()
+        })
     }
 
     #[pyo3(signature = (fen))]
-    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
-        let pos = fen::parse(fen).map_err(fen_error)?;
-        self.reset(History::new(pos));
+    fn set_fen(&mut self, py: Python<'_>, fen: &str) -> PyResult<()> {
+        let chess960 = match &self.setup {
+            Some(setup) => setup.bind(py).getattr("chess960")?.is_truthy()?,
+            None => false,
+        };
+        if !chess960 {
+            match fen::parse(fen) {
+                Ok(pos) => {
+                    self.reset(History::new(pos));
+                    return Ok(());
+                }
+                Err(e) => {
+                    *self = Board::lenient(py, Some(fen), false).map_err(|_| fen_error(e))?;
+                    return Ok(());
+                }
+            }
+        }
+        *self = Board::lenient(py, Some(fen), true)?;
         Ok(())
     }
 
@@ -354,6 +626,7 @@ impl Board {
         py: Python<'py>,
         square: i64,
     ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
+        delegate_py!(self, py, "piece_at", (square,));
         let sq = args::square(square)?;
         self.position()
             .piece_at(sq)
@@ -362,21 +635,25 @@ impl Board {
     }
 
     fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
+        delegate!(self, "piece_type_at", (square,));
         let sq = args::square(square)?;
         Ok(self.position().board().role_at(sq).map(args::piece_type))
     }
 
     fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
+        delegate!(self, "color_at", (square,));
         let sq = args::square(square)?;
         Ok(self.position().board().color_at(sq).map(py_color))
     }
 
     fn king(&self, color: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+        delegate!(self, "king", (color,));
         let c = args::color(color)?;
         Ok(self.position().board().king_of(c).map(|s| s.index() as u8))
     }
 
     fn pieces_mask(&self, piece_type: i64, color: &Bound<'_, PyAny>) -> PyResult<u64> {
+        delegate!(self, "pieces_mask", (piece_type, color,));
         let piece = shatranj_chess::Piece::new(args::color(color)?, args::role(piece_type)?);
         Ok(self.position().board().by_piece(piece).0)
     }
@@ -387,10 +664,12 @@ impl Board {
         piece_type: i64,
         color: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "pieces", (piece_type, color,));
         square_set(py, Bitboard(self.pieces_mask(piece_type, color)?))
     }
 
     fn attackers_mask(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<u64> {
+        delegate!(self, "attackers_mask", (color, square,));
         Ok(self
             .position()
             .attackers(args::color(color)?, args::square(square)?)
@@ -403,16 +682,19 @@ impl Board {
         color: &Bound<'py, PyAny>,
         square: i64,
     ) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "attackers", (color, square,));
         square_set(py, Bitboard(self.attackers_mask(color, square)?))
     }
 
     fn is_attacked_by(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
+        delegate!(self, "is_attacked_by", (color, square,));
         Ok(self
             .position()
             .is_attacked_by(args::color(color)?, args::square(square)?))
     }
 
     fn is_pinned(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
+        delegate!(self, "is_pinned", (color, square,));
         Ok(self
             .position()
             .is_pinned(args::color(color)?, args::square(square)?))
@@ -425,6 +707,7 @@ impl Board {
         color: &Bound<'py, PyAny>,
         square: i64,
     ) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "pin", (color, square,));
         let mask = self
             .position()
             .pin_mask(args::color(color)?, args::square(square)?);
@@ -432,26 +715,32 @@ impl Board {
     }
 
     fn checkers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "checkers", ());
         square_set(py, self.position().checkers())
     }
 
-    fn is_check(&self) -> bool {
-        self.position().is_check()
+    fn is_check(&self) -> PyResult<bool> {
+        delegate!(self, "is_check", ());
+        Ok(self.position().is_check())
     }
 
-    fn is_checkmate(&self) -> bool {
-        self.position().is_checkmate()
+    fn is_checkmate(&self) -> PyResult<bool> {
+        delegate!(self, "is_checkmate", ());
+        Ok(self.position().is_checkmate())
     }
 
-    fn is_stalemate(&self) -> bool {
-        self.position().is_stalemate()
+    fn is_stalemate(&self) -> PyResult<bool> {
+        delegate!(self, "is_stalemate", ());
+        Ok(self.position().is_stalemate())
     }
 
-    fn is_insufficient_material(&self) -> bool {
-        self.position().is_insufficient_material()
+    fn is_insufficient_material(&self) -> PyResult<bool> {
+        delegate!(self, "is_insufficient_material", ());
+        Ok(self.position().is_insufficient_material())
     }
 
     fn has_insufficient_material(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        delegate!(self, "has_insufficient_material", (color,));
         Ok(self
             .position()
             .has_insufficient_material(args::color(color)?))
@@ -460,12 +749,14 @@ impl Board {
     /// Whether `color` can still checkmate by any sequence of legal moves (FIDE R4.9): never
     /// `False` while a mating sequence exists; `True` when unsure.
     fn can_checkmate(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        delegate!(self, "can_checkmate", (color,));
         Ok(self.position().can_checkmate(args::color(color)?))
     }
 
     /// Whether neither side can checkmate by any sequence of legal moves (FIDE R4.6).
-    fn is_dead_position(&self) -> bool {
-        self.position().is_dead_position()
+    fn is_dead_position(&self) -> PyResult<bool> {
+        delegate!(self, "is_dead_position", ());
+        Ok(self.position().is_dead_position())
     }
 
     /// Why `can_checkmate(color)` answers as it does: a `Winnability` whose `kind` is
@@ -474,52 +765,57 @@ impl Board {
     fn winnability<'py>(
         &self,
         py: Python<'py>,
-        color: &Bound<'_, PyAny>,
+        color: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "winnability", (color,));
         let answer = self.position().winnability(args::color(color)?);
         crate::winnability::py_winnability(py, &answer)
     }
 
-    fn has_legal_en_passant(&self) -> bool {
-        self.position().has_legal_en_passant()
-    }
-
-    /// Every board a shatranj `Board` holds is valid (invalid FENs are refused).
-    fn is_valid(&self) -> bool {
-        true
+    fn has_legal_en_passant(&self) -> PyResult<bool> {
+        delegate!(self, "has_legal_en_passant", ());
+        Ok(self.position().has_legal_en_passant())
     }
 
     #[pyo3(signature = (count = 3))]
-    fn is_repetition(&self, count: i64) -> bool {
+    fn is_repetition(&self, count: i64) -> PyResult<bool> {
+        delegate!(self, "is_repetition", (count,));
         if count <= 1 {
-            return true;
+            return Ok(true);
         }
-        self.game
-            .is_repetition(usize::try_from(count).unwrap_or(usize::MAX))
+        Ok(self
+            .game
+            .is_repetition(usize::try_from(count).unwrap_or(usize::MAX)))
     }
 
-    fn can_claim_threefold_repetition(&self) -> bool {
-        self.game.can_claim_threefold_repetition()
+    fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
+        delegate!(self, "can_claim_threefold_repetition", ());
+        Ok(self.game.can_claim_threefold_repetition())
     }
 
-    fn can_claim_fifty_moves(&self) -> bool {
-        self.game.can_claim_fifty_moves()
+    fn can_claim_fifty_moves(&self) -> PyResult<bool> {
+        delegate!(self, "can_claim_fifty_moves", ());
+        Ok(self.game.can_claim_fifty_moves())
     }
 
-    fn can_claim_draw(&self) -> bool {
-        self.game.can_claim_draw()
+    fn can_claim_draw(&self) -> PyResult<bool> {
+        delegate!(self, "can_claim_draw", ());
+        Ok(self.game.can_claim_draw())
     }
 
-    fn is_fifty_moves(&self) -> bool {
-        self.game.is_fifty_moves()
+    fn is_fifty_moves(&self) -> PyResult<bool> {
+        delegate!(self, "is_fifty_moves", ());
+        Ok(self.game.is_fifty_moves())
     }
 
-    fn is_fivefold_repetition(&self) -> bool {
-        self.game.is_fivefold_repetition()
+    fn is_fivefold_repetition(&self) -> PyResult<bool> {
+        delegate!(self, "is_fivefold_repetition", ());
+        Ok(self.game.is_fivefold_repetition())
     }
 
-    fn is_seventyfive_moves(&self) -> bool {
-        self.game.is_seventyfive_moves()
+    fn is_seventyfive_moves(&self) -> PyResult<bool> {
+        delegate!(self, "is_seventyfive_moves", ());
+        Ok(self.game.is_seventyfive_moves())
     }
 
     #[pyo3(signature = (*, claim_draw = false))]
@@ -528,6 +824,7 @@ impl Board {
         py: Python<'py>,
         claim_draw: bool,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        delegate_py!(self, py, "outcome", (claim_draw,));
         self.game
             .outcome(claim_draw)
             .map(|o| py_outcome(py, o))
@@ -535,13 +832,19 @@ impl Board {
     }
 
     #[pyo3(signature = (*, claim_draw = false))]
-    fn is_game_over(&self, claim_draw: bool) -> bool {
-        self.game.outcome(claim_draw).is_some()
+    fn is_game_over(&self, claim_draw: bool) -> PyResult<bool> {
+        delegate!(self, "is_game_over", (claim_draw,));
+        Ok(self.game.outcome(claim_draw).is_some())
     }
 
     #[pyo3(signature = (*, claim_draw = false))]
-    fn result(&self, claim_draw: bool) -> &'static str {
-        self.game.outcome(claim_draw).map_or("*", |o| o.result())
+    fn result(&self, claim_draw: bool) -> PyResult<String> {
+        delegate!(self, "result", (claim_draw,));
+        Ok(self
+            .game
+            .outcome(claim_draw)
+            .map_or("*", |o| o.result())
+            .to_owned())
     }
 
     // ----- moves --------------------------------------------------------------------------
@@ -557,13 +860,18 @@ impl Board {
     }
 
     /// Does the move follow the pieces' movement rules (own king safety aside)?
-    fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> bool {
-        let pos = self.position();
-        let key = r#move.get().key;
-        let list = pos.pseudo_legal_moves();
-        moves::find_key(&list, key)
-            .or_else(|| castling_alias(pos, key).and_then(|alias| moves::find_key(&list, alias)))
-            .is_some()
+    fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_pseudo_legal", (r#move,));
+        Ok({
+            let pos = self.position();
+            let key = r#move.get().key;
+            let list = pos.pseudo_legal_moves();
+            moves::find_key(&list, key)
+                .or_else(|| {
+                    castling_alias(pos, key).and_then(|alias| moves::find_key(&list, alias))
+                })
+                .is_some()
+        })
     }
 
     /// An iterator over the legal moves (python-chess's generator, without its filters).
@@ -571,53 +879,74 @@ impl Board {
         Ok(self.legal_move_list(py)?.try_iter()?.into_any())
     }
 
-    fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> bool {
-        self.find_legal(r#move.get().key).is_some()
+    fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_legal", (r#move,));
+        Ok(self.find_legal(r#move.get().key).is_some())
     }
 
-    fn is_capture(&self, r#move: &Bound<'_, Move>) -> bool {
-        let pos = self.position();
-        pos.is_capture(resolve(pos, r#move.get().key))
+    fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_capture", (r#move,));
+        Ok({
+            let pos = self.position();
+            pos.is_capture(resolve(pos, r#move.get().key))
+        })
     }
 
-    fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> bool {
-        is_en_passant(self.position(), r#move.get().key)
+    fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_en_passant", (r#move,));
+        Ok(is_en_passant(self.position(), r#move.get().key))
     }
 
-    fn is_castling(&self, r#move: &Bound<'_, Move>) -> bool {
-        is_castling(self.position(), r#move.get().key)
+    fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_castling", (r#move,));
+        Ok(is_castling(self.position(), r#move.get().key))
     }
 
-    fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> bool {
-        let key = r#move.get().key;
-        is_castling(self.position(), key)
-            && moves::to_square(key).file() > moves::from_square(key).file()
+    fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_kingside_castling", (r#move,));
+        Ok({
+            let key = r#move.get().key;
+            is_castling(self.position(), key)
+                && moves::to_square(key).file() > moves::from_square(key).file()
+        })
     }
 
-    fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> bool {
-        let key = r#move.get().key;
-        is_castling(self.position(), key)
-            && moves::to_square(key).file() < moves::from_square(key).file()
+    fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_queenside_castling", (r#move,));
+        Ok({
+            let key = r#move.get().key;
+            is_castling(self.position(), key)
+                && moves::to_square(key).file() < moves::from_square(key).file()
+        })
     }
 
-    fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> bool {
-        let pos = self.position();
-        let key = r#move.get().key;
-        // python-chess: any pawn on either square, or a capture.
-        let touched = Bitboard::from_square(moves::from_square(key)).with(moves::to_square(key));
-        (touched & pos.board().pawns()).any() || pos.is_capture(resolve(pos, key))
+    fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_zeroing", (r#move,));
+        Ok({
+            let pos = self.position();
+            let key = r#move.get().key;
+            // python-chess: any pawn on either square, or a capture.
+            let touched =
+                Bitboard::from_square(moves::from_square(key)).with(moves::to_square(key));
+            (touched & pos.board().pawns()).any() || pos.is_capture(resolve(pos, key))
+        })
     }
 
     /// Does the move give check? Illegal moves give no check here.
-    fn gives_check(&mut self, r#move: &Bound<'_, Move>) -> bool {
-        match self.find_legal(r#move.get().key) {
+    fn gives_check(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "gives_check", (r#move,));
+        Ok(match self.find_legal(r#move.get().key) {
             Some(m) => self.position().gives_check(m),
             None => false,
-        }
+        })
     }
 
     fn push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<()> {
+        delegate_unit!(self, "push", (r#move,));
         let key = r#move.get().key;
+        if key == moves::NULL_KEY {
+            return self.push_null();
+        }
         match self.find_legal(key) {
             Some(m) => {
                 self.push_legal(m);
@@ -632,6 +961,7 @@ impl Board {
     }
 
     fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "pop", ());
         match self.game.pop() {
             Some(m) => interned(py, key_of(m)),
             None => Err(PyIndexError::new_err("pop from empty move stack")),
@@ -639,6 +969,7 @@ impl Board {
     }
 
     fn peek<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "peek", ());
         match self.game.moves().last() {
             Some(&m) => interned(py, key_of(m)),
             None => Err(PyIndexError::new_err("peek into empty move stack")),
@@ -647,21 +978,35 @@ impl Board {
 
     #[getter]
     fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        delegate_get_py!(self, py, "move_stack");
         moves_list(py, self.game.moves())
     }
 
     /// python-chess's ply: half-moves since the start of the game, from the FEN's counters.
-    fn ply(&self) -> u32 {
-        let pos = self.position();
-        2 * (pos.fullmove_number() - 1) + u32::from(pos.turn() == Color::Black)
+    fn ply(&self) -> PyResult<u32> {
+        delegate!(self, "ply", ());
+        Ok({
+            let pos = self.position();
+            2 * (pos.fullmove_number() - 1) + u32::from(pos.turn() == Color::Black)
+        })
     }
 
-    fn clear_stack(&mut self) {
+    fn clear_stack(&mut self) -> PyResult<()> {
+        delegate_unit!(self, "clear_stack", ());
         let pos = *self.position();
+        let raw = self.raw;
         self.reset(History::new(pos));
+        self.raw = raw;
+        Ok(())
     }
 
     fn root(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+        if let Some(setup) = &self.setup {
+            return Py::new(
+                py,
+                Board::with_setup(setup.bind(py).call_method0("root")?.unbind()),
+            );
+        }
         self.board_of(py, History::new(*self.game.start()))
     }
 
@@ -669,6 +1014,10 @@ impl Board {
     /// moves to keep.
     #[pyo3(signature = (*, stack = None))]
     fn copy(&self, py: Python<'_>, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Py<Board>> {
+        if let Some(setup) = &self.setup {
+            let copy = setup.bind(py).call_method1("copy", (stack,))?;
+            return Py::new(py, Board::with_setup(copy.unbind()));
+        }
         let keep = match stack {
             None => self.stack_len(),
             Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
@@ -692,35 +1041,59 @@ impl Board {
         let split = moves.len() - keep;
         let mut start = *self.game.start();
         for &m in &moves[..split] {
-            start.play_unchecked(m);
+            if m == shatranj_chess::Move::NULL {
+                start.play_null();
+            } else {
+                start.play_unchecked(m);
+            }
         }
         self.board_of(py, Board::replay(start, &moves[split..]))
     }
 
     fn __copy__(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+        if self.setup.is_some() {
+            return self.copy(py, None);
+        }
         self.board_of(py, self.game.clone())
     }
 
     fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<Board>> {
+        if self.setup.is_some() {
+            return self.copy(py, None);
+        }
         self.board_of(py, self.game.clone())
     }
 
     /// The board with colours swapped and the position flipped; the stack is dropped.
     fn mirror(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+        if let Some(setup) = &self.setup {
+            let mirrored = setup.bind(py).call_method0("mirror")?;
+            return Py::new(py, Board::with_setup(mirrored.unbind()));
+        }
         self.board_of(py, History::new(self.position().mirrored()))
     }
 
     fn san(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        delegate!(self, "san", (r#move,));
+        if r#move.get().key == moves::NULL_KEY {
+            return Ok("--".to_owned());
+        }
         let m = self.find_legal_or_raise(r#move.get().key)?;
         Ok(self.san_of(m))
     }
 
     fn lan(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        delegate!(self, "lan", (r#move,));
         let m = self.find_legal_or_raise(r#move.get().key)?;
         Ok(san::to_lan(self.position(), m))
     }
 
     fn san_and_push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        delegate!(self, "san_and_push", (r#move,));
+        if r#move.get().key == moves::NULL_KEY {
+            self.push_null()?;
+            return Ok("--".to_owned());
+        }
         let m = self.find_legal_or_raise(r#move.get().key)?;
         let text = self.san_of(m);
         self.push_legal(m);
@@ -729,6 +1102,7 @@ impl Board {
 
     /// `1. e4 e5 2. Nf3`, for moves played from this position (the board is not changed).
     fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
+        delegate!(self, "variation_san", (variation,));
         let mut pos = *self.position();
         let mut parts: Vec<String> = Vec::new();
         for item in variation.try_iter()? {
@@ -742,6 +1116,16 @@ impl Board {
                 ))
             })?;
             let key = mv.get().key;
+            if key == moves::NULL_KEY {
+                if !pos.play_null() {
+                    return Err(IllegalMoveError::new_err(format!(
+                        "illegal move 0000 (a null move in check) in position {}",
+                        pos.fen()
+                    )));
+                }
+                parts.push("--".to_owned());
+                continue;
+            }
             let legal = pos.legal_moves();
             let found = legal
                 .iter()
@@ -772,22 +1156,33 @@ impl Board {
     }
 
     fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
-        let m = san::parse_san(self.position(), san).map_err(san_error)?;
+        delegate_py!(self, py, "parse_san", (san,));
+        if is_null_san(san) {
+            return interned(py, moves::NULL_KEY);
+        }
+        let m = san::parse_san(self.position(), strict_san(san)?).map_err(san_error)?;
         interned(py, key_of(m))
     }
 
     fn push_san<'py>(&mut self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
-        let m = san::parse_san(self.position(), san).map_err(san_error)?;
+        delegate_py!(self, py, "push_san", (san,));
+        if is_null_san(san) {
+            self.push_null()?;
+            return interned(py, moves::NULL_KEY);
+        }
+        let m = san::parse_san(self.position(), strict_san(san)?).map_err(san_error)?;
         self.push_legal(m);
         interned(py, key_of(m))
     }
 
     fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "parse_uci", (uci,));
         let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
         interned(py, key_of(m))
     }
 
     fn push_uci<'py>(&mut self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "push_uci", (uci,));
         let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
         self.push_legal(m);
         interned(py, key_of(m))
@@ -803,6 +1198,7 @@ impl Board {
         to_square: i64,
         promotion: Option<i64>,
     ) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "find_move", (from_square, to_square, promotion,));
         let from = args::square(from_square)?;
         let to = args::square(to_square)?;
         let mut promotion = promotion.map(args::role).transpose()?;
@@ -826,27 +1222,32 @@ impl Board {
     }
 
     /// The Polyglot key of the position (see `shatranj.polyglot.zobrist_hash`).
-    fn zobrist_hash(&self) -> u64 {
-        self.position().key()
+    fn zobrist_hash(&self) -> PyResult<u64> {
+        delegate!(self, "zobrist_hash", ());
+        Ok(self.position().key())
     }
 
     // ----- conversions --------------------------------------------------------------------
 
     /// `(12, 8, 8)` uint8 planes: white P N B R Q K, then black; `planes[p, rank, file]`.
     fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "to_planes", ());
         planes::planes_array(py, std::slice::from_ref(self.position()))
     }
 
     /// `(13,)` uint8 features: side to move (1 = White), castling K Q k q, then a one-hot
     /// file of the en-passant square when an en-passant capture is legal.
     fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "features", ());
         planes::features_array(py, std::slice::from_ref(self.position()))
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyType>, (String,), String)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let me = slf.borrow();
+        if let Some(setup) = &me.setup {
+            // (shatranj._setup.board_from_setup, (setup,)): the setup board pickles itself.
+            return setup.bind(slf.py()).call_method0("reduce_board");
+        }
         let start = fen::to_fen_with(me.game.start(), EnPassantMode::Always);
         let moves: Vec<String> = me
             .game
@@ -855,7 +1256,9 @@ impl Board {
             .map(|m| key_of(*m))
             .map(uci_of)
             .collect();
-        Ok((slf.get_type(), (start,), moves.join(" ")))
+        (slf.get_type(), (start,), moves.join(" "))
+            .into_pyobject(slf.py())
+            .map(Bound::into_any)
     }
 
     fn __setstate__(&mut self, state: &str) -> PyResult<()> {
@@ -886,6 +1289,7 @@ impl Board {
 
     /// The same game as a python-chess `chess.Board` (python-chess must be installed).
     fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "to_chess", ());
         static BOARD: PyOnceLock<Py<PyType>> = PyOnceLock::new();
         static MOVE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
         let board = BOARD
@@ -900,12 +1304,14 @@ impl Board {
 
     // ----- text ---------------------------------------------------------------------------
 
-    fn __repr__(&self) -> String {
-        format!("Board('{}')", self.position().fen())
+    fn __repr__(&self) -> PyResult<String> {
+        delegate!(self, "__repr__", ());
+        Ok(format!("Board('{}')", self.position().fen()))
     }
 
-    fn __str__(&self) -> String {
-        text::ascii(self.position().board())
+    fn __str__(&self) -> PyResult<String> {
+        delegate!(self, "__str__", ());
+        Ok(text::ascii(self.position().board()))
     }
 
     #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "⭘", orientation = true))]
@@ -915,21 +1321,28 @@ impl Board {
         borders: bool,
         empty_square: &str,
         orientation: bool,
-    ) -> String {
-        text::unicode(
+    ) -> PyResult<String> {
+        delegate!(
+            self,
+            "unicode",
+            (invert_color, borders, empty_square, orientation,)
+        );
+        Ok(text::unicode(
             self.position().board(),
             invert_color,
             borders,
             empty_square,
             orientation,
-        )
+        ))
     }
 
     /// The board as SVG for notebooks, drawn by `shatranj.svg` like python-chess does: last
     /// move and the checked king highlighted, 390 pixels.
     fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let (lastmove, check) = {
+        let (lastmove, check) = if slf.try_borrow()?.setup.is_some() {
+            (None, None)
+        } else {
             let me = slf.try_borrow()?;
             let lastmove = me.game.moves().last().map(|&m| key_of(m));
             let pos = me.position();
@@ -954,7 +1367,20 @@ impl Board {
         let Ok(other) = other.cast::<Board>() else {
             return Ok(py.NotImplemented());
         };
-        let same = {
+        let either_setup = self.setup.is_some() || other.try_borrow()?.setup.is_some();
+        let same = if either_setup {
+            // Setup boards compare by FEN (placement, side, castling, legal en passant,
+            // clocks), which is python-chess's equality.
+            let mine: String = match &self.setup {
+                Some(setup) => setup
+                    .bind(py)
+                    .call_method1("fen", (false, "legal", None::<bool>))?
+                    .extract()?,
+                None => self.fen(false, "legal", None)?,
+            };
+            let theirs: String = other.call_method0("fen")?.extract()?;
+            mine == theirs
+        } else {
             let other = other.try_borrow()?;
             let (a, b) = (self.position(), other.position());
             a.board() == b.board()
@@ -977,25 +1403,57 @@ impl Board {
     /// the cache serves `push` after a listing, and listing the same position twice should
     /// cost what it costs (python-chess has no cache either).
     pub fn legal_move_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(setup) = &self.setup {
+            return Ok(setup
+                .bind(py)
+                .call_method0("legal_move_list")?
+                .cast_into()?);
+        }
         match self.cached_legal() {
             Some(list) => moves::list_of(py, list),
             None => moves::list_of(py, &self.position().legal_moves()),
         }
     }
 
-    pub fn count_legal(&self) -> usize {
-        match self.cached_legal() {
+    pub fn count_legal(&self, py: Python<'_>) -> PyResult<usize> {
+        if let Some(setup) = &self.setup {
+            return setup.bind(py).call_method0("count_legal")?.extract();
+        }
+        Ok(match self.cached_legal() {
             Some(list) => list.len(),
             None => self.position().count_legal_moves(),
-        }
+        })
     }
 
-    pub fn sans(&mut self) -> Vec<String> {
+    pub fn sans(&mut self, py: Python<'_>) -> PyResult<Vec<String>> {
+        if let Some(setup) = &self.setup {
+            return setup.bind(py).call_method0("legal_sans")?.extract();
+        }
         let pos = *self.position();
         let legal = self.legal();
-        legal
+        Ok(legal
             .iter()
             .map(|&m| san::to_san_among(&pos, m, legal))
-            .collect()
+            .collect())
+    }
+
+    /// The pseudo-legal moves as a list, and for each the SAN if it is legal (python-chess
+    /// writes the others in UCI).
+    pub fn pseudo_legal_list<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(setup) = &self.setup {
+            return Ok(setup
+                .bind(py)
+                .call_method0("pseudo_legal_move_list")?
+                .cast_into()?);
+        }
+        moves::list_of(py, &self.position().pseudo_legal_moves())
+    }
+
+    /// Is the move (a Python key) legal here? Setup mode asks the setup board.
+    pub fn contains_legal(&mut self, py: Python<'_>, m: &Bound<'_, Move>) -> PyResult<bool> {
+        if let Some(setup) = &self.setup {
+            return setup.bind(py).call_method1("is_legal", (m,))?.extract();
+        }
+        Ok(self.find_legal(m.get().key).is_some())
     }
 }

@@ -1,62 +1,107 @@
 //! `LegalMoveGenerator`: the view python-chess's `board.legal_moves` returns. It supports
 //! iteration, `in`, `len()`, `bool()` and `count()`; counting without listing uses the
 //! rules crate's counting move generator.
+//!
+//! As in python-chess, a generator can also be made over any object with
+//! `generate_legal_moves()` (`LegalMoveGenerator(board)`); it then iterates that, calling it
+//! once per traversal. The native board is read directly.
 
 use crate::board::Board;
 use crate::moves::Move;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+fn listed<'py>(board: &Bound<'py, PyAny>, method: &str) -> PyResult<Bound<'py, PyList>> {
+    let moves = board.call_method0(method)?;
+    PyList::new(board.py(), moves.try_iter()?.collect::<PyResult<Vec<_>>>()?)
+}
 
 #[pyclass(module = "shatranj", frozen)]
 pub struct LegalMoveGenerator {
-    board: Py<Board>,
+    board: Py<PyAny>,
 }
 
 impl LegalMoveGenerator {
     pub fn new(board: Py<Board>) -> LegalMoveGenerator {
-        LegalMoveGenerator { board }
+        LegalMoveGenerator {
+            board: board.into_any(),
+        }
+    }
+
+    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let board = self.board.bind(py);
+        match board.cast::<Board>() {
+            Ok(native) => native.try_borrow()?.legal_move_list(py),
+            Err(_) => listed(board, "generate_legal_moves"),
+        }
+    }
+
+    fn count_moves(&self, py: Python<'_>) -> PyResult<usize> {
+        match self.board.bind(py).cast::<Board>() {
+            Ok(native) => native.try_borrow()?.count_legal(py),
+            Err(_) => Ok(self.list(py)?.len()),
+        }
     }
 }
 
 #[pymethods]
 impl LegalMoveGenerator {
+    #[new]
+    fn py_new(board: Py<PyAny>) -> LegalMoveGenerator {
+        LegalMoveGenerator { board }
+    }
+
     #[getter]
-    fn board(&self, py: Python<'_>) -> Py<Board> {
+    fn board(&self, py: Python<'_>) -> Py<PyAny> {
         self.board.clone_ref(py)
     }
 
     /// Iterates over a snapshot of the legal moves (later pushes do not affect it).
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let list = self.board.bind(py).try_borrow()?.legal_move_list(py)?;
-        Ok(list.try_iter()?.into_any())
+        Ok(self.list(py)?.try_iter()?.into_any())
     }
 
+    /// For a generator over another object, `len()` is a `TypeError` (as python-chess has
+    /// no `__len__`), so that `list(generator)` traverses that object only once.
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.board.bind(py).try_borrow()?.count_legal())
+        if self.board.bind(py).cast::<Board>().is_err() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "len() of a LegalMoveGenerator over a non-shatranj board: use count()",
+            ));
+        }
+        self.count_moves(py)
     }
 
     fn count(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.board.bind(py).try_borrow()?.count_legal())
+        self.count_moves(py)
     }
 
     fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.board.bind(py).try_borrow()?.count_legal() > 0)
+        Ok(self.count_moves(py)? > 0)
     }
 
     fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
         let Ok(m) = r#move.cast::<Move>() else {
             return Ok(false);
         };
-        Ok(self
-            .board
-            .bind(py)
-            .try_borrow_mut()?
-            .find_legal(m.get().key)
-            .is_some())
+        match self.board.bind(py).cast::<Board>() {
+            Ok(native) => native.try_borrow_mut()?.contains_legal(py, m),
+            Err(_) => self.list(py)?.contains(m),
+        }
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
         let py = slf.py();
-        let sans = slf.get().board.bind(py).try_borrow_mut()?.sans();
+        let board = slf.get().board.bind(py);
+        let sans = match board.cast::<Board>() {
+            Ok(native) => native.try_borrow_mut()?.sans(py)?,
+            Err(_) => {
+                let list = slf.get().list(py)?;
+                list.iter()
+                    .map(|m| board.call_method1("san", (m,))?.extract())
+                    .collect::<PyResult<Vec<String>>>()?
+            }
+        };
         Ok(format!(
             "<LegalMoveGenerator at {:#x} ({})>",
             slf.as_ptr() as usize,
@@ -68,38 +113,43 @@ impl LegalMoveGenerator {
 /// python-chess's `board.pseudo_legal_moves`: moves that may leave the own king in check.
 #[pyclass(module = "shatranj", frozen)]
 pub struct PseudoLegalMoveGenerator {
-    board: Py<Board>,
+    board: Py<PyAny>,
 }
 
 impl PseudoLegalMoveGenerator {
     pub fn new(board: Py<Board>) -> PseudoLegalMoveGenerator {
-        PseudoLegalMoveGenerator { board }
+        PseudoLegalMoveGenerator {
+            board: board.into_any(),
+        }
     }
 
-    fn moves(&self, py: Python<'_>) -> PyResult<shatranj_chess::MoveList> {
-        Ok(self
-            .board
-            .bind(py)
-            .try_borrow()?
-            .position()
-            .pseudo_legal_moves())
+    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let board = self.board.bind(py);
+        match board.cast::<Board>() {
+            Ok(native) => native.try_borrow_mut()?.pseudo_legal_list(py),
+            Err(_) => listed(board, "generate_pseudo_legal_moves"),
+        }
     }
 }
 
 #[pymethods]
 impl PseudoLegalMoveGenerator {
+    #[new]
+    fn py_new(board: Py<PyAny>) -> PseudoLegalMoveGenerator {
+        PseudoLegalMoveGenerator { board }
+    }
+
     #[getter]
-    fn board(&self, py: Python<'_>) -> Py<Board> {
+    fn board(&self, py: Python<'_>) -> Py<PyAny> {
         self.board.clone_ref(py)
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let list = crate::moves::list_of(py, &self.moves(py)?)?;
-        Ok(list.try_iter()?.into_any())
+        Ok(self.list(py)?.try_iter()?.into_any())
     }
 
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.moves(py)?.len())
+        Ok(self.list(py)?.len())
     }
 
     fn count(&self, py: Python<'_>) -> PyResult<usize> {
@@ -107,23 +157,34 @@ impl PseudoLegalMoveGenerator {
     }
 
     fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(!self.moves(py)?.is_empty())
+        Ok(!self.list(py)?.is_empty())
     }
 
     fn __contains__(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let Ok(m) = r#move.cast::<Move>() else {
+        if r#move.cast::<Move>().is_err() {
             return Ok(false);
-        };
-        Ok(crate::moves::find_key(&self.moves(py)?, m.get().key).is_some())
+        }
+        self.list(py)?.contains(r#move)
     }
 
+    /// SAN for the legal moves, UCI for the others (python-chess's form).
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let moves = slf.get().moves(slf.py())?;
-        let ucis: Vec<String> = moves.iter().map(|m| m.to_uci()).collect();
+        let py = slf.py();
+        let board = slf.get().board.bind(py);
+        let mut parts = Vec::new();
+        for m in slf.get().list(py)?.iter() {
+            let legal: bool = board.call_method1("is_legal", (&m,))?.extract()?;
+            let text: String = if legal {
+                board.call_method1("san", (&m,))?.extract()?
+            } else {
+                m.call_method0("uci")?.extract()?
+            };
+            parts.push(text);
+        }
         Ok(format!(
             "<PseudoLegalMoveGenerator at {:#x} ({})>",
             slf.as_ptr() as usize,
-            ucis.join(", ")
+            parts.join(", ")
         ))
     }
 }

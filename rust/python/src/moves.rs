@@ -6,6 +6,10 @@
 //! not either, and `Move(E1, G1)` built by a user must equal the castling move a board
 //! lists. The board resolves a key against its position when it needs the kind.
 //!
+//! A drop (`P@e4`, crazyhouse's, which python-chess's `Move` can hold) sets bit 15, with the
+//! dropped piece type in the promotion bits and origin = destination: such a move parses,
+//! prints and compares, but no board lists it, so a board refuses to play it.
+//!
 //! Every move the board hands out comes from a table of interned objects, filled lazily,
 //! so iterating legal moves never allocates a Python object; moves built with the
 //! constructor are ordinary objects that compare and hash equal to the interned ones.
@@ -126,9 +130,32 @@ pub fn make_key(from: Square, to: Square, promotion: Option<Role>) -> u16 {
 /// The null move `0000` (python-chess's `Move.null()`, a1 to a1).
 pub const NULL_KEY: u16 = 0;
 
+/// The drop flag of a key (see the module docs).
+pub const DROP_FLAG: u16 = 1 << 15;
+
+/// The piece type a drop key drops.
+pub fn drop_of(key: u16) -> Option<Role> {
+    (key & DROP_FLAG != 0).then(|| Role::from_index(usize::from(key >> 12 & 7).wrapping_sub(1)))?
+}
+
+fn drop_key(role: Role, to: Square) -> u16 {
+    DROP_FLAG | (role as u16) << 12 | (to.index() as u16) << 6 | to.index() as u16
+}
+
+/// A new `Move` object for `key`: interned, except drops, whose keys lie outside the table.
+pub fn move_object(py: Python<'_>, key: u16) -> PyResult<Bound<'_, Move>> {
+    if key & DROP_FLAG != 0 {
+        return Bound::new(py, Move { key });
+    }
+    interned(py, key)
+}
+
 pub fn uci_of(key: u16) -> String {
     if key == NULL_KEY {
         return "0000".to_owned();
+    }
+    if let Some(role) = drop_of(key) {
+        return format!("{}@{}", role.char().to_ascii_uppercase(), to_square(key));
     }
     let mut s = format!("{}{}", from_square(key), to_square(key));
     if let Some(r) = promotion(key) {
@@ -137,8 +164,27 @@ pub fn uci_of(key: u16) -> String {
     s
 }
 
-/// Parses UCI text without a position (python-chess's `Move.from_uci`).
+/// Parses UCI text without a position (python-chess's `Move.from_uci`), drops included.
 pub fn parse_uci_key(text: &str) -> PyResult<u16> {
+    let bytes = text.as_bytes();
+    if bytes.len() == 4 && bytes[1] == b'@' {
+        let role = match bytes[0] {
+            b'P' => Some(Role::Pawn),
+            b'N' => Some(Role::Knight),
+            b'B' => Some(Role::Bishop),
+            b'R' => Some(Role::Rook),
+            b'Q' => Some(Role::Queen),
+            b'K' => Some(Role::King),
+            _ => None,
+        };
+        let to = text.get(2..).and_then(|t| t.parse::<Square>().ok());
+        return match (role, to) {
+            (Some(role), Some(to)) => Ok(drop_key(role, to)),
+            _ => Err(InvalidMoveError::new_err(format!(
+                "invalid UCI drop {text:?}: expected a piece letter, '@' and a square, like P@e4"
+            ))),
+        };
+    }
     match UciMove::parse(text) {
         Ok(UciMove::Null) => Ok(NULL_KEY),
         Ok(UciMove::Normal {
@@ -150,8 +196,8 @@ pub fn parse_uci_key(text: &str) -> PyResult<u16> {
     }
 }
 
-/// `Move(from_square, to_square, promotion)` arguments, for pickling.
-type MoveArgs = (u8, u8, Option<u8>);
+/// `Move(from_square, to_square, promotion, drop)` arguments, for pickling.
+type MoveArgs = (u8, u8, Option<u8>, Option<u8>);
 
 #[pymethods]
 impl Move {
@@ -163,13 +209,16 @@ impl Move {
         promotion: Option<i64>,
         drop: Option<i64>,
     ) -> PyResult<Self> {
-        if drop.is_some() {
-            return Err(PyValueError::new_err(
-                "drops (crazyhouse) are not supported: drop must be None",
-            ));
-        }
         let from = args::square(from_square)?;
         let to = args::square(to_square)?;
+        if let Some(drop) = drop {
+            if promotion.is_some() {
+                return Err(PyValueError::new_err("a drop cannot also promote"));
+            }
+            return Ok(Move {
+                key: drop_key(args::role(drop)?, to),
+            });
+        }
         let promotion = promotion.map(args::role).transpose()?;
         Ok(Move {
             key: make_key(from, to, promotion),
@@ -190,13 +239,16 @@ impl Move {
 
     #[getter]
     fn promotion(&self) -> Option<u8> {
+        if self.key & DROP_FLAG != 0 {
+            return None;
+        }
         promotion(self.key).map(|r| r as u8)
     }
 
-    /// Always `None`: drops belong to variants this library does not play.
+    /// The piece type dropped (crazyhouse's `P@e4`), else `None`; no board plays drops.
     #[getter]
     fn drop(&self) -> Option<u8> {
-        None
+        drop_of(self.key).map(|r| r as u8)
     }
 
     fn uci(&self) -> String {
@@ -213,7 +265,7 @@ impl Move {
 
     #[classmethod]
     fn from_uci<'py>(_cls: &Bound<'py, PyType>, uci: &str) -> PyResult<Bound<'py, Move>> {
-        interned(_cls.py(), parse_uci_key(uci)?)
+        move_object(_cls.py(), parse_uci_key(uci)?)
     }
 
     #[classmethod]
@@ -272,7 +324,7 @@ impl Move {
         let me = slf.get();
         Ok((
             slf.get_type(),
-            (me.from_square(), me.to_square(), me.promotion()),
+            (me.from_square(), me.to_square(), me.promotion(), me.drop()),
         ))
     }
 }

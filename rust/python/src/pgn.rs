@@ -256,7 +256,13 @@ pub fn pgn_read_game(
                     return Ok((game, None, line_no));
                 }
                 line_no += 1;
-                owned = text.into_owned();
+                owned = if line_no == 1 {
+                    // A UTF-8 byte-order mark read as text (a file opened as "utf-8", not
+                    // "utf-8-sig") starts the first line; python-chess skips it.
+                    text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned()
+                } else {
+                    text.into_owned()
+                };
                 &owned
             }
         };

@@ -1,0 +1,155 @@
+"""python-chess 1.11.2's own ``test.py``, run with ``chess`` bound to shatranj (issue 20).
+
+python-chess is GPL-3.0, so its test suite is never copied into this repository: the sdist is
+downloaded from PyPI at test time (``pip download chess==1.11.2 --no-deps --no-binary :all:``)
+into a cache directory, and ``test.py`` plus ``data/polyglot`` are read from there. The suite
+runs in a child process, where ``sys.modules["chess"]`` (and ``chess.pgn``, ``chess.svg``,
+``chess.polyglot``, ``chess.engine``) are shatranj's modules, so that the real python-chess the
+differential tests import in this process is never shadowed.
+
+The ten classes of the issue are run, and the total must reach ``THRESHOLD``. The tests that
+cannot pass are listed in ``CANNOT_PASS`` with the reason; they are expected to fail (a test
+there that starts passing is reported, so the list stays honest).
+
+Set ``SHATRANJ_PYCHESS_SDIST`` to a directory holding an extracted sdist to skip the download;
+``SHATRANJ_PYCHESS_REPORT=1`` prints every failing test's traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import textwrap
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+VERSION = "1.11.2"
+CLASSES = [
+    "SquareTestCase", "MoveTestCase", "PieceTestCase", "BoardTestCase", "LegalMoveGeneratorTestCase",
+    "BaseBoardTestCase", "SquareSetTestCase", "PolyglotTestCase", "PgnTestCase", "SvgTestCase",
+]  # fmt: skip
+TOTAL = 177
+# Raised as the parity work goes on; the issue's target is 170.
+THRESHOLD = 172
+
+# Tests that do not pass, and why. Variants (chess.variant) are outside shatranj's scope: the
+# harness binds chess.variant to an empty module, so any test that builds a variant board fails.
+# The others are deliberate differences, or work left (said so).
+CANNOT_PASS: Dict[str, str] = {
+    "BoardTestCase.test_move_generation_bug": "deliberate: push() of a pseudo-legal move that leaves the king in check raises IllegalMoveError (issue 20 keeps the typed error)",
+    "PgnTestCase.test_variation_stack": "deliberate: a ')' without an open variation is reported in Game.errors (shatranj.pgn reports every problem python-chess skips)",
+    "PgnTestCase.test_z0": "not yet: the rules crate's PGN reader (rust/chess/src/pgn) does not read null moves (Z0, --)",
+    "BoardTestCase.test_insufficient_material": "builds chess.variant boards (Atomic, Giveaway, Crazyhouse, Horde ...)",
+    "PgnTestCase.test_variants": "reads an Atomic game (a position illegal in chess) and sets up a chess.variant.SuicideBoard",
+}
+
+CHILD = textwrap.dedent(
+    """
+    import json, sys, types, unittest, traceback
+    sys.path.insert(0, ".")
+    import shatranj, shatranj.pgn, shatranj.svg, shatranj.polyglot, shatranj.engine
+
+    sys.modules["chess"] = shatranj
+    for name in ("pgn", "svg", "polyglot", "engine"):
+        sys.modules["chess." + name] = getattr(shatranj, name)
+    for name in ("variant", "syzygy", "gaviota"):
+        # Outside shatranj's scope: empty modules, so test.py imports, and the tests that use
+        # them fail on the missing attribute.
+        module = types.ModuleType("chess." + name)
+
+        def missing(attr, _name=name):
+            # Decorators such as @catchAndSkip(chess.syzygy.MissingTableError) run when
+            # test.py is imported; an exception class keeps them working.
+            if attr.endswith("Error"):
+                return type(attr, (Exception,), {})
+            raise AttributeError(f"chess.{_name} is not part of shatranj: {attr}")
+
+        module.__getattr__ = missing
+        sys.modules["chess." + name] = module
+        setattr(shatranj, name, module)
+
+    import test as suite
+
+    results = {}
+    for cls_name in sys.argv[1].split(","):
+        cls = getattr(suite, cls_name)
+        for test in unittest.defaultTestLoader.loadTestsFromTestCase(cls):
+            result = unittest.TestResult()
+            try:
+                test.run(result)
+            except BaseException:
+                result.errors.append((test, traceback.format_exc()))
+            key = cls_name + "." + test._testMethodName
+            problems = result.errors + result.failures
+            if problems:
+                results[key] = problems[0][1]
+            elif result.skipped:
+                results[key] = "skipped: " + result.skipped[0][1]
+            else:
+                results[key] = None
+    json.dump(results, sys.stdout)
+    """
+)
+
+
+def _sdist(tmp_root: Path) -> Path:
+    given = os.environ.get("SHATRANJ_PYCHESS_SDIST")
+    if given:
+        return Path(given)
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "shatranj-tests"
+    root = cache / f"chess-{VERSION}"
+    if (root / "test.py").exists():
+        return root
+    cache.mkdir(parents=True, exist_ok=True)
+    download = subprocess.run(
+        [sys.executable, "-m", "pip", "download", f"chess=={VERSION}", "--no-deps", "--no-binary", ":all:",
+         "-q", "-d", str(cache)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    archive = cache / f"chess-{VERSION}.tar.gz"
+    if download.returncode != 0 or not archive.exists():
+        pytest.skip(f"could not download the chess=={VERSION} sdist: {download.stderr.strip()[-300:]}")
+    with tarfile.open(archive) as tar:
+        members = [m for m in tar.getmembers() if m.name in (f"chess-{VERSION}/test.py",) or m.name.startswith(f"chess-{VERSION}/data/")]
+        tar.extractall(cache, members=members, filter="data") if sys.version_info >= (3, 12) else tar.extractall(cache, members=members)
+    return root
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, object]:
+    root = _sdist(tmp_path_factory.mktemp("pychess"))
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD, ",".join(CLASSES)],
+        cwd=root, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert child.returncode == 0, child.stderr[-3000:]
+    out: Dict[str, object] = json.loads(child.stdout)
+    return out
+
+
+def test_python_chess_suite(results: Dict[str, object]) -> None:
+    assert len(results) == TOTAL, f"expected {TOTAL} tests in the ten classes, found {len(results)}"
+    per_class: Dict[str, list] = {name: [0, 0] for name in CLASSES}
+    for key, problem in results.items():
+        cls = key.split(".")[0]
+        per_class[cls][1] += 1
+        if problem is None:
+            per_class[cls][0] += 1
+    passed = sum(p for p, _ in per_class.values())
+    lines = [f"{cls}: {p}/{n}" for cls, (p, n) in per_class.items()] + [f"total: {passed}/{TOTAL}"]
+    failing = sorted(k for k, v in results.items() if v is not None)
+    report = "\n".join(lines) + "\nfailing:\n  " + "\n  ".join(failing)
+    print(report)
+    if os.environ.get("SHATRANJ_PYCHESS_REPORT"):
+        for key in failing:
+            print(f"==== {key}\n{results[key]}")
+    unexpected_passes = [k for k in CANNOT_PASS if results.get(k) is None]
+    assert not unexpected_passes, f"listed as cannot pass, but pass: {unexpected_passes}"
+    assert passed >= THRESHOLD, report
+    unlisted = [key for key in failing if key not in CANNOT_PASS]
+    assert not unlisted, "failing, and not listed in CANNOT_PASS:\n" + "\n".join(f"{k}\n{results[k]}" for k in unlisted)
