@@ -99,18 +99,20 @@ fn mark_fatal(game: &mut PgnGame, error: PgnError) {
     }
 }
 
-/// A variation being read: its current node and the position there.
+/// A variation being read: its current node, the position there and the position before
+/// the node's move (where a variation of that move starts).
 struct Frame {
     node: NodeId,
     pos: Position,
+    /// The position at the node's parent; `None` until known (a frame opened by `(` starts
+    /// at a node whose parent's position was not kept: see [`Builder::position_at`]).
+    before: Option<Position>,
 }
 
 struct Builder<'g> {
     game: &'g mut PgnGame,
     /// The main line's frame, then one per open variation.
     stack: Vec<Frame>,
-    /// The position at each node, by id: a variation restarts from the parent's.
-    positions: Vec<Position>,
     starting_comment: String,
     /// A move has been read since the last `(`: comments now follow moves.
     in_variation: bool,
@@ -126,12 +128,28 @@ impl<'g> Builder<'g> {
             stack: vec![Frame {
                 node: PgnGame::ROOT,
                 pos: start,
+                before: None,
             }],
-            positions: vec![start],
             starting_comment: String::new(),
             in_variation: false,
             skip: 0,
         }
+    }
+
+    /// The position at `node`, replayed from the start (for the rare variation that opens
+    /// where no frame kept the position).
+    fn position_at(&self, node: NodeId) -> Position {
+        let mut moves = Vec::new();
+        let mut at = node;
+        while let Some(parent) = self.game.nodes[at].parent() {
+            moves.extend(self.game.nodes[at].mv);
+            at = parent;
+        }
+        let mut pos = self.game.start;
+        for &m in moves.iter().rev() {
+            pos.play_unchecked(m);
+        }
+        pos
     }
 
     fn error(&mut self, line: usize, kind: PgnErrorKind) {
@@ -182,12 +200,18 @@ impl<'g> Builder<'g> {
             self.skip += 1;
             return;
         }
-        let node = self.top().node;
+        let top = self.top();
+        let node = top.node;
         // As python-chess: a `(` before any move of the game has nothing to vary; ignored.
         if let Some(parent) = self.game.nodes[node].parent() {
+            let pos = match top.before {
+                Some(pos) => pos,
+                None => self.position_at(parent),
+            };
             self.stack.push(Frame {
                 node: parent,
-                pos: self.positions[parent],
+                pos,
+                before: None,
             });
             self.in_variation = false;
         }
@@ -293,10 +317,13 @@ impl<'g> Builder<'g> {
             Ok(mv) => {
                 let frame = self.stack.last_mut().expect("main line frame");
                 let node = self.game.add_child(frame.node, mv);
+                frame.before = Some(frame.pos);
                 frame.pos.play_unchecked(mv);
                 frame.node = node;
-                self.positions.push(frame.pos);
-                self.game.nodes[node].starting_comment = std::mem::take(&mut self.starting_comment);
+                if !self.starting_comment.is_empty() {
+                    self.game.nodes[node].starting_comment =
+                        std::mem::take(&mut self.starting_comment);
+                }
                 self.in_variation = true;
             }
             // Text that is not a move at all is reported and passed over (python-chess
@@ -320,7 +347,10 @@ fn append_comment(target: &mut String, text: &str) {
     if text.is_empty() {
         return;
     }
-    if !target.is_empty() {
+    if target.is_empty() {
+        // One allocation of the exact size (most nodes have one comment).
+        target.reserve_exact(text.len());
+    } else {
         target.push(' ');
     }
     target.push_str(text);

@@ -27,25 +27,49 @@ pub struct Node {
     pub starting_comment: String,
     /// Annotation glyphs, sorted and without repeats (a set, as in python-chess).
     pub nags: Vec<Nag>,
-    parent: Option<NodeId>,
-    first_child: Option<NodeId>,
-    last_child: Option<NodeId>,
-    next_sibling: Option<NodeId>,
+    parent: Link,
+    first_child: Link,
+    last_child: Link,
+    next_sibling: Link,
+}
+
+/// A node index in 32 bits, `NONE` for no node: four links cost 16 bytes instead of 64, and
+/// a game has one node per move, so the tree stays small in cache and in memory.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Link(u32);
+
+impl Link {
+    const NONE: Link = Link(u32::MAX);
+
+    fn to(id: NodeId) -> Link {
+        // A game of four billion moves does not fit in memory long before this.
+        Link(u32::try_from(id).expect("fewer than 2^32 nodes"))
+    }
+
+    fn get(self) -> Option<NodeId> {
+        (self != Link::NONE).then_some(self.0 as NodeId)
+    }
+}
+
+impl Default for Link {
+    fn default() -> Link {
+        Link::NONE
+    }
 }
 
 impl Node {
     pub fn parent(&self) -> Option<NodeId> {
-        self.parent
+        self.parent.get()
     }
 
     /// The main continuation (the first variation).
     pub fn main_child(&self) -> Option<NodeId> {
-        self.first_child
+        self.first_child.get()
     }
 
     /// The next variation of the parent, after this one.
     pub fn next_sibling(&self) -> Option<NodeId> {
-        self.next_sibling
+        self.next_sibling.get()
     }
 
     /// Adds a NAG, keeping the list sorted and free of repeats.
@@ -114,14 +138,14 @@ impl PgnGame {
         let id = self.nodes.len();
         self.nodes.push(Node {
             mv: Some(mv),
-            parent: Some(parent),
+            parent: Link::to(parent),
             ..Node::default()
         });
-        match self.nodes[parent].last_child {
-            Some(last) => self.nodes[last].next_sibling = Some(id),
-            None => self.nodes[parent].first_child = Some(id),
+        match self.nodes[parent].last_child.get() {
+            Some(last) => self.nodes[last].next_sibling = Link::to(id),
+            None => self.nodes[parent].first_child = Link::to(id),
         }
-        self.nodes[parent].last_child = Some(id);
+        self.nodes[parent].last_child = Link::to(id);
         id
     }
 
@@ -129,14 +153,14 @@ impl PgnGame {
     pub fn children(&self, id: NodeId) -> Children<'_> {
         Children {
             game: self,
-            next: self.nodes[id].first_child,
+            next: self.nodes[id].main_child(),
         }
     }
 
     /// The main line's nodes after the root.
     pub fn mainline(&self) -> impl Iterator<Item = NodeId> + '_ {
-        core::iter::successors(self.nodes[Self::ROOT].first_child, |&id| {
-            self.nodes[id].first_child
+        core::iter::successors(self.nodes[Self::ROOT].main_child(), |&id| {
+            self.nodes[id].main_child()
         })
     }
 
@@ -224,7 +248,7 @@ impl Iterator for Children<'_> {
 
     fn next(&mut self) -> Option<NodeId> {
         let id = self.next?;
-        self.next = self.game.nodes[id].next_sibling;
+        self.next = self.game.nodes[id].next_sibling();
         Some(id)
     }
 }
