@@ -138,6 +138,25 @@ fn move_code(m: Move) -> i16 {
     (m.from().index() as i16) + 64 * (m.to().index() as i16) + 4096 * promo
 }
 
+/// A move's UCI text (`e2e4`, `e7e8q`; castling as the king's move) written into `buf`
+/// without the formatting machinery (it runs for every move of every game).
+fn uci_bytes(m: Move, buf: &mut [u8; 5]) -> &[u8] {
+    let (from, to) = (m.from().index() as u8, m.to().index() as u8);
+    buf[0] = b'a' + from % 8;
+    buf[1] = b'1' + from / 8;
+    buf[2] = b'a' + to % 8;
+    buf[3] = b'1' + to / 8;
+    let promo = match m.promotion() {
+        Some(Role::Knight) => b'n',
+        Some(Role::Bishop) => b'b',
+        Some(Role::Rook) => b'r',
+        Some(Role::Queen) => b'q',
+        _ => return &buf[..4],
+    };
+    buf[4] = promo;
+    &buf[..5]
+}
+
 fn row_of(game: &PgnGame, options: &Options) -> Row {
     let mut moves = Vec::new();
     let mut clocks = Vec::new();
@@ -146,8 +165,8 @@ fn row_of(game: &PgnGame, options: &Options) -> Row {
         let node = game.node(id);
         let Some(mv) = node.mv else { break };
         moves.push(mv);
-        clocks.push(annotations::clock(&node.comment).map(|c| c as f32));
-        evals.push(annotations::eval(&node.comment).map(|e| e.eval));
+        clocks.push(annotations::clock(game.comment(id)).map(|c| c as f32));
+        evals.push(annotations::eval(game.comment(id)).map(|e| e.eval));
     }
     let mut fens = Vec::new();
     if options.positions || !options.fen_plies.is_empty() {
@@ -243,23 +262,37 @@ impl Chunk {
             self.add_positions(row, game_index);
             return;
         }
-        for (name, _) in &row.tags {
-            if !self.tag_names.iter().any(|n| n == name) {
-                self.tag_names.push(name.clone());
-                let mut col = StrCol::new();
-                for _ in 0..self.rows {
-                    col.push(None);
-                }
-                self.tags.push(col);
-            }
-        }
-        for (i, name) in self.tag_names.iter().enumerate() {
-            let value = row
+        // Database games list the same tags in the same order: when this row's names are
+        // the columns', in order, each value goes straight to its column.
+        let same_layout = row.tags.len() == self.tag_names.len()
+            && row
                 .tags
                 .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.as_bytes());
-            self.tags[i].push(value);
+                .zip(&self.tag_names)
+                .all(|((k, _), n)| k == n);
+        if same_layout {
+            for (col, (_, v)) in self.tags.iter_mut().zip(&row.tags) {
+                col.push(Some(v.as_bytes()));
+            }
+        } else {
+            for (name, _) in &row.tags {
+                if !self.tag_names.iter().any(|n| n == name) {
+                    self.tag_names.push(name.clone());
+                    let mut col = StrCol::new();
+                    for _ in 0..self.rows {
+                        col.push(None);
+                    }
+                    self.tags.push(col);
+                }
+            }
+            for (i, name) in self.tag_names.iter().enumerate() {
+                let value = row
+                    .tags
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_bytes());
+                self.tags[i].push(value);
+            }
         }
         self.result.push(Some(row.result.as_bytes()));
         self.game.push(game_index);
@@ -269,12 +302,9 @@ impl Chunk {
             self.codes
                 .push_list(row.moves.iter().map(|&m| Some(move_code(m))));
         } else {
-            let mut text = String::with_capacity(5);
-            for m in &row.moves {
-                text.clear();
-                use std::fmt::Write;
-                let _ = write!(text, "{m}");
-                self.uci.1.push(Some(text.as_bytes()));
+            let mut text = [0u8; 5];
+            for &m in &row.moves {
+                self.uci.1.push(Some(uci_bytes(m, &mut text)));
             }
             self.uci.0.push(self.uci.1.len() as i32);
         }
@@ -294,7 +324,7 @@ impl Chunk {
     }
 
     fn add_positions(&mut self, row: &Row, game_index: i64) {
-        let mut text = String::with_capacity(5);
+        let mut text = [0u8; 5];
         for (ply, m) in row.moves.iter().enumerate() {
             self.game.push(game_index);
             self.ply.push(ply as i32);
@@ -302,10 +332,7 @@ impl Chunk {
             if self.options.codes {
                 self.move_code.push(move_code(*m));
             } else {
-                text.clear();
-                use std::fmt::Write;
-                let _ = write!(text, "{m}");
-                self.move_uci.push(Some(text.as_bytes()));
+                self.move_uci.push(Some(uci_bytes(*m, &mut text)));
             }
             self.clock.values.push(row.clocks[ply].unwrap_or_default());
             self.clock.valid.push(row.clocks[ply].is_some());

@@ -56,7 +56,17 @@ fn commands<'a>(comment: &'a str, name: &'a str) -> impl Iterator<Item = &'a [u8
 }
 
 fn memfind(hay: &[u8], needle: &[u8; 2]) -> Option<usize> {
-    hay.windows(2).position(|w| w == needle)
+    // The first byte by memchr, then a look at the next: comments are short, and a
+    // `memmem` searcher costs more to build than this costs to run.
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(needle[0], &hay[at..]) {
+        let i = at + i;
+        if hay.get(i + 1) == Some(&needle[1]) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
 }
 
 /// A run of ASCII digits at the start: its length.

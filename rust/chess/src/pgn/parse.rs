@@ -34,7 +34,10 @@ pub fn parse_game(raw: &RawGame) -> PgnGame {
     let mut rest = raw.text.as_str();
     // The tag section: tag lines, blank lines and escape lines up to the first other line.
     while !rest.is_empty() {
-        let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+        let (line, after) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, ""),
+        };
         let trimmed = line.trim();
         if trimmed.starts_with('[') {
             match parse_tag(line) {
@@ -75,7 +78,10 @@ pub fn parse_game(raw: &RawGame) -> PgnGame {
     };
     if let Some(start) = start {
         game.start = start;
+        // Comments are at most the movetext; a database game's are about half of it.
+        game.reserve_comments(rest.len() / 2);
         Builder::new(&mut game).run(Lexer::new(rest, line_no));
+        game.trim_comments();
     }
     if game.tags.is_empty()
         && game.nodes.len() == 1
@@ -238,12 +244,11 @@ impl<'g> Builder<'g> {
     fn comment(&mut self, text: &str) {
         let node = self.top().node;
         let at_empty_root = node == PgnGame::ROOT && self.game.nodes[node].main_child().is_none();
-        let target = if self.in_variation || at_empty_root {
-            &mut self.game.nodes[node].comment
+        if self.in_variation || at_empty_root {
+            self.game.append_comment(node, text);
         } else {
-            &mut self.starting_comment
-        };
-        append_comment(target, text);
+            append_comment(&mut self.starting_comment, text);
+        }
     }
 
     fn nag(&mut self, nag: Nag) {
@@ -321,8 +326,8 @@ impl<'g> Builder<'g> {
                 frame.pos.play_unchecked(mv);
                 frame.node = node;
                 if !self.starting_comment.is_empty() {
-                    self.game.nodes[node].starting_comment =
-                        std::mem::take(&mut self.starting_comment);
+                    self.game.set_starting_comment(node, &self.starting_comment);
+                    self.starting_comment.clear();
                 }
                 self.in_variation = true;
             }
@@ -347,10 +352,7 @@ fn append_comment(target: &mut String, text: &str) {
     if text.is_empty() {
         return;
     }
-    if target.is_empty() {
-        // One allocation of the exact size (most nodes have one comment).
-        target.reserve_exact(text.len());
-    } else {
+    if !target.is_empty() {
         target.push(' ');
     }
     target.push_str(text);

@@ -343,7 +343,7 @@ impl RawGames {
                         // About a database game's size: one allocation, not a dozen.
                         self.raw.text.reserve(GAME_GUESS);
                     }
-                    self.raw.text.push_str(line.trim_end_matches(['\n', '\r']));
+                    self.raw.text.push_str(line.trim_end_matches('\r'));
                     self.raw.text.push('\n');
                     if self.raw.text.len() > MAX_GAME {
                         self.splitter = GameSplitter::new();

@@ -4,6 +4,10 @@
 //! first child, next sibling), so a game of any size is a handful of allocations and a node
 //! can be named by a plain number across the Python boundary. Node 0 is the root, the
 //! position before the first move; every other node is the position after its `mv`.
+//!
+//! Comments live in one text per game ([`PgnGame::comment`] reads a node's, [`PgnGame::set_comment`]
+//! writes it): a database game has a `[%clk]` comment on every move, and a `String` per node
+//! was the reader's largest cost after move generation.
 
 use super::error::PgnError;
 use super::{RESULTS, TAG_ROSTER};
@@ -17,20 +21,39 @@ pub type Nag = u8;
 pub type NodeId = usize;
 
 /// One node of the move tree.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Node {
     /// The move that led here; `None` only for the root.
     pub mv: Option<Move>,
-    /// Text after the move (for the root: before the first move).
-    pub comment: String,
-    /// Text before the move, written only where the node starts a variation.
-    pub starting_comment: String,
+    /// Text after the move (for the root: before the first move): a span of the game's
+    /// comment text, see [`PgnGame::comment`].
+    comment: Span,
+    /// Text before the move, written only where the node starts a variation
+    /// ([`PgnGame::starting_comment`]).
+    starting_comment: Span,
     /// Annotation glyphs, sorted and without repeats (a set, as in python-chess).
     pub nags: Vec<Nag>,
     parent: Link,
     first_child: Link,
     last_child: Link,
     next_sibling: Link,
+}
+
+/// Where a comment lies in [`PgnGame`]'s comment text.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Span {
+    start: u32,
+    len: u32,
+}
+
+impl Span {
+    fn end(self) -> usize {
+        self.start as usize + self.len as usize
+    }
+
+    fn range(self) -> core::ops::Range<usize> {
+        self.start as usize..self.end()
+    }
 }
 
 /// A node index in 32 bits, `NONE` for no node: four links cost 16 bytes instead of 64, and
@@ -81,7 +104,7 @@ impl Node {
 }
 
 /// A game read from (or to be written to) PGN.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct PgnGame {
     /// Tag pairs in the order they were read (or added).
     pub tags: Vec<(String, String)>,
@@ -99,7 +122,38 @@ pub struct PgnGame {
     pub fatal: Option<usize>,
     /// The 1-based line where the game's text began.
     pub first_line: usize,
+    /// Every node's comments, one after another (a replaced comment leaves its old text
+    /// unused here).
+    comments: String,
 }
+
+/// Games are equal when they read the same: the comment text's layout does not count.
+impl PartialEq for PgnGame {
+    fn eq(&self, other: &PgnGame) -> bool {
+        self.tags == other.tags
+            && self.start == other.start
+            && self.movetext_result == other.movetext_result
+            && self.errors == other.errors
+            && self.fatal == other.fatal
+            && self.first_line == other.first_line
+            && self.nodes.len() == other.nodes.len()
+            && self
+                .nodes
+                .iter()
+                .zip(&other.nodes)
+                .enumerate()
+                .all(|(id, (a, b))| {
+                    a.mv == b.mv
+                        && a.nags == b.nags
+                        && (a.parent, a.first_child, a.last_child, a.next_sibling)
+                            == (b.parent, b.first_child, b.last_child, b.next_sibling)
+                        && self.comment(id) == other.comment(id)
+                        && self.starting_comment(id) == other.starting_comment(id)
+                })
+    }
+}
+
+impl Eq for PgnGame {}
 
 impl Default for PgnGame {
     fn default() -> Self {
@@ -121,7 +175,73 @@ impl PgnGame {
             errors: Vec::new(),
             fatal: None,
             first_line: 1,
+            comments: String::new(),
         }
+    }
+
+    /// The comment after node `id`'s move (for the root: before the first move).
+    pub fn comment(&self, id: NodeId) -> &str {
+        &self.comments[self.nodes[id].comment.range()]
+    }
+
+    /// The comment before node `id`'s move, written where the node starts a variation.
+    pub fn starting_comment(&self, id: NodeId) -> &str {
+        &self.comments[self.nodes[id].starting_comment.range()]
+    }
+
+    pub fn set_comment(&mut self, id: NodeId, text: &str) {
+        self.nodes[id].comment = self.store(text);
+    }
+
+    pub fn set_starting_comment(&mut self, id: NodeId, text: &str) {
+        self.nodes[id].starting_comment = self.store(text);
+    }
+
+    /// Room for `bytes` more bytes of comments (the reader reserves once per game).
+    pub(crate) fn reserve_comments(&mut self, bytes: usize) {
+        self.comments.reserve(bytes);
+    }
+
+    /// Gives back the room reserved for comments when much of it went unused (a game read
+    /// into Python may be kept for long).
+    pub(crate) fn trim_comments(&mut self) {
+        if self.comments.capacity() > 2 * self.comments.len() + 256 {
+            self.comments.shrink_to_fit();
+        }
+    }
+
+    fn store(&mut self, text: &str) -> Span {
+        if text.is_empty() {
+            return Span::default();
+        }
+        let start = self.comments.len();
+        self.comments.push_str(text);
+        Span {
+            start: u32::try_from(start).expect("comments under 4 GB per game"),
+            len: text.len() as u32,
+        }
+    }
+
+    /// Joins `text` to node `id`'s comment as python-chess joins comments in a row: with one
+    /// space, empty parts dropped. In place when the comment is the last text stored.
+    pub(crate) fn append_comment(&mut self, id: NodeId, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let span = self.nodes[id].comment;
+        if span.len == 0 {
+            self.nodes[id].comment = self.store(text);
+            return;
+        }
+        if span.end() != self.comments.len() {
+            let old = span.range();
+            let start = self.comments.len();
+            self.comments.extend_from_within(old);
+            self.nodes[id].comment.start = start as u32;
+        }
+        self.comments.push(' ');
+        self.comments.push_str(text);
+        self.nodes[id].comment.len += 1 + text.len() as u32;
     }
 
     pub fn node(&self, id: NodeId) -> &Node {
