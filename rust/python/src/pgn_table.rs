@@ -25,16 +25,38 @@ use shatranj_chess::{Move, Position, Role};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// What each game contributes.
+/// What each game contributes. Built on the pool and dropped on the thread that fills the
+/// columns, so it is a few allocations, not one per tag: the tag names and values and the
+/// result lie one after another in `text`.
 struct Row {
-    tags: Vec<(String, String)>,
-    result: String,
+    text: String,
+    /// For each tag, where its name ends and where its value ends in `text` (each name
+    /// begins where the previous value ended).
+    tag_ends: Vec<(u32, u32)>,
+    /// The result is `text[result_start..]`.
+    result_start: usize,
     first_line: usize,
     moves: Vec<Move>,
     clocks: Vec<Option<f32>>,
     evals: Vec<Option<Eval>>,
     /// FENs at the chosen plies (games table), or before every move (positions table).
     fens: Vec<Option<String>>,
+}
+
+impl Row {
+    fn tags(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let mut start = 0;
+        self.tag_ends.iter().map(move |&(name_end, value_end)| {
+            let (name_end, value_end) = (name_end as usize, value_end as usize);
+            let pair = (&self.text[start..name_end], &self.text[name_end..value_end]);
+            start = value_end;
+            pair
+        })
+    }
+
+    fn result(&self) -> &str {
+        &self.text[self.result_start..]
+    }
 }
 
 enum Item {
@@ -189,9 +211,21 @@ fn row_of(game: &PgnGame, options: &Options) -> Row {
             fens = at;
         }
     }
+    let size: usize = game.tags.iter().map(|(k, v)| k.len() + v.len()).sum();
+    let mut text = String::with_capacity(size + 8);
+    let mut tag_ends = Vec::with_capacity(game.tags.len());
+    for (name, value) in &game.tags {
+        text.push_str(name);
+        let name_end = text.len() as u32;
+        text.push_str(value);
+        tag_ends.push((name_end, text.len() as u32));
+    }
+    let result_start = text.len();
+    text.push_str(game.result());
     Row {
-        tags: game.tags.clone(),
-        result: game.result().to_owned(),
+        text,
+        tag_ends,
+        result_start,
         first_line: game.first_line,
         moves,
         clocks,
@@ -264,20 +298,16 @@ impl Chunk {
         }
         // Database games list the same tags in the same order: when this row's names are
         // the columns', in order, each value goes straight to its column.
-        let same_layout = row.tags.len() == self.tag_names.len()
-            && row
-                .tags
-                .iter()
-                .zip(&self.tag_names)
-                .all(|((k, _), n)| k == n);
+        let same_layout = row.tag_ends.len() == self.tag_names.len()
+            && row.tags().zip(&self.tag_names).all(|((k, _), n)| k == n);
         if same_layout {
-            for (col, (_, v)) in self.tags.iter_mut().zip(&row.tags) {
+            for (col, (_, v)) in self.tags.iter_mut().zip(row.tags()) {
                 col.push(Some(v.as_bytes()));
             }
         } else {
-            for (name, _) in &row.tags {
+            for (name, _) in row.tags() {
                 if !self.tag_names.iter().any(|n| n == name) {
-                    self.tag_names.push(name.clone());
+                    self.tag_names.push(name.to_owned());
                     let mut col = StrCol::new();
                     for _ in 0..self.rows {
                         col.push(None);
@@ -287,14 +317,13 @@ impl Chunk {
             }
             for (i, name) in self.tag_names.iter().enumerate() {
                 let value = row
-                    .tags
-                    .iter()
+                    .tags()
                     .find(|(k, _)| k == name)
                     .map(|(_, v)| v.as_bytes());
                 self.tags[i].push(value);
             }
         }
-        self.result.push(Some(row.result.as_bytes()));
+        self.result.push(Some(row.result().as_bytes()));
         self.game.push(game_index);
         self.first_line.push(row.first_line as i32);
         self.ply_count.push(row.moves.len() as i32);

@@ -106,7 +106,8 @@ fn mark_fatal(game: &mut PgnGame, error: PgnError) {
 }
 
 /// A variation being read: its current node, the position there and the position before
-/// the node's move (where a variation of that move starts).
+/// the node's move (where a variation of that move starts). The positions are played lean
+/// ([`Position::play_lean`]): enough to resolve and check moves.
 struct Frame {
     node: NodeId,
     pos: Position,
@@ -312,10 +313,17 @@ impl<'g> Builder<'g> {
                 text: text.to_owned(),
             })
         } else {
-            let pos = &self.top().pos;
-            match super::fast_san::resolve(pos, text) {
+            let top = self.top();
+            match super::fast_san::resolve(&top.pos, text) {
                 Some(mv) => Ok(mv),
-                None => san::parse_san(pos, text).map_err(PgnErrorKind::Move),
+                None => match san::parse_san(&top.pos, text) {
+                    Ok(mv) => Ok(mv),
+                    Err(e @ SanError::Invalid { .. }) => Err(PgnErrorKind::Move(e)),
+                    // The frame's position is lean (no clocks): an illegal or ambiguous
+                    // move's error names the exact position, replayed.
+                    Err(_) => san::parse_san(&self.position_at(top.node), text)
+                        .map_err(PgnErrorKind::Move),
+                },
             }
         };
         match kind {
@@ -323,7 +331,7 @@ impl<'g> Builder<'g> {
                 let frame = self.stack.last_mut().expect("main line frame");
                 let node = self.game.add_child(frame.node, mv);
                 frame.before = Some(frame.pos);
-                frame.pos.play_unchecked(mv);
+                frame.pos.play_lean(mv);
                 frame.node = node;
                 if !self.starting_comment.is_empty() {
                     self.game.set_starting_comment(node, &self.starting_comment);
@@ -356,4 +364,36 @@ fn append_comment(target: &mut String, text: &str) {
         target.push(' ');
     }
     target.push_str(text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reader plays its positions lean (no clocks), but an illegal move's error names
+    /// the exact position, move clocks included; a variation's too.
+    #[test]
+    fn illegal_move_errors_name_the_exact_position() {
+        let raw = RawGame {
+            text: "1. e4 e5 2. Nf3 (2. Bc4 Nf6 3. Kd3) Nc6 3. Ke3 *\n".to_owned(),
+            first_line: 1,
+        };
+        let game = parse_game(&raw);
+        let fens: Vec<String> = game
+            .errors
+            .iter()
+            .map(|e| match &e.kind {
+                PgnErrorKind::Move(SanError::Illegal { fen, .. }) => fen.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            fens,
+            [
+                "rnbqkb1r/pppp1ppp/5n2/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3",
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            ]
+        );
+        assert_eq!(game.fatal, Some(1));
+    }
 }
