@@ -1,7 +1,7 @@
 //! Reads a PGN file and reports games per second: the streaming reader on one thread, and
 //! `read_all` on rayon's threads, and the cost of SAN parsing alone.
 //!
-//! `cargo run --release -p shatranj-chess --example pgn_bench -- FILE [once [ROUNDS] | split]`
+//! `cargo run --release -p shatranj-chess --example pgn_bench -- FILE [once [ROUNDS] | split | stream THREADS [ROUNDS]]`
 
 use shatranj_chess::pgn::{PgnReader, read_all};
 use std::io::BufReader;
@@ -11,6 +11,32 @@ use std::time::Instant;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: pgn_bench FILE")?;
     let bytes = std::fs::read(&path)?;
+    if std::env::args().nth(2).as_deref() == Some("stream") {
+        // The whole pipeline (reader thread, parse pool of N threads, games in order), as
+        // `shatranj.pgn.stream_games` runs it without Python.
+        use shatranj_chess::pgn::parse_game;
+        use shatranj_chess::pgn::stream::{GameStream, ParseFn, Source};
+        let threads: usize = std::env::args().nth(3).map_or(Ok(1), |n| n.parse())?;
+        let rounds: usize = std::env::args().nth(4).map_or(Ok(3), |n| n.parse())?;
+        for _ in 0..rounds {
+            let start = Instant::now();
+            let source = Source::new(std::io::Cursor::new(bytes.clone()), None)?;
+            let parse: ParseFn<usize> =
+                std::sync::Arc::new(|raw| Some(parse_game(raw).nodes.len()));
+            let stream = GameStream::new(source, parse, Some(threads))?;
+            let mut n = 0usize;
+            for game in stream {
+                game?;
+                n += 1;
+            }
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "{n} games, {threads} parse threads: {:.0} games/s",
+                n as f64 / secs
+            );
+        }
+        return Ok(());
+    }
     if std::env::args().nth(2).as_deref() == Some("split") {
         // The reader thread's share of a stream: cutting the games alone.
         use shatranj_chess::pgn::stream::{RawGames, Source};

@@ -258,7 +258,8 @@ impl<'g> Builder<'g> {
     }
 
     fn word(&mut self, word: &str, line: usize) {
-        if RESULTS.contains(&word) {
+        // Results begin with `1`, `0` or `*`: most words (moves) are not compared at all.
+        if matches!(word.as_bytes().first(), Some(b'1' | b'0' | b'*')) && RESULTS.contains(&word) {
             if self.stack.len() == 1 {
                 let result = &mut self.game.movetext_result;
                 if result.as_deref().is_none_or(|r| r == "*") {
@@ -286,7 +287,11 @@ impl<'g> Builder<'g> {
             return;
         }
         // Suffixes (R7.4): `e4!?`, or alone after the move (`e4 !?`).
-        let core = san.trim_end_matches(['!', '?']);
+        let mut end = san.len();
+        while end > 0 && matches!(san.as_bytes()[end - 1], b'!' | b'?') {
+            end -= 1;
+        }
+        let core = &san[..end];
         let suffix = &san[core.len()..];
         if !core.is_empty() {
             self.san(core, line);
@@ -308,7 +313,9 @@ impl<'g> Builder<'g> {
     }
 
     fn san(&mut self, text: &str, line: usize) {
-        let kind = if matches!(text, "--" | "Z0" | "0000" | "@@@@") {
+        let kind = if matches!(text.as_bytes()[0], b'-' | b'Z' | b'0' | b'@')
+            && matches!(text, "--" | "Z0" | "0000" | "@@@@")
+        {
             Err(PgnErrorKind::NullMove {
                 text: text.to_owned(),
             })
