@@ -17,6 +17,9 @@ Workloads, each over the whole file, on 1 and 2 threads, plain and zstd:
   to_arrow          one row per game: headers, UCI moves, clocks, evals
   python-chess      read_game loop (on a prefix: it is ~100x slower), with clocks read
   pgn-reader        benchmarks/anchors/pgn-reader-bench, raw and validated (1 thread)
+  shatranj Rust     the pgn_bench example's `stream N`: the same pipeline as stream_games
+                    (reader thread, parse pool, trees built) without Python, on 1 and 2
+                    threads, interleaved with pgn-reader, best of 3
 
     python benchmarks/pgn.py --scale [--games 1000000] [--corpus /tmp/lichess.pgn] [--record]
 """
@@ -126,6 +129,17 @@ def _anchor_binary() -> Optional[Path]:
     return binary if binary.exists() else None
 
 
+def _rust_bench_binary() -> Optional[Path]:
+    """shatranj's own pgn_bench example (release), built if cargo is there."""
+    target = Path(os.environ.get("SHATRANJ_TARGET_DIR", os.environ.get("CARGO_TARGET_DIR", ROOT / "target")))
+    binary = target / "release" / "examples" / "pgn_bench"
+    if shutil.which("cargo") is not None:
+        env = dict(os.environ, CARGO_TARGET_DIR=str(target))
+        subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "shatranj-chess", "--example", "pgn_bench"],
+                       cwd=ROOT, env=env, check=True)  # fmt: skip
+    return binary if binary.exists() else None
+
+
 def main(argv: List[str]) -> int:
     import argparse
 
@@ -208,12 +222,36 @@ def main(argv: List[str]) -> int:
         print(f"  {label:26} plain 1 thr  {n / t:11,.0f} games/s  {pmb / t:8,.1f} MB/s")
 
     binary = _anchor_binary()
+    ours = _rust_bench_binary()
     if binary is not None:
-        for mode in ("raw", "validated"):
+        # Interleaved rounds, best of three, so that load drift hits both sides: pgn-reader
+        # against shatranj's own Rust pipeline (reader thread + parse pool, trees built,
+        # no Python), on the same file.
+        best: Dict[Tuple[str, str, int], Tuple[float, int]] = {}
+
+        def keep(key: Tuple[str, str, int], seconds: float, games: int) -> None:
+            if key not in best or seconds < best[key][0]:
+                best[key] = (seconds, games)
+
+        for _ in range(3):
             for name, path in sources:
-                out = subprocess.run([str(binary), mode, str(path)], capture_output=True, text=True, check=True).stdout.split()
-                games, seconds = int(out[1]), float(out[3])
-                record(f"pgn-reader {mode}", name, 1, seconds, games)
+                for mode in ("raw", "validated"):
+                    out = subprocess.run([str(binary), mode, str(path)], capture_output=True, text=True, check=True).stdout.split()
+                    keep((f"pgn-reader {mode}", name, 1), float(out[3]), int(out[1]))
+                if ours is not None:
+                    for threads in (1, 2):
+                        out = subprocess.run([str(ours), str(path), "stream", str(threads), "1"], capture_output=True, text=True, check=True).stdout.split()
+                        games, per_second = int(out[0]), float(out[5])
+                        keep(("shatranj Rust stream (trees)", name, threads), games / per_second, games)
+        for (label, name, threads), (seconds, games) in best.items():
+            record(label, name, threads, seconds, games)
+        for name, _ in sources:
+            anchor = best[("pgn-reader validated", name, 1)]
+            for threads in (1, 2):
+                mine = best.get(("shatranj Rust stream (trees)", name, threads))
+                if mine is not None:
+                    ratio = (mine[1] / mine[0]) / (anchor[1] / anchor[0])
+                    print(f"  shatranj Rust stream {threads} thr / pgn-reader validated 1 thr ({name}): {ratio:.2f}x")
     else:
         print("  pgn-reader anchor: no cargo to build it, skipped")
 

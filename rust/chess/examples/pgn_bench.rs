@@ -1,7 +1,7 @@
 //! Reads a PGN file and reports games per second: the streaming reader on one thread, and
 //! `read_all` on rayon's threads, and the cost of SAN parsing alone.
 //!
-//! `cargo run --release -p shatranj-chess --example pgn_bench -- FILE`
+//! `cargo run --release -p shatranj-chess --example pgn_bench -- FILE [once [ROUNDS] | split | stream THREADS [ROUNDS]]`
 
 use shatranj_chess::pgn::{PgnReader, read_all};
 use std::io::BufReader;
@@ -11,6 +11,71 @@ use std::time::Instant;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: pgn_bench FILE")?;
     let bytes = std::fs::read(&path)?;
+    if std::env::args().nth(2).as_deref() == Some("stream") {
+        // The whole pipeline (reader thread, parse pool of N threads, games in order), as
+        // `shatranj.pgn.stream_games` runs it without Python.
+        use shatranj_chess::pgn::parse_game;
+        use shatranj_chess::pgn::stream::{GameStream, ParseFn, Source};
+        let threads: usize = std::env::args().nth(3).map_or(Ok(1), |n| n.parse())?;
+        let rounds: usize = std::env::args().nth(4).map_or(Ok(3), |n| n.parse())?;
+        for _ in 0..rounds {
+            let start = Instant::now();
+            let source = Source::new(std::io::Cursor::new(bytes.clone()), None)?;
+            let parse: ParseFn<usize> =
+                std::sync::Arc::new(|raw| Some(parse_game(raw).nodes.len()));
+            let stream = GameStream::new(source, parse, Some(threads))?;
+            let mut n = 0usize;
+            for game in stream {
+                game?;
+                n += 1;
+            }
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "{n} games, {threads} parse threads: {:.0} games/s",
+                n as f64 / secs
+            );
+        }
+        return Ok(());
+    }
+    if std::env::args().nth(2).as_deref() == Some("split") {
+        // The reader thread's share of a stream: cutting the games alone.
+        use shatranj_chess::pgn::stream::{RawGames, Source};
+        for _ in 0..3 {
+            let start = Instant::now();
+            let source = Source::new(std::io::Cursor::new(bytes.clone()), None)?;
+            let mut games = RawGames::new(source);
+            let mut n = 0usize;
+            while let Some(raw) = games.next_game() {
+                n += usize::from(!raw?.text.is_empty());
+            }
+            let secs = start.elapsed().as_secs_f64();
+            println!("{n} games cut: {:.0} games/s", n as f64 / secs);
+        }
+        return Ok(());
+    }
+    if std::env::args().nth(2).as_deref() == Some("once") {
+        // One pass on this thread of what a stream does per game (cut the games from the
+        // bytes, parse each into a tree), for callgrind and for one-core timings.
+        use shatranj_chess::pgn::parse_game;
+        use shatranj_chess::pgn::stream::{RawGames, Source};
+        for _ in 0..std::env::args().nth(3).map_or(Ok(1), |n| n.parse())? {
+            let start = Instant::now();
+            let source = Source::new(std::io::Cursor::new(bytes.clone()), None)?;
+            let mut games = RawGames::new(source);
+            let (mut n, mut plies) = (0usize, 0usize);
+            while let Some(raw) = games.next_game() {
+                let game = parse_game(&raw?);
+                n += usize::from(game.fatal.is_none());
+                plies += game.nodes.len() - 1;
+            }
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "{n} games, {plies} nodes: {:.0} games/s on one thread",
+                n as f64 / secs
+            );
+        }
+        return Ok(());
+    }
     for _ in 0..3 {
         let start = Instant::now();
         let mut reader = PgnReader::new(BufReader::new(&bytes[..]));

@@ -497,6 +497,25 @@ impl Position {
         }
     }
 
+    /// [`play_unchecked`](Self::play_unchecked) without the bookkeeping that no move's
+    /// legality depends on: the Zobrist key and the move clocks are left as they were, so
+    /// the result is fit only for finding and checking moves (the PGN reader's positions;
+    /// an error message replays the moves for the exact position).
+    pub(crate) fn play_lean(&mut self, m: Move) {
+        let from = m.from();
+        let to = m.to();
+        match m.kind() {
+            MoveKind::Normal => {
+                if let Some(role) = self.board.role_at(from) {
+                    self.apply_normal::<false>(role, from, to);
+                }
+            }
+            MoveKind::EnPassant => self.apply_en_passant::<false>(from, to),
+            MoveKind::Castle => self.apply_castle::<false>(from, to),
+            MoveKind::Promotion(role) => self.apply_promotion::<false>(from, to, role),
+        }
+    }
+
     /// Passes the move to the other side without moving (a null move, for search and
     /// analysis; not a legal chess move). Not allowed in check.
     pub fn play_null(&mut self) -> bool {

@@ -90,7 +90,7 @@ impl PgnTree {
     /// The root's comment.
     #[getter]
     fn root_comment(&self) -> String {
-        self.game.node(PgnGame::ROOT).comment.clone()
+        self.game.comment(PgnGame::ROOT).to_owned()
     }
 
     /// The variations after node `index`, main line first.
@@ -104,8 +104,8 @@ impl PgnTree {
                 Ok((
                     id,
                     interned(py, mv)?,
-                    node.comment.clone(),
-                    node.starting_comment.clone(),
+                    self.game.comment(id).to_owned(),
+                    self.game.starting_comment(id).to_owned(),
                     node.nags.clone(),
                 ))
             })
@@ -155,11 +155,11 @@ impl PgnTree {
             comments,
             variations,
         };
-        let written = if root_comment == self.game.node(PgnGame::ROOT).comment {
+        let written = if root_comment == self.game.comment(PgnGame::ROOT) {
             write_with_tags(&self.game, &tags, result, &options)
         } else {
             let mut game = (*self.game).clone();
-            game.node_mut(PgnGame::ROOT).comment = root_comment;
+            game.set_comment(PgnGame::ROOT, &root_comment);
             write_with_tags(&game, &tags, result, &options)
         };
         written.map_err(|e| PyValueError::new_err(e.to_string()))
@@ -397,9 +397,9 @@ pub fn pgn_write(
             placed.push((id, after));
             id
         };
+        game.set_comment(id, &comment);
+        game.set_starting_comment(id, &starting_comment);
         let node = game.node_mut(id);
-        node.comment = comment;
-        node.starting_comment = starting_comment;
         for nag in nags {
             node.add_nag(nag);
         }

@@ -25,16 +25,38 @@ use shatranj_chess::{Move, Position, Role};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// What each game contributes.
+/// What each game contributes. Built on the pool and dropped on the thread that fills the
+/// columns, so it is a few allocations, not one per tag: the tag names and values and the
+/// result lie one after another in `text`.
 struct Row {
-    tags: Vec<(String, String)>,
-    result: String,
+    text: String,
+    /// For each tag, where its name ends and where its value ends in `text` (each name
+    /// begins where the previous value ended).
+    tag_ends: Vec<(u32, u32)>,
+    /// The result is `text[result_start..]`.
+    result_start: usize,
     first_line: usize,
     moves: Vec<Move>,
     clocks: Vec<Option<f32>>,
     evals: Vec<Option<Eval>>,
     /// FENs at the chosen plies (games table), or before every move (positions table).
     fens: Vec<Option<String>>,
+}
+
+impl Row {
+    fn tags(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let mut start = 0;
+        self.tag_ends.iter().map(move |&(name_end, value_end)| {
+            let (name_end, value_end) = (name_end as usize, value_end as usize);
+            let pair = (&self.text[start..name_end], &self.text[name_end..value_end]);
+            start = value_end;
+            pair
+        })
+    }
+
+    fn result(&self) -> &str {
+        &self.text[self.result_start..]
+    }
 }
 
 enum Item {
@@ -138,6 +160,25 @@ fn move_code(m: Move) -> i16 {
     (m.from().index() as i16) + 64 * (m.to().index() as i16) + 4096 * promo
 }
 
+/// A move's UCI text (`e2e4`, `e7e8q`; castling as the king's move) written into `buf`
+/// without the formatting machinery (it runs for every move of every game).
+fn uci_bytes(m: Move, buf: &mut [u8; 5]) -> &[u8] {
+    let (from, to) = (m.from().index() as u8, m.to().index() as u8);
+    buf[0] = b'a' + from % 8;
+    buf[1] = b'1' + from / 8;
+    buf[2] = b'a' + to % 8;
+    buf[3] = b'1' + to / 8;
+    let promo = match m.promotion() {
+        Some(Role::Knight) => b'n',
+        Some(Role::Bishop) => b'b',
+        Some(Role::Rook) => b'r',
+        Some(Role::Queen) => b'q',
+        _ => return &buf[..4],
+    };
+    buf[4] = promo;
+    &buf[..5]
+}
+
 fn row_of(game: &PgnGame, options: &Options) -> Row {
     let mut moves = Vec::new();
     let mut clocks = Vec::new();
@@ -146,8 +187,8 @@ fn row_of(game: &PgnGame, options: &Options) -> Row {
         let node = game.node(id);
         let Some(mv) = node.mv else { break };
         moves.push(mv);
-        clocks.push(annotations::clock(&node.comment).map(|c| c as f32));
-        evals.push(annotations::eval(&node.comment).map(|e| e.eval));
+        clocks.push(annotations::clock(game.comment(id)).map(|c| c as f32));
+        evals.push(annotations::eval(game.comment(id)).map(|e| e.eval));
     }
     let mut fens = Vec::new();
     if options.positions || !options.fen_plies.is_empty() {
@@ -170,9 +211,21 @@ fn row_of(game: &PgnGame, options: &Options) -> Row {
             fens = at;
         }
     }
+    let size: usize = game.tags.iter().map(|(k, v)| k.len() + v.len()).sum();
+    let mut text = String::with_capacity(size + 8);
+    let mut tag_ends = Vec::with_capacity(game.tags.len());
+    for (name, value) in &game.tags {
+        text.push_str(name);
+        let name_end = text.len() as u32;
+        text.push_str(value);
+        tag_ends.push((name_end, text.len() as u32));
+    }
+    let result_start = text.len();
+    text.push_str(game.result());
     Row {
-        tags: game.tags.clone(),
-        result: game.result().to_owned(),
+        text,
+        tag_ends,
+        result_start,
         first_line: game.first_line,
         moves,
         clocks,
@@ -243,25 +296,34 @@ impl Chunk {
             self.add_positions(row, game_index);
             return;
         }
-        for (name, _) in &row.tags {
-            if !self.tag_names.iter().any(|n| n == name) {
-                self.tag_names.push(name.clone());
-                let mut col = StrCol::new();
-                for _ in 0..self.rows {
-                    col.push(None);
+        // Database games list the same tags in the same order: when this row's names are
+        // the columns', in order, each value goes straight to its column.
+        let same_layout = row.tag_ends.len() == self.tag_names.len()
+            && row.tags().zip(&self.tag_names).all(|((k, _), n)| k == n);
+        if same_layout {
+            for (col, (_, v)) in self.tags.iter_mut().zip(row.tags()) {
+                col.push(Some(v.as_bytes()));
+            }
+        } else {
+            for (name, _) in row.tags() {
+                if !self.tag_names.iter().any(|n| n == name) {
+                    self.tag_names.push(name.to_owned());
+                    let mut col = StrCol::new();
+                    for _ in 0..self.rows {
+                        col.push(None);
+                    }
+                    self.tags.push(col);
                 }
-                self.tags.push(col);
+            }
+            for (i, name) in self.tag_names.iter().enumerate() {
+                let value = row
+                    .tags()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_bytes());
+                self.tags[i].push(value);
             }
         }
-        for (i, name) in self.tag_names.iter().enumerate() {
-            let value = row
-                .tags
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.as_bytes());
-            self.tags[i].push(value);
-        }
-        self.result.push(Some(row.result.as_bytes()));
+        self.result.push(Some(row.result().as_bytes()));
         self.game.push(game_index);
         self.first_line.push(row.first_line as i32);
         self.ply_count.push(row.moves.len() as i32);
@@ -269,12 +331,9 @@ impl Chunk {
             self.codes
                 .push_list(row.moves.iter().map(|&m| Some(move_code(m))));
         } else {
-            let mut text = String::with_capacity(5);
-            for m in &row.moves {
-                text.clear();
-                use std::fmt::Write;
-                let _ = write!(text, "{m}");
-                self.uci.1.push(Some(text.as_bytes()));
+            let mut text = [0u8; 5];
+            for &m in &row.moves {
+                self.uci.1.push(Some(uci_bytes(m, &mut text)));
             }
             self.uci.0.push(self.uci.1.len() as i32);
         }
@@ -294,7 +353,7 @@ impl Chunk {
     }
 
     fn add_positions(&mut self, row: &Row, game_index: i64) {
-        let mut text = String::with_capacity(5);
+        let mut text = [0u8; 5];
         for (ply, m) in row.moves.iter().enumerate() {
             self.game.push(game_index);
             self.ply.push(ply as i32);
@@ -302,10 +361,7 @@ impl Chunk {
             if self.options.codes {
                 self.move_code.push(move_code(*m));
             } else {
-                text.clear();
-                use std::fmt::Write;
-                let _ = write!(text, "{m}");
-                self.move_uci.push(Some(text.as_bytes()));
+                self.move_uci.push(Some(uci_bytes(*m, &mut text)));
             }
             self.clock.values.push(row.clocks[ply].unwrap_or_default());
             self.clock.valid.push(row.clocks[ply].is_some());

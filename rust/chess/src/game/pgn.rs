@@ -77,7 +77,7 @@ pub(super) fn write(game: &Game, tags: &[(&str, &str)]) -> Result<String, TagNam
         node = record.add_child(node, m);
     }
     if let Some(description) = game.ending_description() {
-        record.node_mut(node).comment = format!("{description}.");
+        record.set_comment(node, &format!("{description}."));
     }
     let text = write_with_tags(&record, &all, game.result(), &WriteOptions::default())
         // The history only holds moves that were legal where they were played.

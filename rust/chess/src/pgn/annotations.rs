@@ -56,7 +56,17 @@ fn commands<'a>(comment: &'a str, name: &'a str) -> impl Iterator<Item = &'a [u8
 }
 
 fn memfind(hay: &[u8], needle: &[u8; 2]) -> Option<usize> {
-    hay.windows(2).position(|w| w == needle)
+    // The first byte by memchr, then a look at the next: comments are short, and a
+    // `memmem` searcher costs more to build than this costs to run.
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(needle[0], &hay[at..]) {
+        let i = at + i;
+        if hay.get(i + 1) == Some(&needle[1]) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
 }
 
 /// A run of ASCII digits at the start: its length.
@@ -86,7 +96,15 @@ fn duration(s: &[u8]) -> Option<f64> {
     if s3.get(n) != Some(&b']') {
         return None;
     }
-    let num = |b: &[u8]| std::str::from_utf8(b).ok()?.parse::<f64>().ok();
+    let num = |b: &[u8]| {
+        // Whole numbers of up to 15 digits are exact in an f64: read them without the float
+        // parser (a clock per move makes this hot); anything else goes to the parser.
+        if b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {
+            let n = b.iter().fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+            return Some(n as f64);
+        }
+        std::str::from_utf8(b).ok()?.parse::<f64>().ok()
+    };
     Some(num(&s[..h])? * 3600.0 + num(&s2[..m])? * 60.0 + num(&s3[..n])?)
 }
 

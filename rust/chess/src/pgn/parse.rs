@@ -34,7 +34,10 @@ pub fn parse_game(raw: &RawGame) -> PgnGame {
     let mut rest = raw.text.as_str();
     // The tag section: tag lines, blank lines and escape lines up to the first other line.
     while !rest.is_empty() {
-        let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+        let (line, after) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, ""),
+        };
         let trimmed = line.trim();
         if trimmed.starts_with('[') {
             match parse_tag(line) {
@@ -75,7 +78,10 @@ pub fn parse_game(raw: &RawGame) -> PgnGame {
     };
     if let Some(start) = start {
         game.start = start;
+        // Comments are at most the movetext; a database game's are about half of it.
+        game.reserve_comments(rest.len() / 2);
         Builder::new(&mut game).run(Lexer::new(rest, line_no));
+        game.trim_comments();
     }
     if game.tags.is_empty()
         && game.nodes.len() == 1
@@ -99,18 +105,21 @@ fn mark_fatal(game: &mut PgnGame, error: PgnError) {
     }
 }
 
-/// A variation being read: its current node and the position there.
+/// A variation being read: its current node, the position there and the position before
+/// the node's move (where a variation of that move starts). The positions are played lean
+/// ([`Position::play_lean`]): enough to resolve and check moves.
 struct Frame {
     node: NodeId,
     pos: Position,
+    /// The position at the node's parent; `None` until known (a frame opened by `(` starts
+    /// at a node whose parent's position was not kept: see [`Builder::position_at`]).
+    before: Option<Position>,
 }
 
 struct Builder<'g> {
     game: &'g mut PgnGame,
     /// The main line's frame, then one per open variation.
     stack: Vec<Frame>,
-    /// The position at each node, by id: a variation restarts from the parent's.
-    positions: Vec<Position>,
     starting_comment: String,
     /// A move has been read since the last `(`: comments now follow moves.
     in_variation: bool,
@@ -126,12 +135,28 @@ impl<'g> Builder<'g> {
             stack: vec![Frame {
                 node: PgnGame::ROOT,
                 pos: start,
+                before: None,
             }],
-            positions: vec![start],
             starting_comment: String::new(),
             in_variation: false,
             skip: 0,
         }
+    }
+
+    /// The position at `node`, replayed from the start (for the rare variation that opens
+    /// where no frame kept the position).
+    fn position_at(&self, node: NodeId) -> Position {
+        let mut moves = Vec::new();
+        let mut at = node;
+        while let Some(parent) = self.game.nodes[at].parent() {
+            moves.extend(self.game.nodes[at].mv);
+            at = parent;
+        }
+        let mut pos = self.game.start;
+        for &m in moves.iter().rev() {
+            pos.play_unchecked(m);
+        }
+        pos
     }
 
     fn error(&mut self, line: usize, kind: PgnErrorKind) {
@@ -182,12 +207,18 @@ impl<'g> Builder<'g> {
             self.skip += 1;
             return;
         }
-        let node = self.top().node;
+        let top = self.top();
+        let node = top.node;
         // As python-chess: a `(` before any move of the game has nothing to vary; ignored.
         if let Some(parent) = self.game.nodes[node].parent() {
+            let pos = match top.before {
+                Some(pos) => pos,
+                None => self.position_at(parent),
+            };
             self.stack.push(Frame {
                 node: parent,
-                pos: self.positions[parent],
+                pos,
+                before: None,
             });
             self.in_variation = false;
         }
@@ -214,12 +245,11 @@ impl<'g> Builder<'g> {
     fn comment(&mut self, text: &str) {
         let node = self.top().node;
         let at_empty_root = node == PgnGame::ROOT && self.game.nodes[node].main_child().is_none();
-        let target = if self.in_variation || at_empty_root {
-            &mut self.game.nodes[node].comment
+        if self.in_variation || at_empty_root {
+            self.game.append_comment(node, text);
         } else {
-            &mut self.starting_comment
-        };
-        append_comment(target, text);
+            append_comment(&mut self.starting_comment, text);
+        }
     }
 
     fn nag(&mut self, nag: Nag) {
@@ -228,7 +258,8 @@ impl<'g> Builder<'g> {
     }
 
     fn word(&mut self, word: &str, line: usize) {
-        if RESULTS.contains(&word) {
+        // Results begin with `1`, `0` or `*`: most words (moves) are not compared at all.
+        if matches!(word.as_bytes().first(), Some(b'1' | b'0' | b'*')) && RESULTS.contains(&word) {
             if self.stack.len() == 1 {
                 let result = &mut self.game.movetext_result;
                 if result.as_deref().is_none_or(|r| r == "*") {
@@ -256,7 +287,11 @@ impl<'g> Builder<'g> {
             return;
         }
         // Suffixes (R7.4): `e4!?`, or alone after the move (`e4 !?`).
-        let core = san.trim_end_matches(['!', '?']);
+        let mut end = san.len();
+        while end > 0 && matches!(san.as_bytes()[end - 1], b'!' | b'?') {
+            end -= 1;
+        }
+        let core = &san[..end];
         let suffix = &san[core.len()..];
         if !core.is_empty() {
             self.san(core, line);
@@ -278,25 +313,37 @@ impl<'g> Builder<'g> {
     }
 
     fn san(&mut self, text: &str, line: usize) {
-        let kind = if matches!(text, "--" | "Z0" | "0000" | "@@@@") {
+        let kind = if matches!(text.as_bytes()[0], b'-' | b'Z' | b'0' | b'@')
+            && matches!(text, "--" | "Z0" | "0000" | "@@@@")
+        {
             Err(PgnErrorKind::NullMove {
                 text: text.to_owned(),
             })
         } else {
-            let pos = &self.top().pos;
-            match super::fast_san::resolve(pos, text) {
+            let top = self.top();
+            match super::fast_san::resolve(&top.pos, text) {
                 Some(mv) => Ok(mv),
-                None => san::parse_san(pos, text).map_err(PgnErrorKind::Move),
+                None => match san::parse_san(&top.pos, text) {
+                    Ok(mv) => Ok(mv),
+                    Err(e @ SanError::Invalid { .. }) => Err(PgnErrorKind::Move(e)),
+                    // The frame's position is lean (no clocks): an illegal or ambiguous
+                    // move's error names the exact position, replayed.
+                    Err(_) => san::parse_san(&self.position_at(top.node), text)
+                        .map_err(PgnErrorKind::Move),
+                },
             }
         };
         match kind {
             Ok(mv) => {
                 let frame = self.stack.last_mut().expect("main line frame");
                 let node = self.game.add_child(frame.node, mv);
-                frame.pos.play_unchecked(mv);
+                frame.before = Some(frame.pos);
+                frame.pos.play_lean(mv);
                 frame.node = node;
-                self.positions.push(frame.pos);
-                self.game.nodes[node].starting_comment = std::mem::take(&mut self.starting_comment);
+                if !self.starting_comment.is_empty() {
+                    self.game.set_starting_comment(node, &self.starting_comment);
+                    self.starting_comment.clear();
+                }
                 self.in_variation = true;
             }
             // Text that is not a move at all is reported and passed over (python-chess
@@ -324,4 +371,36 @@ fn append_comment(target: &mut String, text: &str) {
         target.push(' ');
     }
     target.push_str(text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reader plays its positions lean (no clocks), but an illegal move's error names
+    /// the exact position, move clocks included; a variation's too.
+    #[test]
+    fn illegal_move_errors_name_the_exact_position() {
+        let raw = RawGame {
+            text: "1. e4 e5 2. Nf3 (2. Bc4 Nf6 3. Kd3) Nc6 3. Ke3 *\n".to_owned(),
+            first_line: 1,
+        };
+        let game = parse_game(&raw);
+        let fens: Vec<String> = game
+            .errors
+            .iter()
+            .map(|e| match &e.kind {
+                PgnErrorKind::Move(SanError::Illegal { fen, .. }) => fen.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            fens,
+            [
+                "rnbqkb1r/pppp1ppp/5n2/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 2 3",
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            ]
+        );
+        assert_eq!(game.fatal, Some(1));
+    }
 }

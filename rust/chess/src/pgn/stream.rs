@@ -43,6 +43,8 @@ const BATCH_GAMES: usize = 128;
 const BATCH_BYTES: usize = 512 << 10;
 /// Decompressed bytes read at a time.
 const BLOCK: usize = 1 << 20;
+/// The text a game is given room for when it begins (a lichess game with clocks is ~3 KB).
+const GAME_GUESS: usize = 4 << 10;
 
 /// How the bytes of a source are compressed, as told by their first bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -338,8 +340,10 @@ impl RawGames {
                 LineAction::Take => {
                     if !was_in_game {
                         self.raw.first_line = line_no;
+                        // About a database game's size: one allocation, not a dozen.
+                        self.raw.text.reserve(GAME_GUESS);
                     }
-                    self.raw.text.push_str(line.trim_end_matches(['\n', '\r']));
+                    self.raw.text.push_str(line.trim_end_matches('\r'));
                     self.raw.text.push('\n');
                     if self.raw.text.len() > MAX_GAME {
                         self.splitter = GameSplitter::new();

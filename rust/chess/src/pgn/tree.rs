@@ -4,6 +4,10 @@
 //! first child, next sibling), so a game of any size is a handful of allocations and a node
 //! can be named by a plain number across the Python boundary. Node 0 is the root, the
 //! position before the first move; every other node is the position after its `mv`.
+//!
+//! Comments live in one text per game ([`PgnGame::comment`] reads a node's, [`PgnGame::set_comment`]
+//! writes it): a database game has a `[%clk]` comment on every move, and a `String` per node
+//! was the reader's largest cost after move generation.
 
 use super::error::PgnError;
 use super::{RESULTS, TAG_ROSTER};
@@ -17,35 +21,78 @@ pub type Nag = u8;
 pub type NodeId = usize;
 
 /// One node of the move tree.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Node {
     /// The move that led here; `None` only for the root.
     pub mv: Option<Move>,
-    /// Text after the move (for the root: before the first move).
-    pub comment: String,
-    /// Text before the move, written only where the node starts a variation.
-    pub starting_comment: String,
+    /// Text after the move (for the root: before the first move): a span of the game's
+    /// comment text, see [`PgnGame::comment`].
+    comment: Span,
+    /// Text before the move, written only where the node starts a variation
+    /// ([`PgnGame::starting_comment`]).
+    starting_comment: Span,
     /// Annotation glyphs, sorted and without repeats (a set, as in python-chess).
     pub nags: Vec<Nag>,
-    parent: Option<NodeId>,
-    first_child: Option<NodeId>,
-    last_child: Option<NodeId>,
-    next_sibling: Option<NodeId>,
+    parent: Link,
+    first_child: Link,
+    last_child: Link,
+    next_sibling: Link,
+}
+
+/// Where a comment lies in [`PgnGame`]'s comment text.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Span {
+    start: u32,
+    len: u32,
+}
+
+impl Span {
+    fn end(self) -> usize {
+        self.start as usize + self.len as usize
+    }
+
+    fn range(self) -> core::ops::Range<usize> {
+        self.start as usize..self.end()
+    }
+}
+
+/// A node index in 32 bits, `NONE` for no node: four links cost 16 bytes instead of 64, and
+/// a game has one node per move, so the tree stays small in cache and in memory.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Link(u32);
+
+impl Link {
+    const NONE: Link = Link(u32::MAX);
+
+    fn to(id: NodeId) -> Link {
+        // A game of four billion moves does not fit in memory long before this.
+        Link(u32::try_from(id).expect("fewer than 2^32 nodes"))
+    }
+
+    fn get(self) -> Option<NodeId> {
+        (self != Link::NONE).then_some(self.0 as NodeId)
+    }
+}
+
+impl Default for Link {
+    fn default() -> Link {
+        Link::NONE
+    }
 }
 
 impl Node {
     pub fn parent(&self) -> Option<NodeId> {
-        self.parent
+        self.parent.get()
     }
 
     /// The main continuation (the first variation).
     pub fn main_child(&self) -> Option<NodeId> {
-        self.first_child
+        self.first_child.get()
     }
 
     /// The next variation of the parent, after this one.
     pub fn next_sibling(&self) -> Option<NodeId> {
-        self.next_sibling
+        self.next_sibling.get()
     }
 
     /// Adds a NAG, keeping the list sorted and free of repeats.
@@ -57,7 +104,7 @@ impl Node {
 }
 
 /// A game read from (or to be written to) PGN.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct PgnGame {
     /// Tag pairs in the order they were read (or added).
     pub tags: Vec<(String, String)>,
@@ -75,7 +122,38 @@ pub struct PgnGame {
     pub fatal: Option<usize>,
     /// The 1-based line where the game's text began.
     pub first_line: usize,
+    /// Every node's comments, one after another (a replaced comment leaves its old text
+    /// unused here).
+    comments: String,
 }
+
+/// Games are equal when they read the same: the comment text's layout does not count.
+impl PartialEq for PgnGame {
+    fn eq(&self, other: &PgnGame) -> bool {
+        self.tags == other.tags
+            && self.start == other.start
+            && self.movetext_result == other.movetext_result
+            && self.errors == other.errors
+            && self.fatal == other.fatal
+            && self.first_line == other.first_line
+            && self.nodes.len() == other.nodes.len()
+            && self
+                .nodes
+                .iter()
+                .zip(&other.nodes)
+                .enumerate()
+                .all(|(id, (a, b))| {
+                    a.mv == b.mv
+                        && a.nags == b.nags
+                        && (a.parent, a.first_child, a.last_child, a.next_sibling)
+                            == (b.parent, b.first_child, b.last_child, b.next_sibling)
+                        && self.comment(id) == other.comment(id)
+                        && self.starting_comment(id) == other.starting_comment(id)
+                })
+    }
+}
+
+impl Eq for PgnGame {}
 
 impl Default for PgnGame {
     fn default() -> Self {
@@ -97,7 +175,73 @@ impl PgnGame {
             errors: Vec::new(),
             fatal: None,
             first_line: 1,
+            comments: String::new(),
         }
+    }
+
+    /// The comment after node `id`'s move (for the root: before the first move).
+    pub fn comment(&self, id: NodeId) -> &str {
+        &self.comments[self.nodes[id].comment.range()]
+    }
+
+    /// The comment before node `id`'s move, written where the node starts a variation.
+    pub fn starting_comment(&self, id: NodeId) -> &str {
+        &self.comments[self.nodes[id].starting_comment.range()]
+    }
+
+    pub fn set_comment(&mut self, id: NodeId, text: &str) {
+        self.nodes[id].comment = self.store(text);
+    }
+
+    pub fn set_starting_comment(&mut self, id: NodeId, text: &str) {
+        self.nodes[id].starting_comment = self.store(text);
+    }
+
+    /// Room for `bytes` more bytes of comments (the reader reserves once per game).
+    pub(crate) fn reserve_comments(&mut self, bytes: usize) {
+        self.comments.reserve(bytes);
+    }
+
+    /// Gives back the room reserved for comments when much of it went unused (a game read
+    /// into Python may be kept for long).
+    pub(crate) fn trim_comments(&mut self) {
+        if self.comments.capacity() > 2 * self.comments.len() + 256 {
+            self.comments.shrink_to_fit();
+        }
+    }
+
+    fn store(&mut self, text: &str) -> Span {
+        if text.is_empty() {
+            return Span::default();
+        }
+        let start = self.comments.len();
+        self.comments.push_str(text);
+        Span {
+            start: u32::try_from(start).expect("comments under 4 GB per game"),
+            len: text.len() as u32,
+        }
+    }
+
+    /// Joins `text` to node `id`'s comment as python-chess joins comments in a row: with one
+    /// space, empty parts dropped. In place when the comment is the last text stored.
+    pub(crate) fn append_comment(&mut self, id: NodeId, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let span = self.nodes[id].comment;
+        if span.len == 0 {
+            self.nodes[id].comment = self.store(text);
+            return;
+        }
+        if span.end() != self.comments.len() {
+            let old = span.range();
+            let start = self.comments.len();
+            self.comments.extend_from_within(old);
+            self.nodes[id].comment.start = start as u32;
+        }
+        self.comments.push(' ');
+        self.comments.push_str(text);
+        self.nodes[id].comment.len += 1 + text.len() as u32;
     }
 
     pub fn node(&self, id: NodeId) -> &Node {
@@ -114,14 +258,14 @@ impl PgnGame {
         let id = self.nodes.len();
         self.nodes.push(Node {
             mv: Some(mv),
-            parent: Some(parent),
+            parent: Link::to(parent),
             ..Node::default()
         });
-        match self.nodes[parent].last_child {
-            Some(last) => self.nodes[last].next_sibling = Some(id),
-            None => self.nodes[parent].first_child = Some(id),
+        match self.nodes[parent].last_child.get() {
+            Some(last) => self.nodes[last].next_sibling = Link::to(id),
+            None => self.nodes[parent].first_child = Link::to(id),
         }
-        self.nodes[parent].last_child = Some(id);
+        self.nodes[parent].last_child = Link::to(id);
         id
     }
 
@@ -129,14 +273,14 @@ impl PgnGame {
     pub fn children(&self, id: NodeId) -> Children<'_> {
         Children {
             game: self,
-            next: self.nodes[id].first_child,
+            next: self.nodes[id].main_child(),
         }
     }
 
     /// The main line's nodes after the root.
     pub fn mainline(&self) -> impl Iterator<Item = NodeId> + '_ {
-        core::iter::successors(self.nodes[Self::ROOT].first_child, |&id| {
-            self.nodes[id].first_child
+        core::iter::successors(self.nodes[Self::ROOT].main_child(), |&id| {
+            self.nodes[id].main_child()
         })
     }
 
@@ -224,7 +368,7 @@ impl Iterator for Children<'_> {
 
     fn next(&mut self) -> Option<NodeId> {
         let id = self.next?;
-        self.next = self.game.nodes[id].next_sibling;
+        self.next = self.game.nodes[id].next_sibling();
         Some(id)
     }
 }

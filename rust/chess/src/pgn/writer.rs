@@ -65,8 +65,8 @@ pub fn write_with_tags(
         w.write_line("");
     }
     let root = game.node(PgnGame::ROOT);
-    if !root.comment.is_empty() {
-        w.comment(&root.comment);
+    if !game.comment(PgnGame::ROOT).is_empty() {
+        w.comment(game.comment(PgnGame::ROOT));
     }
     if let Some(first) = root.main_child() {
         w.line_from(game, first, game.start)?;
@@ -261,8 +261,8 @@ impl Writer {
                 fen: before.fen(),
             });
         }
-        if !node.starting_comment.is_empty() {
-            self.comment(&node.starting_comment);
+        if !game.starting_comment(id).is_empty() {
+            self.comment(game.starting_comment(id));
         }
         let number = before.fullmove_number();
         if before.turn() == Color::White {
@@ -279,8 +279,8 @@ impl Writer {
                 self.token(&format!("${nag} "));
             }
         }
-        if !node.comment.is_empty() {
-            self.comment(&node.comment);
+        if !game.comment(id).is_empty() {
+            self.comment(game.comment(id));
         }
         Ok(())
     }
