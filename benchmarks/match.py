@@ -165,7 +165,9 @@ def main(argv: list[str]) -> int:
         adjudication = build_adjudication(args)
         openings = load_openings(args.openings) if args.openings else list(OPENINGS)
         first, opponents = pairings(args)
-        own_nodes = [e.name for e in (first, *opponents) if e.nodes is not None]
+        own_nodes = [
+            e.name for e in (first, *opponents) if isinstance(e, EngineSpec) and e.nodes is not None
+        ]
         if own_nodes and args.nodes is None:
             raise ConfigError(
                 f"engine(s) {', '.join(own_nodes)} set nodes=, which only applies to a fixed-node "
