@@ -77,6 +77,21 @@ def popcount(bb: Bitboard) -> int:
     return bin(bb).count("1")
 
 
+def material_errors(white: Bitboard, black: Bitboard, pawns: Bitboard) -> int:
+    """The ``STATUS_*`` flags of too many pieces or pawns a side (shared by every board's
+    ``status()``)."""
+    errors = 0
+    if popcount(white) > 16:
+        errors |= STATUS_TOO_MANY_WHITE_PIECES
+    if popcount(black) > 16:
+        errors |= STATUS_TOO_MANY_BLACK_PIECES
+    if popcount(white & pawns) > 8:
+        errors |= STATUS_TOO_MANY_WHITE_PAWNS
+    if popcount(black & pawns) > 8:
+        errors |= STATUS_TOO_MANY_BLACK_PAWNS
+    return errors
+
+
 def _remap(bb: Bitboard, target: _List[int]) -> Bitboard:
     out = 0
     for square in scan_forward(int(bb) & BB_ALL):

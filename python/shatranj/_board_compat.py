@@ -434,14 +434,7 @@ def _native_status(board: Board) -> Any:
     errors = 0
     black, white = board.occupied_co
     pawns, kings = board.pawns, board.kings
-    if bb.popcount(white) > 16:
-        errors |= bb.STATUS_TOO_MANY_WHITE_PIECES
-    if bb.popcount(black) > 16:
-        errors |= bb.STATUS_TOO_MANY_BLACK_PIECES
-    if bb.popcount(white & pawns) > 8:
-        errors |= bb.STATUS_TOO_MANY_WHITE_PAWNS
-    if bb.popcount(black & pawns) > 8:
-        errors |= bb.STATUS_TOO_MANY_BLACK_PAWNS
+    errors |= bb.material_errors(white, black, pawns)
     rights = board.castling_rights
     if rights:
         clean = rights & board.rooks & bb.BB_CORNERS

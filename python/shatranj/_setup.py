@@ -314,14 +314,7 @@ class SetupBoard:
             errors |= bb.STATUS_NO_BLACK_KING
         if bb.popcount(kings) > 2:
             errors |= bb.STATUS_TOO_MANY_KINGS
-        if bb.popcount(white) > 16:
-            errors |= bb.STATUS_TOO_MANY_WHITE_PIECES
-        if bb.popcount(black) > 16:
-            errors |= bb.STATUS_TOO_MANY_BLACK_PIECES
-        if bb.popcount(white & pawns) > 8:
-            errors |= bb.STATUS_TOO_MANY_WHITE_PAWNS
-        if bb.popcount(black & pawns) > 8:
-            errors |= bb.STATUS_TOO_MANY_BLACK_PAWNS
+        errors |= bb.material_errors(white, black, pawns)
         if pawns & bb.BB_BACKRANKS:
             errors |= bb.STATUS_PAWNS_ON_BACKRANK
         if self.castling_rights != self.clean_castling_rights():
