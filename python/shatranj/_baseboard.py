@@ -7,7 +7,8 @@ playing board is the native :class:`shatranj.Board`.
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, Mapping, Optional, Type, TypeVar
+from abc import ABC, abstractmethod
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Type, TypeVar
 
 from ._core import Board, Piece
 from ._squareset import SquareSet
@@ -16,7 +17,45 @@ STARTING_BOARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 BaseBoardT = TypeVar("BaseBoardT", bound="BaseBoard")
 
 
-class BaseBoard:
+class PlacementMasks(ABC):
+    """The bitboards of a placement held as 64 squares of pieces (a1 = 0 … h8 = 63): what
+    :class:`BaseBoard` and the setup board share. A subclass gives ``_placement()`` and
+    ``promoted``."""
+
+    promoted: int
+
+    @abstractmethod
+    def _placement(self) -> List[Optional[Piece]]:
+        """The 64 squares, a1 first."""
+
+    def _mask(self, piece_type: Optional[int] = None, color: Optional[bool] = None) -> int:
+        out = 0
+        for sq, p in enumerate(self._placement()):
+            if p is not None and (piece_type is None or p.piece_type == piece_type) and (color is None or p.color == color):
+                out |= 1 << sq
+        return out
+
+    @property
+    def occupied(self) -> int:
+        return self._mask()
+
+    @property
+    def occupied_co(self) -> List[int]:
+        return [self._mask(color=False), self._mask(color=True)]
+
+    pawns = property(lambda self: self._mask(1))
+    knights = property(lambda self: self._mask(2))
+    bishops = property(lambda self: self._mask(3))
+    rooks = property(lambda self: self._mask(4))
+    queens = property(lambda self: self._mask(5))
+    kings = property(lambda self: self._mask(6))
+
+    def king(self, color: Any) -> Optional[int]:
+        mask = self._mask(6, bool(color)) & ~self.promoted
+        return mask.bit_length() - 1 if mask else None
+
+
+class BaseBoard(PlacementMasks):
     """Pieces on squares (a1 = 0 … h8 = 63), with python-chess's placement methods."""
 
     def __init__(self, board_fen: Optional[str] = STARTING_BOARD_FEN) -> None:
@@ -131,31 +170,8 @@ class BaseBoard:
     def pieces(self, piece_type: int, color: bool) -> SquareSet:
         return SquareSet(self.pieces_mask(piece_type, color))
 
-    def _mask(self, piece_type: Optional[int] = None, color: Optional[bool] = None) -> int:
-        return sum(
-            1 << sq
-            for sq, p in enumerate(self._squares)
-            if p is not None and (piece_type is None or p.piece_type == piece_type) and (color is None or p.color == color)
-        )
-
-    @property
-    def occupied(self) -> int:
-        return self._mask()
-
-    @property
-    def occupied_co(self) -> List[int]:
-        return [self._mask(color=False), self._mask(color=True)]
-
-    pawns = property(lambda self: self._mask(1))
-    knights = property(lambda self: self._mask(2))
-    bishops = property(lambda self: self._mask(3))
-    rooks = property(lambda self: self._mask(4))
-    queens = property(lambda self: self._mask(5))
-    kings = property(lambda self: self._mask(6))
-
-    def king(self, color: bool) -> Optional[int]:
-        mask = self._mask(6, color) & ~self.promoted
-        return mask.bit_length() - 1 if mask else None
+    def _placement(self) -> List[Optional[Piece]]:
+        return self._squares
 
     def copy(self: BaseBoardT) -> BaseBoardT:
         other = type(self).__new__(type(self))

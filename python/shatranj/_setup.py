@@ -25,6 +25,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import _bitboards as bb
 from ._core import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move, Piece
+from ._baseboard import PlacementMasks
 from ._squareset import SquareSet
 
 STARTING_BOARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -41,7 +42,7 @@ def _sq_name(square: int) -> str:
     return FILE_NAMES[square & 7] + str((square >> 3) + 1)
 
 
-class SetupBoard:
+class SetupBoard(PlacementMasks):
     """A python-chess board state in plain Python: see the module docs."""
 
     def __init__(self) -> None:
@@ -87,27 +88,8 @@ class SetupBoard:
 
     # --- masks -------------------------------------------------------------------------------
 
-    def _mask(self, piece_type: Optional[int] = None, color: Optional[bool] = None) -> int:
-        out = 0
-        for sq, p in enumerate(self.squares):
-            if p is not None and (piece_type is None or p.piece_type == piece_type) and (color is None or p.color == color):
-                out |= 1 << sq
-        return out
-
-    @property
-    def occupied(self) -> int:
-        return self._mask()
-
-    @property
-    def occupied_co(self) -> List[int]:
-        return [self._mask(color=False), self._mask(color=True)]
-
-    pawns = property(lambda self: self._mask(PAWN))
-    knights = property(lambda self: self._mask(KNIGHT))
-    bishops = property(lambda self: self._mask(BISHOP))
-    rooks = property(lambda self: self._mask(ROOK))
-    queens = property(lambda self: self._mask(QUEEN))
-    kings = property(lambda self: self._mask(KING))
+    def _placement(self) -> List[Optional[Piece]]:
+        return self.squares
 
     def piece_at(self, square: int) -> Optional[Piece]:
         return self.squares[_square(square)]
@@ -119,10 +101,6 @@ class SetupBoard:
     def color_at(self, square: int) -> Optional[bool]:
         p = self.squares[_square(square)]
         return None if p is None else p.color
-
-    def king(self, color: Any) -> Optional[int]:
-        mask = self._mask(KING, bool(color)) & ~self.promoted
-        return mask.bit_length() - 1 if mask else None
 
     def pieces_mask(self, piece_type: int, color: Any) -> int:
         return self._mask(piece_type, bool(color))
