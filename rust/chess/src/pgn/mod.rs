@@ -39,6 +39,18 @@ mod lexer;
 mod parse;
 mod reader;
 mod split;
+
+/// Tests' random numbers: xorshift64 from `seed` (tests print their seed).
+#[cfg(test)]
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
 #[cfg(feature = "compression")]
 pub mod stream;
 mod tags;

@@ -233,13 +233,7 @@ mod tests {
     fn scan_matches_the_byte_loop() {
         let seed = 0x0005_DEEC_E66D_u64;
         println!("splitter scan seed {seed:#x}");
-        let mut state = seed;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::pgn::xorshift(seed);
         let alphabet = b"{};ab ";
         for _ in 0..20_000 {
             let len = (next() % 24) as usize;
