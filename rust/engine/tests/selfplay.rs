@@ -4,11 +4,12 @@
 
 use shatranj_chess::san::parse_san;
 use shatranj_chess::{Color, Position};
+use shatranj_engine::batch::cpu_evaluator;
 use shatranj_engine::selfplay::{
     GameTermination, MoveLimit, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayReport,
     parse_openings, play_games,
 };
-use shatranj_engine::{BatchConfig, BatchEvaluator, CpuBatchEvaluator, DEFAULT_PARAMS};
+use shatranj_engine::{BatchConfig, BatchEvaluator, Evaluation};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -28,9 +29,11 @@ fn quick(seed: u64, games: u64) -> SelfPlayConfig {
     }
 }
 
+/// Plays `config`, inline or with every evaluation batched through the service (whose back end
+/// computes the config's own evaluation, as `play_games` requires).
 fn run(config: &SelfPlayConfig, batched: bool) -> SelfPlayReport {
     let evaluator: Option<Arc<dyn BatchEvaluator>> =
-        batched.then(|| Arc::new(CpuBatchEvaluator::new(DEFAULT_PARAMS)) as _);
+        batched.then(|| cpu_evaluator(&config.evaluation));
     play_games(config, evaluator, &AtomicBool::new(false), |_| {}).unwrap()
 }
 
@@ -101,11 +104,19 @@ fn same_seed_same_games_across_concurrency_route_and_index_ranges() {
 
 #[test]
 fn fixed_node_searches_are_reproducible() {
-    let config = SelfPlayConfig {
-        limit: MoveLimit::Nodes(400),
-        ..quick(3, 2)
-    };
-    assert_eq!(pgns(&run(&config, false)), pgns(&run(&config, true)));
+    for evaluation in [Evaluation::classical(), Evaluation::default()] {
+        let config = SelfPlayConfig {
+            limit: MoveLimit::Nodes(400),
+            evaluation,
+            ..quick(3, 2)
+        };
+        assert_eq!(
+            pgns(&run(&config, false)),
+            pgns(&run(&config, true)),
+            "{}",
+            config.evaluation.describe()
+        );
+    }
 }
 
 /// Opening, expected termination, expected result, the most plies the game may have.

@@ -9,7 +9,7 @@ use shatranj_chess::Position;
 use shatranj_engine::eval::evaluate;
 use shatranj_engine::{
     BatchConfig, BatchEvaluator, CpuBatchEvaluator, DEFAULT_PARAMS, Engine, EngineOptions,
-    EvalError, EvalRoute, EvalService, Limits, PackedPosition,
+    EvalError, EvalRoute, EvalService, Evaluation, Limits, PackedPosition, batch::cpu_evaluator,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -193,11 +193,14 @@ fn a_client_after_shutdown_gets_an_error_not_a_hang() {
     ));
 }
 
-fn engine(route: EvalRoute, threads: usize) -> Engine {
+/// An engine whose own evaluation is `evaluation`: a routed search gives the direct one's
+/// result only when the service's back end computes that same evaluation.
+fn engine(route: EvalRoute, threads: usize, evaluation: &Evaluation) -> Engine {
     Engine::new(EngineOptions {
         threads,
         hash_mb: 4,
         eval_route: route,
+        evaluation: evaluation.clone(),
         ..EngineOptions::default()
     })
     .unwrap()
@@ -210,22 +213,29 @@ const FENS: &[&str] = &[
 
 #[test]
 fn a_search_through_the_service_is_the_direct_search() {
-    let service = Arc::new(EvalService::new(cpu(), BatchConfig::default()).unwrap());
-    for fen in FENS {
-        let pos: Position = fen.parse().unwrap();
-        let direct = engine(EvalRoute::Direct, 1).search(pos, &Limits::depth(7), |_| {});
-        let mut routed = engine(EvalRoute::Service(Arc::clone(&service)), 1);
-        let batched = routed.search(pos, &Limits::depth(7), |_| {});
-        assert_eq!(
-            (batched.best_move, batched.score, batched.nodes, &batched.pv),
-            (direct.best_move, direct.score, direct.nodes, &direct.pv),
-            "{fen}"
-        );
-        assert_eq!(batched.evaluations, direct.evaluations);
+    // The classical evaluation and the built-in network (the default): the service's batches
+    // score from scratch, the direct search's network incrementally, and both must agree.
+    for evaluation in [Evaluation::classical(), Evaluation::default()] {
+        let name = evaluation.describe();
+        let service =
+            Arc::new(EvalService::new(cpu_evaluator(&evaluation), BatchConfig::default()).unwrap());
+        for fen in FENS {
+            let pos: Position = fen.parse().unwrap();
+            let direct =
+                engine(EvalRoute::Direct, 1, &evaluation).search(pos, &Limits::depth(7), |_| {});
+            let mut routed = engine(EvalRoute::Service(Arc::clone(&service)), 1, &evaluation);
+            let batched = routed.search(pos, &Limits::depth(7), |_| {});
+            assert_eq!(
+                (batched.best_move, batched.score, batched.nodes, &batched.pv),
+                (direct.best_move, direct.score, direct.nodes, &direct.pv),
+                "{name}: {fen}"
+            );
+            assert_eq!(batched.evaluations, direct.evaluations, "{name}: {fen}");
+        }
+        let total: u64 = service.stats().evaluations;
+        assert!(total > 0, "{name}");
+        assert_eq!(service.fallbacks(), 0, "{name}");
     }
-    let total: u64 = service.stats().evaluations;
-    assert!(total > 0);
-    assert_eq!(service.fallbacks(), 0);
 }
 
 #[test]
@@ -236,8 +246,9 @@ fn a_failing_back_end_falls_back_to_the_cpu_with_the_same_result() {
     });
     let service = Arc::new(EvalService::new(flaky, BatchConfig::default()).unwrap());
     let pos: Position = FENS[0].parse().unwrap();
-    let direct = engine(EvalRoute::Direct, 1).search(pos, &Limits::depth(6), |_| {});
-    let mut routed = engine(EvalRoute::Service(Arc::clone(&service)), 1);
+    let classical = Evaluation::classical();
+    let direct = engine(EvalRoute::Direct, 1, &classical).search(pos, &Limits::depth(6), |_| {});
+    let mut routed = engine(EvalRoute::Service(Arc::clone(&service)), 1, &classical);
     let r = routed.search(pos, &Limits::depth(6), |_| {});
     assert_eq!(
         (r.best_move, r.score, r.nodes),
@@ -259,7 +270,11 @@ fn lazy_smp_threads_share_the_service() {
         )
         .unwrap(),
     );
-    let mut e = engine(EvalRoute::Service(Arc::clone(&service)), 3);
+    let mut e = engine(
+        EvalRoute::Service(Arc::clone(&service)),
+        3,
+        &Evaluation::classical(),
+    );
     let r = e.search(Position::new(), &Limits::depth(6), |_| {});
     assert!(r.best_move.is_some());
     let stats = service.stats();
