@@ -710,8 +710,12 @@ impl<'a> Searcher<'a> {
 
         if !pv_node && !in_check && !root && excluded.is_none() {
             // Reverse futility: far above beta at low depth, a quiet move will not drop it.
+            // Never against a mate-in-N beta: an ordinary score there would claim an escape
+            // from a mate that was never searched (the mated side's node after 1. Kb6 in
+            // k7/8/2K5/8/8/8/8/7R w, once 1. Ra1 has shown a mate in 3, hid the mate in 2).
             if depth <= RFP_MAX_DEPTH
                 && eval.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return eval;

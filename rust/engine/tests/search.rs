@@ -31,6 +31,8 @@ const MATES: &[(&str, &str, i32)] = &[
     ),
     // Rook ladder: either rook may take the seventh rank first.
     ("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", "a2a7 b1b7", 2),
+    // The king takes the opposition (a quiet move) after a longer rook mate was seen first.
+    ("k7/8/2K5/8/8/8/8/7R w - - 0 1", "c6b6", 2),
     // Rook sacrifice, then the other rook mates.
     (
         "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
