@@ -13,9 +13,11 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Shard files or folders of them (repeat for several).
+    /// Shard files or folders of them (repeat for several); PATH=FACTOR multiplies those
+    /// shards' scores by FACTOR, for data labelled in another network's units (gen1's data:
+    /// 0.73).
     #[arg(long, required = true)]
-    data: Vec<PathBuf>,
+    data: Vec<data::Source>,
     /// Where to write the quantised network.
     #[arg(long)]
     out: PathBuf,
@@ -150,7 +152,8 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         let _ = ctrlc::set_handler(move || s.store(true, Ordering::SeqCst));
     }
     let loading = Instant::now();
-    let dataset = data::load(&args.data, args.validation_every).map_err(TrainCliError::Data)?;
+    let dataset =
+        data::load_sources(&args.data, args.validation_every).map_err(TrainCliError::Data)?;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,

@@ -83,19 +83,85 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    pub fn add_game(&mut self, game: &GameData, validation_every: u64) {
+    /// Adds the training positions of `game`, their scores multiplied by `score_factor`
+    /// (see [`Source::score_factor`]).
+    pub fn add_game(&mut self, game: &GameData, validation_every: u64, score_factor: f32) {
         self.games += 1;
+        let sample = |t: &TrainingPosition| {
+            let mut s = Sample::from_position(t);
+            s.score = rescale(s.score, score_factor);
+            s
+        };
         let to_validation = validation_every > 0 && game.index.is_multiple_of(validation_every);
         if to_validation {
             for t in game.training_positions() {
-                self.validation.push(Sample::from_position(&t));
+                self.validation.push(sample(&t));
                 let cp = evaluate(&DEFAULT_PARAMS, &t.position).clamp(-32_000, 32_000);
                 self.validation_classical.push(cp as i16);
             }
         } else {
             self.train
-                .extend(game.training_positions().map(|t| Sample::from_position(&t)));
+                .extend(game.training_positions().map(|t| sample(&t)));
         }
+    }
+}
+
+/// `score · factor`, rounded and kept within ±32,000 (beyond any search score).
+fn rescale(score: i16, factor: f32) -> i16 {
+    if factor == 1.0 {
+        return score;
+    }
+    (f32::from(score) * factor)
+        .round()
+        .clamp(-32_000.0, 32_000.0) as i16
+}
+
+/// Shards to train on: a file or a folder of them, and a factor for their scores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source {
+    pub path: PathBuf,
+    /// Every score of these shards is multiplied by this before training. Data labelled by a
+    /// network speaks that network's centipawns: gen1's shards, labelled at SCALE 400, score
+    /// about 1.37× the classical evaluation (292/400 puts them back in its units), while
+    /// classical and SCALE-fitted networks' data need 1.
+    pub score_factor: f32,
+}
+
+impl Source {
+    /// Shards whose scores are used as they are.
+    pub fn new(path: impl Into<PathBuf>) -> Source {
+        Source {
+            path: path.into(),
+            score_factor: 1.0,
+        }
+    }
+}
+
+impl std::str::FromStr for Source {
+    type Err = String;
+
+    /// `PATH` or `PATH=FACTOR` (the factor a finite number in 0.1 ..= 10); a path that
+    /// exists as written is taken whole, `=` and all.
+    fn from_str(text: &str) -> Result<Source, String> {
+        let Some((path, factor)) = text.rsplit_once('=').filter(|_| !Path::new(text).exists())
+        else {
+            return Ok(Source::new(text));
+        };
+        let score_factor: f32 = factor.trim().parse().map_err(|_| {
+            format!("{text}: the score factor after '=' is not a number: {factor:?}")
+        })?;
+        if !(0.1..=10.0).contains(&score_factor) {
+            return Err(format!(
+                "{text}: the score factor {score_factor} is outside 0.1 ..= 10"
+            ));
+        }
+        if path.is_empty() {
+            return Err(format!("{text}: no path before '='"));
+        }
+        Ok(Source {
+            path: path.into(),
+            score_factor,
+        })
     }
 }
 
@@ -120,17 +186,30 @@ pub fn shard_paths(path: &Path) -> Result<Vec<PathBuf>, DataError> {
 
 /// Reads every game of every shard under `paths` (in parallel, in a fixed order).
 pub fn load(paths: &[PathBuf], validation_every: u64) -> Result<Dataset, DataError> {
+    let sources: Vec<Source> = paths.iter().map(Source::new).collect();
+    load_sources(&sources, validation_every)
+}
+
+/// [`load`] with each source's scores rescaled by its factor.
+pub fn load_sources(sources: &[Source], validation_every: u64) -> Result<Dataset, DataError> {
     use rayon::prelude::*;
     let mut files = Vec::new();
-    for p in paths {
-        files.extend(shard_paths(p)?);
+    for source in sources {
+        files.extend(
+            shard_paths(&source.path)?
+                .into_iter()
+                .map(|f| (f, source.score_factor)),
+        );
     }
-    let shards: Vec<Result<Vec<GameData>, DataError>> =
-        files.par_iter().map(|f| read_shard(f)).collect();
+    let shards: Vec<Result<(Vec<GameData>, f32), DataError>> = files
+        .par_iter()
+        .map(|(f, factor)| read_shard(f).map(|games| (games, *factor)))
+        .collect();
     let mut data = Dataset::default();
-    for games in shards {
-        for g in games? {
-            data.add_game(&g, validation_every);
+    for shard in shards {
+        let (games, factor) = shard?;
+        for g in games {
+            data.add_game(&g, validation_every, factor);
         }
     }
     Ok(data)
@@ -184,5 +263,49 @@ mod tests {
         };
         assert_eq!(sorted(&us), sorted_usize(b));
         assert_eq!(sorted(&them), sorted_usize(w));
+    }
+
+    #[test]
+    fn a_source_scales_its_scores_and_nothing_else() {
+        let tiny = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tiny.sgd");
+        let plain = load(&[tiny.into()], 10).unwrap();
+        let source: Source = format!("{tiny}=0.73").parse().unwrap();
+        assert_eq!(source.path, PathBuf::from(tiny));
+        let scaled = load_sources(&[source], 10).unwrap();
+        assert_eq!(plain.games, scaled.games);
+        assert_eq!(plain.validation_classical, scaled.validation_classical);
+        let pairs = plain
+            .train
+            .iter()
+            .zip(&scaled.train)
+            .chain(plain.validation.iter().zip(&scaled.validation));
+        let mut changed = 0;
+        for (p, s) in pairs {
+            assert_eq!((p.white, p.count, p.result), (s.white, s.count, s.result));
+            assert_eq!(s.score, (f32::from(p.score) * 0.73).round() as i16);
+            changed += usize::from(p.score != s.score);
+        }
+        assert!(changed > 0, "no score changed");
+        assert_eq!(plain.train.len(), scaled.train.len());
+        assert_eq!(rescale(30_000, 2.0), 32_000);
+        assert_eq!(rescale(-30_000, 2.0), -32_000);
+    }
+
+    #[test]
+    fn sources_parse_a_path_and_an_optional_factor() {
+        assert_eq!("data/a".parse::<Source>().unwrap(), Source::new("data/a"));
+        let s: Source = "data/gen1=0.73".parse().unwrap();
+        assert_eq!((s.path, s.score_factor), (PathBuf::from("data/gen1"), 0.73));
+        for bad in [
+            "data/a=",
+            "data/a=x",
+            "data/a=0",
+            "data/a=11",
+            "data/a=NaN",
+            "=0.5",
+        ] {
+            let e = bad.parse::<Source>().unwrap_err();
+            assert!(e.starts_with(bad), "{bad}: {e}");
+        }
     }
 }
