@@ -367,10 +367,12 @@ def test_without_ray_the_module_imports_and_says_what_to_install() -> None:
     assert "pip install 'shatranj[ray]'" in out.stdout
 
 
-def test_max_in_flight_runs_one_task_at_a_time_and_keeps_the_order() -> None:
+def test_max_in_flight_runs_one_task_at_a_time_and_keeps_the_order(tmp_path: Path) -> None:
     """The task function lives in this test module, which the workers cannot import: it
     travels by value. With one task in flight the tasks run one after another (their run intervals do not
-    overlap); with the default they overlap on the two CPUs. Results stay in payload order."""
+    overlap); with the default two tasks run at once on the two CPUs, which each proves by
+    seeing the other's marker file while it waits (a rendezvous: no guess at how fast a loaded
+    machine starts a second worker). Results stay in payload order."""
     import ray.cloudpickle
 
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -378,9 +380,8 @@ def test_max_in_flight_runs_one_task_at_a_time_and_keeps_the_order() -> None:
     assert [index for index, _, _ in spans] == [0.3] * 4
     starts = sorted((start, end) for _, start, end in spans)
     assert all(later[0] >= earlier[1] for earlier, later in zip(starts, starts[1:])), starts
-    spans = distributed.run_tasks(_timed_sleep, [0.5] * 2)
-    (_, start_a, end_a), (_, start_b, end_b) = spans
-    assert start_a < end_b and start_b < end_a, spans
+    pair = [(str(tmp_path / "a"), str(tmp_path / "b")), (str(tmp_path / "b"), str(tmp_path / "a"))]
+    assert distributed.run_tasks(_rendezvous, pair) == [True, True]
     with pytest.raises(ValueError, match="max_in_flight"):
         distributed.run_tasks(len, [[1]], max_in_flight=0)
 
@@ -389,3 +390,16 @@ def _timed_sleep(seconds: float) -> Tuple[float, float, float]:
     start = time.time()
     time.sleep(seconds)
     return seconds, start, time.time()
+
+
+def _rendezvous(markers: Tuple[str, str]) -> bool:
+    """Leaves this task's marker, then waits up to 60 s for the other task's: True when the
+    two tasks were running at the same time."""
+    mine, other = markers
+    Path(mine).touch()
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if Path(other).exists():
+            return True
+        time.sleep(0.01)
+    return False
