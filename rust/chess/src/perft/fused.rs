@@ -606,9 +606,10 @@ mod tests {
             // Captures next to their king while they keep both rights: a new king step.
             "r3k2r/3p4/8/8/8/8/8/3RK3 w kq - 0 1",
             "r3k2r/5p2/8/8/8/8/8/4KR2 w kq - 0 1",
-            // A rook moving along their back rank, and one capturing the rook on its corner
-            // from the side (rights lost without touching the king's path).
-            "r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1",
+            // Our rook on their back rank: capturing on the corner, along the rank, leaving
+            // it; a knight taking the corner rook (the right lost, the king's path untouched);
+            // a rook stepping onto the back rank beside their rook.
+            "rRb1k2r/8/8/8/8/8/8/4K3 w kq - 0 1",
             "r3k3/8/1N6/8/8/8/8/4K3 w q - 0 1",
             "1r2k2r/R7/8/8/8/8/8/4K3 w k - 0 1",
         ] {
