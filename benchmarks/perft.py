@@ -12,8 +12,8 @@ wall-clock timings, which are noisy on shared machines, it counts the instructio
 and cozy-chess execute for the same perft under valgrind's callgrind: a deterministic,
 noise-free complement (instructions, not time). For the count, cozy-chess is built a second
 time with `-C target-cpu=x86-64-v3` (BMI2 and PEXT, no AVX-512): valgrind cannot run the
-AVX-512 instructions a native build gets on newer hosts (it dies with SIGILL). Every node count is checked against the
-known value; a mismatch (or any engine failing) is an error.
+AVX-512 instructions a native build gets on newer hosts (it dies with SIGILL). Every node
+count is checked against the known value; a mismatch (or any engine failing) is an error.
 
 Standard library only. See benchmarks/README.md.
 
