@@ -30,8 +30,8 @@ use crate::attacks::{
 use crate::bitboard::Bitboard;
 use crate::castling::CastlingRights;
 use crate::movegen::{
-    self, CASTLE_AVAIL, CASTLES, FILE_A, FILE_H, PAWN_DIRS, Visitor, attacked_by, from_offset,
-    king_safety,
+    self, CASTLE_AVAIL, CASTLES, Castle, FILE_A, FILE_H, PAWN_DIRS, Visitor, attacked_by,
+    from_offset, king_safety,
 };
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -82,15 +82,16 @@ struct Fused<'a, L> {
     /// Each of their knights' and sliders' share of `base`, by square.
     contrib: [u8; 64],
     free_knights: Bitboard,
-    n_sliders: usize,
     slider_sq: [Square; MAX_SLIDERS],
-    /// Attack set (of the kinds it may move along), before masking.
-    slider_att: [Bitboard; MAX_SLIDERS],
     /// Its pin ray, or everything.
     slider_mask: [Bitboard; MAX_SLIDERS],
     /// Bit 0: moves along ranks and files, bit 1: along diagonals.
     slider_kind: [u8; MAX_SLIDERS],
-    slider_seen: Bitboard,
+    /// By square: the sliders (bit `i` for slider `i`) whose attack set holds the square,
+    /// i.e. whose moves change when the square empties or fills.
+    slider_touch: [u16; 64],
+    /// By square: the bit of the slider standing there (0 if none), removed when captured.
+    slider_bit: [u16; 64],
     pin_orth: Bitboard,
     pin_diag: Bitboard,
     their_pawns: Bitboard,
@@ -100,6 +101,11 @@ struct Fused<'a, L> {
     /// them, and each one's zone (see the module docs).
     needed: Bitboard,
     safe: Bitboard,
+    /// Their castlings available in the parent (`CASTLE_AVAIL` bits), and the squares whose
+    /// change may change that: their back rank while they hold a right (a capture on a
+    /// rook's corner takes the right, a piece moving in or out opens or closes the way).
+    avail: u8,
+    castle_sensitive: Bitboard,
     n_needed: usize,
     needed_sq: [Square; MAX_NEEDED],
     needed_zone: [Bitboard; MAX_NEEDED],
@@ -201,10 +207,10 @@ impl<'a, L: Level> Fused<'a, L> {
         }
         let mut n_sliders = 0;
         let mut slider_sq = [Square::A1; MAX_SLIDERS];
-        let mut slider_att = [Bitboard::EMPTY; MAX_SLIDERS];
         let mut slider_mask = [Bitboard::FULL; MAX_SLIDERS];
         let mut slider_kind = [0u8; MAX_SLIDERS];
-        let mut slider_seen = Bitboard::EMPTY;
+        let mut slider_touch = [0u16; 64];
+        let mut slider_bit = [0u16; 64];
         let their_orth = their & board.orthogonal_sliders();
         let their_diag = their & board.diagonal_sliders();
         for sq in their_orth | their_diag {
@@ -229,10 +235,12 @@ impl<'a, L: Level> Fused<'a, L> {
             contrib[sq.index()] = c as u8;
             base += c;
             slider_sq[n_sliders] = sq;
-            slider_att[n_sliders] = att;
             slider_mask[n_sliders] = mask;
             slider_kind[n_sliders] = kind;
-            slider_seen |= att;
+            for a in att {
+                slider_touch[a.index()] |= 1 << n_sliders;
+            }
+            slider_bit[sq.index()] = 1 << n_sliders;
             n_sliders += 1;
         }
 
@@ -246,7 +254,12 @@ impl<'a, L: Level> Fused<'a, L> {
         let pawn_count = pawn_moves(them, their_pawns, occ, our, pin_orth, pin_diag);
 
         let without_king = occ ^ king;
-        let (needed, _) = king_squares(king, their, pos.castling.bits(), occ, them);
+        let (needed, avail) = king_squares(king, their, pos.castling.bits(), occ, them);
+        let castle_sensitive = if (pos.castling.bits() >> (2 * them.index())) & 3 != 0 {
+            PAWN_DIRS[us.index()].last_rank
+        } else {
+            Bitboard::EMPTY
+        };
         let mut safe = Bitboard::EMPTY;
         let mut n_needed = 0;
         let mut needed_sq = [Square::A1; MAX_NEEDED];
@@ -282,12 +295,11 @@ impl<'a, L: Level> Fused<'a, L> {
             base,
             contrib,
             free_knights,
-            n_sliders,
             slider_sq,
-            slider_att,
             slider_mask,
             slider_kind,
-            slider_seen,
+            slider_touch,
+            slider_bit,
             pin_orth,
             pin_diag,
             their_pawns,
@@ -295,6 +307,8 @@ impl<'a, L: Level> Fused<'a, L> {
             pawn_sensitive,
             needed,
             safe,
+            avail,
+            castle_sensitive,
             n_needed,
             needed_sq,
             needed_zone,
@@ -334,13 +348,16 @@ impl<'a, L: Level> Fused<'a, L> {
             n = n - u32::from(self.contrib[t.index()])
                 + (knight_attacks(t) & self.free_knights).count();
         }
-        if (self.slider_seen & ft).any() {
-            for i in 0..self.n_sliders {
-                if (self.slider_att[i] & ft).any() && self.slider_sq[i] != t {
-                    let att = slider_attacks::<L::S>(self.slider_sq[i], self.slider_kind[i], occ);
-                    n = n + (att & !their & self.slider_mask[i]).count()
-                        - u32::from(self.contrib[self.slider_sq[i].index()]);
-                }
+        // The sliders that see `f` or `t`, less one captured on `t`.
+        let mut touched = (self.slider_touch[f.index()] | self.slider_touch[t.index()])
+            & !self.slider_bit[t.index()];
+        while touched != 0 {
+            let i = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            if i < MAX_SLIDERS {
+                let att = slider_attacks::<L::S>(self.slider_sq[i], self.slider_kind[i], occ);
+                n = n + (att & !their & self.slider_mask[i]).count()
+                    - u32::from(self.contrib[self.slider_sq[i].index()]);
             }
         }
 
@@ -357,10 +374,22 @@ impl<'a, L: Level> Fused<'a, L> {
         };
 
         // King steps and castling: the squares we may attack differently are tested afresh.
-        let rights = self.parent.castling.bits()
-            & CastlingRights::keep_mask(f)
-            & CastlingRights::keep_mask(t);
-        let (needed, avail) = king_squares(self.king, their, rights, occ, self.them);
+        // Their castling changes only when our move touches their back rank while they hold
+        // a right; otherwise the parent's castlings stand and only a capture next to their
+        // king adds a king step.
+        let (needed, avail) = if (self.castle_sensitive & ft).any() {
+            let rights = self.parent.castling.bits()
+                & CastlingRights::keep_mask(f)
+                & CastlingRights::keep_mask(t);
+            king_squares(self.king, their, rights, occ, self.them)
+        } else if CAPTURE {
+            (
+                self.needed | (king_attacks(self.king) & Bitboard::from_square(t)),
+                self.avail,
+            )
+        } else {
+            (self.needed, self.avail)
+        };
         let mut stale = Bitboard::EMPTY;
         if (self.zone_union & ft).any() {
             for i in 0..self.n_needed {
@@ -388,14 +417,20 @@ impl<'a, L: Level> Fused<'a, L> {
         }
         n += (king_attacks(self.king) & !their & safe).count();
         if avail != 0 {
-            for (i, c) in CASTLES[self.them.index()].iter().enumerate() {
-                if avail & (1 << i) != 0 && (c.king_path & !safe).is_empty() {
-                    n += 1;
-                }
-            }
+            // Taken or not the same way for most children of one parent: well predicted.
+            n += castles_open(avail, &CASTLES[self.them.index()], safe);
         }
         self.nodes += u64::from(n);
     }
+}
+
+/// How many of the castlings in `avail` (bit 0 kingside, bit 1 queenside) have every square
+/// the king crosses in `safe`; without branches, the two answers are data.
+#[inline(always)]
+fn castles_open(avail: u8, castles: &[Castle; 2], safe: Bitboard) -> u32 {
+    let open =
+        |i: usize| u32::from(avail >> i & 1) & u32::from((castles[i].king_path & !safe).is_empty());
+    open(0) + open(1)
 }
 
 /// The attacks of a slider of `kind` (bit 0 orthogonal, bit 1 diagonal).
@@ -564,6 +599,35 @@ mod tests {
             "r3k2r/8/8/8/8/5Q2/8/4K3 w kq - 0 1",
             "r3k2r/8/8/8/8/8/1b6/R3K2R b KQkq - 0 1",
             "r3k2r/p6p/8/8/8/8/P6P/R3K2R w KQkq - 0 1",
+            // Our bishop on b8 closes their queenside; leaving the back rank opens it.
+            "rB2k2r/8/8/8/8/8/8/4K3 w kq - 0 1",
+            // Our knight on d7 guards f8 and b8: moving off their back rank's zone, not the rank.
+            "r3k2r/3N4/8/8/8/8/8/4K3 w kq - 0 1",
+            // Captures next to their king while they keep both rights: a new king step.
+            "r3k2r/3p4/8/8/8/8/8/3RK3 w kq - 0 1",
+            "r3k2r/5p2/8/8/8/8/8/4KR2 w kq - 0 1",
+            // Our rook on their back rank: capturing on the corner, along the rank, leaving
+            // it; a knight taking the corner rook (the right lost, the king's path untouched);
+            // a rook stepping onto the back rank beside their rook.
+            "rRb1k2r/8/8/8/8/8/8/4K3 w kq - 0 1",
+            "r3k3/8/1N6/8/8/8/8/4K3 w q - 0 1",
+            "1r2k2r/R7/8/8/8/8/8/4K3 w k - 0 1",
+        ] {
+            check_all_levels(fen, 3);
+        }
+    }
+
+    // A slider of theirs whose moves change: captured by a piece it attacked (it must not be
+    // recounted), uncovered or blocked by our move, pinned along the line we move on.
+    #[test]
+    fn their_sliders_change() {
+        for fen in [
+            "4k3/8/8/8/8/8/8/rR2K3 w - - 0 1",
+            "4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1",
+            "4k3/8/8/1b6/8/3B4/8/4K3 w - - 0 1",
+            "4k3/8/1q6/8/8/4N3/8/R3K2R w KQ - 0 1",
+            "4k3/4r3/8/8/8/8/8/4RK2 w - - 0 1",
+            "2r1k2r/1q6/8/8/8/8/6B1/R3K2R w KQk - 0 1",
         ] {
             check_all_levels(fen, 3);
         }
