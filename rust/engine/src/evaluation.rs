@@ -17,7 +17,7 @@ pub const CLASSICAL_NAME: &str = "classical";
 
 /// The network built into the binary (`<default>`): the newest one that has played well
 /// enough to be shipped (rust/engine/nets/README.md, benchmarks/RESULTS.md).
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../nets/gen3.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../nets/gen4.nnue"));
 
 /// A static evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
