@@ -10,7 +10,8 @@
 //!
 //! Layout. The Python class `Board` is frozen and holds a `BoardState` in a `GilCell`
 //! (`gil_cell.rs`): each `#[pymethods]` entry borrows the state through `read` or `write` and
-//! calls the method of the same name on `BoardState`, where the work is done.
+//! calls the method of the same name on `BoardState`, where the work is done. `push` and
+//! `pop` skip PyO3's wrappers altogether (`hot_methods.rs`).
 //!
 //! Setup mode. python-chess's board holds any placement (no king, pawns on the back rank, the
 //! side not to move in check) and Chess960; the rules crate's `Position` is always a legal
@@ -854,13 +855,7 @@ impl Board {
         write(slf)?.gives_check(r#move)
     }
 
-    fn push(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<()> {
-        write(slf)?.push(r#move)
-    }
-
-    fn pop<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
-        write(slf)?.pop(py)
-    }
+    // `push` and `pop` are plain CPython methods (`hot_methods.rs`).
 
     fn peek<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
         read(slf)?.peek(py)

@@ -15,6 +15,7 @@ mod evaluator;
 mod game;
 mod gil_cell;
 mod gpu;
+mod hot_methods;
 mod legal;
 mod moves;
 mod native_array;
@@ -96,6 +97,7 @@ mod _core {
                 "shatranj needs the GIL: run free-threaded Python with PYTHON_GIL=1",
             ));
         }
+        crate::hot_methods::install(m.py())?;
         // The Python package's version is the Cargo workspace version: one number, kept in
         // Cargo.toml, which maturin also writes into the wheel's metadata.
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
