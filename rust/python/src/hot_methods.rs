@@ -101,6 +101,9 @@ unsafe extern "C" fn push(
     // SAFETY: see the function's contract.
     let py = unsafe { Python::assume_attached() };
     call(py, || {
+        // SAFETY (the unsafe blocks below): `slf` is a live `Board` and `kwnames` a live
+        // tuple or null for the duration of the call, and `args` has `nargs + nkw` entries
+        // (the contract above); one argument is read only after the count is checked.
         let slf = unsafe { Borrowed::from_ptr(py, slf) };
         let board = unsafe { slf.cast_unchecked::<Board>() };
         // METH_FASTCALL functions get the plain count (no vectorcall offset flag).
@@ -146,6 +149,7 @@ unsafe extern "C" fn pop(
     // SAFETY: see the function's contract.
     let py = unsafe { Python::assume_attached() };
     call(py, || {
+        // SAFETY: `slf` is a live `Board` for the duration of the call (the contract above).
         let slf = unsafe { Borrowed::from_ptr(py, slf) };
         let board = unsafe { slf.cast_unchecked::<Board>() };
         Ok(write(&board)?.pop(py)?.into_any())
