@@ -202,3 +202,44 @@ def test_is_legal_agrees_with_python_chess_on_every_move_shape() -> None:
             after.push(ref_move)
             assert probe.fen() == after.fen()
     assert checked > 100_000
+
+
+def test_push_and_pop_calls_like_python_chess() -> None:
+    """push and pop are plain CPython methods (rust/python/src/hot_methods.rs): the calls
+    python-chess allows work, every other call raises a typed error, and the signatures read
+    as python-chess's."""
+    import inspect
+
+    board = shatranj.Board()
+    e4 = shatranj.Move.from_uci("e2e4")
+    board.push(e4)
+    board.push(move=shatranj.Move.from_uci("e7e5"))
+    shatranj.Board.push(board, shatranj.Move.from_uci("g1f3"))
+    assert [m.uci() for m in board.move_stack] == ["e2e4", "e7e5", "g1f3"]
+    assert board.pop() == shatranj.Move.from_uci("g1f3")
+    assert shatranj.Board.pop(board).uci() == "e7e5"
+    for bad_call in (
+        lambda: board.push(),  # type: ignore[call-arg]
+        lambda: board.push(e4, e4),  # type: ignore[call-arg]
+        lambda: board.push(mv=e4),  # type: ignore[call-arg]
+        lambda: board.push(e4, move=e4),  # type: ignore[call-arg,misc]
+        lambda: board.push("e7e5"),  # type: ignore[arg-type]
+        lambda: board.push(chess.Move.from_uci("e7e5")),  # type: ignore[arg-type]
+        lambda: board.pop(1),  # type: ignore[call-arg]
+        lambda: shatranj.Board.push(chess.Board(), e4),  # type: ignore[arg-type]
+        lambda: shatranj.Board.pop(None),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(TypeError):
+            bad_call()
+    with pytest.raises(shatranj.IllegalMoveError):
+        board.push(e4)
+    assert board.pop() == e4
+    with pytest.raises(IndexError):
+        board.pop()
+    assert board.fen() == chess.STARTING_FEN
+    assert list(inspect.signature(shatranj.Board.push).parameters) == ["self", "move"]
+    assert list(inspect.signature(shatranj.Board.pop).parameters) == ["self"]
+    # Setup mode (a board the rules do not allow) still hands both calls to its setup board.
+    setup = shatranj.Board("8/8/8/8/8/8/8/K7 w - - 0 1")
+    setup.push(shatranj.Move.from_uci("a1a2"))
+    assert setup.pop() == shatranj.Move.from_uci("a1a2")

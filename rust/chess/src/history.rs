@@ -94,12 +94,17 @@ impl History {
             return;
         }
         let last = &self.entries[self.entries.len() - 1];
-        let before = last.pos;
-        let mut after = before;
-        after.play_unchecked(m);
-        let irreversible =
-            before.is_zeroing(m) || after.castling != before.castling || last.legal_ep.is_some();
-        self.entries.push(Entry::new(after, irreversible));
+        let zeroing = last.pos.is_zeroing(m);
+        let castling = last.pos.castling;
+        let left_ep = last.legal_ep.is_some();
+        // The new entry is played where it lies: a position played on the stack and then
+        // moved into the vector reloads its freshly written small fields (side, castling,
+        // en passant, clocks) as whole words, a store-forwarding stall per move.
+        self.entries.push(last.clone());
+        let entry = self.entries.last_mut().expect("just pushed");
+        entry.pos.play_unchecked(m);
+        entry.legal_ep = entry.pos.legal_ep_square();
+        entry.irreversible = zeroing || entry.pos.castling != castling || left_ep;
         self.moves.push(m);
     }
 

@@ -461,6 +461,25 @@ pub(crate) fn from_offset(to: Square, offset: i32) -> Square {
     Square::from_index_masked((to.index() as i32 + offset) as u32)
 }
 
+/// Notes whether a legal en-passant capture exists, listing nothing (the legal-move
+/// generation behind `Position::legal_ep_square`, which every recorded move asks).
+pub(crate) struct EnPassantSeen(pub bool);
+
+impl Visitor for EnPassantSeen {
+    #[inline(always)]
+    fn piece(&mut self, _: Role, _: Square, _: Bitboard) {}
+    #[inline(always)]
+    fn pawns(&mut self, _: Bitboard, _: i32) {}
+    #[inline(always)]
+    fn promotions(&mut self, _: Bitboard, _: i32) {}
+    #[inline(always)]
+    fn en_passant(&mut self, _: Square, _: Square) {
+        self.0 = true;
+    }
+    #[inline(always)]
+    fn castle(&mut self, _: Square, _: Square) {}
+}
+
 /// Collects moves into a [`MoveList`].
 pub(crate) struct Collector<'a>(pub &'a mut MoveList);
 

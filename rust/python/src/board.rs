@@ -8,6 +8,11 @@
 //! position at a ply can only change by a push to that ply (or by a reset, which clears
 //! everything).
 //!
+//! Layout. The Python class `Board` is frozen and holds a `BoardState` in a `GilCell`
+//! (`gil_cell.rs`): each `#[pymethods]` entry borrows the state through `read` or `write` and
+//! calls the method of the same name on `BoardState`, where the work is done. `push` and
+//! `pop` skip PyO3's wrappers altogether (`hot_methods.rs`).
+//!
 //! Setup mode. python-chess's board holds any placement (no king, pawns on the back rank, the
 //! side not to move in check) and Chess960; the rules crate's `Position` is always a legal
 //! standard-chess position, and stays the hot path. A FEN or an edit the `Position` refuses
@@ -24,6 +29,7 @@
 use crate::args::{self, py_color, square_set};
 use crate::cache::PlyMoves;
 use crate::errors::{IllegalMoveError, fen_error, san_error, uci_error};
+use crate::gil_cell::{GilCell, GilRef, GilRefMut};
 use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 use crate::moves::{self, Move, interned, key_of, moves_list, uci_of};
 use crate::outcome::py_outcome;
@@ -43,8 +49,52 @@ use shatranj_chess::{Bitboard, CastlingSide, Color, History, MoveList, Position,
 /// python-chess's `STARTING_FEN`.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-#[pyclass(module = "shatranj")]
+/// The Python `Board`: a frozen class whose state sits in a [`GilCell`], so that a method
+/// call checks a plain borrow flag instead of PyO3's atomic one (a `lock cmpxchg` per
+/// call, about a sixth of `push` + `pop`).
+#[pyclass(module = "shatranj", frozen)]
 pub struct Board {
+    state: GilCell<BoardState>,
+}
+
+impl Board {
+    fn wrap(state: BoardState) -> Board {
+        Board {
+            state: GilCell::new(state),
+        }
+    }
+
+    pub fn from_history(game: History) -> Board {
+        Board::wrap(BoardState::from_history(game))
+    }
+
+    pub fn from_position(pos: Position) -> Board {
+        Board::wrap(BoardState::from_position(pos))
+    }
+
+    fn with_setup(setup: Py<PyAny>) -> Board {
+        Board::wrap(BoardState::with_setup(setup))
+    }
+
+    fn lenient(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Board> {
+        BoardState::lenient(py, fen, chess960).map(Board::wrap)
+    }
+}
+
+/// Reads a board's state (`RuntimeError` while a method changes it).
+#[inline]
+pub fn read<'a>(board: &'a Bound<'_, Board>) -> PyResult<GilRef<'a, BoardState>> {
+    board.get().state.borrow(board.py())
+}
+
+/// Changes a board's state (`RuntimeError` while a method uses it).
+#[inline]
+pub fn write<'a>(board: &'a Bound<'_, Board>) -> PyResult<GilRefMut<'a, BoardState>> {
+    board.get().state.borrow_mut(board.py())
+}
+
+/// The state behind a Python `Board`, borrowed through [`read`] and [`write`].
+pub struct BoardState {
     game: History,
     /// Legal moves by ply, valid while `Some` (see the module docs).
     cache: Vec<Option<Box<PlyMoves>>>,
@@ -116,9 +166,9 @@ macro_rules! delegate_get_py {
     };
 }
 
-impl Board {
-    pub fn from_history(game: History) -> Board {
-        Board {
+impl BoardState {
+    pub fn from_history(game: History) -> BoardState {
+        BoardState {
             game,
             cache: Vec::new(),
             setup: None,
@@ -126,8 +176,8 @@ impl Board {
         }
     }
 
-    fn with_setup(setup: Py<PyAny>) -> Board {
-        let mut board = Board::from_position(Position::new());
+    fn with_setup(setup: Py<PyAny>) -> BoardState {
+        let mut board = BoardState::from_position(Position::new());
         board.setup = Some(setup);
         board
     }
@@ -135,19 +185,19 @@ impl Board {
     /// The board `shatranj._setup` resolved a FEN or an edit to: the hot path when `clean`
     /// (a FEN with cleaned castling rights and en-passant square) is a legal position, else
     /// setup mode with `setup`.
-    fn adopt(clean: Option<String>, raw: RawState, setup: Py<PyAny>) -> Board {
+    fn adopt(clean: Option<String>, raw: RawState, setup: Py<PyAny>) -> BoardState {
         if let Some(pos) = clean.and_then(|fen| fen::parse(&fen).ok()) {
-            let mut board = Board::from_position(pos);
+            let mut board = BoardState::from_position(pos);
             board.raw = raw;
             return board;
         }
-        Board::with_setup(setup)
+        BoardState::with_setup(setup)
     }
 
     /// A FEN the rules crate refused (or any FEN, for Chess960), resolved by
     /// `shatranj._setup.resolve_fen`, which raises `ValueError` for text no python-chess
     /// board would load.
-    fn lenient(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Board> {
+    fn lenient(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<BoardState> {
         static RESOLVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         let resolve = RESOLVE.get_or_try_init(py, || {
             py.import("shatranj._setup")?
@@ -156,7 +206,7 @@ impl Board {
         })?;
         let (clean, raw, setup): (Option<String>, RawState, Py<PyAny>) =
             resolve.bind(py).call1((fen, chess960))?.extract()?;
-        Ok(Board::adopt(clean, raw, setup))
+        Ok(BoardState::adopt(clean, raw, setup))
     }
 
     /// The position, or `ValueError` in setup mode: for the Rust code outside this file
@@ -176,18 +226,13 @@ impl Board {
         Ok(&self.game)
     }
 
-    pub fn from_position(pos: Position) -> Board {
-        Board::from_history(History::new(pos))
+    pub fn from_position(pos: Position) -> BoardState {
+        BoardState::from_history(History::new(pos))
     }
 
     #[inline]
     pub fn position(&self) -> &Position {
         self.game.position()
-    }
-
-    /// The game: the root position and the moves played from it.
-    pub fn history(&self) -> &History {
-        &self.game
     }
 
     #[inline]
@@ -227,8 +272,16 @@ impl Board {
     /// (`e1h1`) as python-chess does.
     #[inline]
     pub fn find_legal(&mut self, key: u16) -> Option<shatranj_chess::Move> {
-        let pos = *self.position();
-        self.ply_moves().find(&pos, key)
+        // `ply_moves` inlined, so that the position is borrowed beside the cache rather than
+        // copied (a copy per `push`).
+        let ply = self.stack_len();
+        if self.cache.len() <= ply {
+            self.cache.resize_with(ply + 1, || None);
+        }
+        let pos = self.game.position();
+        self.cache[ply]
+            .get_or_insert_with(|| Box::new(PlyMoves::new(pos)))
+            .find(pos, key)
     }
 
     fn find_legal_or_raise(&mut self, key: u16) -> PyResult<shatranj_chess::Move> {
@@ -394,14 +447,20 @@ impl Board {
 
     /// The setup board of setup mode, or `None` (see the module docs).
     #[getter]
-    fn _setup(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        self.setup.as_ref().map(|s| s.clone_ref(py))
+    fn _setup(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        Ok(read(slf)?._setup(py))
     }
 
     /// Takes the state `shatranj._setup` resolved an edit to (see `adopt`); the move stack
     /// is cleared, as python-chess's edits clear it.
-    fn _load(&mut self, clean: Option<String>, raw: RawState, setup: Py<PyAny>) {
-        *self = Board::adopt(clean, raw, setup);
+    fn _load(
+        slf: &Bound<'_, Self>,
+        clean: Option<String>,
+        raw: RawState,
+        setup: Py<PyAny>,
+    ) -> PyResult<()> {
+        write(slf)?._load(clean, raw, setup);
+        Ok(())
     }
 
     #[setter]
@@ -437,14 +496,613 @@ impl Board {
     // ----- the position ------------------------------------------------------------------
 
     #[getter]
-    fn turn(&self) -> PyResult<bool> {
-        delegate_get!(self, "turn");
-        Ok(py_color(self.position().turn()))
+    fn turn(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.turn()
     }
 
     /// Rook squares of the remaining castling rights, as python-chess's bitmask.
     #[getter]
-    fn castling_rights(&self) -> PyResult<u64> {
+    fn castling_rights(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.castling_rights()
+    }
+
+    fn has_castling_rights(slf: &Bound<'_, Self>, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        read(slf)?.has_castling_rights(color)
+    }
+
+    fn has_kingside_castling_rights(
+        slf: &Bound<'_, Self>,
+        color: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        read(slf)?.has_kingside_castling_rights(color)
+    }
+
+    fn has_queenside_castling_rights(
+        slf: &Bound<'_, Self>,
+        color: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        read(slf)?.has_queenside_castling_rights(color)
+    }
+
+    /// Set after every double pawn step, capture possible or not, as in python-chess.
+    #[getter]
+    fn ep_square(slf: &Bound<'_, Self>) -> PyResult<Option<u8>> {
+        read(slf)?.ep_square()
+    }
+
+    #[getter]
+    fn halfmove_clock(slf: &Bound<'_, Self>) -> PyResult<u32> {
+        read(slf)?.halfmove_clock()
+    }
+
+    #[getter]
+    fn fullmove_number(slf: &Bound<'_, Self>) -> PyResult<u32> {
+        read(slf)?.fullmove_number()
+    }
+
+    #[getter]
+    fn occupied(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.occupied()
+    }
+
+    /// `[black, white]` occupancy, indexable by colour as in python-chess.
+    #[getter]
+    fn occupied_co(slf: &Bound<'_, Self>) -> PyResult<[u64; 2]> {
+        read(slf)?.occupied_co()
+    }
+
+    #[getter]
+    fn pawns(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.pawns()
+    }
+    #[getter]
+    fn knights(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.knights()
+    }
+    #[getter]
+    fn bishops(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.bishops()
+    }
+    #[getter]
+    fn rooks(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.rooks()
+    }
+    #[getter]
+    fn queens(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.queens()
+    }
+    #[getter]
+    fn kings(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.kings()
+    }
+
+    /// `False` on the hot path: Chess960 boards are in setup mode.
+    #[getter]
+    fn chess960(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.chess960()
+    }
+
+    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
+    fn fen(
+        slf: &Bound<'_, Self>,
+        shredder: bool,
+        en_passant: &str,
+        promoted: Option<bool>,
+    ) -> PyResult<String> {
+        read(slf)?.fen(shredder, en_passant, promoted)
+    }
+
+    /// The EPD position (the first four FEN fields); `shatranj._board_compat` wraps it to
+    /// write EPD operations.
+    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
+    fn epd(
+        slf: &Bound<'_, Self>,
+        shredder: bool,
+        en_passant: &str,
+        promoted: Option<bool>,
+    ) -> PyResult<String> {
+        read(slf)?.epd(shredder, en_passant, promoted)
+    }
+
+    #[pyo3(signature = (*, promoted = false))]
+    fn board_fen(slf: &Bound<'_, Self>, promoted: Option<bool>) -> PyResult<String> {
+        read(slf)?.board_fen(promoted)
+    }
+
+    #[pyo3(signature = (fen))]
+    fn set_fen(slf: &Bound<'_, Self>, py: Python<'_>, fen: &str) -> PyResult<()> {
+        write(slf)?.set_fen(py, fen)
+    }
+
+    /// Back to the start position, with an empty move stack.
+    fn reset_board(slf: &Bound<'_, Self>) -> PyResult<()> {
+        write(slf)?.reset_board();
+        Ok(())
+    }
+
+    fn piece_at<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        square: i64,
+    ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
+        read(slf)?.piece_at(py, square)
+    }
+
+    fn piece_type_at(slf: &Bound<'_, Self>, square: i64) -> PyResult<Option<u8>> {
+        read(slf)?.piece_type_at(square)
+    }
+
+    fn color_at(slf: &Bound<'_, Self>, square: i64) -> PyResult<Option<bool>> {
+        read(slf)?.color_at(square)
+    }
+
+    fn king(slf: &Bound<'_, Self>, color: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+        read(slf)?.king(color)
+    }
+
+    fn pieces_mask(
+        slf: &Bound<'_, Self>,
+        piece_type: i64,
+        color: &Bound<'_, PyAny>,
+    ) -> PyResult<u64> {
+        read(slf)?.pieces_mask(piece_type, color)
+    }
+
+    fn pieces<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        piece_type: i64,
+        color: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.pieces(py, piece_type, color)
+    }
+
+    fn attackers_mask(
+        slf: &Bound<'_, Self>,
+        color: &Bound<'_, PyAny>,
+        square: i64,
+    ) -> PyResult<u64> {
+        read(slf)?.attackers_mask(color, square)
+    }
+
+    fn attackers<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        color: &Bound<'py, PyAny>,
+        square: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.attackers(py, color, square)
+    }
+
+    fn is_attacked_by(
+        slf: &Bound<'_, Self>,
+        color: &Bound<'_, PyAny>,
+        square: i64,
+    ) -> PyResult<bool> {
+        read(slf)?.is_attacked_by(color, square)
+    }
+
+    fn is_pinned(slf: &Bound<'_, Self>, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
+        read(slf)?.is_pinned(color, square)
+    }
+
+    /// The line a pinned piece may move along, or every square when it is not pinned.
+    fn pin<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        color: &Bound<'py, PyAny>,
+        square: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.pin(py, color, square)
+    }
+
+    fn checkers<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.checkers(py)
+    }
+
+    fn is_check(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.is_check()
+    }
+
+    fn is_checkmate(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.is_checkmate()
+    }
+
+    fn is_stalemate(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.is_stalemate()
+    }
+
+    fn is_insufficient_material(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.is_insufficient_material()
+    }
+
+    fn has_insufficient_material(
+        slf: &Bound<'_, Self>,
+        color: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        read(slf)?.has_insufficient_material(color)
+    }
+
+    /// Whether `color` can still checkmate by any sequence of legal moves (FIDE R4.9): never
+    /// `False` while a mating sequence exists; `True` when unsure.
+    fn can_checkmate(slf: &Bound<'_, Self>, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        read(slf)?.can_checkmate(color)
+    }
+
+    /// Whether neither side can checkmate by any sequence of legal moves (FIDE R4.6).
+    fn is_dead_position(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.is_dead_position()
+    }
+
+    /// Why `can_checkmate(color)` answers as it does: a `Winnability` whose `kind` is
+    /// "unwinnable" (with the `proof`), "helpmate" (with the `line` of moves to the mate) or
+    /// "unknown" (within the search budget; counted as "can").
+    fn winnability<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        color: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.winnability(py, color)
+    }
+
+    fn has_legal_en_passant(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.has_legal_en_passant()
+    }
+
+    #[pyo3(signature = (count = 3))]
+    fn is_repetition(slf: &Bound<'_, Self>, count: i64) -> PyResult<bool> {
+        read(slf)?.is_repetition(count)
+    }
+
+    fn can_claim_threefold_repetition(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.can_claim_threefold_repetition()
+    }
+
+    fn can_claim_fifty_moves(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.can_claim_fifty_moves()
+    }
+
+    fn can_claim_draw(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.can_claim_draw()
+    }
+
+    fn is_fifty_moves(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.is_fifty_moves()
+    }
+
+    fn is_fivefold_repetition(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.is_fivefold_repetition()
+    }
+
+    fn is_seventyfive_moves(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        read(slf)?.is_seventyfive_moves()
+    }
+
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn outcome<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        claim_draw: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        read(slf)?.outcome(py, claim_draw)
+    }
+
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn is_game_over(slf: &Bound<'_, Self>, claim_draw: bool) -> PyResult<bool> {
+        read(slf)?.is_game_over(claim_draw)
+    }
+
+    #[pyo3(signature = (*, claim_draw = false))]
+    fn result(slf: &Bound<'_, Self>, claim_draw: bool) -> PyResult<String> {
+        read(slf)?.result(claim_draw)
+    }
+
+    // ----- moves --------------------------------------------------------------------------
+
+    #[getter]
+    fn legal_moves(slf: &Bound<'_, Self>) -> LegalMoveGenerator {
+        LegalMoveGenerator::new(slf.clone().unbind())
+    }
+
+    #[getter]
+    fn pseudo_legal_moves(slf: &Bound<'_, Self>) -> PseudoLegalMoveGenerator {
+        PseudoLegalMoveGenerator::new(slf.clone().unbind())
+    }
+
+    /// Does the move follow the pieces' movement rules (own king safety aside)?
+    fn is_pseudo_legal(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        read(slf)?.is_pseudo_legal(r#move)
+    }
+
+    /// An iterator over the legal moves (python-chess's generator, without its filters).
+    fn generate_legal_moves<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.generate_legal_moves(py)
+    }
+
+    fn is_legal(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        write(slf)?.is_legal(r#move)
+    }
+
+    fn is_capture(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        read(slf)?.is_capture(r#move)
+    }
+
+    fn is_en_passant(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        read(slf)?.is_en_passant(r#move)
+    }
+
+    fn is_castling(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        read(slf)?.is_castling(r#move)
+    }
+
+    fn is_kingside_castling(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        read(slf)?.is_kingside_castling(r#move)
+    }
+
+    fn is_queenside_castling(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        read(slf)?.is_queenside_castling(r#move)
+    }
+
+    fn is_zeroing(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        read(slf)?.is_zeroing(r#move)
+    }
+
+    /// Does the move give check? Illegal moves give no check here.
+    fn gives_check(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        write(slf)?.gives_check(r#move)
+    }
+
+    // `push` and `pop` are plain CPython methods (`hot_methods.rs`).
+
+    fn peek<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
+        read(slf)?.peek(py)
+    }
+
+    #[getter]
+    fn move_stack<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        read(slf)?.move_stack(py)
+    }
+
+    /// python-chess's ply: half-moves since the start of the game, from the FEN's counters.
+    fn ply(slf: &Bound<'_, Self>) -> PyResult<u32> {
+        read(slf)?.ply()
+    }
+
+    fn clear_stack(slf: &Bound<'_, Self>) -> PyResult<()> {
+        write(slf)?.clear_stack()
+    }
+
+    fn root(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<Py<Board>> {
+        read(slf)?.root(py)
+    }
+
+    /// A copy; `stack` is `True` (whole move stack), `False` (none) or the number of last
+    /// moves to keep.
+    #[pyo3(signature = (*, stack = None))]
+    fn copy(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        stack: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<Board>> {
+        read(slf)?.copy(py, stack)
+    }
+
+    fn __copy__(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<Py<Board>> {
+        read(slf)?.__copy__(py)
+    }
+
+    fn __deepcopy__(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        _memo: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<Board>> {
+        read(slf)?.__deepcopy__(py, _memo)
+    }
+
+    /// The board with colours swapped and the position flipped; the stack is dropped.
+    fn mirror(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<Py<Board>> {
+        read(slf)?.mirror(py)
+    }
+
+    fn san(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        write(slf)?.san(r#move)
+    }
+
+    fn lan(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        write(slf)?.lan(r#move)
+    }
+
+    fn san_and_push(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        write(slf)?.san_and_push(r#move)
+    }
+
+    /// `1. e4 e5 2. Nf3`, for moves played from this position (the board is not changed).
+    fn variation_san(slf: &Bound<'_, Self>, variation: &Bound<'_, PyAny>) -> PyResult<String> {
+        read(slf)?.variation_san(variation)
+    }
+
+    fn parse_san<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        san: &str,
+    ) -> PyResult<Bound<'py, Move>> {
+        read(slf)?.parse_san(py, san)
+    }
+
+    fn push_san<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        san: &str,
+    ) -> PyResult<Bound<'py, Move>> {
+        write(slf)?.push_san(py, san)
+    }
+
+    fn parse_uci<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        uci: &str,
+    ) -> PyResult<Bound<'py, Move>> {
+        read(slf)?.parse_uci(py, uci)
+    }
+
+    fn push_uci<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        uci: &str,
+    ) -> PyResult<Bound<'py, Move>> {
+        write(slf)?.push_uci(py, uci)
+    }
+
+    /// The legal move from `from_square` to `to_square`; a pawn reaching the last rank
+    /// becomes a queen unless `promotion` says otherwise (python-chess's `find_move`).
+    #[pyo3(signature = (from_square, to_square, promotion = None))]
+    fn find_move<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        from_square: i64,
+        to_square: i64,
+        promotion: Option<i64>,
+    ) -> PyResult<Bound<'py, Move>> {
+        write(slf)?.find_move(py, from_square, to_square, promotion)
+    }
+
+    /// The Polyglot key of the position (see `shatranj.polyglot.zobrist_hash`).
+    fn zobrist_hash(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.zobrist_hash()
+    }
+
+    // ----- conversions --------------------------------------------------------------------
+
+    /// `(12, 8, 8)` uint8 planes: white P N B R Q K, then black; `planes[p, rank, file]`.
+    fn to_planes<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.to_planes(py)
+    }
+
+    /// `(13,)` uint8 features: side to move (1 = White), castling K Q k q, then a one-hot
+    /// file of the en-passant square when an en-passant capture is legal.
+    fn features<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.features(py)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let me = read(slf)?;
+        if let Some(setup) = &me.setup {
+            // (shatranj._setup.board_from_setup, (setup,)): the setup board pickles itself.
+            return setup.bind(slf.py()).call_method0("reduce_board");
+        }
+        let start = fen::to_fen_with(me.game.start(), EnPassantMode::Always);
+        let moves: Vec<String> = me
+            .game
+            .moves()
+            .iter()
+            .map(|m| key_of(*m))
+            .map(uci_of)
+            .collect();
+        (slf.get_type(), (start,), moves.join(" "))
+            .into_pyobject(slf.py())
+            .map(Bound::into_any)
+    }
+
+    fn __setstate__(slf: &Bound<'_, Self>, state: &str) -> PyResult<()> {
+        write(slf)?.__setstate__(state)
+    }
+
+    /// A board with the same start position and moves as the python-chess board `board`.
+    #[classmethod]
+    fn from_chess(_cls: &Bound<'_, PyType>, board: &Bound<'_, PyAny>) -> PyResult<Board> {
+        let root = board.call_method0("root")?;
+        let kwargs = [("en_passant", "fen")].into_py_dict(board.py())?;
+        let fen: String = root.call_method("fen", (), Some(&kwargs))?.extract()?;
+        let start = fen::parse(&fen).map_err(fen_error)?;
+        let mut game = History::new(start);
+        for m in board.getattr("move_stack")?.try_iter()? {
+            let text: String = m?.call_method0("uci")?.extract()?;
+            let m = uci::parse_uci(game.position(), &text).map_err(uci_error)?;
+            game.push_unchecked(m);
+        }
+        Ok(Board::from_history(game))
+    }
+
+    /// The same game as a python-chess `chess.Board` (python-chess must be installed).
+    fn to_chess<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.to_chess(py)
+    }
+
+    // ----- text ---------------------------------------------------------------------------
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        read(slf)?.__repr__()
+    }
+
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        read(slf)?.__str__()
+    }
+
+    #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "⭘", orientation = true))]
+    fn unicode(
+        slf: &Bound<'_, Self>,
+        invert_color: bool,
+        borders: bool,
+        empty_square: &str,
+        orientation: bool,
+    ) -> PyResult<String> {
+        read(slf)?.unicode(invert_color, borders, empty_square, orientation)
+    }
+
+    /// The board as SVG for notebooks, drawn by `shatranj.svg` like python-chess does: last
+    /// move and the checked king highlighted, 390 pixels.
+    fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let (lastmove, check) = if read(slf)?.setup.is_some() {
+            (None, None)
+        } else {
+            let me = read(slf)?;
+            let lastmove = me.game.moves().last().map(|&m| key_of(m));
+            let pos = me.position();
+            let check = pos.is_check().then(|| pos.king(pos.turn()).index() as u8);
+            (lastmove, check)
+        };
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("lastmove", lastmove.map(|k| interned(py, k)).transpose()?)?;
+        kwargs.set_item("check", check)?;
+        kwargs.set_item("size", 390)?;
+        // No borrow is held while Python draws: `svg.board` reads the board through its
+        // public methods.
+        py.import("shatranj.svg")?
+            .getattr("board")?
+            .call((slf,), Some(&kwargs))
+    }
+
+    /// python-chess equality: same placement, side, castling rights, legal en-passant square
+    /// and clocks; the move stacks may differ.
+    fn __richcmp__(
+        slf: &Bound<'_, Self>,
+        other: &Bound<'_, PyAny>,
+        op: CompareOp,
+    ) -> PyResult<Py<PyAny>> {
+        read(slf)?.__richcmp__(other, op)
+    }
+}
+
+/// The methods Python calls, on the state (see `Board`).
+impl BoardState {
+    pub(crate) fn _setup(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.setup.as_ref().map(|s| s.clone_ref(py))
+    }
+
+    pub(crate) fn _load(&mut self, clean: Option<String>, raw: RawState, setup: Py<PyAny>) {
+        *self = BoardState::adopt(clean, raw, setup);
+    }
+
+    pub(crate) fn turn(&self) -> PyResult<bool> {
+        delegate_get!(self, "turn");
+        Ok(py_color(self.position().turn()))
+    }
+
+    pub(crate) fn castling_rights(&self) -> PyResult<u64> {
         delegate_get!(self, "castling_rights");
         if let Some((raw, _)) = self.raw {
             return Ok(raw);
@@ -463,13 +1121,13 @@ impl Board {
         })
     }
 
-    fn has_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+    pub(crate) fn has_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
         delegate!(self, "has_castling_rights", (color,));
         let c = args::color(color)?;
         Ok(!self.position().castling_rights().of(c).is_empty())
     }
 
-    fn has_kingside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+    pub(crate) fn has_kingside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
         delegate!(self, "has_kingside_castling_rights", (color,));
         let c = args::color(color)?;
         Ok(self
@@ -478,7 +1136,7 @@ impl Board {
             .has(c, CastlingSide::KingSide))
     }
 
-    fn has_queenside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+    pub(crate) fn has_queenside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
         delegate!(self, "has_queenside_castling_rights", (color,));
         let c = args::color(color)?;
         Ok(self
@@ -487,9 +1145,7 @@ impl Board {
             .has(c, CastlingSide::QueenSide))
     }
 
-    /// Set after every double pawn step, capture possible or not, as in python-chess.
-    #[getter]
-    fn ep_square(&self) -> PyResult<Option<u8>> {
+    pub(crate) fn ep_square(&self) -> PyResult<Option<u8>> {
         delegate_get!(self, "ep_square");
         if let Some((_, raw)) = self.raw {
             return Ok(raw);
@@ -497,27 +1153,22 @@ impl Board {
         Ok(self.position().ep_square().map(|s| s.index() as u8))
     }
 
-    #[getter]
-    fn halfmove_clock(&self) -> PyResult<u32> {
+    pub(crate) fn halfmove_clock(&self) -> PyResult<u32> {
         delegate_get!(self, "halfmove_clock");
         Ok(self.position().halfmove_clock())
     }
 
-    #[getter]
-    fn fullmove_number(&self) -> PyResult<u32> {
+    pub(crate) fn fullmove_number(&self) -> PyResult<u32> {
         delegate_get!(self, "fullmove_number");
         Ok(self.position().fullmove_number())
     }
 
-    #[getter]
-    fn occupied(&self) -> PyResult<u64> {
+    pub(crate) fn occupied(&self) -> PyResult<u64> {
         delegate_get!(self, "occupied");
         Ok(self.position().board().occupied().0)
     }
 
-    /// `[black, white]` occupancy, indexable by colour as in python-chess.
-    #[getter]
-    fn occupied_co(&self) -> PyResult<[u64; 2]> {
+    pub(crate) fn occupied_co(&self) -> PyResult<[u64; 2]> {
         delegate_get!(self, "occupied_co");
         Ok({
             let b = self.position().board();
@@ -525,46 +1176,47 @@ impl Board {
         })
     }
 
-    #[getter]
-    fn pawns(&self) -> PyResult<u64> {
+    pub(crate) fn pawns(&self) -> PyResult<u64> {
         delegate_get!(self, "pawns");
         Ok(role_mask(self.position(), Role::Pawn))
     }
-    #[getter]
-    fn knights(&self) -> PyResult<u64> {
+
+    pub(crate) fn knights(&self) -> PyResult<u64> {
         delegate_get!(self, "knights");
         Ok(role_mask(self.position(), Role::Knight))
     }
-    #[getter]
-    fn bishops(&self) -> PyResult<u64> {
+
+    pub(crate) fn bishops(&self) -> PyResult<u64> {
         delegate_get!(self, "bishops");
         Ok(role_mask(self.position(), Role::Bishop))
     }
-    #[getter]
-    fn rooks(&self) -> PyResult<u64> {
+
+    pub(crate) fn rooks(&self) -> PyResult<u64> {
         delegate_get!(self, "rooks");
         Ok(role_mask(self.position(), Role::Rook))
     }
-    #[getter]
-    fn queens(&self) -> PyResult<u64> {
+
+    pub(crate) fn queens(&self) -> PyResult<u64> {
         delegate_get!(self, "queens");
         Ok(role_mask(self.position(), Role::Queen))
     }
-    #[getter]
-    fn kings(&self) -> PyResult<u64> {
+
+    pub(crate) fn kings(&self) -> PyResult<u64> {
         delegate_get!(self, "kings");
         Ok(role_mask(self.position(), Role::King))
     }
 
-    /// `False` on the hot path: Chess960 boards are in setup mode.
-    #[getter]
-    fn chess960(&self) -> PyResult<bool> {
+    pub(crate) fn chess960(&self) -> PyResult<bool> {
         delegate_get!(self, "chess960");
         Ok(false)
     }
 
-    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
-    fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+    pub(crate) fn fen(
+        &self,
+        shredder: bool,
+        en_passant: &str,
+        promoted: Option<bool>,
+    ) -> PyResult<String> {
         delegate!(self, "fen", (shredder, en_passant, promoted,));
         let _ = promoted;
         let pos = self.position();
@@ -576,17 +1228,18 @@ impl Board {
         ))
     }
 
-    /// The EPD position (the first four FEN fields); `shatranj._board_compat` wraps it to
-    /// write EPD operations.
-    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
-    fn epd(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+    pub(crate) fn epd(
+        &self,
+        shredder: bool,
+        en_passant: &str,
+        promoted: Option<bool>,
+    ) -> PyResult<String> {
         delegate!(self, "epd", (shredder, en_passant, promoted,));
         let _ = promoted;
         Ok(shredder_of(epd_of(self.position(), en_passant)?, shredder))
     }
 
-    #[pyo3(signature = (*, promoted = false))]
-    fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
+    pub(crate) fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
         delegate!(self, "board_fen", (promoted,));
         Ok({
             let _ = promoted;
@@ -594,8 +1247,7 @@ impl Board {
         })
     }
 
-    #[pyo3(signature = (fen))]
-    fn set_fen(&mut self, py: Python<'_>, fen: &str) -> PyResult<()> {
+    pub(crate) fn set_fen(&mut self, py: Python<'_>, fen: &str) -> PyResult<()> {
         let chess960 = match &self.setup {
             Some(setup) => setup.bind(py).getattr("chess960")?.is_truthy()?,
             None => false,
@@ -607,21 +1259,20 @@ impl Board {
                     return Ok(());
                 }
                 Err(e) => {
-                    *self = Board::lenient(py, Some(fen), false).map_err(|_| fen_error(e))?;
+                    *self = BoardState::lenient(py, Some(fen), false).map_err(|_| fen_error(e))?;
                     return Ok(());
                 }
             }
         }
-        *self = Board::lenient(py, Some(fen), true)?;
+        *self = BoardState::lenient(py, Some(fen), true)?;
         Ok(())
     }
 
-    /// Back to the start position, with an empty move stack.
-    fn reset_board(&mut self) {
+    pub(crate) fn reset_board(&mut self) {
         self.reset(History::new(Position::new()));
     }
 
-    fn piece_at<'py>(
+    pub(crate) fn piece_at<'py>(
         &self,
         py: Python<'py>,
         square: i64,
@@ -634,31 +1285,31 @@ impl Board {
             .transpose()
     }
 
-    fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
+    pub(crate) fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
         delegate!(self, "piece_type_at", (square,));
         let sq = args::square(square)?;
         Ok(self.position().board().role_at(sq).map(args::piece_type))
     }
 
-    fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
+    pub(crate) fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
         delegate!(self, "color_at", (square,));
         let sq = args::square(square)?;
         Ok(self.position().board().color_at(sq).map(py_color))
     }
 
-    fn king(&self, color: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+    pub(crate) fn king(&self, color: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
         delegate!(self, "king", (color,));
         let c = args::color(color)?;
         Ok(self.position().board().king_of(c).map(|s| s.index() as u8))
     }
 
-    fn pieces_mask(&self, piece_type: i64, color: &Bound<'_, PyAny>) -> PyResult<u64> {
+    pub(crate) fn pieces_mask(&self, piece_type: i64, color: &Bound<'_, PyAny>) -> PyResult<u64> {
         delegate!(self, "pieces_mask", (piece_type, color,));
         let piece = shatranj_chess::Piece::new(args::color(color)?, args::role(piece_type)?);
         Ok(self.position().board().by_piece(piece).0)
     }
 
-    fn pieces<'py>(
+    pub(crate) fn pieces<'py>(
         &self,
         py: Python<'py>,
         piece_type: i64,
@@ -668,7 +1319,7 @@ impl Board {
         square_set(py, Bitboard(self.pieces_mask(piece_type, color)?))
     }
 
-    fn attackers_mask(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<u64> {
+    pub(crate) fn attackers_mask(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<u64> {
         delegate!(self, "attackers_mask", (color, square,));
         Ok(self
             .position()
@@ -676,7 +1327,7 @@ impl Board {
             .0)
     }
 
-    fn attackers<'py>(
+    pub(crate) fn attackers<'py>(
         &self,
         py: Python<'py>,
         color: &Bound<'py, PyAny>,
@@ -686,22 +1337,21 @@ impl Board {
         square_set(py, Bitboard(self.attackers_mask(color, square)?))
     }
 
-    fn is_attacked_by(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
+    pub(crate) fn is_attacked_by(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
         delegate!(self, "is_attacked_by", (color, square,));
         Ok(self
             .position()
             .is_attacked_by(args::color(color)?, args::square(square)?))
     }
 
-    fn is_pinned(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
+    pub(crate) fn is_pinned(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
         delegate!(self, "is_pinned", (color, square,));
         Ok(self
             .position()
             .is_pinned(args::color(color)?, args::square(square)?))
     }
 
-    /// The line a pinned piece may move along, or every square when it is not pinned.
-    fn pin<'py>(
+    pub(crate) fn pin<'py>(
         &self,
         py: Python<'py>,
         color: &Bound<'py, PyAny>,
@@ -714,55 +1364,49 @@ impl Board {
         square_set(py, mask)
     }
 
-    fn checkers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn checkers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         delegate_py!(self, py, "checkers", ());
         square_set(py, self.position().checkers())
     }
 
-    fn is_check(&self) -> PyResult<bool> {
+    pub(crate) fn is_check(&self) -> PyResult<bool> {
         delegate!(self, "is_check", ());
         Ok(self.position().is_check())
     }
 
-    fn is_checkmate(&self) -> PyResult<bool> {
+    pub(crate) fn is_checkmate(&self) -> PyResult<bool> {
         delegate!(self, "is_checkmate", ());
         Ok(self.position().is_checkmate())
     }
 
-    fn is_stalemate(&self) -> PyResult<bool> {
+    pub(crate) fn is_stalemate(&self) -> PyResult<bool> {
         delegate!(self, "is_stalemate", ());
         Ok(self.position().is_stalemate())
     }
 
-    fn is_insufficient_material(&self) -> PyResult<bool> {
+    pub(crate) fn is_insufficient_material(&self) -> PyResult<bool> {
         delegate!(self, "is_insufficient_material", ());
         Ok(self.position().is_insufficient_material())
     }
 
-    fn has_insufficient_material(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+    pub(crate) fn has_insufficient_material(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
         delegate!(self, "has_insufficient_material", (color,));
         Ok(self
             .position()
             .has_insufficient_material(args::color(color)?))
     }
 
-    /// Whether `color` can still checkmate by any sequence of legal moves (FIDE R4.9): never
-    /// `False` while a mating sequence exists; `True` when unsure.
-    fn can_checkmate(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+    pub(crate) fn can_checkmate(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
         delegate!(self, "can_checkmate", (color,));
         Ok(self.position().can_checkmate(args::color(color)?))
     }
 
-    /// Whether neither side can checkmate by any sequence of legal moves (FIDE R4.6).
-    fn is_dead_position(&self) -> PyResult<bool> {
+    pub(crate) fn is_dead_position(&self) -> PyResult<bool> {
         delegate!(self, "is_dead_position", ());
         Ok(self.position().is_dead_position())
     }
 
-    /// Why `can_checkmate(color)` answers as it does: a `Winnability` whose `kind` is
-    /// "unwinnable" (with the `proof`), "helpmate" (with the `line` of moves to the mate) or
-    /// "unknown" (within the search budget; counted as "can").
-    fn winnability<'py>(
+    pub(crate) fn winnability<'py>(
         &self,
         py: Python<'py>,
         color: &Bound<'py, PyAny>,
@@ -772,13 +1416,12 @@ impl Board {
         crate::winnability::py_winnability(py, &answer)
     }
 
-    fn has_legal_en_passant(&self) -> PyResult<bool> {
+    pub(crate) fn has_legal_en_passant(&self) -> PyResult<bool> {
         delegate!(self, "has_legal_en_passant", ());
         Ok(self.position().has_legal_en_passant())
     }
 
-    #[pyo3(signature = (count = 3))]
-    fn is_repetition(&self, count: i64) -> PyResult<bool> {
+    pub(crate) fn is_repetition(&self, count: i64) -> PyResult<bool> {
         delegate!(self, "is_repetition", (count,));
         if count <= 1 {
             return Ok(true);
@@ -788,38 +1431,37 @@ impl Board {
             .is_repetition(usize::try_from(count).unwrap_or(usize::MAX)))
     }
 
-    fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
+    pub(crate) fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
         delegate!(self, "can_claim_threefold_repetition", ());
         Ok(self.game.can_claim_threefold_repetition())
     }
 
-    fn can_claim_fifty_moves(&self) -> PyResult<bool> {
+    pub(crate) fn can_claim_fifty_moves(&self) -> PyResult<bool> {
         delegate!(self, "can_claim_fifty_moves", ());
         Ok(self.game.can_claim_fifty_moves())
     }
 
-    fn can_claim_draw(&self) -> PyResult<bool> {
+    pub(crate) fn can_claim_draw(&self) -> PyResult<bool> {
         delegate!(self, "can_claim_draw", ());
         Ok(self.game.can_claim_draw())
     }
 
-    fn is_fifty_moves(&self) -> PyResult<bool> {
+    pub(crate) fn is_fifty_moves(&self) -> PyResult<bool> {
         delegate!(self, "is_fifty_moves", ());
         Ok(self.game.is_fifty_moves())
     }
 
-    fn is_fivefold_repetition(&self) -> PyResult<bool> {
+    pub(crate) fn is_fivefold_repetition(&self) -> PyResult<bool> {
         delegate!(self, "is_fivefold_repetition", ());
         Ok(self.game.is_fivefold_repetition())
     }
 
-    fn is_seventyfive_moves(&self) -> PyResult<bool> {
+    pub(crate) fn is_seventyfive_moves(&self) -> PyResult<bool> {
         delegate!(self, "is_seventyfive_moves", ());
         Ok(self.game.is_seventyfive_moves())
     }
 
-    #[pyo3(signature = (*, claim_draw = false))]
-    fn outcome<'py>(
+    pub(crate) fn outcome<'py>(
         &self,
         py: Python<'py>,
         claim_draw: bool,
@@ -831,14 +1473,12 @@ impl Board {
             .transpose()
     }
 
-    #[pyo3(signature = (*, claim_draw = false))]
-    fn is_game_over(&self, claim_draw: bool) -> PyResult<bool> {
+    pub(crate) fn is_game_over(&self, claim_draw: bool) -> PyResult<bool> {
         delegate!(self, "is_game_over", (claim_draw,));
         Ok(self.game.outcome(claim_draw).is_some())
     }
 
-    #[pyo3(signature = (*, claim_draw = false))]
-    fn result(&self, claim_draw: bool) -> PyResult<String> {
+    pub(crate) fn result(&self, claim_draw: bool) -> PyResult<String> {
         delegate!(self, "result", (claim_draw,));
         Ok(self
             .game
@@ -847,20 +1487,7 @@ impl Board {
             .to_owned())
     }
 
-    // ----- moves --------------------------------------------------------------------------
-
-    #[getter]
-    fn legal_moves(slf: &Bound<'_, Self>) -> LegalMoveGenerator {
-        LegalMoveGenerator::new(slf.clone().unbind())
-    }
-
-    #[getter]
-    fn pseudo_legal_moves(slf: &Bound<'_, Self>) -> PseudoLegalMoveGenerator {
-        PseudoLegalMoveGenerator::new(slf.clone().unbind())
-    }
-
-    /// Does the move follow the pieces' movement rules (own king safety aside)?
-    fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_pseudo_legal", (r#move,));
         Ok({
             let pos = self.position();
@@ -874,17 +1501,16 @@ impl Board {
         })
     }
 
-    /// An iterator over the legal moves (python-chess's generator, without its filters).
-    fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         Ok(self.legal_move_list(py)?.try_iter()?.into_any())
     }
 
-    fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_legal", (r#move,));
         Ok(self.find_legal(r#move.get().key).is_some())
     }
 
-    fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_capture", (r#move,));
         Ok({
             let pos = self.position();
@@ -892,17 +1518,17 @@ impl Board {
         })
     }
 
-    fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_en_passant", (r#move,));
         Ok(is_en_passant(self.position(), r#move.get().key))
     }
 
-    fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_castling", (r#move,));
         Ok(is_castling(self.position(), r#move.get().key))
     }
 
-    fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_kingside_castling", (r#move,));
         Ok({
             let key = r#move.get().key;
@@ -911,7 +1537,7 @@ impl Board {
         })
     }
 
-    fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_queenside_castling", (r#move,));
         Ok({
             let key = r#move.get().key;
@@ -920,7 +1546,7 @@ impl Board {
         })
     }
 
-    fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_zeroing", (r#move,));
         Ok({
             let pos = self.position();
@@ -932,8 +1558,7 @@ impl Board {
         })
     }
 
-    /// Does the move give check? Illegal moves give no check here.
-    fn gives_check(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn gives_check(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "gives_check", (r#move,));
         Ok(match self.find_legal(r#move.get().key) {
             Some(m) => self.position().gives_check(m),
@@ -941,7 +1566,7 @@ impl Board {
         })
     }
 
-    fn push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<()> {
+    pub(crate) fn push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<()> {
         delegate_unit!(self, "push", (r#move,));
         let key = r#move.get().key;
         if key == moves::NULL_KEY {
@@ -960,7 +1585,7 @@ impl Board {
         }
     }
 
-    fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
+    pub(crate) fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "pop", ());
         match self.game.pop() {
             Some(m) => interned(py, key_of(m)),
@@ -968,7 +1593,7 @@ impl Board {
         }
     }
 
-    fn peek<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
+    pub(crate) fn peek<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "peek", ());
         match self.game.moves().last() {
             Some(&m) => interned(py, key_of(m)),
@@ -976,14 +1601,12 @@ impl Board {
         }
     }
 
-    #[getter]
-    fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    pub(crate) fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         delegate_get_py!(self, py, "move_stack");
         moves_list(py, self.game.moves())
     }
 
-    /// python-chess's ply: half-moves since the start of the game, from the FEN's counters.
-    fn ply(&self) -> PyResult<u32> {
+    pub(crate) fn ply(&self) -> PyResult<u32> {
         delegate!(self, "ply", ());
         Ok({
             let pos = self.position();
@@ -991,7 +1614,7 @@ impl Board {
         })
     }
 
-    fn clear_stack(&mut self) -> PyResult<()> {
+    pub(crate) fn clear_stack(&mut self) -> PyResult<()> {
         delegate_unit!(self, "clear_stack", ());
         let pos = *self.position();
         let raw = self.raw;
@@ -1000,7 +1623,7 @@ impl Board {
         Ok(())
     }
 
-    fn root(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+    pub(crate) fn root(&self, py: Python<'_>) -> PyResult<Py<Board>> {
         if let Some(setup) = &self.setup {
             return Py::new(
                 py,
@@ -1010,10 +1633,11 @@ impl Board {
         self.board_of(py, History::new(*self.game.start()))
     }
 
-    /// A copy; `stack` is `True` (whole move stack), `False` (none) or the number of last
-    /// moves to keep.
-    #[pyo3(signature = (*, stack = None))]
-    fn copy(&self, py: Python<'_>, stack: Option<&Bound<'_, PyAny>>) -> PyResult<Py<Board>> {
+    pub(crate) fn copy(
+        &self,
+        py: Python<'_>,
+        stack: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<Board>> {
         if let Some(setup) = &self.setup {
             let copy = setup.bind(py).call_method1("copy", (stack,))?;
             return Py::new(py, Board::with_setup(copy.unbind()));
@@ -1047,25 +1671,28 @@ impl Board {
                 start.play_unchecked(m);
             }
         }
-        self.board_of(py, Board::replay(start, &moves[split..]))
+        self.board_of(py, BoardState::replay(start, &moves[split..]))
     }
 
-    fn __copy__(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+    pub(crate) fn __copy__(&self, py: Python<'_>) -> PyResult<Py<Board>> {
         if self.setup.is_some() {
             return self.copy(py, None);
         }
         self.board_of(py, self.game.clone())
     }
 
-    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Py<Board>> {
+    pub(crate) fn __deepcopy__(
+        &self,
+        py: Python<'_>,
+        _memo: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<Board>> {
         if self.setup.is_some() {
             return self.copy(py, None);
         }
         self.board_of(py, self.game.clone())
     }
 
-    /// The board with colours swapped and the position flipped; the stack is dropped.
-    fn mirror(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+    pub(crate) fn mirror(&self, py: Python<'_>) -> PyResult<Py<Board>> {
         if let Some(setup) = &self.setup {
             let mirrored = setup.bind(py).call_method0("mirror")?;
             return Py::new(py, Board::with_setup(mirrored.unbind()));
@@ -1073,7 +1700,7 @@ impl Board {
         self.board_of(py, History::new(self.position().mirrored()))
     }
 
-    fn san(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+    pub(crate) fn san(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
         delegate!(self, "san", (r#move,));
         if r#move.get().key == moves::NULL_KEY {
             return Ok("--".to_owned());
@@ -1082,13 +1709,13 @@ impl Board {
         Ok(self.san_of(m))
     }
 
-    fn lan(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+    pub(crate) fn lan(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
         delegate!(self, "lan", (r#move,));
         let m = self.find_legal_or_raise(r#move.get().key)?;
         Ok(san::to_lan(self.position(), m))
     }
 
-    fn san_and_push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+    pub(crate) fn san_and_push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
         delegate!(self, "san_and_push", (r#move,));
         if r#move.get().key == moves::NULL_KEY {
             self.push_null()?;
@@ -1100,8 +1727,7 @@ impl Board {
         Ok(text)
     }
 
-    /// `1. e4 e5 2. Nf3`, for moves played from this position (the board is not changed).
-    fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
+    pub(crate) fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
         delegate!(self, "variation_san", (variation,));
         let mut pos = *self.position();
         let mut parts: Vec<String> = Vec::new();
@@ -1155,7 +1781,7 @@ impl Board {
         Ok(parts.join(" "))
     }
 
-    fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
+    pub(crate) fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "parse_san", (san,));
         if is_null_san(san) {
             return interned(py, moves::NULL_KEY);
@@ -1164,7 +1790,11 @@ impl Board {
         interned(py, key_of(m))
     }
 
-    fn push_san<'py>(&mut self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
+    pub(crate) fn push_san<'py>(
+        &mut self,
+        py: Python<'py>,
+        san: &str,
+    ) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "push_san", (san,));
         if is_null_san(san) {
             self.push_null()?;
@@ -1175,23 +1805,24 @@ impl Board {
         interned(py, key_of(m))
     }
 
-    fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
+    pub(crate) fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "parse_uci", (uci,));
         let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
         interned(py, key_of(m))
     }
 
-    fn push_uci<'py>(&mut self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
+    pub(crate) fn push_uci<'py>(
+        &mut self,
+        py: Python<'py>,
+        uci: &str,
+    ) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "push_uci", (uci,));
         let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
         self.push_legal(m);
         interned(py, key_of(m))
     }
 
-    /// The legal move from `from_square` to `to_square`; a pawn reaching the last rank
-    /// becomes a queen unless `promotion` says otherwise (python-chess's `find_move`).
-    #[pyo3(signature = (from_square, to_square, promotion = None))]
-    fn find_move<'py>(
+    pub(crate) fn find_move<'py>(
         &mut self,
         py: Python<'py>,
         from_square: i64,
@@ -1221,47 +1852,22 @@ impl Board {
         interned(py, key_of(m))
     }
 
-    /// The Polyglot key of the position (see `shatranj.polyglot.zobrist_hash`).
-    fn zobrist_hash(&self) -> PyResult<u64> {
+    pub(crate) fn zobrist_hash(&self) -> PyResult<u64> {
         delegate!(self, "zobrist_hash", ());
         Ok(self.position().key())
     }
 
-    // ----- conversions --------------------------------------------------------------------
-
-    /// `(12, 8, 8)` uint8 planes: white P N B R Q K, then black; `planes[p, rank, file]`.
-    fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         delegate_py!(self, py, "to_planes", ());
         planes::planes_array(py, std::slice::from_ref(self.position()))
     }
 
-    /// `(13,)` uint8 features: side to move (1 = White), castling K Q k q, then a one-hot
-    /// file of the en-passant square when an en-passant capture is legal.
-    fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         delegate_py!(self, py, "features", ());
         planes::features_array(py, std::slice::from_ref(self.position()))
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let me = slf.borrow();
-        if let Some(setup) = &me.setup {
-            // (shatranj._setup.board_from_setup, (setup,)): the setup board pickles itself.
-            return setup.bind(slf.py()).call_method0("reduce_board");
-        }
-        let start = fen::to_fen_with(me.game.start(), EnPassantMode::Always);
-        let moves: Vec<String> = me
-            .game
-            .moves()
-            .iter()
-            .map(|m| key_of(*m))
-            .map(uci_of)
-            .collect();
-        (slf.get_type(), (start,), moves.join(" "))
-            .into_pyobject(slf.py())
-            .map(Bound::into_any)
-    }
-
-    fn __setstate__(&mut self, state: &str) -> PyResult<()> {
+    pub(crate) fn __setstate__(&mut self, state: &str) -> PyResult<()> {
         let mut game = History::new(*self.game.start());
         for text in state.split_ascii_whitespace() {
             let m = uci::parse_uci(game.position(), text).map_err(uci_error)?;
@@ -1271,24 +1877,7 @@ impl Board {
         Ok(())
     }
 
-    /// A board with the same start position and moves as the python-chess board `board`.
-    #[classmethod]
-    fn from_chess(_cls: &Bound<'_, PyType>, board: &Bound<'_, PyAny>) -> PyResult<Board> {
-        let root = board.call_method0("root")?;
-        let kwargs = [("en_passant", "fen")].into_py_dict(board.py())?;
-        let fen: String = root.call_method("fen", (), Some(&kwargs))?.extract()?;
-        let start = fen::parse(&fen).map_err(fen_error)?;
-        let mut game = History::new(start);
-        for m in board.getattr("move_stack")?.try_iter()? {
-            let text: String = m?.call_method0("uci")?.extract()?;
-            let m = uci::parse_uci(game.position(), &text).map_err(uci_error)?;
-            game.push_unchecked(m);
-        }
-        Ok(Board::from_history(game))
-    }
-
-    /// The same game as a python-chess `chess.Board` (python-chess must be installed).
-    fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    pub(crate) fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         delegate_py!(self, py, "to_chess", ());
         static BOARD: PyOnceLock<Py<PyType>> = PyOnceLock::new();
         static MOVE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -1302,20 +1891,17 @@ impl Board {
         Ok(board)
     }
 
-    // ----- text ---------------------------------------------------------------------------
-
-    fn __repr__(&self) -> PyResult<String> {
+    pub(crate) fn __repr__(&self) -> PyResult<String> {
         delegate!(self, "__repr__", ());
         Ok(format!("Board('{}')", self.position().fen()))
     }
 
-    fn __str__(&self) -> PyResult<String> {
+    pub(crate) fn __str__(&self) -> PyResult<String> {
         delegate!(self, "__str__", ());
         Ok(text::ascii(self.position().board()))
     }
 
-    #[pyo3(signature = (*, invert_color = false, borders = false, empty_square = "⭘", orientation = true))]
-    fn unicode(
+    pub(crate) fn unicode(
         &self,
         invert_color: bool,
         borders: bool,
@@ -1336,38 +1922,16 @@ impl Board {
         ))
     }
 
-    /// The board as SVG for notebooks, drawn by `shatranj.svg` like python-chess does: last
-    /// move and the checked king highlighted, 390 pixels.
-    fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let (lastmove, check) = if slf.try_borrow()?.setup.is_some() {
-            (None, None)
-        } else {
-            let me = slf.try_borrow()?;
-            let lastmove = me.game.moves().last().map(|&m| key_of(m));
-            let pos = me.position();
-            let check = pos.is_check().then(|| pos.king(pos.turn()).index() as u8);
-            (lastmove, check)
-        };
-        let kwargs = pyo3::types::PyDict::new(py);
-        kwargs.set_item("lastmove", lastmove.map(|k| interned(py, k)).transpose()?)?;
-        kwargs.set_item("check", check)?;
-        kwargs.set_item("size", 390)?;
-        // No borrow is held while Python draws: `svg.board` reads the board through its
-        // public methods.
-        py.import("shatranj.svg")?
-            .getattr("board")?
-            .call((slf,), Some(&kwargs))
-    }
-
-    /// python-chess equality: same placement, side, castling rights, legal en-passant square
-    /// and clocks; the move stacks may differ.
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
+    pub(crate) fn __richcmp__(
+        &self,
+        other: &Bound<'_, PyAny>,
+        op: CompareOp,
+    ) -> PyResult<Py<PyAny>> {
         let py = other.py();
         let Ok(other) = other.cast::<Board>() else {
             return Ok(py.NotImplemented());
         };
-        let either_setup = self.setup.is_some() || other.try_borrow()?.setup.is_some();
+        let either_setup = self.setup.is_some() || read(other)?.setup.is_some();
         let same = if either_setup {
             // Setup boards compare by FEN (placement, side, castling, legal en passant,
             // clocks), which is python-chess's equality.
@@ -1381,7 +1945,7 @@ impl Board {
             let theirs: String = other.call_method0("fen")?.extract()?;
             mine == theirs
         } else {
-            let other = other.try_borrow()?;
+            let other = read(other)?;
             let (a, b) = (self.position(), other.position());
             a.board() == b.board()
                 && a.turn() == b.turn()
@@ -1398,10 +1962,7 @@ impl Board {
     }
 }
 
-impl Board {
-    /// The legal moves as a new list of interned moves. Listing does not fill the cache:
-    /// the cache serves `push` after a listing, and listing the same position twice should
-    /// cost what it costs (python-chess has no cache either).
+impl BoardState {
     pub fn legal_move_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let Some(setup) = &self.setup {
             return Ok(setup
@@ -1437,8 +1998,6 @@ impl Board {
             .collect())
     }
 
-    /// The pseudo-legal moves as a list, and for each the SAN if it is legal (python-chess
-    /// writes the others in UCI).
     pub fn pseudo_legal_list<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let Some(setup) = &self.setup {
             return Ok(setup
@@ -1449,7 +2008,6 @@ impl Board {
         moves::list_of(py, &self.position().pseudo_legal_moves())
     }
 
-    /// Is the move (a Python key) legal here? Setup mode asks the setup board.
     pub fn contains_legal(&mut self, py: Python<'_>, m: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(setup) = &self.setup {
             return setup.bind(py).call_method1("is_legal", (m,))?.extract();

@@ -27,10 +27,15 @@ impl PlyMoves {
     /// The legal move with Python key `key` in `pos` (the position this list was made for).
     #[inline]
     pub fn find(&self, pos: &Position, key: u16) -> Option<Move> {
-        let key = crate::resolve::castling_alias(pos, key).unwrap_or(key);
         let (from, to) = (moves::from_square(key), moves::to_square(key));
         if !self.targets[from.index()].contains(to) {
-            return None;
+            // Castling written king-takes-rook (`e1h1`) is never a target (the king cannot
+            // land on its own rook), so the alias is only looked up for keys that miss.
+            let alias = crate::resolve::castling_alias(pos, key)?;
+            let (from, to) = (moves::from_square(alias), moves::to_square(alias));
+            return self.targets[from.index()]
+                .contains(to)
+                .then(|| crate::resolve::resolve(pos, alias));
         }
         let b = pos.board();
         let us = pos.turn();

@@ -214,7 +214,7 @@ impl Engine {
         multipv: i64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let limits = limits(depth, time, nodes, multipv)?;
-        let root = SearchRoot::from(board.try_borrow()?.valid_history()?);
+        let root = SearchRoot::from(crate::board::read(board)?.valid_history()?);
         // Armed before the worker starts, so a Ctrl-C or `stop()` that comes before the
         // search begins still stops it.
         self.stop.arm();
@@ -231,7 +231,7 @@ impl Engine {
 
     /// The static evaluation of the board: centipawns from the side to move.
     fn evaluate(&self, py: Python<'_>, board: &Bound<'_, Board>) -> PyResult<i32> {
-        let pos = *board.try_borrow()?.valid_position()?;
+        let pos = *crate::board::read(board)?.valid_position()?;
         // A search in another thread holds the engine: wait for it without the GIL.
         Ok(py.detach(|| self.lock().evaluate(&pos)))
     }

@@ -18,7 +18,7 @@ fn packed_positions(boards: &Bound<'_, PyAny>) -> PyResult<Vec<PackedPosition>> 
     for (i, item) in boards.try_iter()?.enumerate() {
         let item = item?;
         let pos = if let Ok(board) = item.cast::<Board>() {
-            *board.try_borrow()?.valid_position()?
+            *crate::board::read(board)?.valid_position()?
         } else if let Ok(text) = item.cast::<PyString>() {
             fen::parse(text.to_str()?)
                 .map_err(|e| PyValueError::new_err(format!("boards[{i}]: {e}")))?

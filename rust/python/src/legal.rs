@@ -31,14 +31,14 @@ impl LegalMoveGenerator {
     fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let board = self.board.bind(py);
         match board.cast::<Board>() {
-            Ok(native) => native.try_borrow()?.legal_move_list(py),
+            Ok(native) => crate::board::read(native)?.legal_move_list(py),
             Err(_) => listed(board, "generate_legal_moves"),
         }
     }
 
     fn count_moves(&self, py: Python<'_>) -> PyResult<usize> {
         match self.board.bind(py).cast::<Board>() {
-            Ok(native) => native.try_borrow()?.count_legal(py),
+            Ok(native) => crate::board::read(native)?.count_legal(py),
             Err(_) => Ok(self.list(py)?.len()),
         }
     }
@@ -85,7 +85,7 @@ impl LegalMoveGenerator {
             return Ok(false);
         };
         match self.board.bind(py).cast::<Board>() {
-            Ok(native) => native.try_borrow_mut()?.contains_legal(py, m),
+            Ok(native) => crate::board::write(native)?.contains_legal(py, m),
             Err(_) => self.list(py)?.contains(m),
         }
     }
@@ -94,7 +94,7 @@ impl LegalMoveGenerator {
         let py = slf.py();
         let board = slf.get().board.bind(py);
         let sans = match board.cast::<Board>() {
-            Ok(native) => native.try_borrow_mut()?.sans(py)?,
+            Ok(native) => crate::board::write(native)?.sans(py)?,
             Err(_) => {
                 let list = slf.get().list(py)?;
                 list.iter()
@@ -126,7 +126,7 @@ impl PseudoLegalMoveGenerator {
     fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let board = self.board.bind(py);
         match board.cast::<Board>() {
-            Ok(native) => native.try_borrow_mut()?.pseudo_legal_list(py),
+            Ok(native) => crate::board::write(native)?.pseudo_legal_list(py),
             Err(_) => listed(board, "generate_pseudo_legal_moves"),
         }
     }

@@ -13,7 +13,9 @@ mod errors;
 mod eval_file;
 mod evaluator;
 mod game;
+mod gil_cell;
 mod gpu;
+mod hot_methods;
 mod legal;
 mod moves;
 mod native_array;
@@ -88,6 +90,14 @@ mod _core {
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        // `Board` keeps its state in a `GilCell`, whose borrow flag the GIL guards.
+        let sys = m.py().import("sys")?;
+        if sys.hasattr("_is_gil_enabled")? && !sys.call_method0("_is_gil_enabled")?.is_truthy()? {
+            return Err(pyo3::exceptions::PyImportError::new_err(
+                "shatranj needs the GIL: run free-threaded Python with PYTHON_GIL=1",
+            ));
+        }
+        crate::hot_methods::install(m.py())?;
         // The Python package's version is the Cargo workspace version: one number, kept in
         // Cargo.toml, which maturin also writes into the wheel's metadata.
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;

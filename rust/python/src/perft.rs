@@ -59,7 +59,7 @@ pub fn perft(
             "progress must be callable or None",
         ));
     }
-    let pos = *board.try_borrow()?.valid_position()?;
+    let pos = *crate::board::read(board)?.valid_position()?;
     let opts = PerftOptions { threads, hash_mb };
     let monitor = Arc::new(PerftMonitor::new());
     let job = {

@@ -99,7 +99,7 @@ fn positions_of(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
                     .map_or_else(|_| "?".to_owned(), |n| n.to_string())
             ))
         })?;
-        out.push(*board.try_borrow()?.valid_position()?);
+        out.push(*crate::board::read(board)?.valid_position()?);
     }
     Ok(out)
 }

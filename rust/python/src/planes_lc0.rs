@@ -236,7 +236,7 @@ fn boards_of(boards: &Bound<'_, PyAny>) -> PyResult<Vec<shatranj_chess::History>
                     .map_or_else(|_| "?".to_owned(), |n| n.to_string())
             ))
         })?;
-        out.push(board.try_borrow()?.valid_history()?.clone());
+        out.push(crate::board::read(board)?.valid_history()?.clone());
     }
     Ok(out)
 }
@@ -262,7 +262,7 @@ fn position_of(board: &Bound<'_, PyAny>) -> PyResult<Position> {
     let board = board
         .cast::<Board>()
         .map_err(|_| PyTypeError::new_err("expected a shatranj.Board"))?;
-    Ok(*board.try_borrow()?.valid_position()?)
+    Ok(*crate::board::read(board)?.valid_position()?)
 }
 
 /// The policy index of a legal move under `scheme` ("lc0" or "alphazero").

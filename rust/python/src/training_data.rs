@@ -335,7 +335,7 @@ pub fn nnue_features<'py>(
                 "boards[{i}]: expected a shatranj.Board, got {type_name}"
             ))
         })?;
-        positions.push(*board.try_borrow()?.valid_position()?);
+        positions.push(*crate::board::read(board)?.valid_position()?);
     }
     let columns = py.detach(|| {
         let mut columns = Columns::new(positions.len());

@@ -155,7 +155,7 @@ pub fn parse_uci_info<'py>(
     if selector == 0 {
         return Ok((info, problems.messages));
     }
-    let pos = *board.borrow().valid_position()?;
+    let pos = *crate::board::read(board)?.valid_position()?;
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let count = tokens.len();
     let token = |i: usize| tokens.get(i).copied().unwrap_or("");
