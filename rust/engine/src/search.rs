@@ -319,9 +319,19 @@ impl<'a> Searcher<'a> {
                 }
                 // Stable: moves with equal scores keep their previous order.
                 self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                // A later pass may score its line above an earlier one's (a move that failed
+                // low behind the earlier line's bound can score more once that line is out
+                // of the way): the lines stay best first, and all are reported again if any
+                // moved.
+                let reordered = !self.root_moves[..=pv_index]
+                    .is_sorted_by_key(|rm| std::cmp::Reverse(rm.score));
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.role == Role::Main {
                     self.flush_nodes();
-                    report(self, pv_index, depth);
+                    let first = if reordered { 0 } else { pv_index };
+                    for line in first..=pv_index {
+                        report(self, line, depth);
+                    }
                 }
             }
             if self.abandoned {

@@ -1,7 +1,7 @@
 //! What the search finds: mates with the right distance, stalemates avoided, repetitions
 //! seen, legal moves only, and a reproducible node count.
 
-use shatranj_chess::{History, Position, san, uci::parse_uci};
+use shatranj_chess::{History, Move, Position, san, uci::parse_uci};
 use shatranj_engine::bench::run_bench;
 use shatranj_engine::{Engine, EngineOptions, Evaluation, Limits, Score, SearchResult};
 
@@ -217,26 +217,66 @@ fn searchmoves_restricts_the_root() {
     assert_eq!(r.best_move, Some(only));
 }
 
+/// A score as a number that orders like the score: mates beyond every centipawn value.
+fn order_key(s: Score) -> i64 {
+    match s {
+        Score::Cp(c) => i64::from(c),
+        Score::Mate(n) if n > 0 => 1_000_000 - i64::from(n),
+        Score::Mate(n) => -1_000_000 - i64::from(n),
+    }
+}
+
 #[test]
 fn multipv_reports_distinct_lines_best_first() {
-    let pos = Position::new();
-    let limits = Limits {
-        depth: Some(5),
-        multipv: 3,
-        ..Limits::default()
-    };
-    let mut seen = Vec::new();
-    let r = engine().search(pos, &limits, |info| seen.push(info.multipv));
-    assert_eq!(r.lines.len(), 3);
-    let firsts: Vec<_> = r.lines.iter().map(|l| l.pv[0]).collect();
-    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
-    let cp = |s: Score| match s {
-        Score::Cp(c) => c,
-        Score::Mate(_) => panic!("no mate from the start"),
-    };
-    assert!(cp(r.lines[0].score) >= cp(r.lines[1].score));
-    assert!(cp(r.lines[1].score) >= cp(r.lines[2].score));
-    assert!(seen.contains(&3));
+    // (FEN, depth). In the second, with the built-in network, the third pass scores 1. Qb3
+    // above the second pass's 1. Bxf7+ (a move that failed low behind 1. Bxf7+'s bound scores
+    // more once it is out of the way): the lines must be re-sorted and reported again.
+    let cases = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            5,
+        ),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
+            4,
+        ),
+    ];
+    for evaluation in [Evaluation::classical(), Evaluation::default()] {
+        for (fen, depth) in cases {
+            let pos: Position = fen.parse().unwrap();
+            let limits = Limits {
+                depth: Some(depth),
+                multipv: 3,
+                ..Limits::default()
+            };
+            let mut e = Engine::new(EngineOptions {
+                threads: 1,
+                hash_mb: 8,
+                evaluation: evaluation.clone(),
+                ..EngineOptions::default()
+            })
+            .unwrap();
+            // The last report of each line at the last depth, as a GUI would show them.
+            let mut shown: Vec<Option<(Move, Score)>> = vec![None; 3];
+            let r = e.search(pos, &limits, |info| {
+                if info.depth == depth {
+                    shown[info.multipv - 1] = Some((info.pv[0], info.score));
+                }
+            });
+            let context = format!("{}: {fen}", evaluation.describe());
+            assert_eq!(r.lines.len(), 3, "{context}");
+            let firsts: Vec<Move> = r.lines.iter().map(|l| l.pv[0]).collect();
+            assert!(
+                firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+                "{context}"
+            );
+            let keys: Vec<i64> = r.lines.iter().map(|l| order_key(l.score)).collect();
+            assert!(keys.is_sorted_by(|a, b| a >= b), "{context}: {:?}", r.lines);
+            let final_lines: Vec<Option<(Move, Score)>> =
+                r.lines.iter().map(|l| Some((l.pv[0], l.score))).collect();
+            assert_eq!(shown, final_lines, "{context}");
+        }
+    }
 }
 
 #[test]
