@@ -6,9 +6,15 @@ use shatranj_engine::bench::run_bench;
 use shatranj_engine::{Engine, EngineOptions, Evaluation, Limits, Score, SearchResult};
 
 fn engine() -> Engine {
+    engine_with(&Evaluation::default())
+}
+
+/// One thread and 8 MiB of hash, evaluating with `evaluation`.
+fn engine_with(evaluation: &Evaluation) -> Engine {
     Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 8,
+        evaluation: evaluation.clone(),
         ..EngineOptions::default()
     })
     .unwrap()
@@ -53,13 +59,7 @@ fn finds_mates_with_the_right_distance() {
     for evaluation in [Evaluation::classical(), Evaluation::default()] {
         for &(fen, best, n) in MATES {
             let pos: Position = fen.parse().unwrap();
-            let mut e = Engine::new(EngineOptions {
-                threads: 1,
-                hash_mb: 8,
-                evaluation: evaluation.clone(),
-                ..EngineOptions::default()
-            })
-            .unwrap();
+            let mut e = engine_with(&evaluation);
             let r = e.search(pos, &Limits::depth(2 * n.unsigned_abs() + 3), |_| {});
             assert_mate(&r, &evaluation.describe(), fen, best, n);
         }
@@ -249,13 +249,7 @@ fn multipv_reports_distinct_lines_best_first() {
                 multipv: 3,
                 ..Limits::default()
             };
-            let mut e = Engine::new(EngineOptions {
-                threads: 1,
-                hash_mb: 8,
-                evaluation: evaluation.clone(),
-                ..EngineOptions::default()
-            })
-            .unwrap();
+            let mut e = engine_with(&evaluation);
             // The last report of each line at the last depth, as a GUI would show them.
             let mut shown: Vec<Option<(Move, Score)>> = vec![None; 3];
             let r = e.search(pos, &limits, |info| {
