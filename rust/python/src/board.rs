@@ -1736,9 +1736,7 @@ impl BoardState {
             let mv = item.cast::<Move>().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "variation_san expects Move objects, got {}",
-                    item.get_type()
-                        .name()
-                        .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+                    crate::errors::type_name(&item)
                 ))
             })?;
             let key = mv.get().key;

@@ -53,6 +53,15 @@ create_exception!(
 
 /// A network that cannot be loaded or built. The engine's message says what is wrong; the
 /// file's name is added where the message lacks it, so a list of candidates can be told apart.
+/// The name of `value`'s type, for messages that say what was given instead (`?` when the
+/// type has no readable name).
+pub fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+}
+
 pub fn net_error(e: &NetError, path: Option<&Path>) -> PyErr {
     NetworkError::new_err(net_message(e, path))
 }

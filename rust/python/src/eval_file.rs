@@ -42,10 +42,7 @@ impl EvalSpec {
             return Ok(EvalSpec::Network(Arc::clone(net.get().inner())));
         }
         value.extract::<PathBuf>().map(EvalSpec::Path).map_err(|_| {
-            let type_name = value
-                .get_type()
-                .name()
-                .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+            let type_name = crate::errors::type_name(value);
             PyTypeError::new_err(format!(
                 "eval_file must be a path (str or os.PathLike), \"<default>\", \"classical\", \
                  a shatranj.nnue.Network or None, not {type_name}"

@@ -23,10 +23,7 @@ fn packed_positions(boards: &Bound<'_, PyAny>) -> PyResult<Vec<PackedPosition>> 
             fen::parse(text.to_str()?)
                 .map_err(|e| PyValueError::new_err(format!("boards[{i}]: {e}")))?
         } else {
-            let type_name = item
-                .get_type()
-                .name()
-                .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+            let type_name = crate::errors::type_name(&item);
             return Err(PyTypeError::new_err(format!(
                 "boards[{i}]: expected a shatranj.Board or a FEN string, got {type_name}"
             )));

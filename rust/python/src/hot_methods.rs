@@ -128,9 +128,7 @@ unsafe extern "C" fn push(
         let m = arg.cast::<Move>().map_err(|_| {
             PyTypeError::new_err(format!(
                 "argument 'move': expected a Move, got {}",
-                arg.get_type()
-                    .name()
-                    .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+                crate::errors::type_name(&arg)
             ))
         })?;
         write(&board)?.push(&m)?;

@@ -94,9 +94,7 @@ fn positions_of(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
         let board = item.cast::<Board>().map_err(|_| {
             pyo3::exceptions::PyTypeError::new_err(format!(
                 "expected shatranj.Board objects, got {}",
-                item.get_type()
-                    .name()
-                    .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+                crate::errors::type_name(&item)
             ))
         })?;
         out.push(*crate::board::read(board)?.valid_position()?);

@@ -231,9 +231,7 @@ fn boards_of(boards: &Bound<'_, PyAny>) -> PyResult<Vec<shatranj_chess::History>
         let board = item.cast::<Board>().map_err(|_| {
             PyTypeError::new_err(format!(
                 "expected shatranj.Board objects, got {}",
-                item.get_type()
-                    .name()
-                    .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+                crate::errors::type_name(&item)
             ))
         })?;
         out.push(crate::board::read(board)?.valid_history()?.clone());

@@ -327,10 +327,7 @@ pub fn nnue_features<'py>(
     for (i, item) in boards.try_iter()?.enumerate() {
         let item = item?;
         let board = item.cast::<Board>().map_err(|_| {
-            let type_name = item
-                .get_type()
-                .name()
-                .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+            let type_name = crate::errors::type_name(&item);
             PyTypeError::new_err(format!(
                 "boards[{i}]: expected a shatranj.Board, got {type_name}"
             ))
