@@ -52,6 +52,8 @@ fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     }
 }
 #[cfg(feature = "compression")]
+pub mod chunk;
+#[cfg(feature = "compression")]
 pub mod stream;
 mod tags;
 mod tree;

@@ -70,6 +70,11 @@ impl GameSplitter {
         }
     }
 
+    /// A splitter for text that does not start the input (no byte-order mark to drop).
+    pub(crate) fn not_first_line(&mut self) {
+        self.first_line = false;
+    }
+
     /// Whether a game has begun and not yet ended.
     pub fn in_game(&self) -> bool {
         self.state != State::BetweenGames

@@ -6,22 +6,23 @@
 //! Multi-frame and multi-member files (what `zstd`, `pigz` and `pbzip2` write) are read to the
 //! end. It counts the compressed bytes it has read, so a progress bar knows how far it is.
 //!
-//! [`GameStream`] runs the pipeline:
+//! [`GameStream`] (one value per game) and [`ChunkStream`] (one per chunk) run the pipeline:
 //!
 //! ```text
-//!   reader thread: decompress → cut lines → GameSplitter → batches of RawGame
-//!         │  each batch is handed to the thread pool to parse, and its receiver is queued
-//!         ▼  in a bounded channel (DEPTH batches), so memory stays bounded
-//!   consumer: takes the receivers in order and waits for each batch: games in file order
+//!   reader thread: decompress → Chunker: ~512 KB chunks of whole games (no line is read)
+//!         │  each chunk is handed to the thread pool, which cuts its games (ChunkGames) and
+//!         ▼  parses them; its receiver is queued in a bounded channel (DEPTH chunks)
+//!   consumer: takes the receivers in order and waits for each chunk: games in file order
 //! ```
 //!
 //! Games are cut exactly as [`super::PgnReader`] cuts them (same splitter, same line numbers,
-//! same UTF-8-else-Latin-1 decoding), so a stream and a `PgnReader` see the same games. A line
-//! longer than [`MAX_LINE`] is cut there and a game longer than [`MAX_GAME`] ends there: binary
-//! garbage without line breaks cannot grow a buffer without bound.
+//! same UTF-8-else-Latin-1 decoding), so a stream and a `PgnReader` see the same games; how
+//! the chunks are cut without reading every line is in [`super::chunk`]. A line longer than
+//! [`MAX_LINE`] is cut there and a game longer than [`MAX_GAME`] ends there: binary garbage
+//! without line breaks cannot grow a buffer without bound.
 
-use super::split::{GameSplitter, LineAction, RawGame};
-use std::borrow::Cow;
+use super::chunk::{Chunk, ChunkGames, Chunker};
+use super::split::RawGame;
 use std::collections::VecDeque;
 use std::fmt;
 use std::fs::File;
@@ -36,15 +37,10 @@ use std::time::Duration;
 pub const MAX_LINE: usize = 16 << 20;
 /// A game whose text grows past this ends there (the rest starts another game).
 pub const MAX_GAME: usize = 64 << 20;
-/// Batches queued or being parsed at once, per stream.
+/// Chunks queued or being parsed at once, per stream (each about [`CHUNK_BYTES`]).
+///
+/// [`CHUNK_BYTES`]: super::chunk::CHUNK_BYTES
 const DEPTH: usize = 32;
-/// A batch is cut after this many games or this much text, whichever comes first.
-const BATCH_GAMES: usize = 128;
-const BATCH_BYTES: usize = 512 << 10;
-/// Decompressed bytes read at a time.
-const BLOCK: usize = 1 << 20;
-/// The text a game is given room for when it begins (a lichess game with clocks is ~3 KB).
-const GAME_GUESS: usize = 4 << 10;
 
 /// How the bytes of a source are compressed, as told by their first bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -199,7 +195,7 @@ impl Source {
         self.total
     }
 
-    fn error(&self, e: &io::Error, line: usize) -> StreamError {
+    pub(crate) fn error(&self, e: &io::Error, line: usize) -> StreamError {
         let truncated = e.kind() == io::ErrorKind::UnexpectedEof
             || (self.compression != Compression::None
                 && e.to_string().to_ascii_lowercase().contains("incomplete"));
@@ -219,180 +215,76 @@ impl Read for Source {
     }
 }
 
-/// Cuts a byte stream into games, as [`super::PgnReader::next_raw`] does, without a `String`
-/// per line.
+/// The games of a [`Source`] one at a time on this thread (a [`GameStream`] without the
+/// pool): the same cuts, lines and texts.
 pub struct RawGames {
-    source: Source,
-    splitter: GameSplitter,
-    buf: Vec<u8>,
-    /// Start of the unread part of `buf`.
-    at: usize,
-    eof: bool,
-    line_no: usize,
-    raw: RawGame,
-    /// A line that begins the next game, read while finishing the previous one.
-    pending: Option<(usize, usize)>,
-    /// The input ended or failed: no more games.
+    chunker: Chunker,
+    games: VecDeque<RawGame>,
     failed: bool,
 }
 
 impl RawGames {
     pub fn new(source: Source) -> RawGames {
         RawGames {
-            source,
-            splitter: GameSplitter::new(),
-            buf: Vec::with_capacity(BLOCK * 2),
-            at: 0,
-            eof: false,
-            line_no: 0,
-            raw: RawGame::default(),
-            pending: None,
+            chunker: Chunker::new(source),
+            games: VecDeque::new(),
             failed: false,
         }
     }
 
     pub fn source(&self) -> &Source {
-        &self.source
-    }
-
-    /// The next line as a byte range of `buf` (without its `\n`), reading more as needed;
-    /// `None` at the end of the input.
-    fn next_line(&mut self) -> Result<Option<(usize, usize)>, StreamError> {
-        loop {
-            let rest = &self.buf[self.at..];
-            let limit = rest.len().min(MAX_LINE);
-            if let Some(i) = memchr::memchr(b'\n', &rest[..limit]) {
-                let start = self.at;
-                self.at += i + 1;
-                self.line_no += 1;
-                return Ok(Some((start, start + i)));
-            }
-            if rest.len() >= MAX_LINE || (self.eof && !rest.is_empty()) {
-                // A line without end: cut it (at the input's end, the last line).
-                let start = self.at;
-                self.at += limit;
-                self.line_no += 1;
-                return Ok(Some((start, start + limit)));
-            }
-            if self.eof {
-                return Ok(None);
-            }
-            self.fill()?;
-        }
-    }
-
-    fn fill(&mut self) -> Result<(), StreamError> {
-        if self.at > 0 && self.pending.is_none() {
-            self.buf.drain(..self.at);
-            self.at = 0;
-        }
-        let len = self.buf.len();
-        self.buf.resize(len + BLOCK, 0);
-        let got = loop {
-            match self.source.read(&mut self.buf[len..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.buf.truncate(len);
-                    return Err(self.source.error(&e, self.line_no));
-                }
-            }
-        };
-        self.buf.truncate(len + got);
-        if got == 0 {
-            self.eof = true;
-        }
-        Ok(())
-    }
-
-    fn take_raw(&mut self) -> RawGame {
-        RawGame {
-            text: std::mem::take(&mut self.raw.text),
-            first_line: self.raw.first_line,
-        }
+        self.chunker.source()
     }
 
     /// The next game's text; `None` at the end. After an error the iterator ends.
     pub fn next_game(&mut self) -> Option<Result<RawGame, StreamError>> {
-        if self.failed {
-            return None;
-        }
         loop {
-            let (range, line_no) = match self.pending.take() {
-                Some(range) => (range, self.line_no),
-                None => match self.next_line() {
-                    Ok(Some(range)) => (range, self.line_no),
-                    Ok(None) => {
-                        self.failed = true;
-                        return self.splitter.in_game().then(|| Ok(self.take_raw()));
-                    }
-                    Err(e) => {
-                        self.failed = true;
-                        return Some(Err(e));
-                    }
-                },
-            };
-            let line = decode(&self.buf[range.0..range.1]);
-            let was_in_game = self.splitter.in_game();
-            let action = self.splitter.feed(&line);
-            match action {
-                LineAction::Skip => {}
-                LineAction::Take => {
-                    if !was_in_game {
-                        self.raw.first_line = line_no;
-                        // About a database game's size: one allocation, not a dozen.
-                        self.raw.text.reserve(GAME_GUESS);
-                    }
-                    self.raw.text.push_str(line.trim_end_matches('\r'));
-                    self.raw.text.push('\n');
-                    if self.raw.text.len() > MAX_GAME {
-                        self.splitter = GameSplitter::new();
-                        return Some(Ok(self.take_raw()));
+            if let Some(game) = self.games.pop_front() {
+                return Some(Ok(game));
+            }
+            if self.failed {
+                return None;
+            }
+            match self.chunker.next_chunk()? {
+                Ok(chunk) => {
+                    let mut games = ChunkGames::new(&chunk);
+                    while let Some(raw) = games.next_game() {
+                        self.games.push_back(raw.clone());
                     }
                 }
-                LineAction::End => return Some(Ok(self.take_raw())),
-                LineAction::EndBefore => {
-                    drop(line);
-                    self.pending = Some(range);
-                    return Some(Ok(self.take_raw()));
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(e));
                 }
             }
         }
     }
 }
 
-/// UTF-8, or Latin-1 for a line that is not UTF-8 (as [`super::PgnReader`] decodes).
-fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
-    }
-}
+/// What a pool task makes of one chunk's games.
+pub type ChunkFn<B> = Arc<dyn Fn(&mut ChunkGames<'_>) -> B + Send + Sync>;
 
 /// What each game's text becomes in the pool: `None` drops the game (a filter said no).
 pub type ParseFn<T> = Arc<dyn Fn(&RawGame) -> Option<T> + Send + Sync>;
 
-enum Batch<T> {
-    Games(Vec<Option<T>>),
-    Failed(StreamError),
-}
+type ChunkResult<B> = Result<B, StreamError>;
 
-/// Games of a [`Source`], parsed on a thread pool, in file order. See the module docs.
-pub struct GameStream<T: Send + 'static> {
-    ordered: Option<Receiver<Receiver<Batch<T>>>>,
-    current: VecDeque<Option<T>>,
+/// The chunks of a [`Source`], each made into a `B` on a thread pool, in file order: the
+/// pipeline under [`GameStream`], open for callers that fold a chunk's games into one value
+/// (a table's columns) rather than one value per game. See the module docs.
+pub struct ChunkStream<B: Send + 'static> {
+    ordered: Option<Receiver<Receiver<ChunkResult<B>>>>,
     stop: Arc<AtomicBool>,
     consumed: Arc<AtomicU64>,
     total: Option<u64>,
     compression: Compression,
-    dropped: usize,
     done: bool,
 }
 
-impl<T: Send + 'static> GameStream<T> {
-    /// Starts reading `source` on a thread of its own and parsing with `parse` on `threads`
-    /// threads of a pool made for the stream (`None`: rayon's global pool, every core).
-    pub fn new(source: Source, parse: ParseFn<T>, threads: Option<usize>) -> io::Result<Self> {
+impl<B: Send + 'static> ChunkStream<B> {
+    /// Starts reading `source` on a thread of its own and folding each chunk with `fold` on
+    /// `threads` threads of a pool made for the stream (`None`: rayon's global pool).
+    pub fn new(source: Source, fold: ChunkFn<B>, threads: Option<usize>) -> io::Result<Self> {
         let pool = match threads {
             None => None,
             Some(n) => Some(Arc::new(
@@ -412,16 +304,14 @@ impl<T: Send + 'static> GameStream<T> {
             let stop = Arc::clone(&stop);
             std::thread::Builder::new()
                 .name("pgn-read".to_owned())
-                .spawn(move || produce(RawGames::new(source), parse, pool, tx, &stop))?;
+                .spawn(move || produce(Chunker::new(source), fold, pool, tx, &stop))?;
         }
-        Ok(GameStream {
+        Ok(ChunkStream {
             ordered: Some(rx),
-            current: VecDeque::new(),
             stop,
             consumed,
             total,
             compression,
-            dropped: 0,
             done: false,
         })
     }
@@ -440,59 +330,36 @@ impl<T: Send + 'static> GameStream<T> {
         self.compression
     }
 
-    /// Games the parse function dropped so far.
-    pub fn dropped(&self) -> usize {
-        self.dropped
-    }
-
     /// Asks the reader to stop; the stream then ends early.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// The next batch of games, waiting at most `timeout` for it: `Ok(Some(games))`, or
+    /// The next chunk's value, waiting at most `timeout` for it: `Ok(Some(value))`, or
     /// `Ok(None)` at the end of the stream, or `Err(None)` on timeout (call again), or
-    /// `Err(Some(e))` when the stream failed (the games before the failure came first).
-    pub fn next_batch(&mut self, timeout: Duration) -> Result<Option<Vec<T>>, Option<StreamError>> {
-        if !self.current.is_empty() {
-            let games = self.flush_current();
-            return Ok(Some(games));
-        }
+    /// `Err(Some(e))` when the stream failed (the chunks before the failure came first).
+    pub fn next_chunk(&mut self, timeout: Duration) -> Result<Option<B>, Option<StreamError>> {
         if self.done {
             return Ok(None);
         }
         let Some(ordered) = &self.ordered else {
             return Ok(None);
         };
-        // The receiver of the next batch in order, then the batch itself.
-        let batch = match ordered.recv_timeout(timeout) {
-            Ok(batch_rx) => match batch_rx.recv() {
-                Ok(batch) => batch,
-                Err(_) => Batch::Failed(self.internal("a parse task ended without its batch")),
-            },
+        // The receiver of the next chunk in order, then the chunk's value itself.
+        let result = match ordered.recv_timeout(timeout) {
+            Ok(chunk_rx) => chunk_rx
+                .recv()
+                .unwrap_or_else(|_| Err(self.internal("a parse task ended without its chunk"))),
             Err(mpsc::RecvTimeoutError::Timeout) => return Err(None),
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 self.done = true;
                 return Ok(None);
             }
         };
-        match batch {
-            Batch::Games(games) => {
-                self.current = games.into();
-                Ok(Some(self.flush_current()))
-            }
-            Batch::Failed(e) => {
-                self.done = true;
-                Err(Some(e))
-            }
-        }
-    }
-
-    fn flush_current(&mut self) -> Vec<T> {
-        let before = self.current.len();
-        let games: Vec<T> = self.current.drain(..).flatten().collect();
-        self.dropped += before - games.len();
-        games
+        result.map(Some).map_err(|e| {
+            self.done = true;
+            Some(e)
+        })
     }
 
     fn internal(&self, message: &str) -> StreamError {
@@ -503,6 +370,80 @@ impl<T: Send + 'static> GameStream<T> {
             truncated: false,
             message: message.to_owned(),
         }
+    }
+}
+
+impl<B: Send + 'static> Drop for ChunkStream<B> {
+    fn drop(&mut self) {
+        // The reader sees the flag, or fails to queue its next chunk, and ends.
+        self.stop.store(true, Ordering::Relaxed);
+        self.ordered = None;
+    }
+}
+
+/// Games of a [`Source`], parsed on a thread pool, in file order. See the module docs.
+pub struct GameStream<T: Send + 'static> {
+    chunks: ChunkStream<Vec<Option<T>>>,
+    current: VecDeque<Option<T>>,
+    dropped: usize,
+}
+
+impl<T: Send + 'static> GameStream<T> {
+    /// Starts reading `source` on a thread of its own and parsing with `parse` on `threads`
+    /// threads of a pool made for the stream (`None`: rayon's global pool, every core).
+    pub fn new(source: Source, parse: ParseFn<T>, threads: Option<usize>) -> io::Result<Self> {
+        let fold: ChunkFn<Vec<Option<T>>> = Arc::new(move |games: &mut ChunkGames<'_>| {
+            let mut out = Vec::new();
+            while let Some(raw) = games.next_game() {
+                out.push(parse(raw));
+            }
+            out
+        });
+        Ok(GameStream {
+            chunks: ChunkStream::new(source, fold, threads)?,
+            current: VecDeque::new(),
+            dropped: 0,
+        })
+    }
+
+    /// Compressed bytes read from the source so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.chunks.bytes_read()
+    }
+
+    /// The source's size, where known.
+    pub fn total_bytes(&self) -> Option<u64> {
+        self.chunks.total_bytes()
+    }
+
+    pub fn compression(&self) -> Compression {
+        self.chunks.compression()
+    }
+
+    /// Games the parse function dropped so far.
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+
+    /// Asks the reader to stop; the stream then ends early.
+    pub fn stop(&self) {
+        self.chunks.stop();
+    }
+
+    /// The next batch of games, waiting at most `timeout` for it: `Ok(Some(games))`, or
+    /// `Ok(None)` at the end of the stream, or `Err(None)` on timeout (call again), or
+    /// `Err(Some(e))` when the stream failed (the games before the failure came first).
+    pub fn next_batch(&mut self, timeout: Duration) -> Result<Option<Vec<T>>, Option<StreamError>> {
+        if self.current.is_empty() {
+            match self.chunks.next_chunk(timeout)? {
+                Some(games) => self.current = games.into(),
+                None => return Ok(None),
+            }
+        }
+        let before = self.current.len();
+        let games: Vec<T> = self.current.drain(..).flatten().collect();
+        self.dropped += before - games.len();
+        Ok(Some(games))
     }
 }
 
@@ -520,8 +461,8 @@ impl<T: Send + 'static> Iterator for GameStream<T> {
                     }
                 }
             }
-            match self.next_batch(Duration::from_secs(3600)) {
-                Ok(Some(games)) => self.current = games.into_iter().map(Some).collect(),
+            match self.chunks.next_chunk(Duration::from_secs(3600)) {
+                Ok(Some(games)) => self.current = games.into(),
                 Ok(None) => return None,
                 Err(None) => continue,
                 Err(Some(e)) => return Some(Err(e)),
@@ -530,92 +471,62 @@ impl<T: Send + 'static> Iterator for GameStream<T> {
     }
 }
 
-impl<T: Send + 'static> Drop for GameStream<T> {
-    fn drop(&mut self) {
-        // The reader sees the flag, or fails to queue its next batch, and ends.
-        self.stop.store(true, Ordering::Relaxed);
-        self.ordered = None;
-    }
-}
-
-/// The reader thread: cuts batches and hands each to the pool.
-fn produce<T: Send + 'static>(
-    mut games: RawGames,
-    parse: ParseFn<T>,
+/// The reader thread: cuts chunks and hands each to the pool.
+fn produce<B: Send + 'static>(
+    mut chunker: Chunker,
+    fold: ChunkFn<B>,
     pool: Option<Arc<rayon::ThreadPool>>,
-    ordered: SyncSender<Receiver<Batch<T>>>,
+    ordered: SyncSender<Receiver<ChunkResult<B>>>,
     stop: &AtomicBool,
 ) {
-    let mut batch: Vec<RawGame> = Vec::with_capacity(BATCH_GAMES);
-    let mut bytes = 0;
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let next = games.next_game();
-        let end = match next {
-            Some(Ok(raw)) => {
-                bytes += raw.text.len();
-                batch.push(raw);
-                false
-            }
-            Some(Err(e)) => {
-                if !batch.is_empty() && !dispatch(&mut batch, &parse, &pool, &ordered) {
+    while !stop.load(Ordering::Relaxed) {
+        match chunker.next_chunk() {
+            None => return,
+            Some(Ok(chunk)) => {
+                if !dispatch(chunk, &fold, &pool, &ordered) {
                     return;
                 }
+            }
+            Some(Err(e)) => {
                 let (tx, rx) = mpsc::sync_channel(1);
-                let _ = tx.send(Batch::Failed(e));
+                let _ = tx.send(Err(e));
                 let _ = ordered.send(rx);
                 return;
             }
-            None => true,
-        };
-        if (end && !batch.is_empty()) || batch.len() >= BATCH_GAMES || bytes >= BATCH_BYTES {
-            bytes = 0;
-            if !dispatch(&mut batch, &parse, &pool, &ordered) {
-                return;
-            }
-        }
-        if end {
-            return;
         }
     }
 }
 
-/// Starts parsing `batch` in the pool and queues its receiver; false when the consumer is
+/// Starts folding `chunk` in the pool and queues its receiver; false when the consumer is
 /// gone.
-fn dispatch<T: Send + 'static>(
-    batch: &mut Vec<RawGame>,
-    parse: &ParseFn<T>,
+fn dispatch<B: Send + 'static>(
+    chunk: Chunk,
+    fold: &ChunkFn<B>,
     pool: &Option<Arc<rayon::ThreadPool>>,
-    ordered: &SyncSender<Receiver<Batch<T>>>,
+    ordered: &SyncSender<Receiver<ChunkResult<B>>>,
 ) -> bool {
-    let raws = std::mem::replace(batch, Vec::with_capacity(BATCH_GAMES));
     let (tx, rx) = mpsc::sync_channel(1);
-    let parse = Arc::clone(parse);
+    let fold = Arc::clone(fold);
     let task = move || {
         // A panic must not cross into the pool (rayon would abort) nor reach a caller.
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            raws.iter().map(|raw| parse(raw)).collect::<Vec<_>>()
+            fold(&mut ChunkGames::new(&chunk))
         }));
-        let batch = match out {
-            Ok(games) => Batch::Games(games),
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".to_owned());
-                Batch::Failed(StreamError {
-                    compression: Compression::None,
-                    offset: 0,
-                    line: raws.first().map_or(0, |r| r.first_line),
-                    truncated: false,
-                    message: format!("internal error while parsing: {message}"),
-                })
+        let result = out.map_err(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            StreamError {
+                compression: Compression::None,
+                offset: 0,
+                line: chunk.first_line,
+                truncated: false,
+                message: format!("internal error while parsing: {message}"),
             }
-        };
-        let _ = tx.send(batch);
+        });
+        let _ = tx.send(result);
     };
     match pool {
         Some(pool) => pool.spawn(task),
