@@ -459,7 +459,7 @@ mod tests {
             for _ in 0..(next() % 40) {
                 text.extend_from_slice(PIECES[(next() % PIECES.len() as u64) as usize]);
             }
-            if next() % 3 == 0 {
+            if next().is_multiple_of(3) {
                 text.pop();
             }
             let want = sequential(&text);
