@@ -1,7 +1,7 @@
 //! Reads a PGN file and reports games per second: the streaming reader on one thread, and
 //! `read_all` on rayon's threads, and the cost of SAN parsing alone.
 //!
-//! `cargo run --release -p shatranj-chess --example pgn_bench -- FILE [once [ROUNDS] | split | stream THREADS [ROUNDS]]`
+//! `cargo run --release -p shatranj-chess --example pgn_bench -- FILE [once|lean [ROUNDS] | split | stream|stream-lean THREADS [ROUNDS]]`
 
 use shatranj_chess::pgn::{PgnReader, read_all};
 use std::io::BufReader;
@@ -53,24 +53,77 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         return Ok(());
     }
-    if std::env::args().nth(2).as_deref() == Some("once") {
-        // One pass on this thread of what a stream does per game (cut the games from the
-        // bytes, parse each into a tree), for callgrind and for one-core timings.
-        use shatranj_chess::pgn::parse_game;
-        use shatranj_chess::pgn::stream::{RawGames, Source};
+    if let Some(mode @ ("once" | "lean")) = std::env::args().nth(2).as_deref() {
+        // One pass on this thread of what a stream does per chunk (cut the chunks, cut their
+        // games, parse each into a tree, or read its main line lean), for callgrind and for
+        // one-core timings.
+        use shatranj_chess::pgn::chunk::{ChunkGames, Chunker};
+        use shatranj_chess::pgn::stream::Source;
+        use shatranj_chess::pgn::{Lean, MainLine, parse_game, read_mainline};
         for _ in 0..std::env::args().nth(3).map_or(Ok(1), |n| n.parse())? {
             let start = Instant::now();
             let source = Source::new(std::io::Cursor::new(bytes.clone()), None)?;
-            let mut games = RawGames::new(source);
-            let (mut n, mut plies) = (0usize, 0usize);
-            while let Some(raw) = games.next_game() {
-                let game = parse_game(&raw?);
-                n += usize::from(game.fatal.is_none());
-                plies += game.nodes.len() - 1;
+            let mut chunker = Chunker::new(source);
+            let (mut n, mut plies, mut unusual) = (0usize, 0usize, 0usize);
+            let mut line = MainLine::new();
+            while let Some(chunk) = chunker.next_chunk() {
+                let chunk = chunk?;
+                let mut games = ChunkGames::new(&chunk);
+                while let Some(raw) = games.next_game() {
+                    if mode == "lean" && read_mainline(raw, &mut line) == Lean::Read {
+                        n += 1;
+                        plies += line.moves.len();
+                        continue;
+                    }
+                    unusual += usize::from(mode == "lean");
+                    let game = parse_game(raw);
+                    n += usize::from(game.fatal.is_none());
+                    plies += game.nodes.len() - 1;
+                }
             }
             let secs = start.elapsed().as_secs_f64();
             println!(
-                "{n} games, {plies} nodes: {:.0} games/s on one thread",
+                "{n} games, {plies} plies ({mode}, {unusual} unusual): {:.0} games/s on one thread",
+                n as f64 / secs
+            );
+        }
+        return Ok(());
+    }
+    if std::env::args().nth(2).as_deref() == Some("stream-lean") {
+        // The pipeline with main lines read lean on the pool (what a table read does).
+        use shatranj_chess::pgn::chunk::ChunkGames;
+        use shatranj_chess::pgn::stream::{ChunkFn, ChunkStream, Source};
+        use shatranj_chess::pgn::{Lean, MainLine, parse_game, read_mainline};
+        use std::time::Duration;
+        let threads: usize = std::env::args().nth(3).map_or(Ok(1), |n| n.parse())?;
+        let rounds: usize = std::env::args().nth(4).map_or(Ok(3), |n| n.parse())?;
+        for _ in 0..rounds {
+            let start = Instant::now();
+            let source = Source::new(std::io::Cursor::new(bytes.clone()), None)?;
+            let fold: ChunkFn<(usize, usize)> =
+                std::sync::Arc::new(|games: &mut ChunkGames<'_>| {
+                    let mut line = MainLine::new();
+                    let (mut n, mut plies) = (0, 0);
+                    while let Some(raw) = games.next_game() {
+                        n += 1;
+                        plies += match read_mainline(raw, &mut line) {
+                            Lean::Read => line.moves.len(),
+                            Lean::Unusual => parse_game(raw).nodes.len() - 1,
+                        };
+                    }
+                    (n, plies)
+                });
+            let mut stream = ChunkStream::new(source, fold, Some(threads))?;
+            let mut n = 0usize;
+            while let Some((games, _)) = stream
+                .next_chunk(Duration::from_secs(60))
+                .map_err(|e| format!("{e:?}"))?
+            {
+                n += games;
+            }
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "{n} games, {threads} parse threads, lean: {:.0} games/s",
                 n as f64 / secs
             );
         }

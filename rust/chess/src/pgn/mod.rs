@@ -36,6 +36,7 @@ mod error;
 mod fast_san;
 mod headers;
 mod lexer;
+mod mainline;
 mod parse;
 mod reader;
 mod split;
@@ -61,10 +62,11 @@ mod writer;
 
 pub use error::{PgnError, PgnErrorKind};
 pub use headers::{Condition, FilterError, HeaderFilter, Test, scan_tags};
+pub use mainline::{Lean, MainLine, read_mainline};
 pub use parse::parse_game;
 pub use reader::{PgnReader, ReadReport, read_all};
 pub use split::{GameSplitter, LineAction, RawGame};
-pub use tags::is_tag_name;
+pub use tags::{TagIter, Tags, is_tag_name};
 pub use tree::{Children, Nag, Node, NodeId, PgnGame};
 pub use writer::{WriteOptions, write_game, write_mainline, write_with_tags};
 

@@ -10,6 +10,7 @@
 //! was the reader's largest cost after move generation.
 
 use super::error::PgnError;
+use super::tags::Tags;
 use super::{RESULTS, TAG_ROSTER};
 use crate::moves::Move;
 use crate::position::Position;
@@ -107,7 +108,7 @@ impl Node {
 #[derive(Clone, Debug)]
 pub struct PgnGame {
     /// Tag pairs in the order they were read (or added).
-    pub tags: Vec<(String, String)>,
+    pub tags: Tags,
     /// The position before the first move: the `FEN` tag's, else the standard one.
     pub start: Position,
     /// The move tree; `nodes[0]` is the root.
@@ -168,7 +169,7 @@ impl PgnGame {
     /// A game without tags or moves from `start`.
     pub fn new(start: Position) -> PgnGame {
         PgnGame {
-            tags: Vec::new(),
+            tags: Tags::new(),
             start,
             nodes: vec![Node::default()],
             movetext_result: None,
@@ -291,18 +292,12 @@ impl PgnGame {
 
     /// The value of the first tag called `name`.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.tags.get(name)
     }
 
     /// Sets a tag, replacing the first one of that name or adding it at the end.
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        match self.tags.iter_mut().find(|(k, _)| k == name) {
-            Some((_, v)) => value.clone_into(v),
-            None => self.tags.push((name.to_owned(), value.to_owned())),
-        }
+        self.tags.set(name, value);
     }
 
     /// The result: the `Result` tag unless missing or `*`, else the movetext's termination
@@ -334,13 +329,11 @@ impl PgnGame {
 
 /// `tags` with the seven-tag roster first (defaults for missing ones, `result` for a missing
 /// `Result`), then the other tags in their order.
-pub(crate) fn roster_first(tags: &[(String, String)], result: &str) -> Vec<(String, String)> {
+pub(crate) fn roster_first(tags: &Tags, result: &str) -> Vec<(String, String)> {
     let mut out = Vec::with_capacity(tags.len() + TAG_ROSTER.len());
     for (name, default) in TAG_ROSTER {
         let value = tags
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+            .get(name)
             .unwrap_or(if name == "Result" { result } else { default });
         let value = if name == "Result" && value == "*" {
             result
@@ -350,8 +343,8 @@ pub(crate) fn roster_first(tags: &[(String, String)], result: &str) -> Vec<(Stri
         out.push((name.to_owned(), value.to_owned()));
     }
     for (k, v) in tags {
-        if !TAG_ROSTER.iter().any(|(name, _)| name == k) {
-            out.push((k.clone(), v.clone()));
+        if !TAG_ROSTER.iter().any(|&(name, _)| name == k) {
+            out.push((k.to_owned(), v.to_owned()));
         }
     }
     out

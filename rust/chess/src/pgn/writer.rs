@@ -106,7 +106,7 @@ pub fn write_mainline(
     result: &str,
 ) -> Result<String, IllegalMoveError> {
     let mut game = PgnGame::new(*start);
-    game.tags = tags.to_vec();
+    game.tags = tags.iter().map(|(k, v)| (k, v)).collect();
     game.set_tag("Result", result);
     if *start != Position::new() && game.tag("FEN").is_none() {
         game.set_tag("SetUp", "1");
