@@ -17,9 +17,11 @@ Workloads, each over the whole file, on 1 and 2 threads, plain and zstd:
   to_arrow          one row per game: headers, UCI moves, clocks, evals
   python-chess      read_game loop (on a prefix: it is ~100x slower), with clocks read
   pgn-reader        benchmarks/anchors/pgn-reader-bench, raw and validated (1 thread)
-  shatranj Rust     the pgn_bench example's `stream N`: the same pipeline as stream_games
-                    (reader thread, parse pool, trees built) without Python, on 1 and 2
-                    threads, interleaved with pgn-reader, best of 3
+  shatranj Rust     the pgn_bench example, interleaved with pgn-reader, best of 3:
+                    `lean`: one thread doing everything (read, cut, main lines read lean
+                    as to_arrow reads them), the like of pgn-reader's validated visitor;
+                    `stream-lean N`: the pipeline (reader thread, pool of N) reading main lines;
+                    `stream N`: the pipeline building trees, as stream_games does
 
     python benchmarks/pgn.py --scale [--games 1000000] [--corpus /tmp/lichess.pgn] [--record]
 """
@@ -91,10 +93,8 @@ def make_corpus(path: Path, games: int, seed: int = SEED, pool_size: int = 4000)
             parts = []
             ev = rng.uniform(-1, 1)
             for ply, san in enumerate(sans):
-                if ply % 2 == 0:
-                    parts.append(f"{ply // 2 + 1}. {san}")
-                else:
-                    parts.append(san)
+                # As lichess writes it: Black's move number again after White's comment.
+                parts.append(f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'} {san}")
                 side = ply % 2
                 clocks[side] = max(0, clocks[side] - rng.randint(0, 8))
                 c = clocks[side]
@@ -156,6 +156,7 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--python-chess-games", type=int, default=3000)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--record", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds against pgn-reader (best of)")
     args = parser.parse_args(argv)
 
     plain = args.corpus
@@ -233,25 +234,34 @@ def main(argv: List[str]) -> int:
             if key not in best or seconds < best[key][0]:
                 best[key] = (seconds, games)
 
-        for _ in range(3):
+        def ours_run(path: Path, *mode: str) -> Tuple[float, int]:
+            out = subprocess.run([str(ours), str(path), *mode], capture_output=True, text=True, check=True).stdout.split()
+            games, per_second = int(out[0]), float(out[-2])
+            return games / per_second, games
+
+        for _ in range(args.rounds):
             for name, path in sources:
                 for mode in ("raw", "validated"):
                     out = subprocess.run([str(binary), mode, str(path)], capture_output=True, text=True, check=True).stdout.split()
                     keep((f"pgn-reader {mode}", name, 1), float(out[3]), int(out[1]))
                 if ours is not None:
+                    # One thread doing everything (decompress, cut, read): the like of
+                    # pgn-reader's validated visitor, main lines read lean.
+                    keep(("shatranj main lines, one thread", name, 1), *ours_run(path, "lean", "1"))
                     for threads in (1, 2):
-                        out = subprocess.run([str(ours), str(path), "stream", str(threads), "1"], capture_output=True, text=True, check=True).stdout.split()
-                        games, per_second = int(out[0]), float(out[5])
-                        keep(("shatranj Rust stream (trees)", name, threads), games / per_second, games)
+                        keep(("shatranj Rust stream (main lines)", name, threads), *ours_run(path, "stream-lean", str(threads), "1"))
+                        keep(("shatranj Rust stream (trees)", name, threads), *ours_run(path, "stream", str(threads), "1"))
         for (label, name, threads), (seconds, games) in best.items():
             record(label, name, threads, seconds, games)
         for name, _ in sources:
             anchor = best[("pgn-reader validated", name, 1)]
-            for threads in (1, 2):
-                mine = best.get(("shatranj Rust stream (trees)", name, threads))
+            for label, threads in [("shatranj main lines, one thread", 1), ("shatranj Rust stream (main lines)", 1),
+                                   ("shatranj Rust stream (main lines)", 2), ("shatranj Rust stream (trees)", 1),
+                                   ("shatranj Rust stream (trees)", 2)]:  # fmt: skip
+                mine = best.get((label, name, threads))
                 if mine is not None:
                     ratio = (mine[1] / mine[0]) / (anchor[1] / anchor[0])
-                    print(f"  shatranj Rust stream {threads} thr / pgn-reader validated 1 thr ({name}): {ratio:.2f}x")
+                    print(f"  {label}, {threads} thr / pgn-reader validated 1 thr ({name}): {ratio:.2f}x")
     else:
         print("  pgn-reader anchor: no cargo to build it, skipped")
 

@@ -63,6 +63,47 @@ def test_games_table_matches_the_games(corpus: str) -> None:
         assert table.to_pandas().shape[0] == table.num_rows
 
 
+# Movetext that the lean main-line reader leaves to the tree reader (variations, comments in
+# a row, escape and `;` comments, null moves, FEN starts, no tags), between plain games.
+UNUSUAL = [
+    '[Event "v"]\n\n1. e4 { [%clk 0:01:00] } (1. d4 { [%clk 0:09:00] } d5) 1... e5 { [%clk 0:00:59] } 2. Nf3 *\n',
+    '[Event "joined"]\n\n1. e4 { [%clk 0:01:00] } { [%eval 0.3] } e5 {} { [%clk 0:00:30] } *\n',
+    '[Event "escape"]\n\n1. e4 e5\n% skipped\n2. Nf3 ; to the end { of line\nNc6 { [%clk 0:00:10] } *\n',
+    '[Event "null"]\n\n1. e4 -- 2. d4 *\n',
+    '[Event "ep"]\n\n1. e4 a6 2. e5 d5 3. exd6 { [%clk 0:00:01] } *\n',
+    '[Event "fen"]\n[FEN "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"]\n\n1. O-O-O { [%eval #2] } Kf7 *\n',
+    "1. d4 { [%clk 0:00:03] } d5 1-0\n",
+    '[Event "after the result"]\n\n1. e4 1-0 e5 { [%clk 0:00:02] }\n',
+]
+
+
+def check_rows(table: Any, games: Any) -> None:
+    """Every row of a games table says what its game object says."""
+    rows = table.to_pylist()
+    assert len(rows) == len(games)
+    for row, game in zip(rows, games):
+        nodes = list(game.mainline())
+        assert row["moves"] == [n.move.uci() for n in nodes]
+        assert row["ply_count"] == len(nodes)
+        assert row["result"] == game.headers["Result"]
+        assert row["clocks"] == [n.clock() for n in nodes]
+        assert row["eval_cp"] == [None if (e := n.eval()) is None else e.white().score() for n in nodes]
+        assert row["eval_mate"] == [None if (e := n.eval()) is None else e.white().mate() for n in nodes]
+
+
+def test_unusual_movetext_reads_as_the_games_do(corpus: str) -> None:
+    need("pyarrow")
+    plain = corpus.split("\n\n[")
+    text = plain[0]
+    for i, part in enumerate(plain[1:60]):
+        text += "\n\n" + UNUSUAL[i % len(UNUSUAL)] + "\n[" + part
+    table = pgn.to_arrow(io.BytesIO(text.encode()), chunk_games=16)
+    games = list(pgn.stream_games(io.BytesIO(text.encode())))
+    assert len(games) > 100
+    check_rows(table, games)
+    assert table.column("Event").to_pylist().count("v") >= 7
+
+
 def test_positions_table(corpus: str) -> None:
     need("pyarrow")
     table = pgn.to_arrow(io.BytesIO(corpus.encode()), kind="positions", chunk_games=50)

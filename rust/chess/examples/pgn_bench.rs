@@ -83,7 +83,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             let secs = start.elapsed().as_secs_f64();
             println!(
-                "{n} games, {plies} plies ({mode}, {unusual} unusual): {:.0} games/s on one thread",
+                "{n} games, {plies} plies ({mode}, {unusual} unusual), one thread: {:.0} games/s",
                 n as f64 / secs
             );
         }
@@ -99,7 +99,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let rounds: usize = std::env::args().nth(4).map_or(Ok(3), |n| n.parse())?;
         for _ in 0..rounds {
             let start = Instant::now();
-            let source = Source::new(std::io::Cursor::new(bytes.clone()), None)?;
+            // SHATRANJ_BENCH_FILE=1: read the file itself, as a path source does.
+            let source = if std::env::var_os("SHATRANJ_BENCH_FILE").is_some() {
+                Source::open(&path)?
+            } else {
+                Source::new(std::io::Cursor::new(bytes.clone()), None)?
+            };
             let fold: ChunkFn<(usize, usize)> =
                 std::sync::Arc::new(|games: &mut ChunkGames<'_>| {
                     let mut line = MainLine::new();

@@ -57,7 +57,7 @@ type ChildTuple<'py> = (usize, Bound<'py, Move>, String, String, Vec<u8>);
 impl PgnTree {
     /// Tag pairs in file order.
     fn tags(&self) -> Vec<(String, String)> {
-        self.game.tags.clone()
+        self.game.tags.to_vec()
     }
 
     /// The movetext's termination marker, if any.

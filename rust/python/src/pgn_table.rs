@@ -1,8 +1,9 @@
-//! Columns for `shatranj.pgn.to_arrow`: games parsed on the pool (each into a compact row),
-//! appended into Arrow-layout buffers (offsets, values, validity bitmaps) without the GIL, and
-//! handed to Python as bytes for `pyarrow.Array.from_buffers`. No arrow crate is needed: the
-//! layouts are Arrow's columnar format, written directly, so one abi3 wheel works with any
-//! pyarrow.
+//! Columns for `shatranj.pgn.to_arrow`: each pool task reads its chunk's games (main lines
+//! read lean, see `pgn::read_mainline`; a game with variations or other unusual movetext
+//! through the tree) straight into Arrow-layout buffers (offsets, values, validity), and the
+//! consumer only appends those buffers, without the GIL, before handing them to Python as
+//! bytes for `pyarrow.Array.from_buffers`. No arrow crate is needed: the layouts are Arrow's
+//! columnar format, written directly, so one abi3 wheel works with any pyarrow.
 //!
 //! Column kinds sent to Python, as tuples:
 //! - `("str", n, offsets i32, data, validity | None)`
@@ -19,50 +20,12 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use shatranj_chess::pgn::annotations::{self, Eval};
-use shatranj_chess::pgn::stream::{GameStream, ParseFn};
-use shatranj_chess::pgn::{PgnError, PgnGame, RawGame, parse_game};
+use shatranj_chess::pgn::chunk::ChunkGames;
+use shatranj_chess::pgn::stream::{ChunkFn, ChunkStream};
+use shatranj_chess::pgn::{Lean, MainLine, PgnError, PgnGame, Tags, parse_game, read_mainline};
 use shatranj_chess::{Move, Position, Role};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// What each game contributes. Built on the pool and dropped on the thread that fills the
-/// columns, so it is a few allocations, not one per tag: the tag names and values and the
-/// result lie one after another in `text`.
-struct Row {
-    text: String,
-    /// For each tag, where its name ends and where its value ends in `text` (each name
-    /// begins where the previous value ended).
-    tag_ends: Vec<(u32, u32)>,
-    /// The result is `text[result_start..]`.
-    result_start: usize,
-    first_line: usize,
-    moves: Vec<Move>,
-    clocks: Vec<Option<f32>>,
-    evals: Vec<Option<Eval>>,
-    /// FENs at the chosen plies (games table), or before every move (positions table).
-    fens: Vec<Option<String>>,
-}
-
-impl Row {
-    fn tags(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        let mut start = 0;
-        self.tag_ends.iter().map(move |&(name_end, value_end)| {
-            let (name_end, value_end) = (name_end as usize, value_end as usize);
-            let pair = (&self.text[start..name_end], &self.text[name_end..value_end]);
-            start = value_end;
-            pair
-        })
-    }
-
-    fn result(&self) -> &str {
-        &self.text[self.result_start..]
-    }
-}
-
-enum Item {
-    Row(Box<Row>),
-    Skipped(PgnError),
-}
 
 #[derive(Default)]
 struct StrCol {
@@ -90,6 +53,21 @@ impl StrCol {
     fn len(&self) -> usize {
         self.valid.len()
     }
+
+    fn push_nulls(&mut self, n: usize) {
+        for _ in 0..n {
+            self.push(None);
+        }
+    }
+
+    /// Appends `other`'s values after this column's.
+    fn append(&mut self, other: &StrCol) {
+        let base = self.data.len() as i32;
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
+        self.data.extend_from_slice(&other.data);
+        self.valid.extend_from_slice(&other.valid);
+    }
 }
 
 #[derive(Default)]
@@ -110,10 +88,23 @@ impl<T: Copy + Default> ListCol<T> {
 
     fn push_list(&mut self, items: impl Iterator<Item = Option<T>>) {
         for item in items {
-            self.values.push(item.unwrap_or_default());
-            self.valid.push(item.is_some());
+            self.push_value(item);
         }
         self.offsets.push(self.values.len() as i32);
+    }
+
+    /// One value of a flat column (a positions table's), nulls allowed.
+    fn push_value(&mut self, item: Option<T>) {
+        self.values.push(item.unwrap_or_default());
+        self.valid.push(item.is_some());
+    }
+
+    fn append(&mut self, other: &ListCol<T>) {
+        let base = self.values.len() as i32;
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
+        self.values.extend_from_slice(&other.values);
+        self.valid.extend_from_slice(&other.valid);
     }
 }
 
@@ -148,6 +139,22 @@ fn clamp32(v: i64) -> i32 {
     v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
+/// The centipawns of an evaluation (null for a mate or none).
+fn centipawns(eval: Option<Eval>) -> Option<i32> {
+    match eval {
+        Some(Eval::Cp(v)) => Some(clamp32(v)),
+        _ => None,
+    }
+}
+
+/// The moves to mate of an evaluation (null for centipawns or none).
+fn mate_in(eval: Option<Eval>) -> Option<i32> {
+    match eval {
+        Some(Eval::Mate(v)) => Some(clamp32(v)),
+        _ => None,
+    }
+}
+
 fn move_code(m: Move) -> i16 {
     let promo = match m.promotion() {
         None => 0,
@@ -179,65 +186,49 @@ fn uci_bytes(m: Move, buf: &mut [u8; 5]) -> &[u8] {
     &buf[..5]
 }
 
-fn row_of(game: &PgnGame, options: &Options) -> Row {
-    let mut moves = Vec::new();
-    let mut clocks = Vec::new();
-    let mut evals = Vec::new();
-    for id in game.mainline() {
-        let node = game.node(id);
-        let Some(mv) = node.mv else { break };
-        moves.push(mv);
-        clocks.push(annotations::clock(game.comment(id)).map(|c| c as f32));
-        evals.push(annotations::eval(game.comment(id)).map(|e| e.eval));
-    }
-    let mut fens = Vec::new();
-    if options.positions || !options.fen_plies.is_empty() {
-        let mut pos: Position = game.start;
-        let mut at = vec![None; options.fen_plies.len()];
-        for ply in 0..=moves.len() {
-            if options.positions && ply < moves.len() {
-                fens.push(Some(pos.fen()));
-            }
-            for (slot, &want) in options.fen_plies.iter().enumerate() {
-                if want == ply {
-                    at[slot] = Some(pos.fen());
-                }
-            }
-            if ply < moves.len() {
-                pos.play_unchecked(moves[ply]);
-            }
-        }
-        if !options.positions {
-            fens = at;
+/// One sound game's data, whichever reader read it.
+struct GameView<'g> {
+    tags: &'g Tags,
+    start: &'g Position,
+    moves: &'g [Move],
+    /// The comment after each move.
+    comments: Vec<&'g str>,
+    result: &'g str,
+    first_line: usize,
+}
+
+impl<'g> GameView<'g> {
+    fn lean(line: &'g MainLine, text: &'g str) -> GameView<'g> {
+        GameView {
+            tags: &line.tags,
+            start: &line.start,
+            moves: &line.moves,
+            comments: (0..line.moves.len())
+                .map(|i| line.comment(text, i))
+                .collect(),
+            result: line.result(),
+            first_line: line.first_line,
         }
     }
-    let size: usize = game.tags.iter().map(|(k, v)| k.len() + v.len()).sum();
-    let mut text = String::with_capacity(size + 8);
-    let mut tag_ends = Vec::with_capacity(game.tags.len());
-    for (name, value) in &game.tags {
-        text.push_str(name);
-        let name_end = text.len() as u32;
-        text.push_str(value);
-        tag_ends.push((name_end, text.len() as u32));
-    }
-    let result_start = text.len();
-    text.push_str(game.result());
-    Row {
-        text,
-        tag_ends,
-        result_start,
-        first_line: game.first_line,
-        moves,
-        clocks,
-        evals,
-        fens,
+
+    fn tree(game: &'g PgnGame, moves: &'g [Move]) -> GameView<'g> {
+        GameView {
+            tags: &game.tags,
+            start: &game.start,
+            moves,
+            comments: game.mainline().map(|id| game.comment(id)).collect(),
+            result: game.result(),
+            first_line: game.first_line,
+        }
     }
 }
 
-/// The columns being filled for one chunk.
-struct Chunk {
+/// Columns being filled: a pool task's for its chunk, then the consumer's for a table chunk.
+struct Columns {
     options: Options,
+    /// Rows: games, or positions for a positions table.
     rows: usize,
+    games: i64,
     /// Tag columns in first-seen order.
     tag_names: Vec<String>,
     tags: Vec<StrCol>,
@@ -260,16 +251,17 @@ struct Chunk {
     fens: Vec<StrCol>,
 }
 
-impl Chunk {
-    fn new(options: Options) -> Chunk {
+impl Columns {
+    fn new(options: Options) -> Columns {
         let n_fens = if options.positions {
             1
         } else {
             options.fen_plies.len()
         };
-        Chunk {
+        Columns {
             options,
             rows: 0,
+            games: 0,
             tag_names: Vec::new(),
             tags: Vec::new(),
             result: StrCol::new(),
@@ -291,91 +283,145 @@ impl Chunk {
         }
     }
 
-    fn add(&mut self, row: &Row, game_index: i64) {
+    /// Adds a game (the `game` column numbers it within these columns, from 0).
+    fn add(&mut self, game: &GameView<'_>) {
+        let game_index = self.games;
+        self.games += 1;
+        let notes: Vec<(Option<f32>, Option<Eval>)> = game
+            .comments
+            .iter()
+            .map(|c| {
+                let (clock, eval) = annotations::clock_and_eval(c);
+                (clock.map(|v| v as f32), eval.map(|e| e.eval))
+            })
+            .collect();
+        let clocks = notes.iter().map(|n| n.0);
+        let evals = notes.iter().map(|n| n.1);
         if self.options.positions {
-            self.add_positions(row, game_index);
+            let mut pos = *game.start;
+            let mut text = [0u8; 5];
+            for (ply, ((&m, clock), eval)) in game.moves.iter().zip(clocks).zip(evals).enumerate() {
+                self.game.push(game_index);
+                self.ply.push(ply as i32);
+                self.fens[0].push(Some(pos.fen().as_bytes()));
+                if self.options.codes {
+                    self.move_code.push(move_code(m));
+                } else {
+                    self.move_uci.push(Some(uci_bytes(m, &mut text)));
+                }
+                self.clock.push_value(clock);
+                self.cp.push_value(centipawns(eval));
+                self.mate.push_value(mate_in(eval));
+                pos.play_unchecked(m);
+                self.rows += 1;
+            }
             return;
         }
-        // Database games list the same tags in the same order: when this row's names are
-        // the columns', in order, each value goes straight to its column.
-        let same_layout = row.tag_ends.len() == self.tag_names.len()
-            && row.tags().zip(&self.tag_names).all(|((k, _), n)| k == n);
-        if same_layout {
-            for (col, (_, v)) in self.tags.iter_mut().zip(row.tags()) {
-                col.push(Some(v.as_bytes()));
-            }
-        } else {
-            for (name, _) in row.tags() {
-                if !self.tag_names.iter().any(|n| n == name) {
-                    self.tag_names.push(name.to_owned());
-                    let mut col = StrCol::new();
-                    for _ in 0..self.rows {
-                        col.push(None);
-                    }
-                    self.tags.push(col);
-                }
-            }
-            for (i, name) in self.tag_names.iter().enumerate() {
-                let value = row
-                    .tags()
-                    .find(|(k, _)| k == name)
-                    .map(|(_, v)| v.as_bytes());
-                self.tags[i].push(value);
-            }
-        }
-        self.result.push(Some(row.result().as_bytes()));
+        self.add_tags(game.tags);
+        self.result.push(Some(game.result.as_bytes()));
         self.game.push(game_index);
-        self.first_line.push(row.first_line as i32);
-        self.ply_count.push(row.moves.len() as i32);
+        self.first_line.push(game.first_line as i32);
+        self.ply_count.push(game.moves.len() as i32);
         if self.options.codes {
             self.codes
-                .push_list(row.moves.iter().map(|&m| Some(move_code(m))));
+                .push_list(game.moves.iter().map(|&m| Some(move_code(m))));
         } else {
             let mut text = [0u8; 5];
-            for &m in &row.moves {
+            for &m in game.moves {
                 self.uci.1.push(Some(uci_bytes(m, &mut text)));
             }
             self.uci.0.push(self.uci.1.len() as i32);
         }
-        self.clocks.push_list(row.clocks.iter().copied());
-        self.eval_cp.push_list(row.evals.iter().map(|e| match e {
-            Some(Eval::Cp(v)) => Some(clamp32(*v)),
-            _ => None,
-        }));
-        self.eval_mate.push_list(row.evals.iter().map(|e| match e {
-            Some(Eval::Mate(v)) => Some(clamp32(*v)),
-            _ => None,
-        }));
-        for (i, fen) in row.fens.iter().enumerate() {
-            self.fens[i].push(fen.as_deref().map(str::as_bytes));
+        self.clocks.push_list(clocks);
+        self.eval_cp.push_list(evals.clone().map(centipawns));
+        self.eval_mate.push_list(evals.map(mate_in));
+        if !self.options.fen_plies.is_empty() {
+            let mut pos = *game.start;
+            let mut at: Vec<Option<String>> = vec![None; self.options.fen_plies.len()];
+            for ply in 0..=game.moves.len() {
+                for (slot, &want) in self.options.fen_plies.iter().enumerate() {
+                    if want == ply {
+                        at[slot] = Some(pos.fen());
+                    }
+                }
+                if ply < game.moves.len() {
+                    pos.play_unchecked(game.moves[ply]);
+                }
+            }
+            for (col, fen) in self.fens.iter_mut().zip(&at) {
+                col.push(fen.as_deref().map(str::as_bytes));
+            }
         }
         self.rows += 1;
     }
 
-    fn add_positions(&mut self, row: &Row, game_index: i64) {
-        let mut text = [0u8; 5];
-        for (ply, m) in row.moves.iter().enumerate() {
-            self.game.push(game_index);
-            self.ply.push(ply as i32);
-            self.fens[0].push(row.fens[ply].as_deref().map(str::as_bytes));
-            if self.options.codes {
-                self.move_code.push(move_code(*m));
-            } else {
-                self.move_uci.push(Some(uci_bytes(*m, &mut text)));
+    fn add_tags(&mut self, tags: &Tags) {
+        // Database games list the same tags in the same order: when this game's names are
+        // the columns', in order, each value goes straight to its column.
+        let same_layout = tags.len() == self.tag_names.len()
+            && tags.iter().zip(&self.tag_names).all(|((k, _), n)| k == n);
+        if same_layout {
+            for (col, (_, v)) in self.tags.iter_mut().zip(tags) {
+                col.push(Some(v.as_bytes()));
             }
-            self.clock.values.push(row.clocks[ply].unwrap_or_default());
-            self.clock.valid.push(row.clocks[ply].is_some());
-            let (cp, mate) = match row.evals[ply] {
-                Some(Eval::Cp(v)) => (Some(clamp32(v)), None),
-                Some(Eval::Mate(v)) => (None, Some(clamp32(v))),
-                None => (None, None),
-            };
-            self.cp.values.push(cp.unwrap_or_default());
-            self.cp.valid.push(cp.is_some());
-            self.mate.values.push(mate.unwrap_or_default());
-            self.mate.valid.push(mate.is_some());
-            self.rows += 1;
+            return;
         }
+        for (name, _) in tags {
+            self.tag_column(name);
+        }
+        for (i, name) in self.tag_names.iter().enumerate() {
+            self.tags[i].push(tags.get(name).map(str::as_bytes));
+        }
+    }
+
+    /// The index of tag column `name`, made (null so far) if new.
+    fn tag_column(&mut self, name: &str) -> usize {
+        if let Some(i) = self.tag_names.iter().position(|n| n == name) {
+            return i;
+        }
+        self.tag_names.push(name.to_owned());
+        let mut col = StrCol::new();
+        col.push_nulls(self.rows);
+        self.tags.push(col);
+        self.tags.len() - 1
+    }
+
+    /// Appends `other`'s rows, numbering its games after these.
+    fn append(&mut self, other: &Columns) {
+        let base = self.games;
+        if !self.options.positions {
+            for (name, col) in other.tag_names.iter().zip(&other.tags) {
+                let i = self.tag_column(name);
+                self.tags[i].append(col);
+            }
+            for col in &mut self.tags {
+                col.push_nulls(self.rows + other.rows - col.len());
+            }
+        }
+        self.game.extend(other.game.iter().map(|g| g + base));
+        self.ply.extend_from_slice(&other.ply);
+        self.first_line.extend_from_slice(&other.first_line);
+        self.ply_count.extend_from_slice(&other.ply_count);
+        self.result.append(&other.result);
+        let uci_base = self.uci.1.len() as i32;
+        self.uci
+            .0
+            .extend(other.uci.0[1..].iter().map(|o| o + uci_base));
+        self.uci.1.append(&other.uci.1);
+        self.codes.append(&other.codes);
+        self.clocks.append(&other.clocks);
+        self.eval_cp.append(&other.eval_cp);
+        self.eval_mate.append(&other.eval_mate);
+        self.move_uci.append(&other.move_uci);
+        self.move_code.extend_from_slice(&other.move_code);
+        self.clock.append(&other.clock);
+        self.cp.append(&other.cp);
+        self.mate.append(&other.mate);
+        for (mine, theirs) in self.fens.iter_mut().zip(&other.fens) {
+            mine.append(theirs);
+        }
+        self.rows += other.rows;
+        self.games += other.games;
     }
 
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -495,14 +541,21 @@ impl Chunk {
     }
 }
 
-/// A table read in progress: chunks of columns, each at most `chunk_games` games.
+/// What a pool task makes of its chunk: the columns of its sound games, and the errors of
+/// the games it had to leave out.
+struct Fragment {
+    columns: Columns,
+    skipped: Vec<PgnError>,
+}
+
+/// A table read in progress: chunks of columns of about `chunk_games` games each.
 #[pyclass(module = "shatranj._core", frozen)]
 pub struct PgnTableReader {
     inner: Mutex<State>,
 }
 
 struct State {
-    stream: Option<GameStream<Item>>,
+    stream: Option<ChunkStream<Fragment>>,
     options: Options,
     games: i64,
     skipped: Vec<crate::pgn::ErrorTuple>,
@@ -525,36 +578,20 @@ impl PgnTableReader {
         let Some(stream) = state.stream.as_mut() else {
             return Ok(None);
         };
-        let mut chunk = Chunk::new(state.options.clone());
-        let mut taken = 0usize;
+        let mut columns = Columns::new(state.options.clone());
         let mut ended = false;
-        while taken < chunk_games.max(1) {
-            let games = &mut state.games;
+        while columns.games < chunk_games.max(1) as i64 {
             let skipped = &mut state.skipped;
             let failure = &mut state.failure;
+            // Append as many chunks as arrive within the slice, without the GIL.
             let got = py.detach(|| {
-                // Fill from as many batches as arrive within the slice, without the GIL.
-                let mut status = 0u8; // 0 more, 1 ended, 2 timeout
-                while taken < chunk_games.max(1) {
-                    match stream.next_batch(Duration::from_millis(50)) {
-                        Ok(Some(items)) => {
-                            for item in items {
-                                match item {
-                                    Item::Row(row) => {
-                                        chunk.add(&row, *games);
-                                        *games += 1;
-                                        taken += 1;
-                                    }
-                                    Item::Skipped(e) => {
-                                        skipped.push(crate::pgn::error_tuple_of(&e))
-                                    }
-                                }
-                            }
+                while columns.games < chunk_games.max(1) as i64 {
+                    match stream.next_chunk(Duration::from_millis(50)) {
+                        Ok(Some(fragment)) => {
+                            columns.append(&fragment.columns);
+                            skipped.extend(fragment.skipped.iter().map(crate::pgn::error_tuple_of));
                         }
-                        Ok(None) => {
-                            status = 1;
-                            break;
-                        }
+                        Ok(None) => return Status::Ended,
                         Err(Some(e)) => {
                             *failure = Some((
                                 e.to_string(),
@@ -563,39 +600,40 @@ impl PgnTableReader {
                                 e.compression.name(),
                                 e.truncated,
                             ));
-                            status = 1;
-                            break;
+                            return Status::Ended;
                         }
-                        Err(None) => {
-                            status = 2;
-                            break;
-                        }
+                        Err(None) => return Status::Waiting,
                     }
                 }
-                status
+                Status::More
             });
             match got {
-                1 => {
+                Status::Ended => {
                     ended = true;
                     break;
                 }
-                2 => {
+                Status::Waiting => {
                     if let Err(e) = py.check_signals() {
                         stream.stop();
                         state.stream = None;
                         return Err(e);
                     }
                 }
-                _ => {}
+                Status::More => {}
             }
         }
+        // The games of this chunk are numbered after those of the chunks before.
+        for g in &mut columns.game {
+            *g += state.games;
+        }
+        state.games += columns.games;
         if ended {
             state.stream = None;
         }
-        if chunk.rows == 0 && taken == 0 && ended {
+        if columns.games == 0 && ended {
             return Ok(None);
         }
-        chunk.to_python(py).map(Some)
+        columns.to_python(py).map(Some)
     }
 
     /// Errors of the games skipped so far, and the stream's failure if it failed.
@@ -606,6 +644,13 @@ impl PgnTableReader {
             .map_err(|_| PyValueError::new_err("the table reader failed earlier"))?;
         Ok((guard.skipped.clone(), guard.failure.clone(), guard.games))
     }
+}
+
+/// Where a slice of waiting for chunks left off.
+enum Status {
+    More,
+    Ended,
+    Waiting,
 }
 
 /// Starts a table read: `kind` is `"games"` (one row per game) or `"positions"` (one row per
@@ -647,19 +692,32 @@ pub fn pgn_table(
         fen_plies: fens,
     };
     let filter = header_filter(filter)?;
-    let parse_options = options.clone();
-    let parse: ParseFn<Item> = Arc::new(move |raw: &RawGame| {
-        if !filter.accepts_raw(raw) {
-            return None;
+    let fold_options = options.clone();
+    let fold: ChunkFn<Fragment> = Arc::new(move |games: &mut ChunkGames<'_>| {
+        let mut columns = Columns::new(fold_options.clone());
+        let mut skipped = Vec::new();
+        let mut line = MainLine::new();
+        while let Some(raw) = games.next_game() {
+            if !filter.accepts_raw(raw) {
+                continue;
+            }
+            if read_mainline(raw, &mut line) == Lean::Read {
+                columns.add(&GameView::lean(&line, &raw.text));
+                continue;
+            }
+            let game = parse_game(raw);
+            match game.fatal_error() {
+                None => {
+                    let moves = game.mainline_moves();
+                    columns.add(&GameView::tree(&game, &moves));
+                }
+                Some(e) => skipped.push(e.clone()),
+            }
         }
-        let game = parse_game(raw);
-        Some(match game.fatal_error() {
-            None => Item::Row(Box::new(row_of(&game, &parse_options))),
-            Some(e) => Item::Skipped(e.clone()),
-        })
+        Fragment { columns, skipped }
     });
     let source = open_source(source, total)?;
-    let stream = GameStream::new(source, parse, threads)
+    let stream = ChunkStream::new(source, fold, threads)
         .map_err(|e| PyOSError::new_err(format!("cannot start the PGN reader: {e}")))?;
     Ok(PgnTableReader {
         inner: Mutex::new(State {

@@ -1,8 +1,9 @@
 //! The fast paths that look only at a game's tag section: scanning the tags without the
 //! movetext, and a filter on them that decides before any move is parsed.
 
+use super::parse::read_tag_section;
 use super::split::RawGame;
-use super::tags::parse_tag;
+use super::tags::{Tags, parse_tag};
 use core::fmt;
 
 /// The tag pairs of a game's text, in order, without reading its movetext. Lines that are
@@ -153,7 +154,13 @@ impl HeaderFilter {
 
     /// Whether the game whose text is `raw` passes, reading only its tag section.
     pub fn accepts_raw(&self, raw: &RawGame) -> bool {
-        self.is_empty() || self.accepts(&scan_tags(raw))
+        if self.is_empty() {
+            return true;
+        }
+        // The tags in one text (two allocations), not a pair of strings each.
+        let mut tags = Tags::with_capacity(512, 24);
+        read_tag_section(raw, &mut tags, &mut Vec::new());
+        self.conditions.iter().all(|c| c.accepts(tags.get(&c.tag)))
     }
 }
 
