@@ -13,6 +13,7 @@ use super::RESULTS;
 use super::parse::{read_tag_section, split_move_number};
 use super::split::RawGame;
 use super::tags::Tags;
+use super::tree::PgnGame;
 use crate::fen;
 use crate::moves::Move;
 use crate::position::Position;
@@ -40,6 +41,9 @@ pub struct MainLine {
     /// The movetext's termination marker, if any.
     pub movetext_result: Option<&'static str>,
     pub first_line: usize,
+    /// The game also holds what a main line leaves out and its tree keeps: NAGs or move
+    /// suffixes, a comment before the first move, a tag line that is not a tag pair.
+    pub annotated: bool,
 }
 
 impl MainLine {
@@ -67,6 +71,29 @@ impl MainLine {
         self.moves.clear();
         self.comments.clear();
         self.movetext_result = None;
+        self.annotated = false;
+    }
+
+    /// The game's tree, as [`super::parse_game`] reads it, for a game read without
+    /// annotations (see [`MainLine::annotated`]): a chain of nodes with their comments.
+    pub(crate) fn tree(&self, raw: &RawGame) -> PgnGame {
+        debug_assert!(!self.annotated);
+        let mut game = PgnGame::new(self.start);
+        game.first_line = raw.first_line;
+        game.tags = self.tags.clone();
+        game.movetext_result = self.movetext_result.map(str::to_owned);
+        game.nodes.reserve_exact(self.moves.len());
+        let bytes = self.comments.iter().map(|&(a, b)| (b - a) as usize).sum();
+        game.reserve_comments(bytes);
+        let mut node = PgnGame::ROOT;
+        for (i, &mv) in self.moves.iter().enumerate() {
+            node = game.add_child(node, mv);
+            let comment = self.comment(&raw.text, i);
+            if !comment.is_empty() {
+                game.set_comment(node, comment);
+            }
+        }
+        game
     }
 }
 
@@ -88,6 +115,7 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
     out.first_line = raw.first_line;
     let mut errors = Vec::new();
     let (rest, _) = read_tag_section(raw, &mut out.tags, &mut errors);
+    out.annotated = !errors.is_empty();
     if out.tags.is_empty() {
         // Maybe no game at all: the tree reader decides.
         return Lean::Unusual;
@@ -126,8 +154,12 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
                 if end > start && bytes[end - 1] == b' ' {
                     end -= 1;
                 }
-                // A comment before the first move is the root's; an empty one adds nothing.
-                if start == end || out.moves.is_empty() {
+                // An empty comment adds nothing; one before the first move is the root's.
+                if start == end {
+                    continue;
+                }
+                if out.moves.is_empty() {
+                    out.annotated = true;
                     continue;
                 }
                 let last = out.comments.last_mut().expect("a comment per move");
@@ -146,6 +178,7 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
                 }
                 // A NAG or a suffix only annotates: nothing of it is in a main line's data.
                 if b == b'$' {
+                    out.annotated = true;
                     continue;
                 }
                 let word = &rest[start..i];
@@ -162,6 +195,7 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
                     word
                 };
                 let core = san.trim_end_matches(['!', '?']);
+                out.annotated |= core.len() < san.len();
                 if core.is_empty() {
                     continue;
                 }
@@ -185,7 +219,6 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::parse_game;
 
     /// Checks that whatever the lean reader reads, it reads as the tree does; returns whether
     /// it read the game.
@@ -196,7 +229,7 @@ mod tests {
         };
         let mut lean = MainLine::new();
         let outcome = read_mainline(&raw, &mut lean);
-        let tree = parse_game(&raw);
+        let tree = super::super::parse::parse_tree(&raw);
         if outcome == Lean::Unusual {
             return false;
         }
@@ -211,6 +244,9 @@ mod tests {
         assert_eq!(lean_comments, comments, "{text:?}");
         assert_eq!(lean.result(), tree.result(), "{text:?}");
         assert_eq!(lean.first_line, tree.first_line);
+        if !lean.annotated {
+            assert_eq!(lean.tree(&raw), tree, "{text:?}");
+        }
         true
     }
 
@@ -279,7 +315,7 @@ mod tests {
                     3 => text.push('!'),
                     _ => {}
                 }
-                text.push(if next() % 10 == 0 { '\n' } else { ' ' });
+                text.push(if next().is_multiple_of(10) { '\n' } else { ' ' });
                 pos.play_unchecked(mv);
             }
             text.push_str("*\n");

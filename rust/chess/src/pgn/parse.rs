@@ -17,6 +17,7 @@
 
 use super::error::{PgnError, PgnErrorKind};
 use super::lexer::{Lexer, Token};
+use super::mainline::{Lean, MainLine, read_mainline};
 use super::split::RawGame;
 use super::tags::Tags;
 use super::tree::{Nag, NodeId, PgnGame};
@@ -27,7 +28,23 @@ use crate::san::{self, SanError};
 
 /// Reads one game's text (as cut by [`super::GameSplitter`]). Never fails: problems are in
 /// [`PgnGame::errors`], and [`PgnGame::fatal`] says whether one of them spoils the game.
+///
+/// A database game (moves, comments after them, nothing else) is read by the lean main-line
+/// reader and its tree built as a chain at once; any other goes through the tokens and the
+/// tree builder. Both give the same tree (the main-line reader's tests hold it to that).
 pub fn parse_game(raw: &RawGame) -> PgnGame {
+    thread_local! {
+        static LINE: std::cell::RefCell<MainLine> = std::cell::RefCell::new(MainLine::new());
+    }
+    let lean = LINE.with(|line| {
+        let mut line = line.borrow_mut();
+        (read_mainline(raw, &mut line) == Lean::Read && !line.annotated).then(|| line.tree(raw))
+    });
+    lean.unwrap_or_else(|| parse_tree(raw))
+}
+
+/// [`parse_game`] through the tokens and the tree builder, whatever the game holds.
+pub(crate) fn parse_tree(raw: &RawGame) -> PgnGame {
     let mut game = PgnGame::new(Position::new());
     game.first_line = raw.first_line;
     // A database game's tags (17 on lichess) in one allocation each for text and ends.
