@@ -1968,9 +1968,10 @@ impl BoardState {
                 .call_method0("legal_move_list")?
                 .cast_into()?);
         }
+        let pos = self.position();
         match self.cached_legal() {
-            Some(list) => moves::list_of(py, list),
-            None => moves::list_of(py, &self.position().legal_moves()),
+            Some(list) => moves::list_in_python_chess_order(py, pos, list, true),
+            None => moves::list_in_python_chess_order(py, pos, &pos.legal_moves(), true),
         }
     }
 
@@ -1990,9 +1991,12 @@ impl BoardState {
         }
         let pos = *self.position();
         let legal = self.legal();
-        Ok(legal
+        let mut keys = vec![0; legal.len()];
+        crate::order::python_chess_keys(&pos, legal, true, &mut keys);
+        Ok(keys
             .iter()
-            .map(|&m| san::to_san_among(&pos, m, legal))
+            .filter_map(|&key| moves::find_key(legal, key))
+            .map(|m| san::to_san_among(&pos, m, legal))
             .collect())
     }
 
@@ -2003,7 +2007,8 @@ impl BoardState {
                 .call_method0("pseudo_legal_move_list")?
                 .cast_into()?);
         }
-        moves::list_of(py, &self.position().pseudo_legal_moves())
+        let pos = self.position();
+        moves::list_in_python_chess_order(py, pos, &pos.pseudo_legal_moves(), false)
     }
 
     pub fn contains_legal(&mut self, py: Python<'_>, m: &Bound<'_, Move>) -> PyResult<bool> {

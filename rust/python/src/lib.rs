@@ -20,6 +20,7 @@ mod legal;
 mod moves;
 mod native_array;
 mod network;
+mod order;
 mod outcome;
 mod perft;
 mod pgn;
