@@ -1968,11 +1968,9 @@ impl BoardState {
                 .call_method0("legal_move_list")?
                 .cast_into()?);
         }
-        let pos = self.position();
-        match self.cached_legal() {
-            Some(list) => moves::list_in_python_chess_order(py, pos, list, true),
-            None => moves::list_in_python_chess_order(py, pos, &pos.legal_moves(), true),
-        }
+        // Generated afresh even when `push`'s cache holds them: the cache keeps the rules
+        // crate's order, and generating in python-chess's order costs less than reordering.
+        moves::legal_list_python_order(py, self.position())
     }
 
     pub fn count_legal(&self, py: Python<'_>) -> PyResult<usize> {
@@ -1990,13 +1988,10 @@ impl BoardState {
             return setup.bind(py).call_method0("legal_sans")?.extract();
         }
         let pos = *self.position();
-        let legal = self.legal();
-        let mut keys = vec![0; legal.len()];
-        crate::order::python_chess_keys(&pos, legal, true, &mut keys);
-        Ok(keys
+        let legal = pos.legal_moves_python_order();
+        Ok(legal
             .iter()
-            .filter_map(|&key| moves::find_key(legal, key))
-            .map(|m| san::to_san_among(&pos, m, legal))
+            .map(|&m| san::to_san_among(&pos, m, &legal))
             .collect())
     }
 
@@ -2007,8 +2002,7 @@ impl BoardState {
                 .call_method0("pseudo_legal_move_list")?
                 .cast_into()?);
         }
-        let pos = self.position();
-        moves::list_in_python_chess_order(py, pos, &pos.pseudo_legal_moves(), false)
+        moves::list_of(py, &self.position().pseudo_legal_moves())
     }
 
     pub fn contains_legal(&mut self, py: Python<'_>, m: &Bound<'_, Move>) -> PyResult<bool> {

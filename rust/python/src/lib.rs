@@ -20,7 +20,6 @@ mod legal;
 mod moves;
 mod native_array;
 mod network;
-mod order;
 mod outcome;
 mod perft;
 mod pgn;
