@@ -329,8 +329,7 @@ impl Move {
     }
 }
 
-/// A new list of the interned moves for `moves`, built with the C API directly: this is the
-/// hot path of `list(board.legal_moves)`.
+/// A new list of the interned moves for `moves`, built with the C API directly.
 pub fn list_of<'py>(
     py: Python<'py>,
     moves: &[shatranj_chess::Move],
