@@ -343,22 +343,33 @@ class SetupBoard(PlacementMasks):
         # python-chess: a double step is any second step that ends on the 3rd/4th rank
         # (White) or 6th/5th (Black), so a pawn on its own back rank has one too.
         double_ranks = (2, 3) if us else (5, 4)
+        pawns = []
         for sq in range(63, -1, -1):
             p = self.squares[sq]
-            if p is None or p.color != us or p.piece_type != PAWN:
-                continue
-            targets = bb.BB_PAWN_ATTACKS[int(us)][sq] & theirs
+            if p is not None and p.color == us and p.piece_type == PAWN:
+                pawns.append(sq)
+
+        def pawn_moves(sq: int, to: int) -> Iterator[Move]:
+            if (to >> 3) == last_rank:
+                for promotion in (QUEEN, ROOK, BISHOP, KNIGHT):
+                    yield Move(sq, to, promotion)
+            else:
+                yield Move(sq, to)
+
+        # python-chess's order: all captures, then all single steps, then all double steps,
+        # each by origin from h8 down (a push's destination falls with its origin).
+        for sq in pawns:
+            for to in bb.scan_reversed(bb.BB_PAWN_ATTACKS[int(us)][sq] & theirs):
+                yield from pawn_moves(sq, to)
+        doubles = []
+        for sq in pawns:
             to = sq + step
             if 0 <= to < 64 and not occupied >> to & 1:
-                targets |= 1 << to
-                if 0 <= to + step < 64 and ((to + step) >> 3) in double_ranks and not occupied >> (to + step) & 1:
-                    targets |= 1 << (to + step)
-            for to in bb.scan_reversed(targets):
-                if (to >> 3) == last_rank:
-                    for promotion in (QUEEN, ROOK, BISHOP, KNIGHT):
-                        yield Move(sq, to, promotion)
-                else:
-                    yield Move(sq, to)
+                yield from pawn_moves(sq, to)
+                two = to + step
+                if 0 <= two < 64 and (two >> 3) in double_ranks and not occupied >> two & 1:
+                    doubles.append(Move(sq, two))
+        yield from doubles
         yield from self._ep_moves()
 
     def _ep_moves(self) -> Iterator[Move]:
@@ -447,11 +458,10 @@ class SetupBoard(PlacementMasks):
                     target = bb.between(king, checker) | checkers
                     if self.ep_square is not None and self.ep_square + (-8 if self.turn else 8) == checker:
                         target |= 1 << self.ep_square
-                moves = [
-                    m for m in moves
-                    if (m.from_square == king and not self._is_castling(m))
-                    or (not kings >> m.from_square & 1 and target >> m.to_square & 1)
-                ]  # fmt: skip
+                # The king's steps first, as python-chess generates them.
+                steps = [m for m in moves if m.from_square == king and not self._is_castling(m)]
+                others = [m for m in moves if not kings >> m.from_square & 1 and target >> m.to_square & 1]
+                moves = steps + others
         return [m for m in moves if self._leaves_king_safe(m)]
 
     def legal_move_list(self) -> List[Move]:

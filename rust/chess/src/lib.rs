@@ -87,6 +87,7 @@ pub mod pgn;
 mod polyglot_keys;
 pub mod position;
 mod pseudo;
+mod python_order;
 mod reach;
 pub mod san;
 pub mod types;

@@ -5,67 +5,57 @@
 
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::MoveList;
 use crate::position::Position;
-use crate::types::{Rank, Role, Square};
+use crate::python_order::ScanOrder;
+use crate::types::{Rank, Role};
 
 impl Position {
-    /// Every pseudo-legal move (see the module docs).
+    /// Every pseudo-legal move (see the module docs), in python-chess's order (see
+    /// `python_order`).
     pub fn pseudo_legal_moves(&self) -> MoveList {
         let b = self.board();
         let us = self.turn();
         let ours = b.by_color(us);
         let theirs = b.by_color(us.other());
         let occupied = b.occupied();
-        let mut list = MoveList::new();
-        let add_all = |from: Square, targets: Bitboard, list: &mut MoveList| {
-            for to in targets {
-                list.push(Move::normal(from, to));
-            }
-        };
+        let mut order = ScanOrder::new(self, false);
         for from in b.knights() & ours {
-            add_all(from, knight_attacks(from) & !ours, &mut list);
+            order.add_piece(Role::Knight, from, knight_attacks(from) & !ours);
         }
         for from in (b.bishops() | b.queens()) & ours {
-            add_all(from, bishop_attacks(from, occupied) & !ours, &mut list);
+            order.add_piece(Role::Bishop, from, bishop_attacks(from, occupied) & !ours);
         }
         for from in (b.rooks() | b.queens()) & ours {
-            add_all(from, rook_attacks(from, occupied) & !ours, &mut list);
+            order.add_piece(Role::Rook, from, rook_attacks(from, occupied) & !ours);
         }
         for from in b.kings() & ours {
-            add_all(from, king_attacks(from) & !ours, &mut list);
+            order.add_piece(Role::King, from, king_attacks(from) & !ours);
         }
         for m in self.legal_moves().iter().filter(|m| m.is_castle()) {
-            list.push(*m);
+            order.add_castle(m.from(), m.to());
         }
-        let last_rank = us.other().back_rank();
         let start_rank = Rank::Second.relative_to(us);
         let forward = if us.is_white() { 8 } else { -8 };
         for from in b.pawns() & ours {
-            let mut targets = pawn_attacks(us, from) & theirs;
+            order.add_pawn_captures(from, pawn_attacks(us, from) & theirs);
             if let Some(one) = from.offset(forward).filter(|s| !occupied.contains(*s)) {
-                targets = targets.with(one);
+                let mut double = Bitboard::EMPTY;
                 if from.rank() == start_rank
                     && let Some(two) = one.offset(forward).filter(|s| !occupied.contains(*s))
                 {
-                    targets = targets.with(two);
+                    double = Bitboard::from_square(two);
                 }
-            }
-            for to in targets {
-                if to.rank() == last_rank {
-                    for role in Role::PROMOTIONS {
-                        list.push(Move::new(from, to, MoveKind::Promotion(role)));
-                    }
-                } else {
-                    list.push(Move::normal(from, to));
-                }
+                order.add_pushes(Bitboard::from_square(one), double);
             }
         }
         if let Some(ep) = self.ep_square() {
             for from in pawn_attacks(us.other(), ep) & b.pawns() & ours {
-                list.push(Move::new(from, ep, MoveKind::EnPassant));
+                order.add_en_passant(from, ep);
             }
         }
+        let mut list = MoveList::new();
+        order.emit(|m| list.push(m));
         list
     }
 }
@@ -73,6 +63,8 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::{Move, MoveKind};
+    use crate::types::Square;
 
     fn pseudo(fen: &str) -> (Position, Vec<Move>) {
         let pos: Position = fen.parse().unwrap();

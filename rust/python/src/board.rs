@@ -1968,10 +1968,9 @@ impl BoardState {
                 .call_method0("legal_move_list")?
                 .cast_into()?);
         }
-        match self.cached_legal() {
-            Some(list) => moves::list_of(py, list),
-            None => moves::list_of(py, &self.position().legal_moves()),
-        }
+        // Generated afresh even when `push`'s cache holds them: the cache keeps the rules
+        // crate's order, and generating in python-chess's order costs less than reordering.
+        moves::legal_list_python_order(py, self.position())
     }
 
     pub fn count_legal(&self, py: Python<'_>) -> PyResult<usize> {
@@ -1989,10 +1988,10 @@ impl BoardState {
             return setup.bind(py).call_method0("legal_sans")?.extract();
         }
         let pos = *self.position();
-        let legal = self.legal();
+        let legal = pos.legal_moves_python_order();
         Ok(legal
             .iter()
-            .map(|&m| san::to_san_among(&pos, m, legal))
+            .map(|&m| san::to_san_among(&pos, m, &legal))
             .collect())
     }
 

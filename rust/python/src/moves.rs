@@ -329,8 +329,7 @@ impl Move {
     }
 }
 
-/// A new list of the interned moves for `moves`, built with the C API directly: this is the
-/// hot path of `list(board.legal_moves)`.
+/// A new list of the interned moves for `moves`, built with the C API directly.
 pub fn list_of<'py>(
     py: Python<'py>,
     moves: &[shatranj_chess::Move],
@@ -344,6 +343,37 @@ pub fn list_of<'py>(
                 .cast_into_unchecked::<pyo3::types::PyList>();
         for (i, &m) in moves.iter().enumerate() {
             let item = interned(py, key_of(m))?;
+            ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr());
+        }
+        Ok(list)
+    }
+}
+
+/// A new list of the interned legal moves of `pos`, in python-chess's order (see the rules
+/// crate's `python_order`): the hot path of `list(board.legal_moves)`. The moves go straight
+/// into a buffer of keys, without a `MoveList` in between.
+pub fn legal_list_python_order<'py>(
+    py: Python<'py>,
+    pos: &shatranj_chess::Position,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    let mut keys = [0u16; shatranj_chess::moves::INLINE_MOVES];
+    let mut n = 0;
+    pos.for_each_legal_move_python_order(|m| {
+        if let Some(slot) = keys.get_mut(n) {
+            *slot = key_of(m);
+        }
+        n += 1;
+    });
+    let Some(keys) = keys.get(..n) else {
+        // More moves than the buffer holds (contrived set-ups only).
+        return list_of(py, &pos.legal_moves_python_order());
+    };
+    // SAFETY: as in `list_of`.
+    unsafe {
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n as ffi::Py_ssize_t))?
+            .cast_into_unchecked::<pyo3::types::PyList>();
+        for (i, &key) in keys.iter().enumerate() {
+            let item = interned(py, key)?;
             ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr());
         }
         Ok(list)
