@@ -515,6 +515,16 @@ impl Position {
         }
     }
 
+    /// Plays a move as a game record holds it: a legal move, or [`Move::NULL`] (a pass, PGN's
+    /// `--`/`Z0`, never in check).
+    pub fn play_recorded(&mut self, m: Move) {
+        if m == Move::NULL {
+            self.play_null();
+        } else {
+            self.play_unchecked(m);
+        }
+    }
+
     /// Passes the move to the other side without moving (a null move, for search and
     /// analysis; not a legal chess move). Not allowed in check.
     pub fn play_null(&mut self) -> bool {

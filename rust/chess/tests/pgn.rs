@@ -223,9 +223,9 @@ const CASES: &[Case] = &[
         kept: &[],
     },
     Case {
-        name: "null move cuts the line",
-        text: "1. e4 -- 2. d4 *\n",
-        items: &[Err(1)],
+        name: "a null move passes the turn; in check it cuts the line",
+        text: "1. e4 -- 2. d4 *\n\n1. e4 f6 2. Qh5+\n-- *\n",
+        items: &[Ok(3), Err(4)],
         kept: &[],
     },
     Case {

@@ -170,6 +170,11 @@ fn move_code(m: Move) -> i16 {
 /// A move's UCI text (`e2e4`, `e7e8q`; castling as the king's move) written into `buf`
 /// without the formatting machinery (it runs for every move of every game).
 fn uci_bytes(m: Move, buf: &mut [u8; 5]) -> &[u8] {
+    if m == Move::NULL {
+        // As python-chess writes a null move in UCI.
+        *buf = *b"00000";
+        return &buf[..4];
+    }
     let (from, to) = (m.from().index() as u8, m.to().index() as u8);
     buf[0] = b'a' + from % 8;
     buf[1] = b'1' + from / 8;
@@ -312,7 +317,7 @@ impl Columns {
                 self.clock.push_value(clock);
                 self.cp.push_value(centipawns(eval));
                 self.mate.push_value(mate_in(eval));
-                pos.play_unchecked(m);
+                pos.play_recorded(m);
                 self.rows += 1;
             }
             return;
@@ -345,7 +350,7 @@ impl Columns {
                     }
                 }
                 if ply < game.moves.len() {
-                    pos.play_unchecked(game.moves[ply]);
+                    pos.play_recorded(game.moves[ply]);
                 }
             }
             for (col, fen) in self.fens.iter_mut().zip(&at) {

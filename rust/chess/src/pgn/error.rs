@@ -22,7 +22,8 @@ pub enum PgnErrorKind {
     BadFen { fen: String, message: String },
     /// A move that does not parse, is illegal or is ambiguous where it stands.
     Move(SanError),
-    /// A null move (`--`, `Z0`, `0000`, `@@@@`): not a move in the rules of chess.
+    /// A null move (`--`, `Z0`, `0000`, `@@@@`) where the side to move is in check: a pass
+    /// there cannot be played (elsewhere it is read as [`crate::Move::NULL`]).
     NullMove { text: String },
     /// A `$` not followed by a number 0..=255.
     BadNag { text: String },
@@ -54,7 +55,7 @@ impl fmt::Display for PgnErrorKind {
             PgnErrorKind::BadFen { fen, message } => write!(f, "bad FEN tag {fen:?}: {message}"),
             PgnErrorKind::Move(e) => write!(f, "{e}"),
             PgnErrorKind::NullMove { text } => {
-                write!(f, "null move {text:?} is not supported")
+                write!(f, "null move {text:?} in check (a pass is no answer to a check)")
             }
             PgnErrorKind::BadNag { text } => write!(f, "bad NAG {text:?} (want $0..$255)"),
             PgnErrorKind::BadSuffix { text } => {

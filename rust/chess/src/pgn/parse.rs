@@ -23,6 +23,7 @@ use super::tags::Tags;
 use super::tree::{Nag, NodeId, PgnGame};
 use super::{RESULTS, SUFFIX_NAGS};
 use crate::fen;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::san::{self, SanError};
 
@@ -202,7 +203,7 @@ impl<'g> Builder<'g> {
         }
         let mut pos = self.game.start;
         for &m in moves.iter().rev() {
-            pos.play_unchecked(m);
+            pos.play_recorded(m);
         }
         pos
     }
@@ -357,9 +358,14 @@ impl<'g> Builder<'g> {
         let kind = if matches!(text.as_bytes()[0], b'-' | b'Z' | b'0' | b'@')
             && matches!(text, "--" | "Z0" | "0000" | "@@@@")
         {
-            Err(PgnErrorKind::NullMove {
-                text: text.to_owned(),
-            })
+            // A null move passes the turn, as in python-chess; not out of check.
+            if self.top().pos.is_check() {
+                Err(PgnErrorKind::NullMove {
+                    text: text.to_owned(),
+                })
+            } else {
+                Ok(Move::NULL)
+            }
         } else {
             let top = self.top();
             match super::fast_san::resolve(&top.pos, text) {
@@ -379,7 +385,11 @@ impl<'g> Builder<'g> {
                 let frame = self.stack.last_mut().expect("main line frame");
                 let node = self.game.add_child(frame.node, mv);
                 frame.before = Some(frame.pos);
-                frame.pos.play_lean(mv);
+                if mv == Move::NULL {
+                    frame.pos.play_null();
+                } else {
+                    frame.pos.play_lean(mv);
+                }
                 frame.node = node;
                 if !self.starting_comment.is_empty() {
                     self.game.set_starting_comment(node, &self.starting_comment);

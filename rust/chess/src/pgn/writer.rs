@@ -228,7 +228,7 @@ impl Writer {
                         if let (Some(child), Some(mv)) = (node.main_child(), node.mv) {
                             let mut after = top.before;
                             // Legal: checked when the node was written.
-                            after.play_unchecked(mv);
+                            after.play_recorded(mv);
                             stack.push(Frame {
                                 node: child,
                                 before: after,
@@ -255,7 +255,12 @@ impl Writer {
     ) -> Result<(), IllegalMoveError> {
         let node = game.node(id);
         let mv = node.mv.expect("only the root has no move");
-        if !before.is_legal(mv) {
+        let legal = if mv == Move::NULL {
+            !before.is_check()
+        } else {
+            before.is_legal(mv)
+        };
+        if !legal {
             return Err(IllegalMoveError {
                 mv,
                 fen: before.fen(),
@@ -270,7 +275,12 @@ impl Writer {
         } else if self.force_number {
             self.token(&format!("{number}... "));
         }
-        let mut san = san::to_san(before, mv);
+        // A null move is written as python-chess writes it.
+        let mut san = if mv == Move::NULL {
+            "--".to_owned()
+        } else {
+            san::to_san(before, mv)
+        };
         san.push(' ');
         self.token(&san);
         self.force_number = false;
