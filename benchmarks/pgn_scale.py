@@ -112,10 +112,22 @@ def _timed(job: Callable[[], int]) -> Tuple[float, int]:
     return time.perf_counter() - start, n
 
 
+# The child's own high-water mark: Linux's VmHWM belongs to the memory map that exec made.
+# (ru_maxrss does not: it keeps the forked copy of this process, which by then holds a
+# million-row table, and once reported 2.5 GB for a 105 MB child.)
+PEAK = """
+import resource
+try:
+    with open("/proc/self/status") as f:
+        print(next(int(l.split()[1]) for l in f if l.startswith("VmHWM:")))
+except OSError:
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
 def _peak_rss_child(code: str) -> float:
     """Peak resident memory (MB) of a child interpreter running ``code``."""
-    child = subprocess.run([sys.executable, "-c", code + "\nimport resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"],
-                           capture_output=True, text=True, check=True)  # fmt: skip
+    child = subprocess.run([sys.executable, "-c", code + "\n" + PEAK], capture_output=True, text=True, check=True)
     return int(child.stdout.split()[-1]) / 1024
 
 
@@ -173,6 +185,7 @@ def main(argv: List[str]) -> int:
     print(f"corpus: {args.games:,} games, {mb:,.1f} MB plain, {zst.stat().st_size / 1e6:,.1f} MB zstd")
 
     rows: List[Tuple[str, str, int, float, float]] = []
+    load = os.getloadavg()[0]
 
     def record(label: str, source: str, threads: int, seconds: float, games: int) -> None:
         rows.append((label, source, threads, games / seconds, mb / seconds))
@@ -273,8 +286,8 @@ def main(argv: List[str]) -> int:
         lines = [
             f"\n### {stamp} — `python benchmarks/pgn.py --scale --games {args.games}`\n",
             f"shatranj {shatranj.__version__} ({shatranj._core.BUILD_PROFILE}), python-chess {chess.__version__}, Python "
-            f"{platform.python_version()}, {os.cpu_count()} CPUs shared with other builds and a data-generation job "
-            f"(numbers are lower bounds). Corpus seed {SEED}: {args.games:,} games, {mb:,.1f} MB plain. python-chess on the "
+            f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load:.1f} when the run began "
+            f"(anything else running makes the numbers lower bounds). Corpus seed {SEED}: {args.games:,} games, {mb:,.1f} MB plain. python-chess on the "
             f"first {args.python_chess_games:,} games. Peak RSS of a streaming read of the whole file: {peak:,.0f} MB.\n",
             "| workload | source | threads | games/s | MB/s (plain text) |",
             "|---|---|---:|---:|---:|",
