@@ -16,9 +16,9 @@
 //! binary garbage) are cut by running the splitter itself over the pending bytes, once they
 //! pass [`EXACT_AFTER`].
 
+use super::reader::decode;
 use super::split::{GameSplitter, LineAction, RawGame};
 use super::stream::{MAX_GAME, MAX_LINE, Source, StreamError};
-use std::borrow::Cow;
 use std::io::{self, Read};
 
 /// A chunk is cut at the first cut after this many bytes.
@@ -53,14 +53,6 @@ pub struct Chunk {
     /// its first line): the first chunk, and one after a game cut at [`MAX_GAME`].
     pub fresh: bool,
     pub end: ChunkEnd,
-}
-
-/// UTF-8, or Latin-1 for a line that is not UTF-8 (as [`super::PgnReader`] decodes).
-pub(crate) fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
-    }
 }
 
 /// The games of one chunk, in order, as a sequential pass over the whole input cuts them.

@@ -55,7 +55,10 @@ impl fmt::Display for PgnErrorKind {
             PgnErrorKind::BadFen { fen, message } => write!(f, "bad FEN tag {fen:?}: {message}"),
             PgnErrorKind::Move(e) => write!(f, "{e}"),
             PgnErrorKind::NullMove { text } => {
-                write!(f, "null move {text:?} in check (a pass is no answer to a check)")
+                write!(
+                    f,
+                    "null move {text:?} in check (a pass is no answer to a check)"
+                )
             }
             PgnErrorKind::BadNag { text } => write!(f, "bad NAG {text:?} (want $0..$255)"),
             PgnErrorKind::BadSuffix { text } => {

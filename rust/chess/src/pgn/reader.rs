@@ -112,7 +112,7 @@ impl<R: BufRead> PgnReader<R> {
             return Ok(None);
         }
         self.line_no += 1;
-        Ok(Some(decode_line(&self.bytes)))
+        Ok(Some(decode(&self.bytes).into_owned()))
     }
 
     /// Counts a parsed game and turns it into the iterator's item.
@@ -144,11 +144,11 @@ impl<R: BufRead> Iterator for PgnReader<R> {
     }
 }
 
-/// UTF-8, or Latin-1 for a line that is not UTF-8.
-pub(crate) fn decode_line(bytes: &[u8]) -> String {
+/// UTF-8, or Latin-1 for a line that is not UTF-8 (borrowed when it is UTF-8).
+pub(crate) fn decode(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => std::borrow::Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
     }
 }
 
