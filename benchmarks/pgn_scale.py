@@ -12,14 +12,16 @@ fresh headers, clocks and evals, so a million games are made in about a minute.
 Workloads, each over the whole file, on 1 and 2 threads, plain and zstd:
 
   headers only      stream_headers(path): tags of every game, movetext never parsed
+  headers table     to_arrow(path, kind="headers"): the same tags as Arrow columns
   validated parse   stream_games(path): every SAN move resolved and played (trees only)
   + Game objects    the same, building python-chess-style Game objects
   to_arrow          one row per game: headers, UCI moves, clocks, evals
   python-chess      read_game loop (on a prefix: it is ~100x slower), with clocks read
   pgn-reader        benchmarks/anchors/pgn-reader-bench, raw and validated (1 thread)
   shatranj Rust     the pgn_bench example, interleaved with pgn-reader, best of 3:
-                    `lean`: one thread doing everything (read, cut, main lines read lean
-                    as to_arrow reads them), the like of pgn-reader's validated visitor;
+                    `lean`: one thread doing everything (read the file, cut, main lines
+                    read lean as to_arrow reads them), the like of pgn-reader's validated
+                    visitor; every mode reads the file itself, as pgn-reader does;
                     `stream-lean N`: the pipeline (reader thread, pool of N) reading main lines;
                     `stream N`: the pipeline building trees, as stream_games does
 
@@ -199,6 +201,8 @@ def main(argv: List[str]) -> int:
         for name, path in sources:
             t, n = _timed(lambda: sum(1 for _ in pgn.stream_headers(path, threads=threads)))
             record("headers only", name, threads, t, n)
+            t, n = _timed(lambda: pgn.to_arrow(path, kind="headers", threads=threads).num_rows)
+            record("headers table (to_arrow)", name, threads, t, n)
             t, n = _timed(lambda: count_trees(pgn.stream_games(path, threads=threads)))
             record("validated parse", name, threads, t, n)
             if name == "plain":

@@ -1479,8 +1479,13 @@ def _is_parquet(source: Any) -> bool:
 
 
 def _arrow_column(pa: Any, spec: Tuple[Any, ...]) -> Any:
+    """A pyarrow array over the buffers Rust filled (see ``rust/python/src/pgn_table.rs``):
+    each buffer is ``(owner, address, size)`` or None, wrapped without a copy."""
     kind = spec[0]
-    buf = lambda b: None if b is None else pa.py_buffer(b)  # noqa: E731
+
+    def buf(b: Optional[Tuple[Any, int, int]]) -> Any:
+        return None if b is None else pa.foreign_buffer(b[1], b[2], base=b[0])
+
     if kind == "str":
         _, n, offsets, data, valid = spec
         return pa.Array.from_buffers(pa.string(), n, [buf(valid), buf(offsets), buf(data)])
@@ -1492,11 +1497,11 @@ def _arrow_column(pa: Any, spec: Tuple[Any, ...]) -> Any:
         return pa.Array.from_buffers(pa.float32() if kind == "f32" else pa.int32(), n, [buf(valid), buf(values)])
     if kind == "list_str":
         _, n, list_offsets, offsets, data = spec
-        child = pa.Array.from_buffers(pa.string(), len(offsets) // 4 - 1, [None, buf(offsets), buf(data)])
+        child = pa.Array.from_buffers(pa.string(), offsets[2] // 4 - 1, [None, buf(offsets), buf(data)])
         return pa.Array.from_buffers(pa.list_(pa.string()), n, [None, buf(list_offsets)], children=[child])
     child_type, size = {"list_i16": (pa.int16(), 2), "list_i32": (pa.int32(), 4), "list_f32": (pa.float32(), 4)}[kind]
     _, n, list_offsets, values, valid = spec
-    child = pa.Array.from_buffers(child_type, len(values) // size, [buf(valid), buf(values)])
+    child = pa.Array.from_buffers(child_type, values[2] // size, [buf(valid), buf(values)])
     return pa.Array.from_buffers(pa.list_(child_type), n, [None, buf(list_offsets)], children=[child])
 
 
@@ -1529,6 +1534,11 @@ def to_arrow(
     64*to + 4096*promotion``, squares a1 = 0, promotion 2..5 knight..queen), ``clocks``
     (seconds after each move, from ``[%clk]``; null where absent), ``eval_cp`` / ``eval_mate``
     (White's view, from ``[%eval]``), and ``fen_<ply>`` for each ply in ``fens``.
+
+    ``kind="headers"``: one row per game in the source, sound or not, with its tags alone
+    (``game`` numbers the games read, ``first_line`` is where each starts): the movetext is
+    never read, as :func:`read_headers` and :func:`stream_headers` read games, so this is the
+    fast way to a table of a database's players, ratings and openings.
 
     ``kind="positions"``: one row per position before each main-line move: ``game``,
     ``ply``, ``fen``, ``move`` (played from it), ``clock``, ``eval_cp``, ``eval_mate`` (after

@@ -98,6 +98,72 @@ def test_unusual_movetext_reads_as_the_games_do(corpus: str) -> None:
     assert table.column("Event").to_pylist().count("v") >= 7
 
 
+def mixed_corpus(games: int, seed: int) -> str:
+    """Games whose annotations come and go move by move (a clock, an eval, both, neither)
+    and whose tags come and go game by game, so that every column has nulls in places no
+    byte boundary predicts, across many chunks of the stream."""
+    import random
+
+    import shatranj
+
+    print(f"mixed corpus seed {seed}, {games} games")
+    rng = random.Random(seed)
+    out = []
+    for i in range(games):
+        tags = {"Event": "mixed", "Site": f"g{i}", "Result": "*"}
+        if rng.random() < 0.5:
+            tags["WhiteElo"] = str(rng.randint(800, 2900))
+        if i > games // 2 and rng.random() < 0.3:
+            tags["Annotator"] = f"a{i}"  # a column that appears halfway through
+        board = shatranj.Board()
+        parts = []
+        for ply in range(rng.randint(0, 70)):
+            move = rng.choice(list(board.legal_moves) or [None])
+            if move is None:
+                break
+            parts.append(f"{board.fullmove_number}{'.' if board.turn else '...'} {board.san(move)}")
+            board.push(move)
+            clock = f"[%clk 0:{rng.randint(0, 59):02}:{rng.randint(0, 59):02}]"
+            evaluation = rng.choice([f"[%eval {rng.uniform(-9, 9):.2f}]", f"[%eval #{rng.randint(-9, 9)}]"])
+            parts.append(rng.choice(["", "{ " + clock + " }", "{ " + evaluation + " }", "{ " + evaluation + " " + clock + " }"]))
+        head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items())
+        out.append(head + "\n" + " ".join(p for p in parts if p) + " *\n\n")
+    return "".join(out)
+
+
+@pytest.mark.parametrize("chunk_games", [1, 700, 65536])
+def test_nulls_across_many_chunks(chunk_games: int) -> None:
+    need("pyarrow")
+    text = mixed_corpus(4000, seed=77).encode()
+    assert len(text) > 4 * (512 << 10)  # several chunks of the stream
+    table = pgn.to_arrow(io.BytesIO(text), chunk_games=chunk_games)
+    games = list(pgn.stream_games(io.BytesIO(text)))
+    check_rows(table, games)
+    for name in ("WhiteElo", "Annotator"):
+        assert table.column(name).to_pylist() == [g.headers.get(name) for g in games]
+    assert table.column("game").to_pylist() == list(range(len(games)))
+
+
+def test_headers_table_reads_every_game_without_its_movetext(corpus: str) -> None:
+    need("pyarrow")
+    data = corpus.encode()
+    table = pgn.to_arrow(io.BytesIO(data), kind="headers", chunk_games=40)
+    headers = list(pgn.stream_headers(io.BytesIO(data)))
+    sound = pgn.to_arrow(io.BytesIO(data))
+    # Games with illegal moves and junk text are rows here (as read_headers gives them).
+    assert table.num_rows == len(headers) > sound.num_rows
+    rows = table.to_pylist()
+    names = [n for n in table.column_names if n not in ("game", "first_line")]
+    for i, (row, h) in enumerate(zip(rows, headers)):
+        assert row["game"] == i
+        assert {n: row[n] for n in names if row[n] is not None} == dict(h.items())
+    assert "moves" not in table.column_names and "clocks" not in table.column_names
+    firsts = pgn.to_arrow(io.BytesIO(data), kind="headers", columns=["first_line"]).column("first_line").to_pylist()
+    assert firsts[0] == 1 and firsts == sorted(set(firsts))
+    picked = pgn.to_arrow(io.BytesIO(data), kind="headers", filter=[("WhiteElo", ">=", 2000)])
+    assert picked.num_rows == sum(1 for h in headers if h.get("WhiteElo", "?").isdigit() and int(h["WhiteElo"]) >= 2000)
+
+
 def test_positions_table(corpus: str) -> None:
     need("pyarrow")
     table = pgn.to_arrow(io.BytesIO(corpus.encode()), kind="positions", chunk_games=50)

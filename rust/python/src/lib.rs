@@ -6,6 +6,7 @@
 //! described in `python/shatranj/_core.pyi`.
 
 mod args;
+mod arrow_columns;
 mod board;
 mod cache;
 mod engine;

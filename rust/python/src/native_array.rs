@@ -28,6 +28,7 @@ pub enum Storage {
     U8(Box<[u8]>),
     I16(Box<[i16]>),
     I32(Box<[i32]>),
+    I64(Box<[i64]>),
     F32(Box<[f32]>),
 }
 
@@ -47,6 +48,7 @@ element!(bool, Bool, "b1", false);
 element!(u8, U8, "u1", false);
 element!(i16, I16, "i2", true);
 element!(i32, I32, "i4", true);
+element!(i64, I64, "i8", true);
 element!(f32, F32, "f4", true);
 
 /// The owner of an array's values, seen by numpy through `__array_interface__`.
@@ -76,31 +78,55 @@ impl NativeArray {
     }
 }
 
+impl NativeArray {
+    /// Takes `values` (whose length must be the shape's product) without a copy. A `Vec`
+    /// with spare capacity is shrunk first (`into_boxed_slice`); callers that care size it
+    /// exactly.
+    fn new<T: Element>(values: Vec<T>, shape: &[usize]) -> NativeArray {
+        debug_assert_eq!(values.len(), shape.iter().product::<usize>());
+        let mut values = values.into_boxed_slice();
+        let data = values.as_mut_ptr() as usize;
+        let order = if !T::MULTIBYTE {
+            '|'
+        } else if cfg!(target_endian = "little") {
+            '<'
+        } else {
+            '>'
+        };
+        NativeArray {
+            _storage: T::storage(values),
+            data,
+            shape: shape.to_vec(),
+            typestr: format!("{order}{}", T::KIND),
+        }
+    }
+}
+
 /// A numpy array of `shape` over `values` (whose length must be the shape's product).
 pub fn numpy_array<'py, T: Element>(
     py: Python<'py>,
     values: Vec<T>,
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyAny>> {
-    debug_assert_eq!(values.len(), shape.iter().product::<usize>());
-    let mut values = values.into_boxed_slice();
-    let data = values.as_mut_ptr() as usize;
-    let order = if !T::MULTIBYTE {
-        '|'
-    } else if cfg!(target_endian = "little") {
-        '<'
-    } else {
-        '>'
-    };
-    let owner = NativeArray {
-        _storage: T::storage(values),
-        data,
-        shape: shape.to_vec(),
-        typestr: format!("{order}{}", T::KIND),
-    };
+    let owner = NativeArray::new(values, shape);
     static ASARRAY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let asarray = ASARRAY.get_or_try_init(py, || -> PyResult<_> {
         Ok(py.import("numpy")?.getattr("asarray")?.unbind())
     })?;
     asarray.bind(py).call1((Bound::new(py, owner)?,))
+}
+
+/// `values` handed over without a copy as `(owner, address, size in bytes)`: what
+/// `pyarrow.foreign_buffer(address, size, base=owner)` wraps, keeping the owner alive for as
+/// long as the buffer lives. (pyarrow's `py_buffer` would want the buffer protocol, which
+/// the limited API lacks before Python 3.11.)
+pub fn owned_buffer<T: Element>(
+    py: Python<'_>,
+    values: Vec<T>,
+) -> PyResult<(Py<NativeArray>, usize, usize)> {
+    let size = std::mem::size_of_val(values.as_slice());
+    let len = values.len();
+    let owner = NativeArray::new(values, &[len]);
+    let data = owner.data;
+    Ok((Py::new(py, owner)?, data, size))
 }

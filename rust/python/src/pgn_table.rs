@@ -15,120 +15,41 @@
 //! promotion as python-chess's piece types (2 knight … 5 queen, 0 none); castling is the king's
 //! move, as in UCI.
 
+use crate::arrow_columns::{ListCol, StrCol, Validity};
+use crate::native_array::owned_buffer;
 use crate::pgn_stream::{FailureTuple, header_filter, open_source};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::{PyDict, PyTuple};
 use shatranj_chess::pgn::annotations::{self, Eval};
 use shatranj_chess::pgn::chunk::ChunkGames;
 use shatranj_chess::pgn::stream::{ChunkFn, ChunkStream};
-use shatranj_chess::pgn::{Lean, MainLine, PgnError, PgnGame, Tags, parse_game, read_mainline};
+use shatranj_chess::pgn::{
+    HeaderFilter, Lean, MainLine, PgnError, PgnGame, Tags, parse_game, read_mainline, read_tags,
+};
 use shatranj_chess::{Move, Position, Role};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-#[derive(Default)]
-struct StrCol {
-    offsets: Vec<i32>,
-    data: Vec<u8>,
-    valid: Vec<bool>,
-}
+/// The most values [`Columns::with_room`] reserves room for in one buffer (beyond, a buffer
+/// grows as any `Vec` does).
+const MAX_ROOM: usize = 1 << 26;
 
-impl StrCol {
-    fn new() -> StrCol {
-        StrCol {
-            offsets: vec![0],
-            ..StrCol::default()
-        }
-    }
-
-    fn push(&mut self, value: Option<&[u8]>) {
-        if let Some(v) = value {
-            self.data.extend_from_slice(v);
-        }
-        self.offsets.push(self.data.len() as i32);
-        self.valid.push(value.is_some());
-    }
-
-    fn len(&self) -> usize {
-        self.valid.len()
-    }
-
-    fn push_nulls(&mut self, n: usize) {
-        for _ in 0..n {
-            self.push(None);
-        }
-    }
-
-    /// Appends `other`'s values after this column's.
-    fn append(&mut self, other: &StrCol) {
-        let base = self.data.len() as i32;
-        self.offsets
-            .extend(other.offsets[1..].iter().map(|o| o + base));
-        self.data.extend_from_slice(&other.data);
-        self.valid.extend_from_slice(&other.valid);
-    }
-}
-
-#[derive(Default)]
-struct ListCol<T> {
-    offsets: Vec<i32>,
-    values: Vec<T>,
-    valid: Vec<bool>,
-}
-
-impl<T: Copy + Default> ListCol<T> {
-    fn new() -> Self {
-        ListCol {
-            offsets: vec![0],
-            values: Vec::new(),
-            valid: Vec::new(),
-        }
-    }
-
-    fn push_list(&mut self, items: impl Iterator<Item = Option<T>>) {
-        for item in items {
-            self.push_value(item);
-        }
-        self.offsets.push(self.values.len() as i32);
-    }
-
-    /// One value of a flat column (a positions table's), nulls allowed.
-    fn push_value(&mut self, item: Option<T>) {
-        self.values.push(item.unwrap_or_default());
-        self.valid.push(item.is_some());
-    }
-
-    fn append(&mut self, other: &ListCol<T>) {
-        let base = self.values.len() as i32;
-        self.offsets
-            .extend(other.offsets[1..].iter().map(|o| o + base));
-        self.values.extend_from_slice(&other.values);
-        self.valid.extend_from_slice(&other.valid);
-    }
-}
-
-fn bitmap(valid: &[bool]) -> Option<Vec<u8>> {
-    if valid.iter().all(|&v| v) {
-        return None;
-    }
-    let mut out = vec![0u8; valid.len().div_ceil(8)];
-    for (i, &v) in valid.iter().enumerate() {
-        if v {
-            out[i / 8] |= 1 << (i % 8);
-        }
-    }
-    Some(out)
-}
-
-fn as_bytes<T: bytemuck::Pod>(v: &[T]) -> &[u8] {
-    bytemuck::cast_slice(v)
+/// What a row of a table is.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Kind {
+    /// A sound game: its tags, moves, clocks and evaluations.
+    Games,
+    /// A position before a main-line move of a sound game.
+    Positions,
+    /// Any game's tags, its movetext never read (as `read_headers` reads them).
+    Headers,
 }
 
 /// Options of a table read.
 #[derive(Clone)]
 struct Options {
-    positions: bool,
+    kind: Kind,
     codes: bool,
     fen_plies: Vec<usize>,
 }
@@ -191,13 +112,38 @@ fn uci_bytes(m: Move, buf: &mut [u8; 5]) -> &[u8] {
     &buf[..5]
 }
 
+/// Appends a move's UCI text to `out` (with a fixed-size copy: this runs for every move).
+fn push_uci(m: Move, out: &mut Vec<u8>) {
+    let mut buf = [0u8; 5];
+    if uci_bytes(m, &mut buf).len() == 4 {
+        out.extend_from_slice(&buf[..4]);
+    } else {
+        out.extend_from_slice(&buf);
+    }
+}
+
+/// The comment after each main-line move, whichever reader read the game.
+enum Comments<'g> {
+    /// Ranges of the game's text (no allocation per game: the common case).
+    Lean(&'g MainLine, &'g str),
+    Tree(Vec<&'g str>),
+}
+
+impl Comments<'_> {
+    fn get(&self, i: usize) -> &str {
+        match self {
+            Comments::Lean(line, text) => line.comment(text, i),
+            Comments::Tree(comments) => comments[i],
+        }
+    }
+}
+
 /// One sound game's data, whichever reader read it.
 struct GameView<'g> {
     tags: &'g Tags,
     start: &'g Position,
     moves: &'g [Move],
-    /// The comment after each move.
-    comments: Vec<&'g str>,
+    comments: Comments<'g>,
     result: &'g str,
     first_line: usize,
 }
@@ -208,9 +154,7 @@ impl<'g> GameView<'g> {
             tags: &line.tags,
             start: &line.start,
             moves: &line.moves,
-            comments: (0..line.moves.len())
-                .map(|i| line.comment(text, i))
-                .collect(),
+            comments: Comments::Lean(line, text),
             result: line.result(),
             first_line: line.first_line,
         }
@@ -221,7 +165,7 @@ impl<'g> GameView<'g> {
             tags: &game.tags,
             start: &game.start,
             moves,
-            comments: game.mainline().map(|id| game.comment(id)).collect(),
+            comments: Comments::Tree(game.mainline().map(|id| game.comment(id)).collect()),
             result: game.result(),
             first_line: game.first_line,
         }
@@ -254,11 +198,16 @@ struct Columns {
     cp: ListCol<i32>,
     mate: ListCol<i32>,
     fens: Vec<StrCol>,
+    /// Emptied tag columns, for reuse (see [`Columns::clear`]).
+    spare_tags: Vec<StrCol>,
+    /// The clock and evaluation after each move of the game being added (kept from game to
+    /// game, so that adding one allocates nothing once grown).
+    notes: Vec<(Option<f32>, Option<Eval>)>,
 }
 
 impl Columns {
     fn new(options: Options) -> Columns {
-        let n_fens = if options.positions {
+        let n_fens = if options.kind == Kind::Positions {
             1
         } else {
             options.fen_plies.len()
@@ -285,6 +234,39 @@ impl Columns {
             cp: ListCol::new(),
             mate: ListCol::new(),
             fens: (0..n_fens).map(|_| StrCol::new()).collect(),
+            spare_tags: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Empty again, keeping every buffer: pool tasks reuse the columns the consumer is done
+    /// with, so that reading a chunk allocates (and faults in) no new memory.
+    fn clear(&mut self) {
+        self.rows = 0;
+        self.games = 0;
+        self.tag_names.clear();
+        for mut col in self.tags.drain(..) {
+            col.clear();
+            self.spare_tags.push(col);
+        }
+        self.result.clear();
+        self.game.clear();
+        self.ply.clear();
+        self.first_line.clear();
+        self.ply_count.clear();
+        self.uci.0.truncate(1);
+        self.uci.1.clear();
+        self.codes.clear();
+        self.clocks.clear();
+        self.eval_cp.clear();
+        self.eval_mate.clear();
+        self.move_uci.clear();
+        self.move_code.clear();
+        self.clock.clear();
+        self.cp.clear();
+        self.mate.clear();
+        for col in &mut self.fens {
+            col.clear();
         }
     }
 
@@ -292,20 +274,16 @@ impl Columns {
     fn add(&mut self, game: &GameView<'_>) {
         let game_index = self.games;
         self.games += 1;
-        let notes: Vec<(Option<f32>, Option<Eval>)> = game
-            .comments
-            .iter()
-            .map(|c| {
-                let (clock, eval) = annotations::clock_and_eval(c);
-                (clock.map(|v| v as f32), eval.map(|e| e.eval))
-            })
-            .collect();
-        let clocks = notes.iter().map(|n| n.0);
-        let evals = notes.iter().map(|n| n.1);
-        if self.options.positions {
+        // The clock and evaluation after move `i`, read from its comment.
+        let note = |i| {
+            let (clock, eval) = annotations::clock_and_eval(game.comments.get(i));
+            (clock.map(|v| v as f32), eval.map(|e| e.eval))
+        };
+        if self.options.kind == Kind::Positions {
             let mut pos = *game.start;
             let mut text = [0u8; 5];
-            for (ply, ((&m, clock), eval)) in game.moves.iter().zip(clocks).zip(evals).enumerate() {
+            for (ply, &m) in game.moves.iter().enumerate() {
+                let (clock, eval) = note(ply);
                 self.game.push(game_index);
                 self.ply.push(ply as i32);
                 self.fens[0].push(Some(pos.fen().as_bytes()));
@@ -327,19 +305,51 @@ impl Columns {
         self.game.push(game_index);
         self.first_line.push(game.first_line as i32);
         self.ply_count.push(game.moves.len() as i32);
+        let n = game.moves.len();
         if self.options.codes {
             self.codes
                 .push_list(game.moves.iter().map(|&m| Some(move_code(m))));
         } else {
-            let mut text = [0u8; 5];
+            let col = &mut self.uci.1;
+            col.data.reserve(5 * n);
+            col.offsets.reserve(n);
             for &m in game.moves {
-                self.uci.1.push(Some(uci_bytes(m, &mut text)));
+                push_uci(m, &mut col.data);
+                col.offsets.push(col.data.len() as i32);
             }
-            self.uci.0.push(self.uci.1.len() as i32);
+            // The list's strings are never null: no validity to keep.
+            self.uci.0.push(col.offsets.len() as i32 - 1);
         }
-        self.clocks.push_list(clocks);
-        self.eval_cp.push_list(evals.clone().map(centipawns));
-        self.eval_mate.push_list(evals.map(mate_in));
+        // Read every comment first, then fill each column in one sweep: a database game
+        // mostly has a clock after every move and no evaluation at all, and such runs of
+        // validity bits are written a byte at a time.
+        let notes = &mut self.notes;
+        notes.clear();
+        notes.extend((0..n).map(note));
+        let clocks = &mut self.clocks;
+        clocks
+            .values
+            .extend(notes.iter().map(|n| n.0.unwrap_or_default()));
+        if notes.iter().all(|n| n.0.is_some()) {
+            clocks.valid.push_n(true, n);
+        } else {
+            notes.iter().for_each(|n| clocks.valid.push(n.0.is_some()));
+        }
+        clocks.end_list();
+        for (col, part) in [
+            (
+                &mut self.eval_cp,
+                centipawns as fn(Option<Eval>) -> Option<i32>,
+            ),
+            (&mut self.eval_mate, mate_in),
+        ] {
+            if notes.iter().all(|n| n.1.is_none()) {
+                col.push_nulls(n);
+            } else {
+                notes.iter().for_each(|n| col.push_value(part(n.1)));
+            }
+            col.end_list();
+        }
         if !self.options.fen_plies.is_empty() {
             let mut pos = *game.start;
             let mut at: Vec<Option<String>> = vec![None; self.options.fen_plies.len()];
@@ -357,6 +367,15 @@ impl Columns {
                 col.push(fen.as_deref().map(str::as_bytes));
             }
         }
+        self.rows += 1;
+    }
+
+    /// Adds a game's tags alone (a headers table).
+    fn add_headers(&mut self, tags: &Tags, first_line: usize) {
+        self.add_tags(tags);
+        self.game.push(self.games);
+        self.first_line.push(first_line as i32);
+        self.games += 1;
         self.rows += 1;
     }
 
@@ -385,16 +404,65 @@ impl Columns {
             return i;
         }
         self.tag_names.push(name.to_owned());
-        let mut col = StrCol::new();
+        let mut col = self.spare_tags.pop().unwrap_or_default();
         col.push_nulls(self.rows);
         self.tags.push(col);
         self.tags.len() - 1
     }
 
+    /// Empty columns with room for `games` games shaped like `sample`'s (a quarter more, as
+    /// games differ): the consumer appends the pool's columns to these without regrowing them
+    /// (each regrowth would copy the table so far).
+    fn with_room(options: Options, sample: &Columns, games: usize) -> Columns {
+        // Capped: a first chunk of one huge game must not reserve room for thousands.
+        let scale = |n: usize| {
+            let room =
+                n.saturating_mul(games).saturating_mul(5) / (4 * sample.games.max(1) as usize);
+            room.min(MAX_ROOM) + 1
+        };
+        let str_col = |c: &StrCol| StrCol::with_capacity(scale(c.len()), scale(c.data.len()));
+        fn list_col<T: Copy + Default>(
+            c: &ListCol<T>,
+            scale: impl Fn(usize) -> usize,
+        ) -> ListCol<T> {
+            ListCol::with_capacity(scale(c.offsets.len() - 1), scale(c.values.len()))
+        }
+        let mut uci = (
+            Vec::with_capacity(scale(sample.uci.0.len())),
+            str_col(&sample.uci.1),
+        );
+        uci.0.push(0);
+        Columns {
+            rows: 0,
+            games: 0,
+            tag_names: sample.tag_names.clone(),
+            tags: sample.tags.iter().map(str_col).collect(),
+            result: str_col(&sample.result),
+            game: Vec::with_capacity(scale(sample.game.len())),
+            ply: Vec::with_capacity(scale(sample.ply.len())),
+            first_line: Vec::with_capacity(scale(sample.first_line.len())),
+            ply_count: Vec::with_capacity(scale(sample.ply_count.len())),
+            uci,
+            codes: list_col(&sample.codes, scale),
+            clocks: list_col(&sample.clocks, scale),
+            eval_cp: list_col(&sample.eval_cp, scale),
+            eval_mate: list_col(&sample.eval_mate, scale),
+            move_uci: str_col(&sample.move_uci),
+            move_code: Vec::with_capacity(scale(sample.move_code.len())),
+            clock: list_col(&sample.clock, scale),
+            cp: list_col(&sample.cp, scale),
+            mate: list_col(&sample.mate, scale),
+            fens: sample.fens.iter().map(str_col).collect(),
+            spare_tags: Vec::new(),
+            notes: Vec::new(),
+            options,
+        }
+    }
+
     /// Appends `other`'s rows, numbering its games after these.
     fn append(&mut self, other: &Columns) {
         let base = self.games;
-        if !self.options.positions {
+        if self.options.kind != Kind::Positions {
             for (name, col) in other.tag_names.iter().zip(&other.tags) {
                 let i = self.tag_column(name);
                 self.tags[i].append(col);
@@ -429,117 +497,102 @@ impl Columns {
         self.games += other.games;
     }
 
-    fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    /// The columns as Python tuples of buffers (see the module docs), handed over without a
+    /// copy: each buffer is `(owner, address, size)` for `pyarrow.foreign_buffer`.
+    fn into_python<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
         let n = self.rows;
-        let bytes = |b: &[u8]| PyBytes::new(py, b);
-        let opt = |b: Option<Vec<u8>>| b.map(|b| PyBytes::new(py, &b));
-        let str_col = |c: &StrCol| -> PyResult<Bound<'py, PyTuple>> {
-            PyTuple::new(
-                py,
-                [
-                    "str".into_pyobject(py)?.into_any(),
-                    c.len().into_pyobject(py)?.into_any(),
-                    bytes(as_bytes(&c.offsets)).into_any(),
-                    bytes(&c.data).into_any(),
-                    opt(bitmap(&c.valid)).into_pyobject(py)?.into_any(),
-                ],
-            )
+        let buf = |v| owned_buffer::<u8>(py, v);
+        let typed_i16 = |v: Vec<i16>| owned_buffer(py, v);
+        let typed_i32 = |v: Vec<i32>| owned_buffer(py, v);
+        let typed_f32 = |v: Vec<f32>| owned_buffer(py, v);
+        let validity = |valid: Validity| valid.into_bitmap().map(buf).transpose();
+        let str_col = |c: StrCol| -> PyResult<Bound<'py, PyTuple>> {
+            let len = c.len();
+            let valid = validity(c.valid)?;
+            ("str", len, typed_i32(c.offsets)?, buf(c.data)?, valid).into_pyobject(py)
         };
-        let i32_col = |v: &[i32]| ("i32", v.len(), bytes(as_bytes(v)));
-        let list_col = |kind: &str, offsets: &[i32], values: &[u8], valid: &[bool]| {
-            (
-                kind.to_owned(),
-                offsets.len() - 1,
-                bytes(as_bytes(offsets)),
-                bytes(values),
-                opt(bitmap(valid)),
-            )
-        };
-        // A flat column with nulls: a list column's child, sent as a one-row-per-value list.
-        let flat = |kind: &str, values: &[u8], valid: &[bool], len: usize| {
-            (kind.to_owned(), len, bytes(values), opt(bitmap(valid)))
-        };
-        if self.options.positions {
-            out.set_item("game", ("i64", n, bytes(as_bytes(&self.game))))?;
-            out.set_item("ply", i32_col(&self.ply))?;
-            out.set_item("fen", str_col(&self.fens[0])?)?;
+        let i32_col = |v: Vec<i32>| -> PyResult<_> { Ok(("i32", v.len(), typed_i32(v)?)) };
+        let i64_col = |v: Vec<i64>| -> PyResult<_> { Ok(("i64", v.len(), owned_buffer(py, v)?)) };
+        if self.options.kind == Kind::Positions {
+            out.set_item("game", i64_col(self.game)?)?;
+            out.set_item("ply", i32_col(self.ply)?)?;
+            let [fen] = <[StrCol; 1]>::try_from(self.fens)
+                .map_err(|_| PyValueError::new_err("one FEN column"))?;
+            out.set_item("fen", str_col(fen)?)?;
             if self.options.codes {
-                out.set_item("move", ("i16", n, bytes(as_bytes(&self.move_code))))?;
+                out.set_item("move", ("i16", n, typed_i16(self.move_code)?))?;
             } else {
-                out.set_item("move", str_col(&self.move_uci)?)?;
+                out.set_item("move", str_col(self.move_uci)?)?;
             }
-            out.set_item(
-                "clock",
-                flat("f32", as_bytes(&self.clock.values), &self.clock.valid, n),
-            )?;
-            out.set_item(
-                "eval_cp",
-                flat("i32n", as_bytes(&self.cp.values), &self.cp.valid, n),
-            )?;
+            // Flat columns with nulls.
+            let valid = validity(self.clock.valid)?;
+            out.set_item("clock", ("f32", n, typed_f32(self.clock.values)?, valid))?;
+            let valid = validity(self.cp.valid)?;
+            out.set_item("eval_cp", ("i32n", n, typed_i32(self.cp.values)?, valid))?;
+            let valid = validity(self.mate.valid)?;
             out.set_item(
                 "eval_mate",
-                flat("i32n", as_bytes(&self.mate.values), &self.mate.valid, n),
+                ("i32n", n, typed_i32(self.mate.values)?, valid),
             )?;
             return Ok(out);
         }
-        for (name, col) in self.tag_names.iter().zip(&self.tags) {
+        for (name, col) in self.tag_names.iter().zip(self.tags) {
             out.set_item(name, str_col(col)?)?;
         }
-        out.set_item("game", ("i64", n, bytes(as_bytes(&self.game))))?;
-        out.set_item("result", str_col(&self.result)?)?;
-        out.set_item("ply_count", i32_col(&self.ply_count))?;
-        out.set_item("first_line", i32_col(&self.first_line))?;
-        if self.options.codes {
-            out.set_item(
-                "moves",
-                list_col(
-                    "list_i16",
-                    &self.codes.offsets,
-                    as_bytes(&self.codes.values),
-                    &self.codes.valid,
-                ),
-            )?;
-        } else {
-            out.set_item(
-                "moves",
-                (
-                    "list_str",
-                    n,
-                    bytes(as_bytes(&self.uci.0)),
-                    bytes(as_bytes(&self.uci.1.offsets)),
-                    bytes(&self.uci.1.data),
-                ),
-            )?;
+        if self.options.kind == Kind::Headers {
+            out.set_item("game", i64_col(self.game)?)?;
+            out.set_item("first_line", i32_col(self.first_line)?)?;
+            return Ok(out);
         }
+        out.set_item("game", i64_col(self.game)?)?;
+        out.set_item("result", str_col(self.result)?)?;
+        out.set_item("ply_count", i32_col(self.ply_count)?)?;
+        out.set_item("first_line", i32_col(self.first_line)?)?;
+        if self.options.codes {
+            let c = self.codes;
+            let valid = validity(c.valid)?;
+            let col = (
+                "list_i16",
+                n,
+                typed_i32(c.offsets)?,
+                typed_i16(c.values)?,
+                valid,
+            );
+            out.set_item("moves", col)?;
+        } else {
+            let (lists, strings) = self.uci;
+            let col = (
+                "list_str",
+                n,
+                typed_i32(lists)?,
+                typed_i32(strings.offsets)?,
+                buf(strings.data)?,
+            );
+            out.set_item("moves", col)?;
+        }
+        let list = |name: &str, kind: &str, c: ListCol<i32>| -> PyResult<()> {
+            let valid = validity(c.valid)?;
+            out.set_item(
+                name,
+                (kind, n, typed_i32(c.offsets)?, typed_i32(c.values)?, valid),
+            )
+        };
+        list("eval_cp", "list_i32", self.eval_cp)?;
+        list("eval_mate", "list_i32", self.eval_mate)?;
+        let c = self.clocks;
+        let valid = validity(c.valid)?;
         out.set_item(
             "clocks",
-            list_col(
+            (
                 "list_f32",
-                &self.clocks.offsets,
-                as_bytes(&self.clocks.values),
-                &self.clocks.valid,
+                n,
+                typed_i32(c.offsets)?,
+                typed_f32(c.values)?,
+                valid,
             ),
         )?;
-        out.set_item(
-            "eval_cp",
-            list_col(
-                "list_i32",
-                &self.eval_cp.offsets,
-                as_bytes(&self.eval_cp.values),
-                &self.eval_cp.valid,
-            ),
-        )?;
-        out.set_item(
-            "eval_mate",
-            list_col(
-                "list_i32",
-                &self.eval_mate.offsets,
-                as_bytes(&self.eval_mate.values),
-                &self.eval_mate.valid,
-            ),
-        )?;
-        for (ply, col) in self.options.fen_plies.iter().zip(&self.fens) {
+        for (ply, col) in self.options.fen_plies.iter().zip(self.fens) {
             out.set_item(format!("fen_{ply}"), str_col(col)?)?;
         }
         Ok(out)
@@ -559,9 +612,13 @@ pub struct PgnTableReader {
     inner: Mutex<State>,
 }
 
+/// Columns the consumer has copied out, emptied for the pool to fill again.
+type Spare = Arc<Mutex<Vec<Columns>>>;
+
 struct State {
     stream: Option<ChunkStream<Fragment>>,
     options: Options,
+    spare: Spare,
     games: i64,
     skipped: Vec<crate::pgn::ErrorTuple>,
     failure: Option<FailureTuple>,
@@ -583,18 +640,31 @@ impl PgnTableReader {
         let Some(stream) = state.stream.as_mut() else {
             return Ok(None);
         };
-        let mut columns = Columns::new(state.options.clone());
+        let want = chunk_games.max(1);
+        let mut columns: Option<Columns> = None;
         let mut ended = false;
-        while columns.games < chunk_games.max(1) as i64 {
+        while columns.as_ref().map_or(0, |c| c.games) < want as i64 {
             let skipped = &mut state.skipped;
             let failure = &mut state.failure;
-            // Append as many chunks as arrive within the slice, without the GIL.
+            let (options, spare) = (&state.options, &state.spare);
+            // Append as many chunks as arrive within the slice, without the GIL, and hand
+            // their emptied columns back to the pool.
             let got = py.detach(|| {
-                while columns.games < chunk_games.max(1) as i64 {
+                while columns.as_ref().map_or(0, |c| c.games) < want as i64 {
                     match stream.next_chunk(Duration::from_millis(50)) {
-                        Ok(Some(fragment)) => {
-                            columns.append(&fragment.columns);
+                        Ok(Some(mut fragment)) => {
+                            columns
+                                .get_or_insert_with(|| {
+                                    Columns::with_room(options.clone(), &fragment.columns, want)
+                                })
+                                .append(&fragment.columns);
                             skipped.extend(fragment.skipped.iter().map(crate::pgn::error_tuple_of));
+                            fragment.columns.clear();
+                            if let Ok(mut spare) = spare.lock()
+                                && spare.len() < 64
+                            {
+                                spare.push(fragment.columns);
+                            }
                         }
                         Ok(None) => return Status::Ended,
                         Err(Some(e)) => {
@@ -627,6 +697,7 @@ impl PgnTableReader {
                 Status::More => {}
             }
         }
+        let mut columns = columns.unwrap_or_else(|| Columns::new(state.options.clone()));
         // The games of this chunk are numbered after those of the chunks before.
         for g in &mut columns.game {
             *g += state.games;
@@ -638,7 +709,7 @@ impl PgnTableReader {
         if columns.games == 0 && ended {
             return Ok(None);
         }
-        columns.to_python(py).map(Some)
+        columns.into_python(py).map(Some)
     }
 
     /// Errors of the games skipped so far, and the stream's failure if it failed.
@@ -658,9 +729,10 @@ enum Status {
     Waiting,
 }
 
-/// Starts a table read: `kind` is `"games"` (one row per game) or `"positions"` (one row per
-/// position before each main-line move); `moves` is `"uci"` or `"codes"`; `fens` the plies
-/// whose FEN gets a column (games table).
+/// Starts a table read: `kind` is `"games"` (one row per sound game), `"positions"` (one row
+/// per position before each main-line move) or `"headers"` (one row per game, tags only, the
+/// movetext never read); `moves` is `"uci"` or `"codes"`; `fens` the plies whose FEN gets a
+/// column (games table).
 #[pyfunction]
 #[pyo3(signature = (source, kind = "games", moves = "uci", fens = Vec::new(), filter = None, threads = None, total = None))]
 #[allow(clippy::too_many_arguments)]
@@ -673,12 +745,13 @@ pub fn pgn_table(
     threads: Option<usize>,
     total: Option<u64>,
 ) -> PyResult<PgnTableReader> {
-    let positions = match kind {
-        "games" => false,
-        "positions" => true,
+    let kind = match kind {
+        "games" => Kind::Games,
+        "positions" => Kind::Positions,
+        "headers" => Kind::Headers,
         _ => {
             return Err(PyValueError::new_err(format!(
-                "unknown table kind {kind:?} (want \"games\" or \"positions\")"
+                "unknown table kind {kind:?} (want \"games\", \"positions\" or \"headers\")"
             )));
         }
     };
@@ -692,22 +765,45 @@ pub fn pgn_table(
         }
     };
     let options = Options {
-        positions,
+        kind,
         codes,
         fen_plies: fens,
     };
     let filter = header_filter(filter)?;
     let fold_options = options.clone();
+    let spare: Spare = Arc::default();
+    let fold_spare = Arc::clone(&spare);
     let fold: ChunkFn<Fragment> = Arc::new(move |games: &mut ChunkGames<'_>| {
-        let mut columns = Columns::new(fold_options.clone());
+        let recycled = fold_spare.lock().ok().and_then(|mut s| s.pop());
+        let mut columns = recycled.unwrap_or_else(|| Columns::new(fold_options.clone()));
         let mut skipped = Vec::new();
-        let mut line = MainLine::new();
+        thread_local! {
+            static LINE: std::cell::RefCell<MainLine> = std::cell::RefCell::new(MainLine::new());
+        }
+        LINE.with_borrow_mut(|line| fill(&mut columns, &mut skipped, games, line, &filter));
+        Fragment { columns, skipped }
+    });
+    /// A chunk's sound games into `columns`, the errors of the others into `skipped`.
+    fn fill(
+        columns: &mut Columns,
+        skipped: &mut Vec<PgnError>,
+        games: &mut ChunkGames<'_>,
+        line: &mut MainLine,
+        filter: &HeaderFilter,
+    ) {
         while let Some(raw) = games.next_game() {
+            if columns.options.kind == Kind::Headers {
+                read_tags(raw, &mut line.tags);
+                if filter.accepts_tags(&line.tags) {
+                    columns.add_headers(&line.tags, raw.first_line);
+                }
+                continue;
+            }
             if !filter.accepts_raw(raw) {
                 continue;
             }
-            if read_mainline(raw, &mut line) == Lean::Read {
-                columns.add(&GameView::lean(&line, &raw.text));
+            if read_mainline(raw, line) == Lean::Read {
+                columns.add(&GameView::lean(line, &raw.text));
                 continue;
             }
             let game = parse_game(raw);
@@ -719,8 +815,7 @@ pub fn pgn_table(
                 Some(e) => skipped.push(e.clone()),
             }
         }
-        Fragment { columns, skipped }
-    });
+    }
     let source = open_source(source, total)?;
     let stream = ChunkStream::new(source, fold, threads)
         .map_err(|e| PyOSError::new_err(format!("cannot start the PGN reader: {e}")))?;
@@ -728,6 +823,7 @@ pub fn pgn_table(
         inner: Mutex::new(State {
             stream: Some(stream),
             options,
+            spare,
             games: 0,
             skipped: Vec::new(),
             failure: None,

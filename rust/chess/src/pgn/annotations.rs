@@ -206,6 +206,9 @@ fn eval_at(s: &[u8]) -> Option<EvalCommand> {
 /// of a database with a clock on every move).
 pub fn clock_and_eval(comment: &str) -> (Option<f64>, Option<EvalCommand>) {
     let b = comment.as_bytes();
+    if let Some(read) = lichess_comment(b) {
+        return read;
+    }
     let (mut clock, mut eval) = (None, None);
     let mut at = 0;
     // Each `[%` is a `%` after a `[`. A move's comment is a dozen bytes: a plain loop finds
@@ -239,6 +242,70 @@ pub fn clock_and_eval(comment: &str) -> (Option<f64>, Option<EvalCommand>) {
         }
     }
     (clock, eval)
+}
+
+/// The two comments lichess writes after every move of a database game, read at once:
+/// `[%clk H:MM:SS]` and `[%eval E] [%clk H:MM:SS]` (the whole comment, E in pawns with one or
+/// two decimals, or `#N`). `None` for anything else, which the general reader reads; what
+/// this reads, it reads as that one does (a test holds it to that).
+fn lichess_comment(b: &[u8]) -> Option<(Option<f64>, Option<EvalCommand>)> {
+    /// `[%clk H:MM:SS]`, checked and read eight bytes at a time (it follows every move).
+    fn clock(s: &[u8]) -> Option<f64> {
+        let s: &[u8; 14] = s.try_into().ok()?;
+        let head = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
+        // "H:MM:SS]" as one word, byte 0 the hour.
+        let time = u64::from_le_bytes([s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13]]);
+        const PUNCT: u64 = u64::from_le_bytes([0, 0xFF, 0, 0, 0xFF, 0, 0, 0xFF]);
+        const DIGITS: u64 = !PUNCT;
+        if head != u32::from_le_bytes(*b"[%cl") || s[4..6] != *b"k " {
+            return None;
+        }
+        if time & PUNCT != u64::from_le_bytes([0, b':', 0, 0, b':', 0, 0, b']']) {
+            return None;
+        }
+        // Each digit byte XOR '0' must be 0..=9: a clear high nibble, and still one after +6.
+        let d = (time & DIGITS) ^ (0x3030_3030_3030_3030 & DIGITS);
+        if d & 0xF0F0_F0F0_F0F0_F0F0 != 0
+            || (d + 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 != 0
+        {
+            return None;
+        }
+        let digit = |i: u32| ((d >> (8 * i)) & 0xF) as u32;
+        let seconds = digit(0) * 3600 + (digit(2) * 10 + digit(3)) * 60 + digit(5) * 10 + digit(6);
+        Some(f64::from(seconds))
+    }
+    if b.len() == 14 {
+        return Some((Some(clock(b)?), None));
+    }
+    let rest = b.strip_prefix(b"[%eval ")?;
+    let (value, clk) = rest.split_at(rest.iter().position(|&c| c == b']')?);
+    let clock = clock(clk.strip_prefix(b"] ")?)?;
+    // An integer of at most `max` digits.
+    let int = |s: &[u8], max: usize| {
+        (!s.is_empty() && s.len() <= max && s.iter().all(u8::is_ascii_digit))
+            .then(|| s.iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0')))
+    };
+    let (negative, body) = match value {
+        [b'#', b'-', body @ ..] => (true, body),
+        [b'#', b'+', body @ ..] | [b'#', body @ ..] => (false, body),
+        [b'-', body @ ..] => (true, body),
+        [b'+', body @ ..] | body => (false, body),
+    };
+    let sign = if negative { -1 } else { 1 };
+    let eval = if *value.first()? == b'#' {
+        Eval::Mate(sign * int(body, 18)?)
+    } else {
+        // Pawns with one or two decimals are exact in hundredths: no float, no rounding.
+        let point = body.iter().position(|&c| c == b'.')?;
+        let (whole, frac) = (int(&body[..point], 10)?, int(&body[point + 1..], 2)?);
+        let frac = if body.len() - point == 2 {
+            frac * 10
+        } else {
+            frac
+        };
+        Eval::Cp(sign * (whole * 100 + frac))
+    };
+    Some((Some(clock), Some(EvalCommand { eval, depth: None })))
 }
 
 /// The first well-formed `[%eval …]`.
@@ -371,6 +438,99 @@ mod tests {
                 "{comment:?}"
             );
         }
+    }
+
+    #[test]
+    fn lichess_comments_read_as_the_general_reader_does() {
+        let seed = 0x11C4E55_u64;
+        println!("lichess comment seed {seed:#x}");
+        let mut next = crate::pgn::xorshift(seed);
+        let evals = [
+            "0.29",
+            "-1.5",
+            "+0.07",
+            "-0.00",
+            "12.34",
+            "9999999999.99",
+            "#3",
+            "#-12",
+            "#+1",
+            "#0",
+            "1",
+            "1.",
+            ".5",
+            "1.234",
+            "0.3,20",
+            "#x",
+            "-",
+            "#",
+            "12345678901.5",
+        ];
+        for i in 0..20_000 {
+            // Spellings of the right length that are no clock, byte by byte.
+            let odd = [
+                "0:0a:00",
+                "0:00:0:",
+                "::00:00",
+                "0:60:99",
+                "0/00:00",
+                "0:00:00 ",
+                "9:59:5\u{0}",
+                "0:00;00",
+                "0:0\u{7f}:00",
+                ":0:00:0",
+                "0:00:0]",
+            ];
+            let clock = match next() % 8 {
+                0 => "1:02:03.5".to_owned(),
+                1 => "10:00:00".to_owned(),
+                2 => "0:3:00".to_owned(),
+                3 => odd[(next() % odd.len() as u64) as usize].to_owned(),
+                _ => format!("{}:{:02}:{:02}", next() % 10, next() % 60, next() % 60),
+            };
+            let eval = if i % 3 == 0 {
+                let pawns = (next() % 200_000) as f64 / 100.0 - 1_000.0;
+                match next() % 3 {
+                    0 => format!("{pawns:.2}"),
+                    1 => format!("{pawns:.1}"),
+                    _ => format!("#{}", next() as i64 % 40),
+                }
+            } else {
+                evals[(next() % evals.len() as u64) as usize].to_owned()
+            };
+            for comment in [
+                format!("[%clk {clock}]"),
+                format!("[%eval {eval}] [%clk {clock}]"),
+            ] {
+                assert_eq!(
+                    clock_and_eval(&comment),
+                    (super::clock(&comment), super::eval(&comment)),
+                    "{comment:?}"
+                );
+            }
+        }
+        // The fast path does read the common forms.
+        let read = lichess_comment(b"[%eval -1.05] [%clk 0:02:57]");
+        assert_eq!(
+            read,
+            Some((
+                Some(177.0),
+                Some(EvalCommand {
+                    eval: Eval::Cp(-105),
+                    depth: None
+                })
+            ))
+        );
+        assert_eq!(
+            lichess_comment(b"[%clk 1:00:00]"),
+            Some((Some(3600.0), None))
+        );
+        assert_eq!(
+            lichess_comment(b"[%clk 9:59:59]"),
+            Some((Some(35999.0), None))
+        );
+        assert_eq!(lichess_comment(b"[%clk 0:0a:00]"), None);
+        assert_eq!(lichess_comment(b"[%clK 0:00:00]"), None);
     }
 
     #[test]

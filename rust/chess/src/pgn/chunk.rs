@@ -25,8 +25,9 @@ use std::io::{self, Read};
 pub const CHUNK_BYTES: usize = 512 << 10;
 /// Pending bytes without a cut after which the splitter itself finds one.
 pub const EXACT_AFTER: usize = 8 << 20;
-/// Decompressed bytes read at a time.
-const BLOCK: usize = 1 << 20;
+/// Decompressed bytes read at a time (small next to a chunk, so that little is left over
+/// to move to the front of the buffer after each cut).
+const BLOCK: usize = 256 << 10;
 /// The candidate line of a cut must end within this many bytes (tag pairs are short).
 const TAG_LINE_MAX: usize = 64 << 10;
 
@@ -253,9 +254,40 @@ pub(crate) fn find_cut(data: &[u8], from: usize) -> Option<usize> {
     None
 }
 
+/// Spent chunk buffers handed back for the [`Chunker`] to fill again: a chunk's pages are
+/// then already mapped, where a fresh allocation would fault each one in again (which costs
+/// more than reading the bytes on some virtual machines).
+#[derive(Clone, Default)]
+pub struct Recycler(std::sync::Arc<std::sync::Mutex<Vec<Vec<u8>>>>);
+
+impl Recycler {
+    /// Buffers kept at most (as many as a stream has chunks in flight, and a few more).
+    const KEEP: usize = 40;
+
+    /// Takes back a chunk's buffer once its games are read.
+    pub fn give(&self, mut bytes: Vec<u8>) {
+        bytes.clear();
+        if let Ok(mut spare) = self.0.lock()
+            && spare.len() < Recycler::KEEP
+        {
+            spare.push(bytes);
+        }
+    }
+
+    fn take(&self) -> Vec<u8> {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut s| s.pop())
+            .unwrap_or_default()
+    }
+}
+
 /// Cuts a [`Source`] into [`Chunk`]s. See the module docs.
 pub struct Chunker {
     source: Source,
+    recycler: Recycler,
+    /// Read into from `len` on; kept from chunk to chunk (only its growth is ever zeroed).
     buf: Vec<u8>,
     /// Bytes of `buf` read and not yet cut off.
     len: usize,
@@ -273,6 +305,7 @@ impl Chunker {
     pub fn new(source: Source) -> Chunker {
         Chunker {
             source,
+            recycler: Recycler::default(),
             buf: Vec::new(),
             len: 0,
             lines: 0,
@@ -287,12 +320,16 @@ impl Chunker {
         &self.source
     }
 
-    /// Cuts `buf[..at]` off as a chunk.
+    /// Where the chunks' readers give their buffers back.
+    pub fn recycler(&self) -> Recycler {
+        self.recycler.clone()
+    }
+
+    /// Cuts `buf[..at]` off as a chunk, and moves what follows to the front.
     fn emit(&mut self, at: usize, end: ChunkEnd, fresh_after: bool) -> Chunk {
-        let mut rest = Vec::with_capacity((self.len - at + BLOCK).max(CHUNK_BYTES + BLOCK));
-        rest.extend_from_slice(&self.buf[at..self.len]);
-        let mut bytes = std::mem::replace(&mut self.buf, rest);
-        bytes.truncate(at);
+        let mut bytes = self.recycler.take();
+        bytes.extend_from_slice(&self.buf[..at]);
+        self.buf.copy_within(at..self.len, 0);
         self.len -= at;
         let chunk = Chunk {
             first_line: self.lines + 1,
@@ -346,7 +383,7 @@ impl Chunker {
             if self.buf.len() < self.len + BLOCK {
                 self.buf.resize(self.len + BLOCK, 0);
             }
-            match self.source.read(&mut self.buf[self.len..]) {
+            match self.source.read(&mut self.buf[self.len..self.len + BLOCK]) {
                 Ok(0) => self.eof = true,
                 Ok(n) => self.len += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

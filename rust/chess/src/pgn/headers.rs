@@ -21,6 +21,13 @@ pub fn scan_tags(raw: &RawGame) -> Vec<(String, String)> {
     tags
 }
 
+/// The tag pairs of a game's text into `tags` (emptied first), without reading its movetext:
+/// what [`scan_tags`] reads, in one text with spans rather than a pair of strings each.
+pub fn read_tags(raw: &RawGame, tags: &mut Tags) {
+    tags.clear();
+    read_tag_section(raw, tags, &mut Vec::new());
+}
+
 /// How a [`Condition`] compares a tag's value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Test {
@@ -159,7 +166,12 @@ impl HeaderFilter {
         }
         // The tags in one text (two allocations), not a pair of strings each.
         let mut tags = Tags::with_capacity(512, 24);
-        read_tag_section(raw, &mut tags, &mut Vec::new());
+        read_tags(raw, &mut tags);
+        self.accepts_tags(&tags)
+    }
+
+    /// Whether a game with these tags passes.
+    pub fn accepts_tags(&self, tags: &Tags) -> bool {
         self.conditions.iter().all(|c| c.accepts(tags.get(&c.tag)))
     }
 }
@@ -167,6 +179,23 @@ impl HeaderFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_tags_reads_what_scan_tags_reads() {
+        let texts = [
+            "[Event \"a\"]\n[Site \"b\"]\n\n1. e4 *\n",
+            "[Event \"a\"]\n\n[Round \"3\"]\n% escape\n[Bad tag\n[White \"w \\\"q\\\"\"]\n1. e4\n[Black \"x\"]\n",
+            "1. d4 d5 *\n",
+            "",
+        ];
+        let mut tags = Tags::new();
+        tags.push("Stale", "left from the game before");
+        for text in texts {
+            let raw = raw(text);
+            read_tags(&raw, &mut tags);
+            assert_eq!(tags.to_vec(), scan_tags(&raw), "{text:?}");
+        }
+    }
 
     fn raw(text: &str) -> RawGame {
         RawGame {

@@ -184,6 +184,12 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
                 let word = &rest[start..i];
                 // Results and move numbers begin with a digit, `*` or `.`; a move never does.
                 let san = if matches!(b, b'0'..=b'9' | b'*' | b'.') {
+                    // Most such words are move numbers alone (`12.`, `12...`): nothing to read.
+                    let w = word.as_bytes();
+                    let digits = w.iter().take_while(|c| c.is_ascii_digit()).count();
+                    if w[digits..].iter().all(|&c| c == b'.') {
+                        continue;
+                    }
                     if let Some(&result) = RESULTS.iter().find(|&&r| r == word) {
                         if out.movetext_result.is_none_or(|r| r == "*") {
                             out.movetext_result = Some(result);

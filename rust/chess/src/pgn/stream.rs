@@ -21,7 +21,7 @@
 //! [`MAX_LINE`] is cut there and a game longer than [`MAX_GAME`] ends there: binary garbage
 //! without line breaks cannot grow a buffer without bound.
 
-use super::chunk::{Chunk, ChunkGames, Chunker};
+use super::chunk::{Chunk, ChunkGames, Chunker, Recycler};
 use super::split::RawGame;
 use std::collections::VecDeque;
 use std::fmt;
@@ -479,11 +479,12 @@ fn produce<B: Send + 'static>(
     ordered: SyncSender<Receiver<ChunkResult<B>>>,
     stop: &AtomicBool,
 ) {
+    let recycler = chunker.recycler();
     while !stop.load(Ordering::Relaxed) {
         match chunker.next_chunk() {
             None => return,
             Some(Ok(chunk)) => {
-                if !dispatch(chunk, &fold, &pool, &ordered) {
+                if !dispatch(chunk, &fold, &pool, &ordered, &recycler) {
                     return;
                 }
             }
@@ -504,9 +505,11 @@ fn dispatch<B: Send + 'static>(
     fold: &ChunkFn<B>,
     pool: &Option<Arc<rayon::ThreadPool>>,
     ordered: &SyncSender<Receiver<ChunkResult<B>>>,
+    recycler: &Recycler,
 ) -> bool {
     let (tx, rx) = mpsc::sync_channel(1);
     let fold = Arc::clone(fold);
+    let recycler = recycler.clone();
     let task = move || {
         // A panic must not cross into the pool (rayon would abort) nor reach a caller.
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -526,6 +529,7 @@ fn dispatch<B: Send + 'static>(
                 message: format!("internal error while parsing: {message}"),
             }
         });
+        recycler.give(chunk.bytes);
         let _ = tx.send(result);
     };
     match pool {
