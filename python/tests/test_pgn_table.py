@@ -142,6 +142,11 @@ def test_nulls_across_many_chunks(chunk_games: int) -> None:
     for name in ("WhiteElo", "Annotator"):
         assert table.column(name).to_pylist() == [g.headers.get(name) for g in games]
     assert table.column("game").to_pylist() == list(range(len(games)))
+    # The game's own columns come in this order (a tag first seen in a later chunk of the
+    # table is added after them).
+    own = ["game", "result", "ply_count", "first_line", "moves", "clocks", "eval_cp", "eval_mate"]
+    assert [c for c in table.column_names if c in own] == own
+    assert table.column_names[:3] == ["Event", "Site", "Result"]
 
 
 def test_headers_table_reads_every_game_without_its_movetext(corpus: str) -> None:

@@ -571,27 +571,27 @@ impl Columns {
             );
             out.set_item("moves", col)?;
         }
-        let list = |name: &str, kind: &str, c: ListCol<i32>| -> PyResult<()> {
-            let valid = validity(c.valid)?;
-            out.set_item(
-                name,
-                (kind, n, typed_i32(c.offsets)?, typed_i32(c.values)?, valid),
-            )
-        };
-        list("eval_cp", "list_i32", self.eval_cp)?;
-        list("eval_mate", "list_i32", self.eval_mate)?;
         let c = self.clocks;
         let valid = validity(c.valid)?;
-        out.set_item(
-            "clocks",
-            (
-                "list_f32",
+        let col = (
+            "list_f32",
+            n,
+            typed_i32(c.offsets)?,
+            typed_f32(c.values)?,
+            valid,
+        );
+        out.set_item("clocks", col)?;
+        for (name, c) in [("eval_cp", self.eval_cp), ("eval_mate", self.eval_mate)] {
+            let valid = validity(c.valid)?;
+            let col = (
+                "list_i32",
                 n,
                 typed_i32(c.offsets)?,
-                typed_f32(c.values)?,
+                typed_i32(c.values)?,
                 valid,
-            ),
-        )?;
+            );
+            out.set_item(name, col)?;
+        }
         for (ply, col) in self.options.fen_plies.iter().zip(self.fens) {
             out.set_item(format!("fen_{ply}"), str_col(col)?)?;
         }
