@@ -16,7 +16,7 @@
 //! move, as in UCI.
 
 use crate::arrow_columns::{ListCol, StrCol, Validity};
-use crate::native_array::owned_buffer;
+use crate::native_array::{Element, NativeArray, owned_buffer};
 use crate::pgn_stream::{FailureTuple, header_filter, open_source};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -502,18 +502,43 @@ impl Columns {
     fn into_python<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
         let n = self.rows;
-        let buf = |v| owned_buffer::<u8>(py, v);
-        let typed_i16 = |v: Vec<i16>| owned_buffer(py, v);
-        let typed_i32 = |v: Vec<i32>| owned_buffer(py, v);
-        let typed_f32 = |v: Vec<f32>| owned_buffer(py, v);
-        let validity = |valid: Validity| valid.into_bitmap().map(buf).transpose();
         let str_col = |c: StrCol| -> PyResult<Bound<'py, PyTuple>> {
-            let len = c.len();
-            let valid = validity(c.valid)?;
-            ("str", len, typed_i32(c.offsets)?, buf(c.data)?, valid).into_pyobject(py)
+            let (len, valid) = (c.len(), validity(py, c.valid)?);
+            (
+                "str",
+                len,
+                buffer(py, c.offsets)?,
+                buffer(py, c.data)?,
+                valid,
+            )
+                .into_pyobject(py)
         };
-        let i32_col = |v: Vec<i32>| -> PyResult<_> { Ok(("i32", v.len(), typed_i32(v)?)) };
-        let i64_col = |v: Vec<i64>| -> PyResult<_> { Ok(("i64", v.len(), owned_buffer(py, v)?)) };
+        let i32_col = |v: Vec<i32>| -> PyResult<_> { Ok(("i32", v.len(), buffer(py, v)?)) };
+        let i64_col = |v: Vec<i64>| -> PyResult<_> { Ok(("i64", v.len(), buffer(py, v)?)) };
+        // A flat column with nulls (a positions table's), or a list column.
+        fn flat<T: Element + Default>(
+            py: Python<'_>,
+            kind: &'static str,
+            n: usize,
+            c: ListCol<T>,
+        ) -> PyResult<(&'static str, usize, Buffer, Option<Buffer>)> {
+            Ok((kind, n, buffer(py, c.values)?, validity(py, c.valid)?))
+        }
+        fn list<T: Element + Default>(
+            py: Python<'_>,
+            kind: &'static str,
+            n: usize,
+            c: ListCol<T>,
+        ) -> PyResult<(&'static str, usize, Buffer, Buffer, Option<Buffer>)> {
+            let valid = validity(py, c.valid)?;
+            Ok((
+                kind,
+                n,
+                buffer(py, c.offsets)?,
+                buffer(py, c.values)?,
+                valid,
+            ))
+        }
         if self.options.kind == Kind::Positions {
             out.set_item("game", i64_col(self.game)?)?;
             out.set_item("ply", i32_col(self.ply)?)?;
@@ -521,82 +546,53 @@ impl Columns {
                 .map_err(|_| PyValueError::new_err("one FEN column"))?;
             out.set_item("fen", str_col(fen)?)?;
             if self.options.codes {
-                out.set_item("move", ("i16", n, typed_i16(self.move_code)?))?;
+                out.set_item("move", ("i16", n, buffer(py, self.move_code)?))?;
             } else {
                 out.set_item("move", str_col(self.move_uci)?)?;
             }
-            // Flat columns with nulls.
-            let valid = validity(self.clock.valid)?;
-            out.set_item("clock", ("f32", n, typed_f32(self.clock.values)?, valid))?;
-            let valid = validity(self.cp.valid)?;
-            out.set_item("eval_cp", ("i32n", n, typed_i32(self.cp.values)?, valid))?;
-            let valid = validity(self.mate.valid)?;
-            out.set_item(
-                "eval_mate",
-                ("i32n", n, typed_i32(self.mate.values)?, valid),
-            )?;
+            out.set_item("clock", flat(py, "f32", n, self.clock)?)?;
+            out.set_item("eval_cp", flat(py, "i32n", n, self.cp)?)?;
+            out.set_item("eval_mate", flat(py, "i32n", n, self.mate)?)?;
             return Ok(out);
         }
         for (name, col) in self.tag_names.iter().zip(self.tags) {
             out.set_item(name, str_col(col)?)?;
         }
+        out.set_item("game", i64_col(self.game)?)?;
         if self.options.kind == Kind::Headers {
-            out.set_item("game", i64_col(self.game)?)?;
             out.set_item("first_line", i32_col(self.first_line)?)?;
             return Ok(out);
         }
-        out.set_item("game", i64_col(self.game)?)?;
         out.set_item("result", str_col(self.result)?)?;
         out.set_item("ply_count", i32_col(self.ply_count)?)?;
         out.set_item("first_line", i32_col(self.first_line)?)?;
         if self.options.codes {
-            let c = self.codes;
-            let valid = validity(c.valid)?;
-            let col = (
-                "list_i16",
-                n,
-                typed_i32(c.offsets)?,
-                typed_i16(c.values)?,
-                valid,
-            );
-            out.set_item("moves", col)?;
+            out.set_item("moves", list(py, "list_i16", n, self.codes)?)?;
         } else {
             let (lists, strings) = self.uci;
-            let col = (
-                "list_str",
-                n,
-                typed_i32(lists)?,
-                typed_i32(strings.offsets)?,
-                buf(strings.data)?,
-            );
-            out.set_item("moves", col)?;
+            let (offsets, data) = (buffer(py, strings.offsets)?, buffer(py, strings.data)?);
+            out.set_item("moves", ("list_str", n, buffer(py, lists)?, offsets, data))?;
         }
-        let c = self.clocks;
-        let valid = validity(c.valid)?;
-        let col = (
-            "list_f32",
-            n,
-            typed_i32(c.offsets)?,
-            typed_f32(c.values)?,
-            valid,
-        );
-        out.set_item("clocks", col)?;
-        for (name, c) in [("eval_cp", self.eval_cp), ("eval_mate", self.eval_mate)] {
-            let valid = validity(c.valid)?;
-            let col = (
-                "list_i32",
-                n,
-                typed_i32(c.offsets)?,
-                typed_i32(c.values)?,
-                valid,
-            );
-            out.set_item(name, col)?;
-        }
+        out.set_item("clocks", list(py, "list_f32", n, self.clocks)?)?;
+        out.set_item("eval_cp", list(py, "list_i32", n, self.eval_cp)?)?;
+        out.set_item("eval_mate", list(py, "list_i32", n, self.eval_mate)?)?;
         for (ply, col) in self.options.fen_plies.iter().zip(self.fens) {
             out.set_item(format!("fen_{ply}"), str_col(col)?)?;
         }
         Ok(out)
     }
+}
+
+/// A buffer handed to Python: `(owner, address, size in bytes)`.
+type Buffer = (Py<NativeArray>, usize, usize);
+
+fn buffer<T: Element>(py: Python<'_>, values: Vec<T>) -> PyResult<Buffer> {
+    owned_buffer(py, values)
+}
+
+/// Arrow's validity buffer, or `None` when no value is null.
+fn validity(py: Python<'_>, valid: Validity) -> PyResult<Option<Buffer>> {
+    valid.into_bitmap().map(|bits| buffer(py, bits)).transpose()
 }
 
 /// What a pool task makes of its chunk: the columns of its sound games, and the errors of
