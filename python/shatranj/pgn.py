@@ -1500,9 +1500,9 @@ def _arrow_column(pa: Any, spec: Tuple[Any, ...]) -> Any:
         child = pa.Array.from_buffers(pa.string(), offsets[2] // 4 - 1, [None, buf(offsets), buf(data)])
         return pa.Array.from_buffers(pa.list_(pa.string()), n, [None, buf(list_offsets)], children=[child])
     child_type, size = {"list_i16": (pa.int16(), 2), "list_i32": (pa.int32(), 4), "list_f32": (pa.float32(), 4)}[kind]
-    _, n, list_offsets, values, valid = spec
+    _, n, list_offsets, values, valid, lists = spec
     child = pa.Array.from_buffers(child_type, values[2] // size, [buf(valid), buf(values)])
-    return pa.Array.from_buffers(pa.list_(child_type), n, [None, buf(list_offsets)], children=[child])
+    return pa.Array.from_buffers(pa.list_(child_type), n, [buf(lists), buf(list_offsets)], children=[child])
 
 
 def _native_source(source: Source) -> Tuple[Any, Optional[int]]:
@@ -1532,8 +1532,11 @@ def to_arrow(
     lacks it), ``game`` (index among the sound games read), ``result``, ``ply_count``,
     ``first_line``, ``moves`` (UCI strings, or int16 codes with ``moves="codes"``: ``from +
     64*to + 4096*promotion``, squares a1 = 0, promotion 2..5 knight..queen), ``clocks``
-    (seconds after each move, from ``[%clk]``; null where absent), ``eval_cp`` / ``eval_mate``
-    (White's view, from ``[%eval]``), and ``fen_<ply>`` for each ply in ``fens``.
+    (seconds after each move, from ``[%clk]``; null where a move has none), ``eval_cp`` /
+    ``eval_mate`` (White's view, from ``[%eval]``), and ``fen_<ply>`` for each ply in ``fens``.
+    A game none of whose moves has a clock (or an evaluation) has a null list there rather
+    than a list of nulls: ``eval_cp`` is not null exactly for the analysed games, and the
+    table holds no values for the rest (most games of a lichess database).
 
     ``kind="headers"``: one row per game in the source, sound or not, with its tags alone
     (``game`` numbers the games read, ``first_line`` is where each starts): the movetext is

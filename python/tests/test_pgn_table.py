@@ -12,7 +12,7 @@ import importlib.util
 import io
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, List, Optional
 
 import pytest
 
@@ -38,6 +38,10 @@ def test_games_table_matches_the_games(corpus: str) -> None:
     games = list(pgn.stream_games(io.BytesIO(data)))
     assert table.num_rows == len(games) > 200
     check_rows(table, games)
+    # Only analysed games have evaluation lists; the others hold no values at all.
+    analysed = sum(any(n.eval() is not None for n in g.mainline()) for g in games)
+    assert 0 < analysed < len(games)
+    assert table.column("eval_cp").null_count == table.column("eval_mate").null_count == len(games) - analysed
     for row, game in zip(table.to_pylist(), games):
         for name, value in game.headers.items():
             if name in dict(game._source.tags()):  # type: ignore[union-attr]
@@ -80,9 +84,15 @@ def check_rows(table: Any, games: Any) -> None:
         assert row["moves"] == [n.move.uci() for n in nodes]
         assert row["ply_count"] == len(nodes)
         assert row["result"] == game.headers["Result"]
-        assert row["clocks"] == [n.clock() for n in nodes]
-        assert row["eval_cp"] == [None if (e := n.eval()) is None else e.white().score() for n in nodes]
-        assert row["eval_mate"] == [None if (e := n.eval()) is None else e.white().mate() for n in nodes]
+        evals = [n.eval() for n in nodes]
+        assert row["clocks"] == or_null([n.clock() for n in nodes])
+        assert row["eval_cp"] == (None if all(e is None for e in evals) else [None if e is None else e.white().score() for e in evals])
+        assert row["eval_mate"] == (None if all(e is None for e in evals) else [None if e is None else e.white().mate() for e in evals])
+
+
+def or_null(values: List[Any]) -> Optional[List[Any]]:
+    """A table's list of a game's annotations: null when no move has one."""
+    return None if all(v is None for v in values) else values
 
 
 def test_unusual_movetext_reads_as_the_games_do(corpus: str) -> None:

@@ -148,13 +148,16 @@ impl StrCol {
     }
 }
 
-/// A column of lists of `T` (nulls allowed among the values); with its offsets left alone,
-/// also a flat column of `T` with nulls.
+/// A column of lists of `T` (nulls allowed among the lists and among the values); with its
+/// offsets left alone, also a flat column of `T` with nulls.
 pub struct ListCol<T> {
     /// Where each list starts, then where the last one ends: never empty.
     pub offsets: Vec<i32>,
     pub values: Vec<T>,
+    /// Which values are there.
     pub valid: Validity,
+    /// Which lists are there (a null list holds no values, so it costs none of `values`).
+    pub lists: Validity,
 }
 
 impl<T: Copy + Default> Default for ListCol<T> {
@@ -169,6 +172,7 @@ impl<T: Copy + Default> ListCol<T> {
             offsets: vec![0],
             values: Vec::new(),
             valid: Validity::default(),
+            lists: Validity::default(),
         }
     }
 
@@ -180,6 +184,7 @@ impl<T: Copy + Default> ListCol<T> {
             offsets,
             values: Vec::with_capacity(values),
             valid: Validity::with_capacity(values),
+            lists: Validity::with_capacity(lists),
         }
     }
 
@@ -193,6 +198,13 @@ impl<T: Copy + Default> ListCol<T> {
     /// Ends the list whose values were pushed since the last one ended.
     pub fn end_list(&mut self) {
         self.offsets.push(self.values.len() as i32);
+        self.lists.push(true);
+    }
+
+    /// A null list (none of its values may have been pushed).
+    pub fn push_null_list(&mut self) {
+        self.offsets.push(self.values.len() as i32);
+        self.lists.push(false);
     }
 
     /// One value of a flat column (a positions table's), nulls allowed.
@@ -201,18 +213,13 @@ impl<T: Copy + Default> ListCol<T> {
         self.valid.push(item.is_some());
     }
 
-    /// `n` null values.
-    pub fn push_nulls(&mut self, n: usize) {
-        self.values.resize(self.values.len() + n, T::default());
-        self.valid.push_n(false, n);
-    }
-
     pub fn append(&mut self, other: &ListCol<T>) {
         let base = self.values.len() as i32;
         self.offsets
             .extend(other.offsets[1..].iter().map(|o| o + base));
         self.values.extend_from_slice(&other.values);
         self.valid.append(&other.valid);
+        self.lists.append(&other.lists);
     }
 
     /// Empty again, keeping the buffers.
@@ -220,5 +227,6 @@ impl<T: Copy + Default> ListCol<T> {
         self.offsets.truncate(1);
         self.values.clear();
         self.valid.clear();
+        self.lists.clear();
     }
 }

@@ -9,7 +9,8 @@
 //! - `("str", n, offsets i32, data, validity | None)`
 //! - `("i32", n, values)`
 //! - `("list_str", n, list offsets, child offsets, child data)`
-//! - `("list_i16" | "list_i32" | "list_f32", n, list offsets, child values, child validity | None)`
+//! - `("list_i16" | "list_i32" | "list_f32", n, list offsets, child values, child validity | None,
+//!   list validity | None)`
 //!
 //! Move codes (`moves="codes"`): `from + 64 * to + 4096 * promotion`, squares 0 = a1 … 63 = h8,
 //! promotion as python-chess's piece types (2 knight … 5 queen, 0 none); castling is the king's
@@ -320,35 +321,40 @@ impl Columns {
             // The list's strings are never null: no validity to keep.
             self.uci.0.push(col.offsets.len() as i32 - 1);
         }
-        // Read every comment first, then fill each column in one sweep: a database game
-        // mostly has a clock after every move and no evaluation at all, and such runs of
-        // validity bits are written a byte at a time.
+        // Read every comment first, then fill each column in one sweep. A database game
+        // mostly has a clock after every move and no evaluation at all: a run of validity
+        // bits is written a byte at a time, and a game without any evaluation (or clock) gets
+        // a null list, which costs no values (a list of nulls would cost four bytes a move).
         let notes = &mut self.notes;
         notes.clear();
         notes.extend((0..n).map(note));
         let clocks = &mut self.clocks;
-        clocks
-            .values
-            .extend(notes.iter().map(|n| n.0.unwrap_or_default()));
-        if notes.iter().all(|n| n.0.is_some()) {
+        if notes.iter().all(|n| n.0.is_none()) {
+            clocks.push_null_list();
+        } else if notes.iter().all(|n| n.0.is_some()) {
+            clocks
+                .values
+                .extend(notes.iter().map(|n| n.0.unwrap_or_default()));
             clocks.valid.push_n(true, n);
+            clocks.end_list();
         } else {
-            notes.iter().for_each(|n| clocks.valid.push(n.0.is_some()));
+            notes.iter().for_each(|n| clocks.push_value(n.0));
+            clocks.end_list();
         }
-        clocks.end_list();
-        for (col, part) in [
-            (
-                &mut self.eval_cp,
-                centipawns as fn(Option<Eval>) -> Option<i32>,
-            ),
-            (&mut self.eval_mate, mate_in),
-        ] {
-            if notes.iter().all(|n| n.1.is_none()) {
-                col.push_nulls(n);
-            } else {
+        if notes.iter().all(|n| n.1.is_none()) {
+            self.eval_cp.push_null_list();
+            self.eval_mate.push_null_list();
+        } else {
+            for (col, part) in [
+                (
+                    &mut self.eval_cp,
+                    centipawns as fn(Option<Eval>) -> Option<i32>,
+                ),
+                (&mut self.eval_mate, mate_in),
+            ] {
                 notes.iter().for_each(|n| col.push_value(part(n.1)));
+                col.end_list();
             }
-            col.end_list();
         }
         if !self.options.fen_plies.is_empty() {
             let mut pos = *game.start;
@@ -529,14 +535,15 @@ impl Columns {
             kind: &'static str,
             n: usize,
             c: ListCol<T>,
-        ) -> PyResult<(&'static str, usize, Buffer, Buffer, Option<Buffer>)> {
-            let valid = validity(py, c.valid)?;
+        ) -> PyResult<ListTuple> {
+            let (valid, lists) = (validity(py, c.valid)?, validity(py, c.lists)?);
             Ok((
                 kind,
                 n,
                 buffer(py, c.offsets)?,
                 buffer(py, c.values)?,
                 valid,
+                lists,
             ))
         }
         if self.options.kind == Kind::Positions {
@@ -585,6 +592,10 @@ impl Columns {
 
 /// A buffer handed to Python: `(owner, address, size in bytes)`.
 type Buffer = (Py<NativeArray>, usize, usize);
+
+/// A list column handed to Python: kind, rows, list offsets, values, which values are there,
+/// which lists are there (`None`: all).
+type ListTuple = (&'static str, usize, Buffer, Buffer, Option<Buffer>, Option<Buffer>);
 
 fn buffer<T: Element>(py: Python<'_>, values: Vec<T>) -> PyResult<Buffer> {
     owned_buffer(py, values)
