@@ -595,7 +595,14 @@ type Buffer = (Py<NativeArray>, usize, usize);
 
 /// A list column handed to Python: kind, rows, list offsets, values, which values are there,
 /// which lists are there (`None`: all).
-type ListTuple = (&'static str, usize, Buffer, Buffer, Option<Buffer>, Option<Buffer>);
+type ListTuple = (
+    &'static str,
+    usize,
+    Buffer,
+    Buffer,
+    Option<Buffer>,
+    Option<Buffer>,
+);
 
 fn buffer<T: Element>(py: Python<'_>, values: Vec<T>) -> PyResult<Buffer> {
     owned_buffer(py, values)
