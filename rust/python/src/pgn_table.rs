@@ -331,14 +331,15 @@ impl Columns {
         let clocks = &mut self.clocks;
         if notes.iter().all(|n| n.0.is_none()) {
             clocks.push_null_list();
-        } else if notes.iter().all(|n| n.0.is_some()) {
-            clocks
-                .values
-                .extend(notes.iter().map(|n| n.0.unwrap_or_default()));
-            clocks.valid.push_n(true, n);
-            clocks.end_list();
         } else {
-            notes.iter().for_each(|n| clocks.push_value(n.0));
+            if notes.iter().all(|n| n.0.is_some()) {
+                clocks
+                    .values
+                    .extend(notes.iter().map(|n| n.0.unwrap_or_default()));
+                clocks.valid.push_n(true, n);
+            } else {
+                notes.iter().for_each(|n| clocks.push_value(n.0));
+            }
             clocks.end_list();
         }
         if notes.iter().all(|n| n.1.is_none()) {
