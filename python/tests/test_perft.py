@@ -1,4 +1,4 @@
-"""shatranj.perft: known counts, the shared perft suites, options, progress and Ctrl-C."""
+"""shatranj.perft: known counts, the perft reference suites, options, progress and Ctrl-C."""
 
 from __future__ import annotations
 
@@ -18,9 +18,8 @@ import shatranj
 from interrupt import assert_ctrl_c_interrupts
 
 ROOT = Path(__file__).resolve().parents[2]
-# The perft data lives in shared/perft beside the checkout (the repository's parent), as for
-# the Rust suites.
-DATA = ROOT.parent / "shared" / "perft"
+# The perft reference data lives in the repository's data/perft, as for the Rust suites.
+DATA = ROOT / "data" / "perft"
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 

@@ -941,41 +941,34 @@ fn round_trips() {
     }
 }
 
-/// The shared perft data, if this checkout has it (`shared/perft` beside or above the
-/// repository root).
-fn perft_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    [root.join("shared/perft"), root.join("../shared/perft")]
-        .into_iter()
-        .find(|p| p.is_dir())
+/// The perft reference data, kept in the repository's `data/perft`.
+fn perft_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/perft")
 }
 
 #[test]
 fn round_trips_of_the_perft_files() {
-    let Some(dir) = perft_dir() else {
-        println!("shared/perft not found; skipping the perft-file round trips");
-        return;
+    let dir = perft_dir();
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
     };
     let mut count = 0;
     // perftsuite.epd: `FEN ;D1 n ...` (six fields, CRLF line ends).
-    if let Ok(text) = std::fs::read_to_string(dir.join("perftsuite.epd")) {
-        for line in text.lines() {
-            let fen = line.split(';').next().unwrap().trim();
-            if fen.is_empty() {
-                continue;
-            }
-            let p = fen::parse(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-            assert_eq!(to_fen_with(&p, EnPassantMode::Always), fen);
-            count += 1;
+    for line in read("perftsuite.epd").lines() {
+        let fen = line.split(';').next().unwrap().trim();
+        if fen.is_empty() {
+            continue;
         }
+        let p = fen::parse(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(to_fen_with(&p, EnPassantMode::Always), fen);
+        count += 1;
     }
     // random.perft and tricky.perft: `epd FEN` lines with four fields (Chess960 skipped).
     for name in ["random.perft", "tricky.perft"] {
-        let Ok(text) = std::fs::read_to_string(dir.join(name)) else {
-            continue;
-        };
         let mut chess960 = false;
-        for line in text.lines() {
+        for line in read(name).lines() {
             if let Some(id) = line.strip_prefix("id ") {
                 // tricky.perft mixes standard positions (`pos-…`) with Chess960 ones.
                 chess960 = name == "tricky.perft" && !id.starts_with("pos-");

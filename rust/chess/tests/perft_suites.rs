@@ -1,4 +1,4 @@
-//! Perft node counts against the reference data in `shared/perft/` (see its README.md): the
+//! Perft node counts against the reference data in `data/perft/` (see its README.md): the
 //! classic perftsuite.epd, Marcel van Kervinck's 6,838 random positions, shakmaty's tricky
 //! positions and Stockfish's deep.txt.
 //!
@@ -22,8 +22,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-/// `shared/perft` beside the checkout (the repository's parent directory), as in CI.
-const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/perft");
+/// The repository's `data/perft` (facts copied in with their sources; see its README.md).
+const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/perft");
 
 /// Positions in each file (after skipping), so that a parsing slip cannot shrink a suite.
 const PERFTSUITE_POSITIONS: usize = 126;
@@ -87,7 +87,9 @@ struct Suite {
 fn read(name: &str) -> String {
     let path = format!("{DATA_DIR}/{name}");
     std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("cannot read {path}: {e}. The perft data lives in shared/perft beside the checkout (the repository's parent directory).")
+        panic!(
+            "cannot read {path}: {e}. The perft data lives in data/perft at the repository root."
+        )
     })
 }
 

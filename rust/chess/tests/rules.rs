@@ -1,4 +1,4 @@
-//! One test (or more) per rule of `shared/RULES.md`. Every test names its rule id, so
+//! One test (or more) per rule of the repository's `RULES.md`. Every test names its rule id, so
 //! `grep -w R3.7` finds the tests of the pawn rules. Positions are FEN strings checked
 //! against python-chess when the tests were written; expected move sets are listed in full
 //! so a regression shows exactly which move appeared or disappeared.
