@@ -399,8 +399,9 @@ def test_the_gpu_evaluates_and_searches_with_the_network(net_path: Path, boards:
 
 # ----- the README example -------------------------------------------------------------------
 
-# README.md shows this code; test_the_readme_example runs it, word for word, in a folder
-# whose data/nnue/gen0 holds the fixture shard.
+# The README showed this code (docs/training.rst now has it as a doctest over a shard of
+# data/nnue/gen0); test_the_readme_example runs it, word for word, in a folder whose
+# data/nnue/gen0 holds the fixture shard.
 EXAMPLE = """\
 import numpy as np
 import shatranj
