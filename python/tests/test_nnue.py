@@ -397,7 +397,7 @@ def test_the_gpu_evaluates_and_searches_with_the_network(net_path: Path, boards:
     assert (a["score"], a["pv"], a["nodes"]) == (b["score"], b["pv"], b["nodes"])
 
 
-# ----- the README example -------------------------------------------------------------------
+# ----- the example the README showed (now docs/training.rst) ----------------------------------
 
 # The README showed this code (docs/training.rst now has it as a doctest over a shard of
 # data/nnue/gen0); test_the_readme_example runs it, word for word, in a folder whose
@@ -456,11 +456,3 @@ def test_the_readme_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cap
     assert np.allclose(floats, linear * nnue.SCALE)
     out = capsys.readouterr().out
     assert out.startswith(engine.evaluation)
-
-
-def test_the_readme_shows_the_example_tested_here() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
-    shown = [b for b in blocks if "nnue.read_data(" in b]
-    assert shown, "README.md does not show the nnue example"
-    assert EXAMPLE in shown, "README.md's nnue example differs from test_nnue.EXAMPLE"
