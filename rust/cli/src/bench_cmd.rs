@@ -13,8 +13,7 @@ pub struct BenchArgs {
     /// Search depth per position.
     #[arg(default_value_t = DEFAULT_BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
     depth: u32,
-    /// The evaluation: a network file, <default> (the built-in network) or classical.
-    #[arg(long, default_value_t = Evaluation::default_name().to_string())]
+    #[arg(long, help = crate::evaluator::EVAL_FILE_HELP, default_value_t = Evaluation::default_name().to_string())]
     eval_file: String,
     /// Also time one static evaluation (from scratch, and incrementally as the search does).
     #[arg(long)]

@@ -69,8 +69,7 @@ pub struct DatagenArgs {
     /// Transposition table per game, MiB.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1024))]
     hash: u64,
-    /// The evaluation: a network file, <default> (the built-in network) or classical.
-    #[arg(long, default_value_t = Evaluation::default_name().to_string())]
+    #[arg(long, help = crate::evaluator::EVAL_FILE_HELP, default_value_t = Evaluation::default_name().to_string())]
     eval_file: String,
     /// Never draw a progress bar.
     #[arg(long)]

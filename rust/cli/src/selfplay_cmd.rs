@@ -62,8 +62,7 @@ pub struct SelfPlayArgs {
     /// Longest wait of a queued evaluation for its batch to fill, microseconds.
     #[arg(long, default_value_t = BatchConfig::DEFAULT_MAX_WAIT.as_micros() as u64)]
     wait_us: u64,
-    /// The evaluation: a network file, <default> (the built-in network) or classical.
-    #[arg(long, default_value_t = Evaluation::default_name().to_string())]
+    #[arg(long, help = crate::evaluator::EVAL_FILE_HELP, default_value_t = Evaluation::default_name().to_string())]
     eval_file: String,
     /// Never draw a progress bar.
     #[arg(long)]

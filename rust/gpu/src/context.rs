@@ -2,7 +2,7 @@
 //! built once and reused for every batch.
 //!
 //! A batch is cut into chunks of at most [`GpuContext::max_chunk`] positions. Chunks alternate
-//! between two [`Slot`]s, each with its own input, output, readback and uniform buffers and its
+//! between two `Slot`s, each with its own input, output, readback and uniform buffers and its
 //! bind group, so while the GPU evaluates chunk `k` in one slot the CPU uploads chunk `k + 1`
 //! into the other, and reads chunk `k - 1`'s scores back. Buffers grow (to the next power of
 //! two of the chunk that needs it) and are otherwise kept from call to call.

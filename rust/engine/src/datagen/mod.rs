@@ -7,7 +7,7 @@
 //!
 //! The games of a job are grouped into shards of [`DatagenConfig::shard_games`] consecutive
 //! indices, aligned to multiples of that size, each a file `s{seed}-{first}-{end}.sgd` in the
-//! output folder ([`format`] describes it). A shard is written when its last game finishes,
+//! output folder ([`mod@format`] describes it). A shard is written when its last game finishes,
 //! atomically (a temporary file and a rename), and `manifest.tsv` beside the shards is
 //! rewritten after it with the shard's seed, index range, counts, SHA-256, the generator's
 //! version and the recipe. A stop (Ctrl-C) writes every unfinished shard's finished games as

@@ -19,7 +19,7 @@
 //! `/` truncates toward zero and `·` wraps modulo 2³², as in Rust's `wrapping_*` and
 //! WGSL's `i32`, so the GPU computes the same integer. Float weights are quantised as
 //! `W1, b1 × QA`, `W2 × QB`, `b2 × QA·QB`; the float network it approximates outputs
-//! `eval / SCALE` ([`file`] has the format, the trainer in `rust/train` the float side).
+//! `eval / SCALE` ([`mod@file`] has the format, the trainer in `rust/train` the float side).
 //!
 //! # In the search
 //!
