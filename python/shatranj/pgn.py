@@ -11,7 +11,7 @@ them); every problem is reported in ``Game.errors`` with its line number (``.lin
 including stray text python-chess skips silently; a game whose blank line before the next
 ``[Event`` is missing, or whose ``{`` comment is never closed, ends at the next tag-pair
 line instead of swallowing the following games; tag values unescape ``\\"`` and ``\\\\``;
-there are no variants, and the reader does not read null moves (``--``, ``Z0``).
+there are no variants. Null moves (``--``, ``Z0``) pass the turn, as in python-chess.
 
 Visitors are python-chess's (:class:`BaseVisitor`, :class:`GameBuilder`,
 :class:`HeadersBuilder`, :class:`BoardBuilder`, :class:`SkipVisitor`, :data:`SKIP`): a game is
