@@ -84,7 +84,7 @@ pub struct EvalSpeed {
 /// search walks them (a move down, evaluate, sometimes back up), excluding move generation.
 pub fn eval_speed(evaluation: &Evaluation, evaluations: usize) -> EvalSpeed {
     use crate::nnue::AccumulatorStack;
-    use crate::selfplay::SplitMix64;
+    use crate::util::SplitMix64;
     // The walk, made first: (ply of the child, parent, child).
     let mut g = SplitMix64::new(0xE7A1);
     let mut walk: Vec<(usize, Position, Position)> = Vec::with_capacity(evaluations);

@@ -54,6 +54,7 @@ pub mod threads;
 pub mod time;
 pub mod tt;
 pub mod uci;
+pub mod util;
 
 pub use batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 pub use engine::{

@@ -9,7 +9,7 @@
 use shatranj_engine::eval::PackedPosition;
 use shatranj_engine::nnue::file::Quantisation;
 use shatranj_engine::nnue::{CompactPosition, INPUTS, Network};
-use shatranj_engine::selfplay::SplitMix64;
+use shatranj_engine::util::SplitMix64;
 use shatranj_engine::{BatchEvaluator, Evaluation};
 use shatranj_gpu::{Device, GpuEvaluator, Program};
 use std::sync::Arc;

@@ -10,7 +10,7 @@
 use crate::data::Sample;
 use shatranj_engine::nnue::file::Quantisation;
 use shatranj_engine::nnue::{INPUTS, NetError, Network};
-use shatranj_engine::selfplay::SplitMix64;
+use shatranj_engine::util::SplitMix64;
 
 /// First-layer weights are kept within ±CLIP so that the quantised accumulators cannot
 /// overflow: `33 · 1.98 · 255 < 32767`.

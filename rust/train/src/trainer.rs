@@ -5,10 +5,10 @@
 use crate::data::{Dataset, Sample};
 use crate::model::{CLIP, LossSettings, Params, Scratch, backward, output_clip, sample_loss};
 use rayon::prelude::*;
-use shatranj_engine::datagen::format::write_atomically;
 use shatranj_engine::nnue::file::Quantisation;
 use shatranj_engine::nnue::{INPUTS, NetError, Network};
-use shatranj_engine::selfplay::SplitMix64;
+use shatranj_engine::util::SplitMix64;
+use shatranj_engine::util::write_atomically;
 use std::fmt;
 use std::path::Path;
 use std::sync::Mutex;

@@ -35,8 +35,10 @@
 
 use shatranj_chess::{Color, Move, Position};
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+
+use crate::util::write_atomically;
 
 /// The first bytes of a decompressed shard.
 pub const MAGIC: [u8; 8] = *b"SHTRGAME";
@@ -401,25 +403,6 @@ pub fn write_shard(path: &Path, games: &[GameData]) -> Result<Vec<u8>, DataError
 pub fn read_shard(path: &Path) -> Result<Vec<GameData>, DataError> {
     let bytes = std::fs::read(path).map_err(|e| DataError::Io(e).in_file(path))?;
     games_from_bytes(&bytes).map_err(|e| e.in_file(path))
-}
-
-/// Writes `bytes` to `path` through a temporary file and a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 #[cfg(test)]

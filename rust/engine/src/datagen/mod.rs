@@ -21,6 +21,7 @@ pub use format::{DataError, GameData, Ply, TrainingPosition, read_shard, write_s
 pub use game::{Adjudication, GameSettings, play_game};
 
 use crate::engine::{EngineError, EngineOptions, StopHandle};
+use crate::util::{sha256_hex, write_atomically};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
@@ -427,18 +428,7 @@ fn update_manifest(dir: &Path, file: &str, line: &str) -> Result<(), DatagenErro
         text.push_str(l);
         text.push('\n');
     }
-    format::write_atomically(&path, text.as_bytes()).map_err(io)
-}
-
-/// SHA-256 of `bytes`.
-pub fn sha256(bytes: &[u8]) -> [u8; 32] {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes).into()
-}
-
-/// SHA-256 of `bytes`, as lowercase hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    sha256(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    write_atomically(&path, text.as_bytes()).map_err(io)
 }
 
 #[cfg(test)]

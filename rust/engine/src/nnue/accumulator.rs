@@ -251,7 +251,7 @@ mod tests {
     fn incremental_equals_from_scratch_on_random_lines() {
         let net = Arc::new(random_network(17, 64));
         let mut stack = AccumulatorStack::new(Arc::clone(&net), 16);
-        let mut g = crate::selfplay::SplitMix64::new(99);
+        let mut g = crate::util::SplitMix64::new(99);
         println!("seed 99");
         for _ in 0..40 {
             let mut line = vec![Position::new()];

@@ -21,6 +21,7 @@
 //! could overflow (see [`super::Network`]). No file gives a panic or a silently wrong score.
 
 use super::{INPUTS, Network};
+use crate::util::{hex, sha256, write_atomically};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -229,10 +230,6 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 impl Network {
     /// Reads a network from the bytes of a file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
@@ -275,7 +272,7 @@ impl Network {
         }
         let mut hash = [0u8; 32];
         hash.copy_from_slice(&bytes[32..64]);
-        let actual = crate::datagen::sha256(payload);
+        let actual = sha256(payload);
         if actual != hash {
             return Err(NetError::Hash {
                 expected: hex(&hash),
@@ -339,7 +336,7 @@ impl Network {
 
     /// Writes the network's file atomically (a temporary file, then a rename).
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        crate::datagen::format::write_atomically(path, &self.to_bytes())
+        write_atomically(path, &self.to_bytes())
     }
 }
 

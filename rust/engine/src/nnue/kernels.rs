@@ -286,7 +286,7 @@ mod tests {
 
     /// Rows with values near the ends of the ranges the loader allows, from a fixed seed.
     fn rows(seed: u64, n: usize, len: usize, max: i16) -> Vec<Vec<i16>> {
-        let mut g = crate::selfplay::SplitMix64::new(seed);
+        let mut g = crate::util::SplitMix64::new(seed);
         (0..n)
             .map(|_| {
                 (0..len)

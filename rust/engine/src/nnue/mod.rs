@@ -189,7 +189,7 @@ impl Network {
             kernel: Kernel::best(),
         };
         net.check_ranges()?;
-        net.header.hash = crate::datagen::sha256(&net.payload());
+        net.header.hash = crate::util::sha256(&net.payload());
         Ok(net)
     }
 
@@ -219,11 +219,7 @@ impl Network {
 
     /// The SHA-256 of the weights, as hex: the network's identity.
     pub fn hash_hex(&self) -> String {
-        self.header
-            .hash
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        crate::util::hex(&self.header.hash)
     }
 
     pub fn kernel(&self) -> Kernel {
@@ -350,7 +346,7 @@ pub fn finish(sum: i32, bias: i32, q: file::Quantisation) -> i32 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::selfplay::SplitMix64;
+    use crate::util::SplitMix64;
 
     /// A random network of `hidden` neurons whose weights use most of the allowed range.
     pub(crate) fn random_network(seed: u64, hidden: usize) -> Network {

@@ -23,9 +23,7 @@ mod opening;
 mod pgn;
 
 pub use game::{GameRecord, GameTermination};
-pub use opening::{
-    Opening, OpeningError, RandomOpenings, SplitMix64, parse_openings, random_opening,
-};
+pub use opening::{Opening, OpeningError, RandomOpenings, parse_openings, random_opening};
 pub use pgn::format_pgn;
 
 use crate::batch::{BatchEvaluator, EvalError};
