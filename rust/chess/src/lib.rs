@@ -108,3 +108,8 @@ pub use position::{IllegalMoveError, Position, SetupError};
 pub use san::SanError;
 pub use types::{Color, File, Piece, Rank, Role, Square};
 pub use uci::UciError;
+
+// The crate README's examples compile and run as doctests, so the README cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -68,3 +68,8 @@ pub use nnue::{NetError, Network};
 pub use params::{DEFAULT_PARAMS, EvalParams};
 pub use score::Score;
 pub use service::{BatchConfig, EvalClient, EvalService, ServiceStats};
+
+// The crate README's examples compile and run as doctests, so the README cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -72,7 +72,7 @@ fields! {
 pub const WORKGROUP_SIZE: u32 = 64;
 
 /// The shader file as written; it uses the constants [`prelude`] defines.
-pub const SHADER_BODY: &str = include_str!("../../../shaders/eval.wgsl");
+pub const SHADER_BODY: &str = include_str!("../shaders/eval.wgsl");
 
 /// WGSL `const` declarations: one per parameter field, plus the workgroup size and the size
 /// of the parameter table.
@@ -88,7 +88,7 @@ pub fn prelude() -> String {
 }
 
 /// The network shader as written; it uses the constants [`nnue_prelude`] defines.
-pub const NNUE_SHADER_BODY: &str = include_str!("../../../shaders/nnue.wgsl");
+pub const NNUE_SHADER_BODY: &str = include_str!("../shaders/nnue.wgsl");
 
 /// Word offsets of the network's parts in [`network_words`]: `(b1, w2, b2)`.
 pub fn network_offsets(hidden: usize) -> (usize, usize, usize) {

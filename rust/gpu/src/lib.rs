@@ -213,3 +213,8 @@ pub fn open_for(
         Device::Auto => shared_auto_for(evaluation)?,
     })
 }
+
+// The crate README's examples compile and run as doctests, so the README cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
