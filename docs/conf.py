@@ -33,6 +33,8 @@ extensions = [
 # Pages are reStructuredText, so that the sources read well on a code host too.
 source_suffix = {".rst": "restructuredtext"}
 root_doc = "index"
+# The native module's docstrings are Rust doc comments, written in Markdown: `x` is code there.
+default_role = "literal"
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 
 # Docstrings are written by hand; the members' order is the source's.

@@ -49,9 +49,13 @@ use shatranj_chess::{Bitboard, CastlingSide, Color, History, MoveList, Position,
 /// python-chess's `STARTING_FEN`.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// The Python `Board`: a frozen class whose state sits in a [`GilCell`], so that a method
-/// call checks a plain borrow flag instead of PyO3's atomic one (a `lock cmpxchg` per
-/// call, about a sixth of `push` + `pop`).
+/// A chess board: a position and the moves that led to it, with python-chess's `Board` API.
+/// `Board()` is the start position, `Board(fen)` any position (`Board(None)` an empty board),
+/// and `chess960=True` makes a Chess960 board.
+//
+// A frozen class whose state sits in a [`GilCell`], so that a method call checks a plain
+// borrow flag instead of PyO3's atomic one (a `lock cmpxchg` per call, about a sixth of
+// `push` + `pop`). (A plain comment: the `///` lines above are Python's `Board.__doc__`.)
 #[pyclass(module = "shatranj", frozen)]
 pub struct Board {
     state: GilCell<BoardState>,

@@ -20,6 +20,13 @@ use shatranj_chess::{Color, GameError, Outcome, Position, Rules, san};
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
+/// A game played under the rules with an arbiter (FIDE R4–R6): moves with their thinking
+/// time on a clock, illegal moves counted, resignation, draw offers and claims.
+///
+/// `rules` is `"fide"` (an arbiter: threefold repetition and fifty moves are claims, dead
+/// positions by the real test) or `"automatic"` (they end the game at once); `time_control`
+/// is `"minutes+seconds"`, `(base_s, increment_s)` or `None` (no clock); `fen` the start
+/// position (default: the standard one).
 #[pyclass(module = "shatranj")]
 pub struct Game {
     game: shatranj_chess::Game,

@@ -16,6 +16,8 @@ fn listed<'py>(board: &Bound<'py, PyAny>, method: &str) -> PyResult<Bound<'py, P
     PyList::new(board.py(), moves.try_iter()?.collect::<PyResult<Vec<_>>>()?)
 }
 
+/// python-chess's `board.legal_moves`: the legal moves of a board, to iterate, count
+/// (`count()`, `len()`), test (`move in board.legal_moves`) or `list()`.
 #[pyclass(module = "shatranj", frozen)]
 pub struct LegalMoveGenerator {
     board: Py<PyAny>,

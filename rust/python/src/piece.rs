@@ -8,6 +8,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 use shatranj_chess::{Color, Role};
 
+/// A piece: a piece type (1 pawn … 6 king) and a colour (`True` for White), as python-chess's
+/// `Piece`.
 #[pyclass(module = "shatranj", frozen)]
 pub struct Piece {
     pub piece: shatranj_chess::Piece,
