@@ -115,6 +115,25 @@ impl PerftMonitor {
     pub fn finished_roots(&self) -> Vec<(Move, u64)> {
         self.finished.lock().map(|f| f.clone()).unwrap_or_default()
     }
+    /// Starts a run that another driver of the tree walk (the GPU's) carries out: `roots`
+    /// root moves and `work` units of work in all, reported through [`add_progress`] and
+    /// [`record_root`].
+    ///
+    /// [`add_progress`]: PerftMonitor::add_progress
+    /// [`record_root`]: PerftMonitor::record_root
+    pub fn begin_run(&self, roots: usize, work: u64) {
+        self.reset(roots);
+        self.work_total.store(work.max(1), Ordering::Relaxed);
+    }
+    /// Adds finished work and the leaf nodes it counted (for [`begin_run`](Self::begin_run)).
+    pub fn add_progress(&self, work: u64, nodes: u64) {
+        self.work_done.fetch_add(work, Ordering::Relaxed);
+        self.nodes.fetch_add(nodes, Ordering::Relaxed);
+    }
+    /// Records root move `m` as complete with `n` leaves (for [`begin_run`](Self::begin_run)).
+    pub fn record_root(&self, m: Move, n: u64) {
+        self.finish_root(m, n);
+    }
     fn reset(&self, roots: usize) {
         self.roots_total.store(roots, Ordering::Relaxed);
         self.roots_done.store(0, Ordering::Relaxed);

@@ -1,12 +1,15 @@
-//! `shatranj perft DEPTH [--fen FEN] [--threads N] [--hash MB] [--divide] [--progress S]`.
+//! `shatranj perft DEPTH [--fen FEN] [--threads N] [--hash MB] [--divide] [--progress S]
+//! [--device cpu|gpu|auto]`.
 //!
 //! Output follows Stockfish's `go perft`: `move: nodes` lines when dividing, then
-//! `Nodes searched: N`, then time and speed on their own line.
+//! `Nodes searched: N`, then time and speed on their own line. The counts come from the CPU
+//! perft or the GPU one (`shatranj_gpu::perft`); progress, Ctrl-C and the output are the same.
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shatranj_chess::perft::{PerftError, PerftMonitor, PerftOptions, divide};
-use shatranj_chess::{FenError, Position};
+use shatranj_chess::{FenError, Move, Position};
+use shatranj_gpu::perft::{GpuPerft, GpuPerftError, GpuPerftSettings};
 use std::fmt;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
@@ -36,6 +39,11 @@ pub struct PerftArgs {
     /// many seconds, for logs where no bar is drawn.
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     progress: Option<u64>,
+    /// Where to count: `cpu`, `gpu` (an error without a GPU adapter), or `auto` (a real GPU
+    /// when there is one, never a software one such as lavapipe; else the CPU). The GPU
+    /// uses neither --threads nor --hash.
+    #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu", "auto"])]
+    device: String,
 }
 
 pub enum CliError {
@@ -44,6 +52,8 @@ pub enum CliError {
     Engine(shatranj_engine::EngineError),
     /// A network that does not load (usage: exit status 2).
     Net(shatranj_engine::NetError),
+    /// GPU perft: no adapter, a device failure, or a position it does not handle.
+    Gpu(GpuPerftError),
 }
 
 impl CliError {
@@ -54,6 +64,8 @@ impl CliError {
             CliError::Perft(_) => 1,
             CliError::Engine(_) => 1,
             CliError::Net(_) => 2,
+            CliError::Gpu(GpuPerftError::Unsupported(_)) => 2,
+            CliError::Gpu(_) => 1,
         }
     }
 }
@@ -65,6 +77,7 @@ impl fmt::Display for CliError {
             CliError::Perft(e) => write!(f, "{e}"),
             CliError::Engine(e) => write!(f, "{e}"),
             CliError::Net(e) => write!(f, "{e}"),
+            CliError::Gpu(e) => write!(f, "GPU perft: {e}"),
         }
     }
 }
@@ -83,6 +96,7 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
         threads,
         hash_mb: args.hash,
     };
+    let mut gpu = open_gpu(&args.device)?;
     let monitor = Arc::new(PerftMonitor::new());
     {
         let m = Arc::clone(&monitor);
@@ -93,9 +107,15 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
     let start = Instant::now();
     let result = std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::channel();
-        let (pos, opts, monitor) = (&pos, &opts, &monitor);
+        let (pos, opts, monitor, gpu) = (&pos, &opts, &monitor, &mut gpu);
         s.spawn(move || {
-            let r = divide(pos, args.depth, opts, monitor);
+            let r: Result<Vec<(Move, u64)>, CliError> = match gpu {
+                Some(gpu) => gpu.divide(pos, args.depth, monitor).map_err(|e| match e {
+                    GpuPerftError::Interrupted => CliError::Perft(PerftError::Interrupted),
+                    e => CliError::Gpu(e),
+                }),
+                None => divide(pos, args.depth, opts, monitor).map_err(CliError::Perft),
+            };
             let _ = tx.send((r, start.elapsed()));
         });
         let bar = progress_bar(args.quiet);
@@ -127,16 +147,19 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
                     }
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    return (Err(PerftError::Interrupted), start.elapsed());
+                    return (
+                        Err(CliError::Perft(PerftError::Interrupted)),
+                        start.elapsed(),
+                    );
                 }
             }
         }
     });
     let (result, elapsed) = result;
-    if let Err(PerftError::Interrupted) = result {
+    if let Err(CliError::Perft(PerftError::Interrupted)) = result {
         report_partial(&pos, &monitor, elapsed);
     }
-    let split = result.map_err(CliError::Perft)?;
+    let split = result?;
     let nodes: u64 = if args.depth == 0 {
         1
     } else {
@@ -154,16 +177,36 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
         writeln!(out, "Nodes searched: {nodes}")?;
         let secs = elapsed.as_secs_f64();
         let plural = if threads == 1 { "" } else { "s" };
-        let core = shatranj_chess::perft::counting_core();
+        let counter = match &gpu {
+            Some(gpu) => format!("gpu: {}", gpu.info()),
+            None => format!(
+                "{threads} thread{plural}, {}",
+                shatranj_chess::perft::counting_core()
+            ),
+        };
         writeln!(
             out,
-            "Time: {secs:.3} s, {:.1} Mnps ({threads} thread{plural}, {core})",
+            "Time: {secs:.3} s, {:.1} Mnps ({counter})",
             nodes as f64 / secs.max(1e-9) / 1e6
         )?;
         out.flush()
     };
     let _ = report();
     Ok(())
+}
+
+/// The GPU perft `device` asks for: none for `cpu`; for `auto` only a real GPU (a software
+/// adapter counts slower than the CPU), and the CPU when there is none.
+fn open_gpu(device: &str) -> Result<Option<GpuPerft>, CliError> {
+    if device == "cpu" {
+        return Ok(None);
+    }
+    match GpuPerft::from_env(&GpuPerftSettings::default()) {
+        Ok(gpu) if device == "auto" && gpu.info().is_software() => Ok(None),
+        Ok(gpu) => Ok(Some(gpu)),
+        Err(_) if device == "auto" => Ok(None),
+        Err(e) => Err(CliError::Gpu(e)),
+    }
 }
 
 /// Nodes, speed, root moves finished and the time still needed, for the progress bar.

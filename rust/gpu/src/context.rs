@@ -67,7 +67,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn convert(e: wgpu::Error) -> EvalError {
+pub(crate) fn convert(e: wgpu::Error) -> EvalError {
     match e {
         wgpu::Error::OutOfMemory { .. } => EvalError::OutOfMemory(e.to_string()),
         wgpu::Error::Validation { description, .. } => {
@@ -570,7 +570,7 @@ impl GpuContext {
 
 /// Runs `f` inside error scopes for out-of-memory, validation and internal errors and turns
 /// the first one caught into an [`EvalError`].
-fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T, EvalError> {
+pub(crate) fn scoped<T>(device: &wgpu::Device, f: impl FnOnce() -> T) -> Result<T, EvalError> {
     let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);

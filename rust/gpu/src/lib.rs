@@ -27,6 +27,7 @@ pub mod adapter;
 pub mod auto;
 pub mod context;
 pub mod layout;
+pub mod perft;
 pub mod quiet;
 
 pub use adapter::{AdapterOptions, GpuInfo};

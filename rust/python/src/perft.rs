@@ -1,5 +1,6 @@
-//! `shatranj.perft`: the rules crate's perft (the CLI's entry point, `perft_with`) on a
-//! worker thread, with the GIL released and Ctrl-C turned into `KeyboardInterrupt`.
+//! `shatranj.perft`: the rules crate's perft (the CLI's entry point, `perft_with`), or the
+//! GPU's (`shatranj_gpu::perft`, `device="gpu"`), on a worker thread, with the GIL released
+//! and Ctrl-C turned into `KeyboardInterrupt`.
 //!
 //! The waiting is `worker::run_interruptible`: between slices the optional progress callback
 //! runs, and a pending `KeyboardInterrupt` stops the run through `PerftMonitor`.
@@ -9,7 +10,9 @@ use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use shatranj_chess::perft::{MAX_THREADS, PerftError, PerftMonitor, PerftOptions, perft_with};
+use shatranj_gpu::perft::{GpuPerft, GpuPerftError};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// How long the waiting thread sleeps between signal checks.
@@ -22,13 +25,42 @@ fn perft_error(e: PerftError) -> PyErr {
     }
 }
 
+fn gpu_error(e: GpuPerftError) -> PyErr {
+    match e {
+        GpuPerftError::Device(e) => crate::evaluator::eval_error(e),
+        GpuPerftError::Unsupported(_) => PyValueError::new_err(e.to_string()),
+        GpuPerftError::Interrupted => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// The shared GPU perft for `device`: none for `"cpu"`; for `"auto"` only a real GPU (a
+/// software adapter counts slower than the CPU).
+fn gpu_for(device: &str) -> PyResult<Option<Arc<Mutex<GpuPerft>>>> {
+    match device {
+        "cpu" => Ok(None),
+        "gpu" => shatranj_gpu::perft::shared().map(Some).map_err(gpu_error),
+        "auto" => Ok(shatranj_gpu::perft::shared().ok().filter(|g| {
+            !g.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .info()
+                .is_software()
+        })),
+        other => Err(PyValueError::new_err(format!(
+            "unknown perft device {other:?} (expected cpu, gpu or auto)"
+        ))),
+    }
+}
+
 /// Leaf nodes of the legal move tree `depth` plies below `board`.
 ///
 /// `threads`: `None` or 1 for one thread (the CLI's default), 0 for one per core.
 /// `hash_mb`: size of the subtree-count table (0: none). `progress`: called about every
-/// 20 ms as `progress(nodes_so_far, root_moves_done, root_moves_total)`.
+/// 20 ms as `progress(nodes_so_far, root_moves_done, root_moves_total)`. `device`: `"cpu"`,
+/// `"gpu"` (`RuntimeError` without an adapter; no table, so `hash_mb` must be 0) or `"auto"`
+/// (a real GPU when there is one, else the CPU).
 #[pyfunction]
-#[pyo3(signature = (board, depth, *, threads = None, hash_mb = 0, progress = None))]
+#[pyo3(signature = (board, depth, *, threads = None, hash_mb = 0, progress = None, device = "cpu"))]
+#[allow(clippy::too_many_arguments)]
 pub fn perft(
     py: Python<'_>,
     board: &Bound<'_, Board>,
@@ -36,6 +68,7 @@ pub fn perft(
     threads: Option<i64>,
     hash_mb: i64,
     progress: Option<Bound<'_, PyAny>>,
+    device: &str,
 ) -> PyResult<u64> {
     let depth = u32::try_from(depth)
         .ok()
@@ -60,13 +93,36 @@ pub fn perft(
         ));
     }
     let pos = *crate::board::read(board)?.valid_position()?;
+    let gpu = gpu_for(device)?;
+    if gpu.is_some() && device == "gpu" && hash_mb != 0 {
+        return Err(PyValueError::new_err(
+            "the GPU perft has no table: hash_mb must be 0 with device=\"gpu\"",
+        ));
+    }
     let opts = PerftOptions { threads, hash_mb };
     let monitor = Arc::new(PerftMonitor::new());
     let job = {
         let monitor = Arc::clone(&monitor);
-        move || perft_with(&pos, depth, &opts, &monitor)
+        move || -> PyResult<u64> {
+            match gpu {
+                Some(gpu) => {
+                    let mut gpu = gpu
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    match gpu.divide(&pos, depth, &monitor) {
+                        Ok(_) if depth == 0 => Ok(1),
+                        Ok(split) => Ok(split.iter().map(|&(_, n)| n).sum()),
+                        Err(GpuPerftError::Interrupted) => {
+                            Err(perft_error(PerftError::Interrupted))
+                        }
+                        Err(e) => Err(gpu_error(e)),
+                    }
+                }
+                None => perft_with(&pos, depth, &opts, &monitor).map_err(perft_error),
+            }
+        }
     };
-    let result = run_interruptible(
+    run_interruptible(
         py,
         "perft",
         SLICE,
@@ -79,6 +135,5 @@ pub fn perft(
             }
             None => Ok(()),
         },
-    )?;
-    result.map_err(perft_error)
+    )?
 }

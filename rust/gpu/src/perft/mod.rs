@@ -1,0 +1,363 @@
+//! Perft on the GPU: exact leaf counts of the legal move tree, with the move generation of
+//! `shaders/perft.wgsl`.
+//!
+//! The host walks the top plies with the CPU move generator and gathers the positions a few
+//! plies above the leaves into batches; each batch is one submit in which the GPU expands the
+//! subtrees level by level and counts the last two plies without generating them (see
+//! [`device`]). Every position carries the index of the root move it descends from, so one
+//! batch may hold subtrees of many root moves and still yields the per-move split (`divide`).
+//! A batch whose levels outgrow the buffers is split in halves, and a single subtree that is
+//! too big is expanded one ply on the host: the result never depends on the buffer size.
+//!
+//! ```no_run
+//! use shatranj_chess::Position;
+//! use shatranj_gpu::perft::{GpuPerft, GpuPerftSettings};
+//!
+//! let mut gpu = GpuPerft::from_env(&GpuPerftSettings::default())?;
+//! assert_eq!(gpu.perft(&Position::new(), 5)?, 4_865_609);
+//! # Ok::<(), shatranj_gpu::perft::GpuPerftError>(())
+//! ```
+
+pub mod device;
+pub mod record;
+
+pub use device::{Bitboards, MAX_ORIGINS, MAX_PLIES, PerftCounters, PerftDevice};
+pub use record::{GpuPosition, Unsupported};
+
+use crate::adapter::{AdapterOptions, GpuInfo};
+use shatranj_chess::perft::{PerftMonitor, perft as cpu_perft};
+use shatranj_chess::{Move, Position};
+use shatranj_engine::batch::EvalError;
+use std::fmt;
+
+/// How a [`GpuPerft`] is set up.
+#[derive(Clone, Debug)]
+pub struct GpuPerftSettings {
+    /// Native `u64` bitboards where offered, or always 32-bit halves.
+    pub bitboards: Bitboards,
+    /// Positions per level buffer (`None`: 2^18 on software adapters, 2^23 on GPUs, within
+    /// the device's limits); small values force many batches and splits (tests).
+    pub capacity: Option<usize>,
+    /// Plies each batch covers on the GPU (`None`: as many as fit the buffers, at most 4).
+    pub gpu_plies: Option<u32>,
+}
+
+impl Default for GpuPerftSettings {
+    fn default() -> Self {
+        GpuPerftSettings {
+            bitboards: Bitboards::Auto,
+            capacity: None,
+            gpu_plies: None,
+        }
+    }
+}
+
+/// Why a GPU perft produced no count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GpuPerftError {
+    /// No adapter, a lost device, or another failure of the GPU back end.
+    Device(EvalError),
+    /// A position the shader does not handle (Chess960 castling).
+    Unsupported(String),
+    /// Stopped through [`PerftMonitor::stop`]; the monitor keeps the finished root moves.
+    Interrupted,
+}
+
+impl fmt::Display for GpuPerftError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GpuPerftError::Device(e) => write!(f, "{e}"),
+            GpuPerftError::Unsupported(what) => write!(f, "not supported on the GPU: {what}"),
+            GpuPerftError::Interrupted => f.write_str("perft interrupted"),
+        }
+    }
+}
+
+impl std::error::Error for GpuPerftError {}
+
+impl From<EvalError> for GpuPerftError {
+    fn from(e: EvalError) -> Self {
+        GpuPerftError::Device(e)
+    }
+}
+
+impl From<Unsupported> for GpuPerftError {
+    fn from(e: Unsupported) -> Self {
+        GpuPerftError::Unsupported(e.0)
+    }
+}
+
+/// Branching factor assumed when sizing batches (a split repairs an underestimate).
+const BRANCHING: usize = 40;
+/// The smallest batch worth a submit when choosing how many plies the GPU covers.
+const MIN_BATCH: usize = 64;
+/// Plies per batch at most, by default.
+const DEFAULT_MAX_GPU_PLIES: u32 = 4;
+
+/// A GPU perft engine: the device and its buffers, and the batch being gathered.
+pub struct GpuPerft {
+    device: PerftDevice,
+    gpu_plies: Option<u32>,
+    batch: Vec<Position>,
+    records: Vec<GpuPosition>,
+    calls: u64,
+}
+
+impl GpuPerft {
+    /// Opens the adapter `options` select.
+    pub fn open(
+        options: &AdapterOptions,
+        settings: &GpuPerftSettings,
+    ) -> Result<GpuPerft, GpuPerftError> {
+        let device = PerftDevice::open(options, settings.bitboards, settings.capacity)?;
+        Ok(GpuPerft {
+            device,
+            gpu_plies: settings.gpu_plies.map(|p| p.clamp(1, MAX_PLIES)),
+            batch: Vec::new(),
+            records: Vec::new(),
+            calls: 0,
+        })
+    }
+
+    /// Opens the adapter the `SHATRANJ_WGPU_*` variables select.
+    pub fn from_env(settings: &GpuPerftSettings) -> Result<GpuPerft, GpuPerftError> {
+        GpuPerft::open(&AdapterOptions::from_env()?, settings)
+    }
+
+    pub fn info(&self) -> &GpuInfo {
+        self.device.info()
+    }
+
+    /// Whether the shader runs on native `u64` bitboards (else on 32-bit halves).
+    pub fn native_u64(&self) -> bool {
+        self.device.native_u64()
+    }
+
+    /// Positions each level buffer holds.
+    pub fn capacity(&self) -> usize {
+        self.device.capacity()
+    }
+
+    /// Changes the settings that need no new buffers: the positions a level may hold (at
+    /// most what the device was opened with) and the plies per batch.
+    pub fn set_limits(&mut self, capacity: Option<usize>, gpu_plies: Option<u32>) {
+        self.device.set_capacity(capacity);
+        self.gpu_plies = gpu_plies.map(|p| p.clamp(1, MAX_PLIES));
+    }
+
+    /// What the device has done since it was opened.
+    pub fn counters(&self) -> &PerftCounters {
+        self.device.counters()
+    }
+
+    /// Calls of [`divide`](Self::divide) (and so of [`perft`](Self::perft)) so far.
+    pub fn calls(&self) -> u64 {
+        self.calls
+    }
+
+    /// The leaf count `depth` plies below `pos`.
+    pub fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, GpuPerftError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let split = self.divide(pos, depth, &PerftMonitor::new())?;
+        Ok(split.iter().map(|&(_, n)| n).sum())
+    }
+
+    /// The leaf count under every legal root move, in move-list order, exactly as the CPU's
+    /// [`shatranj_chess::perft::divide`] gives it; progress and finished root moves go to
+    /// `monitor`, and [`PerftMonitor::stop`] ends the run between batches.
+    pub fn divide(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        monitor: &PerftMonitor,
+    ) -> Result<Vec<(Move, u64)>, GpuPerftError> {
+        self.calls += 1;
+        let moves = pos.legal_moves();
+        // The whole tree is checked first, so that an unsupported position fails at once.
+        GpuPosition::new(pos, 0)?;
+        if moves.len() > MAX_ORIGINS {
+            return Err(GpuPerftError::Unsupported(format!(
+                "{} root moves (at most {MAX_ORIGINS})",
+                moves.len()
+            )));
+        }
+        if depth == 0 {
+            monitor.begin_run(moves.len(), 1);
+            return Ok(Vec::new());
+        }
+        let children: Vec<Position> = moves
+            .iter()
+            .map(|&m| {
+                let mut c = *pos;
+                c.play_unchecked(m);
+                c
+            })
+            .collect();
+        let below = depth - 1;
+        let mut counts = vec![0u64; moves.len()];
+        if below == 0 {
+            monitor.begin_run(moves.len(), moves.len() as u64);
+            for (i, &m) in moves.iter().enumerate() {
+                counts[i] = 1;
+                monitor.add_progress(1, 1);
+                monitor.record_root(m, 1);
+            }
+            return Ok(moves.iter().copied().zip(counts).collect());
+        }
+        let gpu = self.plies_on_gpu(below);
+        let host = below - gpu;
+        let work: u64 = children.iter().map(|c| cpu_perft(c, host)).sum();
+        monitor.begin_run(moves.len(), work);
+        let batch_size = self.batch_size(gpu);
+        self.batch.clear();
+        self.records.clear();
+        let mut reported = 0;
+        for (i, child) in children.iter().enumerate() {
+            self.walk(child, host, i as u32, gpu, batch_size, &mut counts, monitor)?;
+            // Every root move before this one has all its subtrees counted once the batch
+            // holding its last ones has run.
+            if self.batch.is_empty() {
+                for (j, &m) in moves.iter().enumerate().take(i + 1).skip(reported) {
+                    monitor.record_root(m, counts[j]);
+                }
+                reported = i + 1;
+            }
+        }
+        self.flush(gpu, &mut counts, monitor)?;
+        for (j, &m) in moves.iter().enumerate().skip(reported) {
+            monitor.record_root(m, counts[j]);
+        }
+        Ok(moves.iter().copied().zip(counts).collect())
+    }
+
+    /// Plies the GPU covers below each batch position for subtrees `below` plies deep.
+    fn plies_on_gpu(&self, below: u32) -> u32 {
+        let most = self.gpu_plies.unwrap_or_else(|| {
+            let mut g = 2;
+            while g < DEFAULT_MAX_GPU_PLIES
+                && self.device.capacity() / (2 * BRANCHING.pow(g - 1)) >= MIN_BATCH
+            {
+                g += 1;
+            }
+            g
+        });
+        below.min(most).max(1)
+    }
+
+    /// Positions per batch: the widest level (`gpu - 2` plies below the batch) should fill
+    /// about half the level buffers.
+    fn batch_size(&self, gpu: u32) -> usize {
+        let cap = self.device.capacity();
+        if gpu <= 2 {
+            return cap;
+        }
+        (cap / (2 * BRANCHING.pow(gpu - 2))).max(1)
+    }
+
+    /// Walks `host` plies below `pos` on the CPU and queues the positions there.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &mut self,
+        pos: &Position,
+        host: u32,
+        origin: u32,
+        gpu: u32,
+        batch_size: usize,
+        counts: &mut [u64],
+        monitor: &PerftMonitor,
+    ) -> Result<(), GpuPerftError> {
+        if host == 0 {
+            self.records.push(GpuPosition::new(pos, origin)?);
+            self.batch.push(*pos);
+            if self.batch.len() >= batch_size {
+                self.flush(gpu, counts, monitor)?;
+            }
+            return Ok(());
+        }
+        for &m in pos.legal_moves().iter() {
+            let mut c = *pos;
+            c.play_unchecked(m);
+            self.walk(&c, host - 1, origin, gpu, batch_size, counts, monitor)?;
+        }
+        Ok(())
+    }
+
+    /// Counts the queued batch into `counts`.
+    fn flush(
+        &mut self,
+        gpu: u32,
+        counts: &mut [u64],
+        monitor: &PerftMonitor,
+    ) -> Result<(), GpuPerftError> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        if monitor.is_stopped() {
+            return Err(GpuPerftError::Interrupted);
+        }
+        let batch = std::mem::take(&mut self.batch);
+        let records = std::mem::take(&mut self.records);
+        let before: u64 = counts.iter().sum();
+        let result = self.run_split(&batch, &records, gpu, counts);
+        let after: u64 = counts.iter().sum();
+        monitor.add_progress(batch.len() as u64, after - before);
+        self.batch = batch;
+        self.records = records;
+        self.batch.clear();
+        self.records.clear();
+        result
+    }
+
+    /// Runs a batch, halving it while a level does not fit; one position too big on its own
+    /// is expanded a ply on the host.
+    fn run_split(
+        &mut self,
+        batch: &[Position],
+        records: &[GpuPosition],
+        gpu: u32,
+        counts: &mut [u64],
+    ) -> Result<(), GpuPerftError> {
+        if self.device.run(records, gpu, counts)? {
+            return Ok(());
+        }
+        if batch.len() > 1 {
+            let half = batch.len() / 2;
+            self.run_split(&batch[..half], &records[..half], gpu, counts)?;
+            return self.run_split(&batch[half..], &records[half..], gpu, counts);
+        }
+        let origin = records[0].origin;
+        let mut children = Vec::new();
+        let mut child_records = Vec::new();
+        for &m in batch[0].legal_moves().iter() {
+            let mut c = batch[0];
+            c.play_unchecked(m);
+            child_records.push(GpuPosition::new(&c, origin)?);
+            children.push(c);
+        }
+        if gpu == 1 {
+            counts[origin as usize] += children.len() as u64;
+            return Ok(());
+        }
+        self.run_split(&children, &child_records, gpu - 1, counts)
+    }
+}
+
+/// The process's shared GPU perft (environment-selected adapter, default settings), opened on
+/// first use: opening compiles the shader, which takes seconds on a software adapter. A
+/// failure to find an adapter is remembered; a failed device is replaced on the next call.
+pub fn shared() -> Result<std::sync::Arc<std::sync::Mutex<GpuPerft>>, GpuPerftError> {
+    use std::sync::{Arc, Mutex, PoisonError};
+    type Shared = Option<Result<Arc<Mutex<GpuPerft>>, GpuPerftError>>;
+    static SHARED: Mutex<Shared> = Mutex::new(None);
+    let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    match &*shared {
+        Some(Ok(gpu)) => return Ok(gpu.clone()),
+        Some(Err(e @ GpuPerftError::Device(EvalError::NoAdapter(_)))) => return Err(e.clone()),
+        _ => {}
+    }
+    let opened = GpuPerft::from_env(&GpuPerftSettings::default()).map(|g| Arc::new(Mutex::new(g)));
+    *shared = Some(opened.clone());
+    opened
+}

@@ -1,0 +1,131 @@
+//! The shader's position record and the slider rays it reads: the one place where a CPU
+//! [`Position`] becomes what `shaders/perft.wgsl` expects.
+
+use bytemuck::{Pod, Zeroable};
+use shatranj_chess::{CastlingSide, Color, Position, Role, Square};
+
+/// One position as `shaders/perft.wgsl` stores it (64 bytes): bitboards of pawns, knights,
+/// bishops, rooks, queens and kings, then White's men; `flags` (bit 0: Black to move; bits
+/// 1–4: castling rights White king side, White queen side, Black king side, Black queen side;
+/// bits 8–15: the en-passant target square, 0 for none) and `origin`, the index of the root
+/// move the position descends from (its leaves are added to that move's count).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct GpuPosition {
+    pub bitboards: [u64; 7],
+    pub flags: u32,
+    pub origin: u32,
+}
+
+/// A position the shader's record cannot hold: castling rights that are not the standard
+/// king on e1/e8 with rooks on the corners (Chess960 castling).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+impl GpuPosition {
+    /// `pos` as the shader's record, with leaves counted for root move `origin`.
+    pub fn new(pos: &Position, origin: u32) -> Result<GpuPosition, Unsupported> {
+        let board = pos.board();
+        let mut bitboards = [0u64; 7];
+        for role in Role::ALL {
+            bitboards[role as usize - 1] = board.by_role(role).0;
+        }
+        bitboards[6] = board.by_color(Color::White).0;
+        let rights = pos.castling_rights();
+        let mut flags = u32::from(pos.turn() == Color::Black);
+        for (bit, color, side) in [
+            (1, Color::White, CastlingSide::KingSide),
+            (2, Color::White, CastlingSide::QueenSide),
+            (3, Color::Black, CastlingSide::KingSide),
+            (4, Color::Black, CastlingSide::QueenSide),
+        ] {
+            if !rights.has(color, side) {
+                continue;
+            }
+            let home = color.fold_wb(Square::E1, Square::E8);
+            let rook = side.rook_from(color);
+            let rook_there = board.piece_at(rook).is_some_and(|p| p.role == Role::Rook);
+            if pos.king(color) != home || !rook_there {
+                return Err(Unsupported(format!(
+                    "castling right {color:?} {side:?} without the king on its e-file square \
+                     and a rook on its corner (Chess960 castling is not on the GPU)"
+                )));
+            }
+            flags |= 1 << bit;
+        }
+        if let Some(ep) = pos.ep_square() {
+            flags |= (ep.index() as u32) << 8;
+        }
+        Ok(GpuPosition {
+            bitboards,
+            flags,
+            origin,
+        })
+    }
+}
+
+/// Directions of `shaders/perft.wgsl`: (file step, rank step) for N, E, NE, NW, S, W, SW, SE;
+/// the first four raise the square index.
+const DIRECTIONS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (-1, 1),
+    (0, -1),
+    (-1, 0),
+    (-1, -1),
+    (1, -1),
+];
+
+/// `rays[s * 8 + d]`: the squares from `s` along direction `d` to the board's edge.
+pub fn rays() -> Vec<u64> {
+    let mut out = Vec::with_capacity(512);
+    for s in 0..64i32 {
+        for (df, dr) in DIRECTIONS {
+            let (mut f, mut r) = (s % 8 + df, s / 8 + dr);
+            let mut ray = 0u64;
+            while (0..8).contains(&f) && (0..8).contains(&r) {
+                ray |= 1 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            out.push(ray);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_is_64_bytes_and_the_start_position_reads_back() {
+        assert_eq!(std::mem::size_of::<GpuPosition>(), 64);
+        let start = GpuPosition::new(&Position::new(), 3).unwrap();
+        assert_eq!(start.bitboards[0], 0x00FF_0000_0000_FF00);
+        assert_eq!(start.bitboards[5], 0x1000_0000_0000_0010);
+        assert_eq!(start.bitboards[6], 0xFFFF);
+        assert_eq!(start.flags, 0b11110);
+        assert_eq!(start.origin, 3);
+    }
+
+    #[test]
+    fn en_passant_and_side_to_move() {
+        let pos: Position = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"
+            .parse()
+            .unwrap();
+        let r = GpuPosition::new(&pos, 0).unwrap();
+        assert_eq!(r.flags & 1, 1);
+        assert_eq!(r.flags >> 8, Square::E3.index() as u32);
+    }
+
+    #[test]
+    fn rays_reach_the_edges() {
+        let rays = rays();
+        assert_eq!(rays[0], 0x0101_0101_0101_0100); // a1 north
+        assert_eq!(rays[2], 0x8040_2010_0804_0200); // a1 north-east
+        assert_eq!(rays[63 * 8 + 6], 0x0040_2010_0804_0201); // h8 south-west
+        assert_eq!(rays[4 * 8 + 5], 0x0F); // e1 west
+    }
+}

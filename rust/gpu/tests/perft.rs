@@ -1,0 +1,294 @@
+//! GPU perft against the reference counts in `data/perft/` and against the CPU perft: every
+//! position of perftsuite.epd and tricky.perft (Chess960 ids skipped by name), a seeded sample
+//! of random.perft, 300 positions from seeded random playouts, the divide split, both bitboard
+//! representations, batches split because they do not fit, interruption, and the counters
+//! (submits, leaves per submit, bytes each way, no buffer created after start-up).
+//!
+//! Depths are chosen for lavapipe (Mesa's software Vulkan) in a debug build on two cores;
+//! without an adapter each test is skipped, or fails when `SHATRANJ_REQUIRE_GPU=1`.
+
+#[path = "support/perft_data.rs"]
+mod perft_data;
+#[path = "../../chess/tests/support/rng.rs"]
+mod rng;
+
+use perft_data::Case;
+use rng::Rng;
+use shatranj_chess::Position;
+use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide, perft};
+use shatranj_gpu::perft::{Bitboards, GpuPerft, GpuPerftError, GpuPerftSettings};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+
+/// Reference counts up to this many leaves are checked (depth 1 always).
+const NODE_CAP: u64 = 300_000;
+/// random.perft positions checked (a seeded sample of the 6,838), to depth 3.
+const RANDOM_SAMPLE: usize = 150;
+const RANDOM_DEPTH: u32 = 3;
+/// Random playouts checked against the CPU perft at depths 2 to 4.
+const PLAYOUTS: usize = 300;
+const SEED: u64 = 0x005E_ED34;
+
+/// The GPU perft with default settings, opened once for all tests (opening compiles the
+/// shader: seconds on lavapipe), or `None` when there is no adapter and none is required.
+fn shared_or_skip(test: &str) -> Option<MutexGuard<'static, GpuPerft>> {
+    static SHARED: OnceLock<Option<Mutex<GpuPerft>>> = OnceLock::new();
+    let gpu =
+        SHARED.get_or_init(|| gpu_or_skip("shared", &GpuPerftSettings::default()).map(Mutex::new));
+    let mut gpu = gpu.as_ref()?.lock().unwrap_or_else(PoisonError::into_inner);
+    println!("{test}: on the shared GPU perft");
+    gpu.set_limits(None, None);
+    Some(gpu)
+}
+
+fn gpu_or_skip(test: &str, settings: &GpuPerftSettings) -> Option<GpuPerft> {
+    match GpuPerft::from_env(settings) {
+        Ok(gpu) => {
+            println!(
+                "{test}: {} ({} bitboards, {} positions a level)",
+                gpu.info(),
+                if gpu.native_u64() { "u64" } else { "2 x u32" },
+                gpu.capacity()
+            );
+            Some(gpu)
+        }
+        Err(e) => {
+            if std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("{test}: SHATRANJ_REQUIRE_GPU=1 but {e}");
+            }
+            println!("{test}: skipped, {e} (set SHATRANJ_REQUIRE_GPU=1 to make this a failure)");
+            None
+        }
+    }
+}
+
+fn position(case: &Case) -> Position {
+    Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id))
+}
+
+/// Checks every listed depth of `cases` up to [`NODE_CAP`] leaves (and up to `max_depth`);
+/// returns the number of counts checked.
+fn check_reference(gpu: &mut GpuPerft, cases: &[Case], max_depth: u32) -> usize {
+    let mut checked = 0;
+    for case in cases {
+        let pos = position(case);
+        for &(depth, expected) in &case.counts {
+            if depth > max_depth || (depth > 1 && expected > NODE_CAP) {
+                continue;
+            }
+            let got = gpu
+                .perft(&pos, depth)
+                .unwrap_or_else(|e| panic!("{} depth {depth}: {e}", case.id));
+            assert_eq!(
+                got, expected,
+                "{} ({}) depth {depth}: GPU {got}, reference {expected}",
+                case.id, case.fen
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn perftsuite_and_tricky_match_the_reference() {
+    let Some(mut gpu) = shared_or_skip("suites") else {
+        return;
+    };
+    let suite = perft_data::perftsuite();
+    assert_eq!(suite.len(), 126);
+    let (tricky, skipped) = perft_data::blocks("tricky.perft");
+    assert_eq!(tricky.len(), 18);
+    println!("tricky.perft: {skipped} Chess960 cases skipped");
+    let checked =
+        check_reference(&mut gpu, &suite, u32::MAX) + check_reference(&mut gpu, &tricky, u32::MAX);
+    println!("suites: {checked} counts checked, {:?}", gpu.counters());
+    assert!(checked >= 400, "only {checked} counts checked");
+}
+
+#[test]
+fn random_perft_sample_matches_the_reference() {
+    let Some(mut gpu) = shared_or_skip("random.perft") else {
+        return;
+    };
+    let (cases, _) = perft_data::blocks("random.perft");
+    assert_eq!(cases.len(), 6_838);
+    let mut rng = Rng::new(SEED);
+    println!("random.perft: {RANDOM_SAMPLE} positions sampled with seed {SEED:#x}");
+    let sample: Vec<Case> = (0..RANDOM_SAMPLE)
+        .map(|_| {
+            let c = &cases[rng.below(cases.len())];
+            Case {
+                id: c.id.clone(),
+                fen: c.fen.clone(),
+                counts: c.counts.clone(),
+            }
+        })
+        .collect();
+    let checked = check_reference(&mut gpu, &sample, RANDOM_DEPTH);
+    assert!(
+        checked >= RANDOM_SAMPLE * 2,
+        "only {checked} counts checked"
+    );
+}
+
+/// Positions of random games from the start position, `plies` of them deep at most (a game
+/// that ends earlier gives its last position).
+fn playouts(seed: u64, n: usize) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let mut pos = Position::new();
+            for _ in 0..rng.below(120) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+            pos
+        })
+        .collect()
+}
+
+fn check_playouts(gpu: &mut GpuPerft, positions: &[Position], test: &str) {
+    for (i, pos) in positions.iter().enumerate() {
+        let depth = 2 + (i % 3) as u32;
+        let cpu = perft(pos, depth);
+        let got = gpu.perft(pos, depth).unwrap();
+        assert_eq!(
+            got, cpu,
+            "{test}: position {i} ({pos}) depth {depth}: GPU {got}, CPU {cpu}"
+        );
+    }
+}
+
+#[test]
+fn random_playouts_match_the_cpu() {
+    let Some(mut gpu) = shared_or_skip("playouts") else {
+        return;
+    };
+    println!("playouts: {PLAYOUTS} positions, seed {SEED:#x}");
+    check_playouts(&mut gpu, &playouts(SEED, PLAYOUTS), "playouts");
+}
+
+#[test]
+fn both_bitboard_representations_agree_with_the_cpu() {
+    let halves = GpuPerftSettings {
+        bitboards: Bitboards::Halves,
+        ..GpuPerftSettings::default()
+    };
+    let Some(mut gpu) = gpu_or_skip("halves", &halves) else {
+        return;
+    };
+    assert!(!gpu.native_u64());
+    let positions = playouts(SEED + 1, 60);
+    check_playouts(&mut gpu, &positions, "2 x u32");
+    // The shared perft takes native u64 bitboards wherever the adapter offers them
+    // (lavapipe does), so every other test of this file runs on that path.
+    drop(gpu);
+    let Some(mut gpu) = shared_or_skip("u64") else {
+        return;
+    };
+    if gpu.native_u64() {
+        check_playouts(&mut gpu, &positions, "u64");
+        println!("u64 bitboards: checked on {}", gpu.info());
+    } else {
+        println!("u64 bitboards: not offered by {}", gpu.info());
+        let native = GpuPerftSettings {
+            bitboards: Bitboards::Native,
+            ..GpuPerftSettings::default()
+        };
+        assert!(
+            GpuPerft::from_env(&native).is_err(),
+            "Native must fail where not offered"
+        );
+    }
+}
+
+#[test]
+fn divide_equals_the_cpu_divide() {
+    let Some(mut gpu) = shared_or_skip("divide") else {
+        return;
+    };
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for (fen, depth) in [
+        (kiwipete, 3),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let monitor = PerftMonitor::new();
+        let cpu = divide(&pos, depth, &PerftOptions::default(), &PerftMonitor::new()).unwrap();
+        let got = gpu.divide(&pos, depth, &monitor).unwrap();
+        assert_eq!(got, cpu, "{fen} depth {depth}");
+        let mut finished = monitor.finished_roots();
+        finished.sort_by_key(|(m, _)| cpu.iter().position(|(c, _)| c == m));
+        assert_eq!(finished, cpu, "{fen}: the monitor's finished roots");
+        assert_eq!(monitor.fraction_done(), 1.0);
+        assert_eq!(monitor.nodes(), cpu.iter().map(|&(_, n)| n).sum::<u64>());
+    }
+}
+
+#[test]
+fn small_buffers_split_batches_and_stay_exact() {
+    // 256 positions a level and four plies per batch: levels overflow, batches are halved
+    // and single subtrees expanded on the host.
+    let Some(mut gpu) = shared_or_skip("split") else {
+        return;
+    };
+    gpu.set_limits(Some(256), Some(4));
+    assert_eq!(gpu.capacity(), 256);
+    let before = gpu.counters().clone();
+    let kiwipete: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+        .parse()
+        .unwrap();
+    assert_eq!(gpu.perft(&Position::new(), 5).unwrap(), 4_865_609);
+    assert_eq!(gpu.perft(&kiwipete, 4).unwrap(), 4_085_603);
+    let c = gpu.counters().clone();
+    println!("split: {c:?}");
+    assert!(
+        c.overflows > before.overflows,
+        "no batch overflowed: the split path went untested"
+    );
+}
+
+#[test]
+fn counters_show_whole_subtrees_per_submit_and_no_new_buffers() {
+    let Some(mut gpu) = shared_or_skip("counters") else {
+        return;
+    };
+    let start = Position::new();
+    // Warm-up.
+    assert_eq!(gpu.perft(&start, 3).unwrap(), 8_902);
+    let before = gpu.counters().clone();
+    assert_eq!(gpu.perft(&start, 5).unwrap(), 4_865_609);
+    let after = gpu.counters().clone();
+    println!("counters: {after:?}");
+    assert_eq!(
+        after.buffers_created, before.buffers_created,
+        "buffers created after warm-up"
+    );
+    let submits = after.submits - before.submits;
+    // Perft 5 from the start: the GPU takes every root move's whole 4-ply subtree, and the
+    // 20 subtrees go in one batch: one submit.
+    assert_eq!(submits, 1, "submits for startpos perft 5");
+    assert_eq!(after.leaves - before.leaves, 4_865_609);
+    // One batch of 20 positions up, its control words and 20 totals back.
+    assert_eq!(
+        after.bytes_uploaded - before.bytes_uploaded,
+        20 * 64 + 128 + 12
+    );
+    assert_eq!(after.bytes_read_back - before.bytes_read_back, 128 + 20 * 8);
+    assert_eq!(after.overflows, before.overflows);
+}
+
+#[test]
+fn a_stopped_monitor_interrupts_the_run() {
+    let Some(mut gpu) = shared_or_skip("interrupt") else {
+        return;
+    };
+    let monitor = PerftMonitor::new();
+    monitor.stop();
+    let r = gpu.divide(&Position::new(), 4, &monitor);
+    assert_eq!(r, Err(GpuPerftError::Interrupted));
+    assert!(monitor.finished_roots().is_empty());
+}
