@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The GPU checks for a lent accelerator machine (an NVIDIA H200 through the `device` tool):
+# GPU perft (the exact-count tests on the real GPU, then startpos perft 7-9 and Kiwipete 6-7
+# with the device counters, and the host's CPU perft on all threads beside depths 7-8 and 6),
 # the bit-identity tests on the real GPU (classical shader and network shader) and the
-# batch-size benchmark of both evaluations, outputs under $OUT.
+# batch-size benchmark of both evaluations, outputs under $OUT. SKIP_EVAL=1 runs only the
+# perft part (about 1-2 minutes).
 #
 # Two steps, so that no device time is spent compiling (the lent machine may lack Rust):
 #
@@ -15,13 +18,15 @@
 #        benchmark (batch 1 … 1M, CPU one thread / all threads / GPU, batch-1 latency) for the
 #        classical evaluation and the network (the built-in one, or .gpucheck/net.nnue, which
 #        --prepare copies from NET=path if set), and writes
-#        $OUT/{bit_identity.log, network_identity.log, gpu_eval.jsonl, gpu_eval.txt, env.txt}.
+#        $OUT/{env.txt, perft_identity.log, perft.jsonl, bit_identity.log, network_identity.log,
+#        gpu_eval.jsonl, gpu_eval.txt, gpu_eval.png}: 8 files.
 #   3. back here: python3 benchmarks/gpu_eval.py --from-json <files_at>/gpu_eval.jsonl --record
 #        appends the table (with a plot) to benchmarks/RESULTS.md, with the swept crossover
 #        beside the one `auto` calibrates for itself.
 #
-# Expected runtime on the device: about 4–6 minutes (the benchmark's 1M batches dominate,
-# once per evaluation).
+# Expected runtime on the device: about 5–7 minutes (the evaluation benchmark's 1M batches
+# dominate, once per evaluation; every perft command has its own time limit, 4 minutes in all
+# at worst, about 1 minute as predicted in benchmarks/RESULTS.md).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,8 +40,9 @@ if [ "${1:-}" = "--prepare" ]; then
     exclude="$(git rev-parse --git-path info/exclude)"
     mkdir -p "$(dirname "$exclude")"
     grep -qxF '/.gpucheck/' "$exclude" 2>/dev/null || echo '/.gpucheck/' >>"$exclude"
-    cargo build --release -p shatranj-gpu --example gpu_eval
+    cargo build --release -p shatranj-gpu --example gpu_eval --example gpu_perft
     cp target/release/examples/gpu_eval "$PREBUILT/gpu_eval"
+    cp target/release/examples/gpu_perft "$PREBUILT/gpu_perft"
     # The test binary's path comes from cargo's JSON messages.
     test_bin=$(cargo test --release -p shatranj-gpu --test bit_identity --no-run --message-format=json \
         | python3 -c 'import json,sys
@@ -52,9 +58,17 @@ for line in sys.stdin:
     if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "network_identity":
         print(m["executable"])')
     cp "$net_test" "$PREBUILT/network_identity"
+    perft_test=$(cargo test --release -p shatranj-gpu --test perft --no-run --message-format=json \
+        | python3 -c 'import json,sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "perft":
+        print(m["executable"])')
+    cp "$perft_test" "$PREBUILT/perft"
     if [ -n "${NET:-}" ]; then cp "$NET" "$PREBUILT/net.nnue"; fi
     # Line tables are most of the size, and everything carried counts against the 64 MiB.
-    strip --strip-debug "$PREBUILT/gpu_eval" "$PREBUILT/bit_identity" "$PREBUILT/network_identity" 2>/dev/null || true
+    strip --strip-debug "$PREBUILT/gpu_eval" "$PREBUILT/gpu_perft" "$PREBUILT/bit_identity" \
+        "$PREBUILT/network_identity" "$PREBUILT/perft" 2>/dev/null || true
     if [ ! -d .gl ] || ! ls .gl/*.deb >/dev/null 2>&1; then
         grep -qxF '/.gl/' "$exclude" || echo '/.gl/' >>"$exclude"
         mkdir -p .gl /tmp/amd64/partial
@@ -96,12 +110,35 @@ if [ -x "$PREBUILT/bit_identity" ]; then
     test_cmd=("$PREBUILT/bit_identity")
     net_test_cmd=("$PREBUILT/network_identity")
     bench_cmd=("$PREBUILT/gpu_eval")
+    perft_test_cmd=("$PREBUILT/perft")
+    perft_cmd=("$PREBUILT/gpu_perft")
 else
     # No prebuilt binaries: build here (needs cargo on this machine).
-    cargo build --release -p shatranj-gpu --example gpu_eval || exit 1
+    cargo build --release -p shatranj-gpu --example gpu_eval --example gpu_perft || exit 1
     test_cmd=(cargo test --release -p shatranj-gpu --test bit_identity --)
     net_test_cmd=(cargo test --release -p shatranj-gpu --test network_identity --)
     bench_cmd=(target/release/examples/gpu_eval)
+    perft_test_cmd=(cargo test --release -p shatranj-gpu --test perft --)
+    perft_cmd=(target/release/examples/gpu_perft)
+fi
+
+# GPU perft first: exact counts, then speed with the counters, the CPU on every thread beside
+# it (perft 9 on the CPU would take minutes, so it runs on the GPU alone).
+echo "== GPU perft: exact counts (SHATRANJ_REQUIRE_GPU=1) =="
+SHATRANJ_REQUIRE_GPU=1 timeout 60 "${perft_test_cmd[@]}" --nocapture --test-threads 1 2>&1 | tee "$OUT/perft_identity.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+echo "== GPU perft: speed =="
+kiwipete='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
+{
+    timeout 60 "${perft_cmd[@]}" --cpu-threads "$(nproc)" 7 8 || status=1
+    timeout 90 "${perft_cmd[@]}" 9 || status=1
+    timeout 30 "${perft_cmd[@]}" --fen "$kiwipete" --cpu-threads "$(nproc)" 6 || status=1
+    timeout 30 "${perft_cmd[@]}" --fen "$kiwipete" 7 || status=1
+    timeout 30 "${perft_cmd[@]}" --bitboards halves 8 || status=1
+} >"$OUT/perft.jsonl"
+cat "$OUT/perft.jsonl"
+if [ "${SKIP_EVAL:-0}" = "1" ]; then
+    exit $status
 fi
 
 echo "== bit identity, classical (SHATRANJ_REQUIRE_GPU=1) =="

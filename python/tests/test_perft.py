@@ -145,3 +145,31 @@ def test_perft_releases_the_gil() -> None:
     assert result == [193690690]
     # The run takes ~0.3 s or more; with the GIL held this thread would not tick at all.
     assert ticks >= 20, ticks
+
+
+def gpu_or_skip() -> None:
+    """Skips the GPU perft tests without an adapter, or fails with SHATRANJ_REQUIRE_GPU=1."""
+    if shatranj.gpu_info() is None:
+        if os.environ.get("SHATRANJ_REQUIRE_GPU") == "1":
+            pytest.fail("SHATRANJ_REQUIRE_GPU=1 but shatranj.gpu_info() found no adapter")
+        pytest.skip("no GPU adapter (on Linux: apt-get install mesa-vulkan-drivers)")
+
+
+@pytest.mark.parametrize("fen,counts", KNOWN)
+def test_gpu_device_gives_the_known_counts(fen: str, counts: List[int]) -> None:
+    gpu_or_skip()
+    board = shatranj.Board(fen)
+    for depth, nodes in enumerate(counts[:5]):
+        assert shatranj.perft(board, depth, device="gpu") == nodes, (fen, depth)
+    assert shatranj.perft(board, 3, device="auto") == counts[3]
+
+
+def test_gpu_device_takes_a_progress_callback_and_rejects_bad_arguments() -> None:
+    gpu_or_skip()
+    seen: List[Tuple[int, int, int]] = []
+    board = shatranj.Board()
+    assert shatranj.perft(board, 5, device="gpu", progress=lambda *a: seen.append(a)) == 4865609
+    with pytest.raises(ValueError, match="device"):
+        shatranj.perft(board, 2, device="tpu")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="hash_mb"):
+        shatranj.perft(board, 2, device="gpu", hash_mb=16)

@@ -1,11 +1,14 @@
 //! GPU perft speed and counters, as one JSON line per run:
-//! `cargo run --release -p shatranj-gpu --example gpu_perft -- [--fen FEN] [--bitboards auto|halves|native] [--capacity N] DEPTH...`
+//! `cargo run --release -p shatranj-gpu --example gpu_perft -- [--fen FEN] [--bitboards auto|halves|native] [--capacity N] [--cpu-threads N] DEPTH...`
 //!
 //! Each depth is counted once on the GPU (after a warm-up of depth 3); the line gives the
-//! nodes, seconds, nps and the device counters of that run. `benchmarks/gpu_perft.py` runs
-//! it beside the CPU perft.
+//! nodes, seconds, nps and the device counters of that run. With `--cpu-threads N` the CPU
+//! perft (N threads, no table) counts the same tree right after, on its own line, and the
+//! two counts must agree (exit status 1 otherwise). `benchmarks/gpu_perft.py` runs the CLI's
+//! GPU and CPU perft side by side; `benchmarks/gpu_device_check.sh` runs this on the device.
 
 use shatranj_chess::Position;
+use shatranj_chess::perft::{PerftMonitor, PerftOptions, perft_with};
 use shatranj_gpu::perft::{Bitboards, GpuPerft, GpuPerftSettings};
 use std::time::Instant;
 
@@ -14,6 +17,7 @@ fn main() {
     let mut fen = None;
     let mut settings = GpuPerftSettings::default();
     let mut depths = Vec::new();
+    let mut cpu_threads = 0usize;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--fen" => fen = args.next(),
@@ -25,6 +29,7 @@ fn main() {
                 }
             }
             "--capacity" => settings.capacity = args.next().and_then(|s| s.parse().ok()),
+            "--cpu-threads" => cpu_threads = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             d => depths.push(d.parse::<u32>().unwrap_or_else(|_| {
                 eprintln!("not a depth: {d}");
                 std::process::exit(2)
@@ -68,5 +73,26 @@ fn main() {
             c.overflows - before.overflows,
             c.buffers_created - before.buffers_created,
         );
+        if cpu_threads > 0 {
+            let opts = PerftOptions {
+                threads: cpu_threads,
+                hash_mb: 0,
+            };
+            let t = Instant::now();
+            let cpu = perft_with(&pos, depth, &opts, &PerftMonitor::new()).unwrap_or_else(|e| {
+                eprintln!("{e}");
+                std::process::exit(1)
+            });
+            let secs = t.elapsed().as_secs_f64();
+            println!(
+                "{{\"device\": \"cpu\", \"threads\": {cpu_threads}, \"depth\": {depth}, \"nodes\": {cpu}, \
+                 \"seconds\": {secs:.4}, \"nps\": {:.0}}}",
+                cpu as f64 / secs.max(1e-9)
+            );
+            if cpu != nodes {
+                eprintln!("count mismatch at depth {depth}: GPU {nodes}, CPU {cpu}");
+                std::process::exit(1);
+            }
+        }
     }
 }

@@ -282,6 +282,33 @@ fn counters_show_whole_subtrees_per_submit_and_no_new_buffers() {
 }
 
 #[test]
+fn a_deep_count_puts_over_ten_million_leaves_in_each_submit() {
+    let Some(mut gpu) = shared_or_skip("leaves per submit") else {
+        return;
+    };
+    if gpu.capacity() < 1 << 18 {
+        println!(
+            "leaves per submit: skipped, levels of {} positions",
+            gpu.capacity()
+        );
+        return;
+    }
+    // Perft 6 gives the GPU 4-ply subtrees below the 400 positions two plies down, 81 to a
+    // batch with 2^18 positions a level: 5 submits. Depth 7 and beyond batch the same way,
+    // with more batches of the same size.
+    gpu.set_limits(Some(1 << 18), None);
+    let before = gpu.counters().clone();
+    assert_eq!(gpu.perft(&Position::new(), 6).unwrap(), 119_060_324);
+    let after = gpu.counters().clone();
+    let submits = after.submits - before.submits;
+    let per_submit = (after.leaves - before.leaves) / submits;
+    println!("leaves per submit: {submits} submits, {per_submit} leaves each on average");
+    assert_eq!(submits, 5);
+    assert!(per_submit >= 10_000_000, "{per_submit} leaves per submit");
+    assert_eq!(after.buffers_created, before.buffers_created);
+}
+
+#[test]
 fn a_stopped_monitor_interrupts_the_run() {
     let Some(mut gpu) = shared_or_skip("interrupt") else {
         return;

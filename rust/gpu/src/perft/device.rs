@@ -102,10 +102,7 @@ pub fn shader_source(native: bool) -> String {
     } else {
         include_str!("../../shaders/perft_bb32.wgsl")
     };
-    format!(
-        "{prelude}\n{}",
-        include_str!("../../shaders/perft.wgsl")
-    )
+    format!("{prelude}\n{}", include_str!("../../shaders/perft.wgsl"))
 }
 
 impl PerftDevice {
