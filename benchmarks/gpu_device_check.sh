@@ -43,28 +43,16 @@ if [ "${1:-}" = "--prepare" ]; then
     cargo build --release -p shatranj-gpu --example gpu_eval --example gpu_perft
     cp target/release/examples/gpu_eval "$PREBUILT/gpu_eval"
     cp target/release/examples/gpu_perft "$PREBUILT/gpu_perft"
-    # The test binary's path comes from cargo's JSON messages.
-    test_bin=$(cargo test --release -p shatranj-gpu --test bit_identity --no-run --message-format=json \
-        | python3 -c 'import json,sys
+    # Each test binary's path comes from cargo's JSON messages.
+    for test in bit_identity network_identity perft; do
+        test_bin=$(cargo test --release -p shatranj-gpu --test "$test" --no-run --message-format=json \
+            | TEST="$test" python3 -c 'import json,os,sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "bit_identity":
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == os.environ["TEST"]:
         print(m["executable"])')
-    cp "$test_bin" "$PREBUILT/bit_identity"
-    net_test=$(cargo test --release -p shatranj-gpu --test network_identity --no-run --message-format=json \
-        | python3 -c 'import json,sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "network_identity":
-        print(m["executable"])')
-    cp "$net_test" "$PREBUILT/network_identity"
-    perft_test=$(cargo test --release -p shatranj-gpu --test perft --no-run --message-format=json \
-        | python3 -c 'import json,sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "perft":
-        print(m["executable"])')
-    cp "$perft_test" "$PREBUILT/perft"
+        cp "$test_bin" "$PREBUILT/$test"
+    done
     if [ -n "${NET:-}" ]; then cp "$NET" "$PREBUILT/net.nnue"; fi
     # Line tables are most of the size, and everything carried counts against the 64 MiB.
     strip --strip-debug "$PREBUILT/gpu_eval" "$PREBUILT/gpu_perft" "$PREBUILT/bit_identity" \

@@ -7,13 +7,13 @@
 //! Depths are chosen for lavapipe (Mesa's software Vulkan) in a debug build on two cores;
 //! without an adapter each test is skipped, or fails when `SHATRANJ_REQUIRE_GPU=1`.
 
+#[path = "support/common.rs"]
+mod common;
 #[path = "support/perft_data.rs"]
 mod perft_data;
-#[path = "../../chess/tests/support/rng.rs"]
-mod rng;
 
 use perft_data::Case;
-use rng::Rng;
+use common::Rng;
 use shatranj_chess::Position;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide, perft};
 use shatranj_gpu::perft::{Bitboards, GpuPerft, GpuPerftError, GpuPerftSettings};
@@ -51,13 +51,7 @@ fn gpu_or_skip(test: &str, settings: &GpuPerftSettings) -> Option<GpuPerft> {
             );
             Some(gpu)
         }
-        Err(e) => {
-            if std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() == Ok("1") {
-                panic!("{test}: SHATRANJ_REQUIRE_GPU=1 but {e}");
-            }
-            println!("{test}: skipped, {e} (set SHATRANJ_REQUIRE_GPU=1 to make this a failure)");
-            None
-        }
+        Err(e) => common::no_gpu(test, e),
     }
 }
 
