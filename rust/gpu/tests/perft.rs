@@ -12,8 +12,8 @@ mod common;
 #[path = "support/perft_data.rs"]
 mod perft_data;
 
-use perft_data::Case;
 use common::Rng;
+use perft_data::Case;
 use shatranj_chess::Position;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide, perft};
 use shatranj_gpu::perft::{Bitboards, GpuPerft, GpuPerftError, GpuPerftSettings};
