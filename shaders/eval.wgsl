@@ -1,6 +1,7 @@
 // The engine's static evaluation as a WGSL compute shader: one invocation scores one packed
 // position. It reproduces `shatranj_engine::eval::evaluate_bitboards` bit for bit, so it uses
-// integer arithmetic only and follows the formula in rust/engine/src/eval.rs step by step.
+// integer arithmetic only and follows the formula in rust/engine/src/eval/classical.rs step by
+// step.
 //
 // Parameters: `params` is `EvalParams::as_words()` uploaded as is. The word offset of every
 // field (`PIECE_VALUE_MG`, `PST_MG`, … `TEMPO`) is NOT written here: `shatranj_gpu::layout`

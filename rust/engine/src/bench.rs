@@ -2,7 +2,7 @@
 //! table, giving a node-count signature that changes only when the search does.
 
 use crate::engine::{Engine, EngineError, EngineOptions};
-use crate::evaluation::Evaluation;
+use crate::eval::Evaluation;
 use crate::limits::Limits;
 use shatranj_chess::Position;
 use std::time::{Duration, Instant};

@@ -4,9 +4,9 @@
 //! aspiration windows, quiescence search with static exchange evaluation, null-move pruning,
 //! late-move reductions, futility pruning; lazy SMP threads over a lock-free transposition
 //! table; an integer tapered evaluation whose every weight lives in one table
-//! ([`params::EvalParams`]) so that a GPU shader can compute the same numbers; time
+//! ([`eval::EvalParams`]) so that a GPU shader can compute the same numbers; time
 //! management; and the UCI protocol ([`uci`]). Static evaluations can also travel through a
-//! batching service ([`service`]) to a [`BatchEvaluator`] back end, which is how [`selfplay`]
+//! batching service ([`eval::service`]) to a [`BatchEvaluator`] back end, which is how [`selfplay`]
 //! gathers the evaluations of many concurrent games into one batch.
 //!
 //! ```
@@ -34,40 +34,35 @@
 //! assert!(engine.evaluate(&Position::new()) > 0); // the side to move has the tempo
 //! ```
 
-pub mod batch;
 pub mod bench;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
-pub mod evaluation;
 pub mod in_progress;
 pub mod limits;
 pub mod nnue;
 pub mod ordering;
-pub mod params;
 pub mod score;
 pub mod search;
 pub mod see;
 pub mod selfplay;
-pub mod service;
 pub mod threads;
 pub mod time;
 pub mod tt;
 pub mod uci;
 pub mod util;
 
-pub use batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 pub use engine::{
-    Engine, EngineError, EngineOptions, EvalRoute, OpenEvaluator, PvLine, SearchInfo, SearchResult,
-    SearchRoot, StopHandle, cpu_only_evaluator,
+    Engine, EngineError, EngineOptions, PvLine, SearchInfo, SearchResult, SearchRoot, StopHandle,
 };
-pub use eval::{CpuEvaluator, Evaluator, PackedPosition};
-pub use evaluation::Evaluation;
+pub use eval::{
+    BatchConfig, BatchEvaluator, CpuBatchEvaluator, CpuEvaluator, DEFAULT_PARAMS, Device,
+    EvalClient, EvalError, EvalParams, EvalRoute, EvalService, Evaluation, Evaluator,
+    OpenEvaluator, PackedPosition, ServiceStats, cpu_only_evaluator,
+};
 pub use limits::Limits;
 pub use nnue::{NetError, Network};
-pub use params::{DEFAULT_PARAMS, EvalParams};
 pub use score::Score;
-pub use service::{BatchConfig, EvalClient, EvalService, ServiceStats};
 
 // The crate README's examples compile and run as doctests, so the README cannot drift.
 #[cfg(doctest)]

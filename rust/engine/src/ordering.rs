@@ -5,7 +5,7 @@
 //! material by SEE, most valuable victim first; the two killer moves; the counter-move;
 //! quiet moves by history; losing captures last (then under-promotions).
 
-use crate::params::{HISTORY_MAX, SEE_VALUE};
+use crate::search::params::{HISTORY_MAX, SEE_VALUE};
 use crate::see::{capture_gain, see_ge};
 use shatranj_chess::{Color, Move, Position, Role};
 

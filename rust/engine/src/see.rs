@@ -1,6 +1,6 @@
 //! Static exchange evaluation: does a capture sequence on one square win material?
 
-use crate::params::SEE_VALUE;
+use crate::search::params::SEE_VALUE;
 use shatranj_chess::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 };

@@ -11,7 +11,7 @@
 //! depth) spent about half its time repeating the helper's current iteration; with it, two
 //! threads leapfrog each other (one on `d`, the other on `d + 1`).
 //!
-//! Where two threads do meet in the same node (at depth ≥ [`crate::params::ABDADA_MIN_DEPTH`]),
+//! Where two threads do meet in the same node (at depth ≥ [`crate::search::params::ABDADA_MIN_DEPTH`]),
 //! each leaves the moves the other is inside for last ([`crate::in_progress`], simplified
 //! ABDADA), so they split the node's moves instead of searching them in the same order.
 //! And a thread inside a node that the other has meanwhile finished (its table entry now cuts
@@ -37,11 +37,11 @@
 //! as many nodes as one thread does, because the helper, a depth deeper and so slower, walks
 //! the same tree behind it. Stockfish 15.1's lazy SMP on the same positions: 1.2–1.3×.
 
-use crate::evaluation::Evaluation;
+use crate::eval::EvalService;
+use crate::eval::Evaluation;
 use crate::in_progress::MovesInProgress;
 use crate::score::{MATE_BOUND, MAX_PLY, Value};
 use crate::search::{Role, RootMove, SearchContext, Searcher};
-use crate::service::EvalService;
 use shatranj_chess::Move;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
@@ -200,7 +200,7 @@ pub fn lazy_smp(
                     helper.flush_nodes();
                     (
                         (helper.root_moves.first().cloned(), helper.completed_depth),
-                        helper.evaluations,
+                        helper.eval.evaluations(),
                     )
                 })
             })
@@ -219,7 +219,7 @@ pub fn lazy_smp(
         shared.stop.store(true, Ordering::Relaxed);
 
         let mut results = vec![(main.root_moves.first().cloned(), main.completed_depth)];
-        let mut evaluations = main.evaluations;
+        let mut evaluations = main.eval.evaluations();
         for h in helpers {
             // A helper that panicked contributes nothing; the main thread's result stands.
             if let Ok((r, evals)) = h.join() {

@@ -8,14 +8,9 @@
 //! out-of-range option, a bad `go` parameter — is answered with an `info string` line and
 //! otherwise ignored.
 
-use crate::batch::Device;
-use crate::engine::{
-    Engine, EngineOptions, EvalRoute, MAX_THREADS, OpenEvaluator, SearchInfo, SearchRoot,
-    StopHandle, cpu_only_evaluator, nps,
-};
-use crate::evaluation::Evaluation;
+use crate::engine::{Engine, EngineOptions, MAX_THREADS, SearchInfo, SearchRoot, StopHandle, nps};
+use crate::eval::{BatchConfig, Device, EvalRoute, Evaluation, OpenEvaluator, cpu_only_evaluator};
 use crate::limits::Limits;
-use crate::service::BatchConfig;
 use crate::tt::max_hash_mb;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide};
 use shatranj_chess::{Move, Position, uci::parse_uci};

@@ -2,8 +2,8 @@
 //! batch call agreeing with single calls.
 
 use shatranj_chess::Position;
+use shatranj_engine::eval::EVAL_PARAMS_WORDS;
 use shatranj_engine::eval::evaluate;
-use shatranj_engine::params::EVAL_PARAMS_WORDS;
 use shatranj_engine::{CpuEvaluator, DEFAULT_PARAMS, Evaluator, PackedPosition};
 
 // The seeded generator shared with the rules crate's tests (xorshift64*).

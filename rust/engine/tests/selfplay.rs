@@ -4,7 +4,7 @@
 
 use shatranj_chess::san::parse_san;
 use shatranj_chess::{Color, Position};
-use shatranj_engine::batch::cpu_evaluator;
+use shatranj_engine::eval::cpu_evaluator;
 use shatranj_engine::selfplay::{
     GameTermination, MoveLimit, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayReport,
     parse_openings, play_games,

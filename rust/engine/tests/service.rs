@@ -9,7 +9,7 @@ use shatranj_chess::Position;
 use shatranj_engine::eval::evaluate;
 use shatranj_engine::{
     BatchConfig, BatchEvaluator, CpuBatchEvaluator, DEFAULT_PARAMS, Engine, EngineOptions,
-    EvalError, EvalRoute, EvalService, Evaluation, Limits, PackedPosition, batch::cpu_evaluator,
+    EvalError, EvalRoute, EvalService, Evaluation, Limits, PackedPosition, eval::cpu_evaluator,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

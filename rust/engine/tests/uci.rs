@@ -405,7 +405,7 @@ fn cpu_as_gpu(
     _: shatranj_engine::Device,
     evaluation: &shatranj_engine::Evaluation,
 ) -> Result<std::sync::Arc<dyn shatranj_engine::BatchEvaluator>, shatranj_engine::EvalError> {
-    Ok(shatranj_engine::batch::cpu_evaluator(evaluation))
+    Ok(shatranj_engine::eval::cpu_evaluator(evaluation))
 }
 
 #[test]

@@ -17,8 +17,8 @@
 
 use shatranj_chess::Position;
 use shatranj_engine::Evaluation;
-use shatranj_engine::batch::cpu_evaluator;
 use shatranj_engine::eval::PackedPosition;
+use shatranj_engine::eval::cpu_evaluator;
 use shatranj_engine::nnue::CompactPosition;
 use shatranj_gpu::{BatchEvaluator, EvalError, GpuEvaluator};
 use std::time::{Duration, Instant};

@@ -9,7 +9,7 @@
 //! Among the adapters that pass the filters and can run compute shaders, the best ranked by
 //! device type wins (software rasterisers such as lavapipe last); ties keep wgpu's order.
 
-use shatranj_engine::batch::EvalError;
+use shatranj_engine::eval::EvalError;
 use std::fmt;
 
 /// How to pick an adapter; [`AdapterOptions::from_env`] reads the environment variables.

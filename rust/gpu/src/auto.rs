@@ -13,9 +13,9 @@
 //! `SHATRANJ_GPU_CROSSOVER` is set explicitly (how the tests route batches through it).
 
 use crate::{GpuEvaluator, shared_gpu_for};
-use shatranj_engine::batch::{BatchEvaluator, EvalError, cpu_evaluator};
+use shatranj_engine::eval::Evaluation;
 use shatranj_engine::eval::PackedPosition;
-use shatranj_engine::evaluation::Evaluation;
+use shatranj_engine::eval::{BatchEvaluator, EvalError, cpu_evaluator};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

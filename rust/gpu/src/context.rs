@@ -15,9 +15,9 @@
 use crate::adapter::{self, AdapterOptions, GpuInfo};
 use crate::layout::{self, WORKGROUP_SIZE};
 use bytemuck::Pod;
-use shatranj_engine::batch::{EvalError, check_lengths};
+use shatranj_engine::eval::Evaluation;
 use shatranj_engine::eval::PackedPosition;
-use shatranj_engine::evaluation::Evaluation;
+use shatranj_engine::eval::{EvalError, check_lengths};
 use shatranj_engine::nnue::CompactPosition;
 use std::mem::size_of;
 use std::sync::mpsc;

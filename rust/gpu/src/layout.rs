@@ -9,8 +9,8 @@
 //! the fields listed here tile the struct exactly, so a field added to `EvalParams` but not
 //! here fails the build's tests instead of shifting the shader's reads.
 
+use shatranj_engine::eval::{EVAL_PARAMS_WORDS, EvalParams};
 use shatranj_engine::nnue::{INPUTS, MAX_EVAL, Network};
-use shatranj_engine::params::{EVAL_PARAMS_WORDS, EvalParams};
 use std::fmt::Write;
 use std::mem::{offset_of, size_of_val};
 
@@ -158,7 +158,7 @@ pub fn shader_source() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shatranj_engine::params::DEFAULT_PARAMS;
+    use shatranj_engine::eval::DEFAULT_PARAMS;
 
     #[test]
     fn fields_tile_the_struct_without_gaps() {

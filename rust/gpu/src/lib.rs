@@ -13,14 +13,14 @@
 //! - [`layout`] derives the shader's view of the parameter table from the Rust struct.
 //!
 //! ```no_run
-//! use shatranj_engine::batch::Device;
+//! use shatranj_engine::eval::Device;
 //! use shatranj_engine::eval::PackedPosition;
 //!
 //! let evaluator = shatranj_gpu::open(Device::Auto)?;
 //! let start = PackedPosition::from_position(&shatranj_chess::Position::new());
 //! let mut scores = vec![0; 4];
 //! evaluator.evaluate_packed(&[start; 4], &mut scores)?;
-//! # Ok::<(), shatranj_engine::batch::EvalError>(())
+//! # Ok::<(), shatranj_engine::eval::EvalError>(())
 //! ```
 
 pub mod adapter;
@@ -33,13 +33,13 @@ pub mod quiet;
 pub use adapter::{AdapterOptions, GpuInfo};
 pub use auto::{AutoEvaluator, DEFAULT_CROSSOVER, ENV_CROSSOVER, calibrate};
 pub use context::{GpuContext, Program};
-pub use shatranj_engine::batch::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
+pub use shatranj_engine::eval::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 
-use shatranj_engine::batch::cpu_evaluator;
+use shatranj_engine::eval::EvalParams;
+use shatranj_engine::eval::Evaluation;
 use shatranj_engine::eval::PackedPosition;
-use shatranj_engine::evaluation::Evaluation;
+use shatranj_engine::eval::cpu_evaluator;
 use shatranj_engine::nnue::CompactPosition;
-use shatranj_engine::params::EvalParams;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The GPU [`BatchEvaluator`]: one [`GpuContext`], used by one batch at a time (concurrent

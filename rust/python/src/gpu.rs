@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyString, PyTuple};
 use shatranj_chess::fen;
-use shatranj_engine::batch::EvalError;
+use shatranj_engine::eval::EvalError;
 use shatranj_engine::eval::PackedPosition;
 
 /// The positions of `boards` (Board objects or FEN strings), packed for the evaluator.

@@ -3,9 +3,9 @@
 
 use shatranj_chess::Color;
 use shatranj_engine::datagen::{DataError, GameData, TrainingPosition, read_shard};
+use shatranj_engine::eval::DEFAULT_PARAMS;
 use shatranj_engine::eval::evaluate;
 use shatranj_engine::nnue::{active_features, black_view};
-use shatranj_engine::params::DEFAULT_PARAMS;
 use std::path::{Path, PathBuf};
 
 /// One position as the trainer sees it (70 bytes: tens of millions fit in memory).

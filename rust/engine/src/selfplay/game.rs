@@ -1,8 +1,8 @@
 //! One self-play game: moves chosen by a fixed-depth or fixed-node search until the rules
 //! end the game or the ply cap adjudicates it a draw.
 
-use crate::engine::{Engine, EngineError, EngineOptions, EvalRoute, SearchRoot, StopHandle};
-use crate::evaluation::Evaluation;
+use crate::engine::{Engine, EngineError, EngineOptions, SearchRoot, StopHandle};
+use crate::eval::{EvalRoute, Evaluation};
 use crate::limits::Limits;
 use shatranj_chess::{Color, History, Move, Position, Rules, Termination};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -26,11 +26,9 @@ pub use game::{GameRecord, GameTermination};
 pub use opening::{Opening, OpeningError, RandomOpenings, parse_openings, random_opening};
 pub use pgn::format_pgn;
 
-use crate::batch::{BatchEvaluator, EvalError};
-use crate::engine::{EngineError, EvalRoute, StopHandle};
-use crate::evaluation::Evaluation;
+use crate::engine::{EngineError, StopHandle};
+use crate::eval::{BatchConfig, BatchEvaluator, EvalError, EvalRoute, EvalService, Evaluation};
 use crate::limits::Limits;
-use crate::service::{BatchConfig, EvalService};
 use game::{GameSettings, play_game};
 use shatranj_chess::Color;
 use std::fmt;

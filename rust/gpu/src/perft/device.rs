@@ -11,7 +11,7 @@
 use super::record::{GpuPosition, rays};
 use crate::adapter::{self, AdapterOptions, GpuInfo};
 use crate::context::scoped;
-use shatranj_engine::batch::EvalError;
+use shatranj_engine::eval::EvalError;
 use std::sync::mpsc;
 use std::time::Duration;
 

@@ -27,7 +27,7 @@ pub use record::{GpuPosition, Unsupported};
 use crate::adapter::{AdapterOptions, GpuInfo};
 use shatranj_chess::perft::{PerftMonitor, perft as cpu_perft};
 use shatranj_chess::{Move, Position};
-use shatranj_engine::batch::EvalError;
+use shatranj_engine::eval::EvalError;
 use std::fmt;
 
 /// How a [`GpuPerft`] is set up.

@@ -12,8 +12,9 @@
 //! [`EvalService`] answers what is queued, stops the dispatcher and joins it; a client used
 //! after that gets an error, never a hang.
 
-use crate::batch::{BatchEvaluator, EvalError};
-use crate::eval::PackedPosition;
+use super::Evaluation;
+use super::batch::{BatchEvaluator, Device, EvalError, cpu_evaluator};
+use super::packed::PackedPosition;
 use shatranj_chess::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -278,7 +279,7 @@ impl EvalClient {
         positions: &[PackedPosition],
         out: &mut [i32],
     ) -> Result<(), EvalError> {
-        crate::batch::check_lengths(positions, out)?;
+        crate::eval::check_lengths(positions, out)?;
         if positions.is_empty() {
             return Ok(());
         }
@@ -392,3 +393,91 @@ fn dispatch_loop(shared: &Shared) {
         positions.clear();
     }
 }
+
+/// Where a search sends its static evaluations.
+///
+/// `Direct` calls the CPU evaluation inline: tens of nanoseconds, nothing shared — the fast
+/// path and the default. `Service` sends each one through a batching service, so that many
+/// concurrent searches fill the batches of a back end that gains from them (a GPU). On a CPU
+/// back end the round trip costs far more than the evaluation (see benchmarks/RESULTS.md),
+/// which is why `auto` resolves to `Direct` there.
+#[derive(Clone, Default)]
+pub enum EvalRoute {
+    #[default]
+    Direct,
+    Service(Arc<EvalService>),
+}
+
+/// Opens the batch back end of an evaluation for a device: `shatranj_gpu::open_for` in a
+/// build with the GPU back end, [`cpu_only_evaluator`] without it. Injected, so this crate
+/// needs no GPU code.
+pub type OpenEvaluator = fn(Device, &Evaluation) -> Result<Arc<dyn BatchEvaluator>, EvalError>;
+
+/// The back end of a build without a GPU: the CPU for `cpu` and `auto`, an error for `gpu`.
+pub fn cpu_only_evaluator(
+    device: Device,
+    evaluation: &Evaluation,
+) -> Result<Arc<dyn BatchEvaluator>, EvalError> {
+    match device {
+        Device::Cpu | Device::Auto => Ok(cpu_evaluator(evaluation)),
+        Device::Gpu => Err(EvalError::NoAdapter(
+            "built without the GPU back end".into(),
+        )),
+    }
+}
+
+impl EvalRoute {
+    pub fn is_direct(&self) -> bool {
+        matches!(self, EvalRoute::Direct)
+    }
+
+    /// The route of a search asked to evaluate `evaluation` on `device`. `cpu` and `auto`
+    /// evaluate inline: one search makes one request at a time per thread, so a batch never
+    /// grows past the thread count, and inline CPU evaluation measured faster than any round
+    /// trip (benchmarks/RESULTS.md). `gpu` goes through a batching service over the GPU.
+    pub fn for_device(
+        device: Device,
+        open: OpenEvaluator,
+        batch: BatchConfig,
+        evaluation: &Evaluation,
+    ) -> Result<EvalRoute, EvalError> {
+        match device {
+            Device::Cpu | Device::Auto => Ok(EvalRoute::Direct),
+            Device::Gpu => {
+                let service = EvalService::new(open(device, evaluation)?, batch)?;
+                Ok(EvalRoute::Service(Arc::new(service)))
+            }
+        }
+    }
+
+    /// The device this route evaluates on, for display: `cpu` inline, else the service's
+    /// back end.
+    pub fn describe(&self) -> String {
+        match self {
+            EvalRoute::Direct => "cpu (inline)".into(),
+            EvalRoute::Service(s) => format!("{} (batched)", s.describe()),
+        }
+    }
+}
+
+impl std::fmt::Debug for EvalRoute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalRoute::Direct => f.write_str("Direct"),
+            EvalRoute::Service(s) => write!(f, "Service({})", s.describe()),
+        }
+    }
+}
+
+/// Two routes are equal when they are both direct or share the same service.
+impl PartialEq for EvalRoute {
+    fn eq(&self, other: &EvalRoute) -> bool {
+        match (self, other) {
+            (EvalRoute::Direct, EvalRoute::Direct) => true,
+            (EvalRoute::Service(a), EvalRoute::Service(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for EvalRoute {}

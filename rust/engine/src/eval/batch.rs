@@ -7,10 +7,10 @@
 //! of memory — so its call returns a `Result`, while the search's per-node evaluation cannot
 //! fail and must not pay for a `Result`.
 
+use crate::eval::EvalParams;
+use crate::eval::Evaluation;
 use crate::eval::{PackedPosition, evaluate_bitboards};
-use crate::evaluation::Evaluation;
 use crate::nnue::Network;
-use crate::params::EvalParams;
 use std::fmt;
 use std::str::FromStr;
 
@@ -231,8 +231,8 @@ impl BatchEvaluator for CpuBatchEvaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::DEFAULT_PARAMS;
     use crate::eval::evaluate;
-    use crate::params::DEFAULT_PARAMS;
     use shatranj_chess::Position;
 
     #[test]

@@ -1,11 +1,41 @@
-//! Which static evaluation a search uses: the classical parameter table or a network, chosen
-//! by the names users type (`EvalFile` in UCI, `eval_file` in Python, `--eval-file` in the
-//! command line): a path to a network file, `<default>` for the network built into the
-//! binary, or `classical`.
+//! The static evaluation, all of it: which evaluation a search uses ([`Evaluation`], chosen
+//! by the names users type: `EvalFile` in UCI, `eval_file` in Python, `--eval-file` in the
+//! command line: a path to a network file, `<default>` for the network built into the
+//! binary, or `classical`), and how each search thread computes it ([`EvalState`]).
+//!
+//! The search names [`EvalState`] and nothing else from here: the state owns the choice
+//! between the network with its incremental accumulators, the classical formula, and the
+//! batching service, so adding an evaluation never means editing the search.
+//!
+//! - [`classical`]: the hand-written formula and the [`Evaluator`] trait;
+//! - [`params`]: its weights ([`EvalParams`]), one table a GPU shader reads too;
+//! - [`packed`]: [`PackedPosition`], the position as a batch back end reads it;
+//! - [`batch`]: evaluating many positions at once ([`BatchEvaluator`], [`Device`]);
+//! - [`service`]: batching the evaluations of many threads ([`EvalService`]) and the route a
+//!   search's evaluations take ([`EvalRoute`]);
+//! - the network itself is [`crate::nnue`].
 
-use crate::eval::evaluate;
+pub mod batch;
+pub mod classical;
+pub mod packed;
+pub mod params;
+pub mod service;
+mod state;
+
+pub use batch::{
+    BatchEvaluator, CpuBatchEvaluator, Device, EvalError, NetworkBatchEvaluator, check_lengths,
+    cpu_evaluator,
+};
+pub use classical::{CpuEvaluator, Evaluator, evaluate, evaluate_bitboards};
+pub use packed::PackedPosition;
+pub use params::{DEFAULT_PARAMS, EVAL_PARAMS_WORDS, EvalParams};
+pub use service::{
+    BatchConfig, EvalClient, EvalRoute, EvalService, OpenEvaluator, ServiceStats,
+    cpu_only_evaluator,
+};
+pub use state::EvalState;
+
 use crate::nnue::{NetError, Network};
-use crate::params::{DEFAULT_PARAMS, EvalParams};
 use shatranj_chess::Position;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -17,12 +47,12 @@ pub const CLASSICAL_NAME: &str = "classical";
 
 /// The network built into the binary (`<default>`): the newest one that has played well
 /// enough to be shipped (rust/engine/nets/README.md, benchmarks/RESULTS.md).
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../nets/gen4.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/gen4.nnue"));
 
 /// A static evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Evaluation {
-    /// The hand-written evaluation of [`crate::eval`] with these weights.
+    /// The hand-written evaluation of [`classical`] with these weights.
     Classical(Box<EvalParams>),
     /// A network ([`crate::nnue`]), shared by every thread and engine that uses it.
     Network(Arc<Network>),

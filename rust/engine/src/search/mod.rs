@@ -5,23 +5,21 @@
 //! transposition table, the stop flag and the node counters. Exactly one is the *main* thread:
 //! it alone watches the clock and reports progress ([`Role::Main`]).
 
-use crate::eval::evaluate;
-use crate::evaluation::Evaluation;
+pub mod params;
+
+use crate::eval::EvalState;
 use crate::limits::Limits;
-use crate::nnue::AccumulatorStack;
 use crate::ordering::{
     Heuristics, OrderingHints, is_bad_tactical, is_tactical, pick_next, piece_to, score_captures,
     score_moves,
 };
-use crate::params::*;
 use crate::score::*;
 use crate::see::{capture_gain, see_ge};
-use crate::service::EvalClient;
 use crate::threads::SharedState;
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
+use params::*;
 use shatranj_chess::{Color, Move, Position, Role as PieceRole};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 /// What a search thread is responsible for beyond searching.
@@ -145,12 +143,8 @@ pub struct Searcher<'a> {
     unwind_to: Option<(usize, Value)>,
     lmr: Box<[[i32; 64]; 64]>,
     root_depth: i32,
-    /// This thread's way into the batching service, when evaluations are routed there.
-    eval_client: Option<EvalClient>,
-    /// The network's accumulators per ply, when the evaluation is a network.
-    accumulators: Option<AccumulatorStack>,
-    /// Static evaluations computed (table hits excluded).
-    pub evaluations: u64,
+    /// This thread's static evaluations (which evaluation, and how, is its business).
+    pub eval: EvalState<'a>,
 }
 
 impl<'a> Searcher<'a> {
@@ -219,51 +213,7 @@ impl<'a> Searcher<'a> {
             unwind_to: None,
             lmr,
             root_depth: 0,
-            eval_client: shared.service.as_ref().map(|s| s.client()),
-            accumulators: shared
-                .evaluation
-                .network()
-                .map(|n| AccumulatorStack::new(Arc::clone(n), MAX_PLY + 4)),
-            evaluations: 0,
-        }
-    }
-
-    /// The static evaluation of `pos`, the position at `ply`: inline on the CPU, or through
-    /// the batching service. A failed batch falls back to the CPU, which computes the same
-    /// number, so the search goes on unchanged; the failure is reported once.
-    #[inline]
-    fn static_eval(&mut self, pos: &Position, ply: usize) -> Value {
-        self.evaluations += 1;
-        match &mut self.eval_client {
-            None => self.evaluate_here(pos, ply),
-            Some(client) => match client.evaluate(pos) {
-                Ok(v) => v,
-                Err(e) => {
-                    if let Some(s) = &self.shared.service {
-                        s.record_fallback(&e);
-                    }
-                    self.evaluate_here(pos, ply)
-                }
-            },
-        }
-    }
-
-    /// The evaluation on this thread: the network from its accumulators, or the classical
-    /// evaluation.
-    #[inline]
-    fn evaluate_here(&mut self, pos: &Position, ply: usize) -> Value {
-        match (&mut self.accumulators, &self.shared.evaluation) {
-            (Some(stack), _) => stack.evaluate(ply, pos),
-            (None, Evaluation::Classical(params)) => evaluate(params, pos),
-            (None, e) => e.evaluate(pos),
-        }
-    }
-
-    /// The position at `ply` is `child`, a move away from `parent` at `ply - 1`.
-    #[inline]
-    fn enter_child(&mut self, ply: usize, parent: &Position, child: &Position) {
-        if let Some(stack) = &mut self.accumulators {
-            stack.push(ply, parent, child);
+            eval: EvalState::new(&shared.evaluation, shared.service.as_deref(), MAX_PLY + 4),
         }
     }
 
@@ -282,9 +232,7 @@ impl<'a> Searcher<'a> {
         if self.root_moves.is_empty() {
             return;
         }
-        if let Some(stack) = &mut self.accumulators {
-            stack.reset(0, root);
-        }
+        self.eval.reset(root);
         let mut best_move_changes = 0u32;
         let mut last_best = None;
         for depth in 1..=max_depth {
@@ -665,7 +613,7 @@ impl<'a> Searcher<'a> {
                 return if in_check {
                     DRAW
                 } else {
-                    self.static_eval(pos, ply)
+                    self.eval.evaluate(ply, pos)
                 };
             }
             // Mate distance pruning: no line here can beat a shorter mate already found.
@@ -697,7 +645,7 @@ impl<'a> Searcher<'a> {
         } else {
             match tt_entry {
                 Some(e) => e.eval,
-                None => self.static_eval(pos, ply),
+                None => self.eval.evaluate(ply, pos),
             }
         };
         let mut eval = static_eval;
@@ -742,9 +690,7 @@ impl<'a> Searcher<'a> {
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
                 let mut child = *pos;
                 if child.play_null() {
-                    if let Some(stack) = &mut self.accumulators {
-                        stack.push_null(ply + 1);
-                    }
+                    self.eval.push_null(ply + 1);
                     self.frames[ply].current_move = None;
                     self.frames[ply + 1].null_allowed = false;
                     self.keys.push(key);
@@ -922,7 +868,7 @@ impl<'a> Searcher<'a> {
             }
             let new_depth = depth - 1 + extension;
             // After the singular-extension search, whose children took this slot.
-            self.enter_child(ply + 1, pos, &child);
+            self.eval.push(ply + 1, pos, &child);
 
             self.frames[ply].current_move = Some(m);
             self.frames[ply].moved_piece = Self::piece_index(pos, m);
@@ -1120,7 +1066,7 @@ impl<'a> Searcher<'a> {
             return if in_check {
                 DRAW
             } else {
-                self.static_eval(pos, ply)
+                self.eval.evaluate(ply, pos)
             };
         }
         let pv_node = beta - alpha > 1;
@@ -1147,7 +1093,7 @@ impl<'a> Searcher<'a> {
         } else {
             match tt_entry {
                 Some(e) => e.eval,
-                None => self.static_eval(pos, ply),
+                None => self.eval.evaluate(ply, pos),
             }
         };
         let mut best_score = static_eval;
@@ -1189,7 +1135,7 @@ impl<'a> Searcher<'a> {
             }
             let mut child = *pos;
             child.play_unchecked(m);
-            self.enter_child(ply + 1, pos, &child);
+            self.eval.push(ply + 1, pos, &child);
             self.keys.push(key);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
@@ -1230,7 +1176,9 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Evaluation;
     use crate::limits::Limits;
+    use std::sync::Arc;
     use std::time::Duration;
 
     /// Every static evaluation a search makes with a network, incremental and lazy, equals
@@ -1251,10 +1199,10 @@ mod tests {
             let time = TimeManager::new(&limits, root.turn(), Duration::ZERO);
             let ctx = SearchContext::for_tests(&state, &tt, &time, &limits, &root);
             let mut searcher = Searcher::new(Role::Main, 0, ctx);
-            let stack = searcher.accumulators.as_mut().unwrap();
+            let stack = searcher.eval.accumulators.as_mut().unwrap();
             stack.verify = true;
             searcher.iterative_deepening(&root, 64, &mut |_, _, _| {});
-            let stack = searcher.accumulators.as_ref().unwrap();
+            let stack = searcher.eval.accumulators.as_ref().unwrap();
             checked += stack.checked;
             mismatches += stack.mismatches;
             updates += stack.updates;
