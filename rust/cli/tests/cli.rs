@@ -527,3 +527,43 @@ fn opening_the_gpu_is_quiet() {
         assert!(o.status.success(), "{err}");
     }
 }
+
+#[test]
+fn the_gpu_device_prints_what_the_cpu_prints() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let run = |device: &str| {
+        shatranj(&[
+            "perft", "3", "--divide", "--quiet", "--fen", fen, "--device", device,
+        ])
+    };
+    let counts = |o: &Output| -> String {
+        stdout(o)
+            .lines()
+            .filter(|l| !l.starts_with("Time: "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let cpu = run("cpu");
+    assert!(cpu.status.success(), "{}", stderr(&cpu));
+    let gpu = run("gpu");
+    if gpu.status.success() {
+        assert_eq!(counts(&gpu), counts(&cpu));
+        assert!(stdout(&gpu).contains("(gpu: "), "{}", stdout(&gpu));
+    } else {
+        // No adapter: a one-line error and status 1, unless a GPU is required here.
+        assert_ne!(
+            std::env::var("SHATRANJ_REQUIRE_GPU").as_deref(),
+            Ok("1"),
+            "SHATRANJ_REQUIRE_GPU=1 but: {}",
+            stderr(&gpu)
+        );
+        assert_eq!(gpu.status.code(), Some(1));
+        assert!(stderr(&gpu).contains("GPU"), "{}", stderr(&gpu));
+    }
+    // `auto` never fails for want of a GPU, and counts the same.
+    let auto = run("auto");
+    assert!(auto.status.success(), "{}", stderr(&auto));
+    assert_eq!(counts(&auto), counts(&cpu));
+    let bad = run("tpu");
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -303,6 +303,50 @@ fn a_deep_count_puts_over_ten_million_leaves_in_each_submit() {
 }
 
 #[test]
+fn an_interrupted_run_keeps_the_finished_root_moves_exact() {
+    let Some(mut gpu) = shared_or_skip("interrupted mid-run") else {
+        return;
+    };
+    // Batches of 256 positions one ply deep: root moves finish one submit after another,
+    // some 770 submits in all.
+    gpu.set_limits(Some(256), Some(1));
+    let pos = Position::new();
+    let cpu = divide(&pos, 5, &PerftOptions::default(), &PerftMonitor::new()).unwrap();
+    let monitor = PerftMonitor::new();
+    let result = std::thread::scope(|s| {
+        s.spawn(|| {
+            while monitor.roots().0 < 3 && !monitor.is_stopped() {
+                std::thread::yield_now();
+            }
+            monitor.stop();
+        });
+        let r = gpu.divide(&pos, 5, &monitor);
+        monitor.stop();
+        r
+    });
+    let finished = monitor.finished_roots();
+    println!(
+        "interrupted mid-run: {} root moves finished, {}",
+        finished.len(),
+        if result.is_ok() {
+            "run complete"
+        } else {
+            "interrupted"
+        }
+    );
+    assert!(finished.len() >= 3);
+    for (m, n) in &finished {
+        let expected = cpu.iter().find(|(c, _)| c == m).map(|&(_, n)| n);
+        assert_eq!(Some(*n), expected, "{m}");
+    }
+    match result {
+        Err(GpuPerftError::Interrupted) => assert!(finished.len() < cpu.len()),
+        Ok(split) => assert_eq!(split, cpu), // Finished before the stop arrived.
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
 fn a_stopped_monitor_interrupts_the_run() {
     let Some(mut gpu) = shared_or_skip("interrupt") else {
         return;

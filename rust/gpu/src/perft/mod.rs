@@ -216,14 +216,13 @@ impl GpuPerft {
         let mut reported = 0;
         for (i, child) in children.iter().enumerate() {
             self.walk(child, host, i as u32, gpu, batch_size, &mut counts, monitor)?;
-            // Every root move before this one has all its subtrees counted once the batch
-            // holding its last ones has run.
-            if self.batch.is_empty() {
-                for (j, &m) in moves.iter().enumerate().take(i + 1).skip(reported) {
-                    monitor.record_root(m, counts[j]);
-                }
-                reported = i + 1;
+            // Positions are queued in root-move order, so every root move before the first
+            // one still queued has all its subtrees counted.
+            let pending = self.records.first().map_or(i + 1, |r| r.origin as usize);
+            for (j, &m) in moves.iter().enumerate().take(pending).skip(reported) {
+                monitor.record_root(m, counts[j]);
             }
+            reported = reported.max(pending);
         }
         self.flush(gpu, &mut counts, monitor)?;
         for (j, &m) in moves.iter().enumerate().skip(reported) {
