@@ -4,6 +4,23 @@ The API follows python-chess 1.11 (``import shatranj as chess`` works for everyd
 squares are ints 0..63, colours bools, piece types ints 1..6. The native code lives in
 :mod:`shatranj._core`; this package re-exports it and adds the pure-Python helpers
 (constants, square functions, ``SquareSet``, ``Outcome``/``Termination``, ``Winnability``).
+
+What each module owns:
+
+- ``shatranj`` (this module): ``Board``, ``Move``, ``Piece``, ``Game``, the move errors,
+  ``perft``, ``evaluate``, ``gpu_info``, the python-chess constants and square functions;
+  ``Engine`` and ``selfplay`` re-exported from the modules below.
+- ``shatranj.engine``: engines, in process (``Engine``) and external (UCI and XBoard
+  clients, ``analyse_many``), and their scores.
+- ``shatranj.pgn``: PGN games, streams of them, Arrow tables.
+- ``shatranj.polyglot``, ``shatranj.svg``: opening books; drawings of boards.
+- ``shatranj.planes``, ``shatranj.nnue``: training tensors; the engine's networks and their data.
+- ``shatranj.selfplay``: many engine games at once.
+- ``shatranj.distributed``: perft, analysis and self-play on a Ray cluster.
+- The private modules hold python-chess's pure-Python parts: bitboards (``_bitboards``),
+  ``_squareset``, ``_baseboard``, the Board methods written in Python (``_board_compat``), setup
+  mode (``_setup``), endings (``_outcome``, ``_winnability``) and the engine protocols
+  (``_engine_*``).
 """
 
 from __future__ import annotations
