@@ -40,6 +40,7 @@ from ._core import (
     NetworkError,
     Piece,
     PseudoLegalMoveGenerator,
+    SolverError,
     TrainingDataError,
     __version__,
     boards_to_features,
@@ -153,7 +154,7 @@ def square_mirror(square: int) -> int:
 
 __all__ = [
     "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "Game", "GameOverError", "IllegalMoveError",
-    "InvalidMoveError", "NetworkError", "TrainingDataError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination", "Winnability",
+    "InvalidMoveError", "NetworkError", "SolverError", "TrainingDataError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination", "Winnability",
     "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "evaluate", "gpu_info", "perft", "Engine",
     "SelfPlayGame", "SelfPlayResult", "selfplay",
     "Color", "COLORS", "COLOR_NAMES", "WHITE", "BLACK", "PieceType", "PIECE_TYPES",

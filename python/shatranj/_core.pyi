@@ -26,6 +26,7 @@ __all__ = [
     "Network",
     "Piece",
     "PseudoLegalMoveGenerator",
+    "SolverError",
     "TrainingDataError",
     "__version__",
     "boards_to_features",
@@ -90,6 +91,9 @@ class GameOverError(ValueError):
 
 class NetworkError(ValueError):
     """Raised when a network (an eval_file, a network file or weights to build one from) cannot be used; the message says why."""
+
+class SolverError(ValueError):
+    """Raised by Board.winnability(color, full=True) when CHA's solver cannot take the position (a castling right it cannot represent, a board it refuses) or its answer fails the check on replay; the message says which."""
 
 class TrainingDataError(ValueError):
     """Raised when game-data shards (datagen's .sgd files) cannot be read; the message names the file, game and ply."""
@@ -235,7 +239,7 @@ class Board:
     def has_insufficient_material(self, color: bool) -> bool: ...
     def can_checkmate(self, color: bool) -> bool: ...
     def is_dead_position(self) -> bool: ...
-    def winnability(self, color: bool) -> Winnability: ...
+    def winnability(self, color: bool, full: bool = False) -> Winnability: ...
     def has_legal_en_passant(self) -> bool: ...
     def is_valid(self) -> bool: ...
     def is_repetition(self, count: int = 3) -> bool: ...

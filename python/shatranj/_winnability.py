@@ -10,7 +10,14 @@ if TYPE_CHECKING:
 
 Kind = Literal["unwinnable", "helpmate", "unknown"]
 Proof = Literal[
-    "game_over", "material", "no_check", "no_mating_square", "search_quick", "search_deep"
+    "game_over",
+    "material",
+    "no_check",
+    "no_mating_square",
+    "search_quick",
+    "search_deep",
+    "solver_fast",
+    "solver",
 ]
 
 
@@ -22,6 +29,8 @@ class Winnability:
     argument), ``"helpmate"`` (``line`` is a series of legal moves from the position that
     ends in the side's mate; empty when the opponent is mated already) or ``"unknown"``
     (neither within the search budget; counted as "can", which keeps the answer sound).
+    ``proof`` is ``"solver_fast"`` or ``"solver"`` when CHA's solver decided where our own
+    proofs could not (its bounded fast mode by default, its full search with ``full=True``).
     """
 
     kind: Kind

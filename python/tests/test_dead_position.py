@@ -79,3 +79,25 @@ def test_r4_6_winnability_bad_colour_raises_not_panics() -> None:
     with pytest.raises(ZeroDivisionError):
         shatranj.Board().winnability(NoTruth())  # type: ignore[arg-type]
     assert shatranj.Board().winnability(1) == shatranj.Board().winnability(shatranj.WHITE)  # type: ignore[arg-type]
+
+
+def test_r4_6_r4_9_winnability_full_tier() -> None:
+    # A position our own tiers leave open (a locked chain with a loose pawn; from the
+    # development set): the full tier decides it, by CHA's solver.
+    board = shatranj.Board("2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - - 0 1")
+    for color in (shatranj.WHITE, shatranj.BLACK):
+        full = board.winnability(color, full=True)
+        assert (full.kind, full.proof, full.line) == ("unwinnable", "solver", None)
+        assert not full.can_checkmate
+    # A helpmate in the full tier: our Move objects, replaying to the side's mate.
+    board = shatranj.Board("8/8/4k3/8/8/3KBN2/8/8 w - - 0 1")
+    h = board.winnability(shatranj.WHITE, True)
+    assert h.kind == "helpmate" and h.line
+    for move in h.line:
+        assert isinstance(move, shatranj.Move) and move in board.legal_moves
+        board.push(move)
+    assert board.is_checkmate() and board.turn == shatranj.BLACK
+    # Decided by our own proofs first: the proof keeps its name.
+    wall = shatranj.Board("8/8/8/1k6/p1p1p1p1/P1P1P1P1/8/5K2 w - - 0 1")
+    assert wall.winnability(shatranj.WHITE, full=True).proof == "no_check"
+    assert issubclass(shatranj.SolverError, ValueError)

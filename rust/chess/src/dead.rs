@@ -61,11 +61,16 @@ pub enum Proof {
     /// The helpmate search followed every line to one of the proofs above, a stalemate or
     /// the opponent's mate, within the budget of the tier named.
     Search(Tier),
+    /// CHA's solver in its bounded fast mode (the `solver` feature), consulted where ours
+    /// could not decide.
+    SolverFast,
+    /// CHA's solver in full (the `solver` feature): `Position::winnability_full`.
+    Solver,
 }
 
 impl Proof {
     /// A short name (for Python and reports): `game_over`, `material`, `no_check`,
-    /// `no_mating_square`, `search_quick`, `search_deep`.
+    /// `no_mating_square`, `search_quick`, `search_deep`, `solver_fast`, `solver`.
     pub fn name(self) -> &'static str {
         match self {
             Proof::GameOver => "game_over",
@@ -74,6 +79,8 @@ impl Proof {
             Proof::NoMatingSquare => "no_mating_square",
             Proof::Search(Tier::Quick) => "search_quick",
             Proof::Search(Tier::Deep) => "search_deep",
+            Proof::SolverFast => "solver_fast",
+            Proof::Solver => "solver",
         }
     }
 }
@@ -135,6 +142,10 @@ pub struct DeadOptions {
     pub quick: Budget,
     pub deep: Budget,
     pub rules: ProofRules,
+    /// Where our tiers end undecided, consult CHA's solver in its bounded fast mode
+    /// (`Proof::SolverFast`). On by default when the `solver` feature is; without the
+    /// feature it has no effect.
+    pub solver: bool,
 }
 
 impl Default for DeadOptions {
@@ -154,6 +165,7 @@ impl Default for DeadOptions {
                 max_plies: 600,
             },
             rules: ProofRules::default(),
+            solver: cfg!(feature = "solver"),
         }
     }
 }
@@ -174,6 +186,25 @@ impl Position {
     /// unknown within the budget.
     pub fn winnability(&self, color: Color) -> Winnability {
         winnability_with(self, color, &DeadOptions::default())
+    }
+
+    /// The full tier: our own proofs first, then, where they leave the question open, CHA's
+    /// solver in full (`crate::solver::solve`), whose helpmate is replayed and checked here.
+    /// Decides practically every position; hard constructed ones may take a second or more.
+    /// `Unknown` only when the solver gives up within its own budget.
+    #[cfg(feature = "solver")]
+    pub fn winnability_full(
+        &self,
+        color: Color,
+    ) -> Result<Winnability, crate::solver::SolverError> {
+        let ours = DeadOptions {
+            solver: false,
+            ..DeadOptions::default()
+        };
+        match winnability_with(self, color, &ours) {
+            Winnability::Unknown => crate::solver::solve(self, color),
+            decided => Ok(decided),
+        }
     }
 }
 
@@ -239,7 +270,7 @@ fn decide(pos: &Position, reach: Option<&Reach>, color: Color, options: &DeadOpt
             return done(w, Some(Tier::Quick), quick);
         }
         Found::Unknown if reach.is_none() || options.deep.max_nodes == 0 => {
-            return done(Winnability::Unknown, Some(Tier::Quick), quick);
+            return done(undecided(pos, color, options), Some(Tier::Quick), quick);
         }
         Found::Unknown => {}
     }
@@ -247,9 +278,20 @@ fn decide(pos: &Position, reach: Option<&Reach>, color: Color, options: &DeadOpt
     let w = match found {
         Found::Mate(line) => Winnability::Helpmate(line),
         Found::NoMate => Winnability::Unwinnable(Proof::Search(Tier::Deep)),
-        Found::Unknown => Winnability::Unknown,
+        Found::Unknown => undecided(pos, color, options),
     };
     done(w, Some(Tier::Deep), quick + deep)
+}
+
+/// What our tiers leave open: the solver's fast mode where it is enabled, else unknown
+/// ("can"). An error of the solver (a position its board cannot hold) is unknown too.
+fn undecided(pos: &Position, color: Color, options: &DeadOptions) -> Winnability {
+    #[cfg(feature = "solver")]
+    if options.solver && crate::solver::solve_fast(pos, color) == Ok(true) {
+        return Winnability::Unwinnable(Proof::SolverFast);
+    }
+    let _ = (pos, color, options);
+    Winnability::Unknown
 }
 
 /// A proof, without search, that `color` can never checkmate from `pos` (which has legal

@@ -90,6 +90,8 @@ mod pseudo;
 mod python_order;
 mod reach;
 pub mod san;
+#[cfg(feature = "solver")]
+pub mod solver;
 pub mod types;
 pub mod uci;
 mod zobrist;

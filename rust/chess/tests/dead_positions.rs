@@ -158,6 +158,7 @@ fn r4_6_out_of_budget_means_can() {
     let none = DeadOptions {
         quick: zero,
         deep: zero,
+        solver: false,
         ..DeadOptions::default()
     };
     assert!(can_checkmate_with(&p, Color::White, &none));
@@ -445,8 +446,14 @@ fn r4_6_each_proof_named() {
 /// changes some answer that a test expects, so none of them can silently stop working.
 #[test]
 fn r4_6_each_proof_is_needed() {
+    // Our own proofs, without the solver's fast mode behind them (its own mutation check is
+    // in tests/dead_vector.rs).
+    let ours = DeadOptions {
+        solver: false,
+        ..DeadOptions::default()
+    };
     let rules = |f: fn(&mut ProofRules)| {
-        let mut o = DeadOptions::default();
+        let mut o = ours;
         f(&mut o.rules);
         o
     };
@@ -459,7 +466,7 @@ fn r4_6_each_proof_is_needed() {
             DeadOptions {
                 quick: Budget::NONE,
                 deep: Budget::NONE,
-                ..DeadOptions::default()
+                ..ours
             },
         ),
     ];

@@ -740,13 +740,18 @@ impl Board {
 
     /// Why `can_checkmate(color)` answers as it does: a `Winnability` whose `kind` is
     /// "unwinnable" (with the `proof`), "helpmate" (with the `line` of moves to the mate) or
-    /// "unknown" (within the search budget; counted as "can").
+    /// "unknown" (within the search budget; counted as "can"). `full=True` asks the full
+    /// tier (CHA's solver where ours is undecided): practically always decided, in
+    /// microseconds on real positions but up to seconds on hard constructed ones (the GIL
+    /// is released meanwhile); `SolverError` when the solver cannot take the position.
+    #[pyo3(signature = (color, full = false))]
     fn winnability<'py>(
         slf: &Bound<'_, Self>,
         py: Python<'py>,
         color: &Bound<'py, PyAny>,
+        full: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        read(slf)?.winnability(py, color)
+        read(slf)?.winnability(py, color, full)
     }
 
     fn has_legal_en_passant(slf: &Bound<'_, Self>) -> PyResult<bool> {
@@ -1414,9 +1419,17 @@ impl BoardState {
         &self,
         py: Python<'py>,
         color: &Bound<'py, PyAny>,
+        full: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        delegate_py!(self, py, "winnability", (color,));
-        let answer = self.position().winnability(args::color(color)?);
+        delegate_py!(self, py, "winnability", (color, full));
+        let color = args::color(color)?;
+        let pos = *self.position();
+        let answer = if full {
+            py.detach(|| pos.winnability_full(color))
+                .map_err(|e| crate::errors::SolverError::new_err(e.to_string()))?
+        } else {
+            pos.winnability(color)
+        };
         crate::winnability::py_winnability(py, &answer)
     }
 

@@ -51,6 +51,13 @@ create_exception!(
     "Raised when game-data shards (datagen's .sgd files) cannot be read; the message names the file, game and ply."
 );
 
+create_exception!(
+    shatranj,
+    SolverError,
+    PyValueError,
+    "Raised by Board.winnability(color, full=True) when CHA's solver cannot take the position (a castling right it cannot represent, a board it refuses) or its answer fails the check on replay; the message says which."
+);
+
 /// A network that cannot be loaded or built. The engine's message says what is wrong; the
 /// file's name is added where the message lacks it, so a list of candidates can be told apart.
 /// The name of `value`'s type, for messages that say what was given instead (`?` when the

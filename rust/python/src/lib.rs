@@ -51,7 +51,7 @@ mod _core {
     #[pymodule_export]
     use crate::errors::{
         AmbiguousMoveError, GameOverError, IllegalMoveError, InvalidMoveError, NetworkError,
-        TrainingDataError,
+        SolverError, TrainingDataError,
     };
     #[pymodule_export]
     use crate::game::Game;
