@@ -11,8 +11,12 @@
 
 use shatranj_chess::{Color, Position};
 
-/// The file, compiled in: tests and benchmarks read nothing outside the repository.
-pub const TEXT: &str = include_str!("../../../../data/deadpos/dev-vector.txt");
+/// Where the file is in the repository. Read at run time, not compiled in: the rules crate's
+/// package (`scripts/crates`) holds only the crate's own files.
+pub const PATH: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../data/deadpos/dev-vector.txt"
+);
 
 /// One labelled position.
 #[derive(Clone, Debug)]
@@ -21,7 +25,7 @@ pub struct DevCase {
     /// By colour index: can that side still mate?
     pub can: [bool; 2],
     /// The line as written, for messages.
-    pub line: &'static str,
+    pub line: String,
 }
 
 impl DevCase {
@@ -31,7 +35,7 @@ impl DevCase {
 }
 
 /// Every case of the file, in order; a malformed line is an error naming it.
-pub fn parse(text: &'static str) -> Result<Vec<DevCase>, String> {
+pub fn parse(text: &str) -> Result<Vec<DevCase>, String> {
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -62,12 +66,17 @@ pub fn parse(text: &'static str) -> Result<Vec<DevCase>, String> {
         let pos = full
             .parse::<Position>()
             .map_err(|e| bad(&format!("FEN {full}: {e}")))?;
-        cases.push(DevCase { pos, can, line });
+        cases.push(DevCase {
+            pos,
+            can,
+            line: line.to_owned(),
+        });
     }
     Ok(cases)
 }
 
 /// The development set.
 pub fn load() -> Vec<DevCase> {
-    parse(TEXT).unwrap_or_else(|e| panic!("{e}"))
+    let text = std::fs::read_to_string(PATH).unwrap_or_else(|e| panic!("{PATH}: {e}"));
+    parse(&text).unwrap_or_else(|e| panic!("{e}"))
 }
