@@ -2,10 +2,10 @@
 
 use clap::Args;
 use indicatif::ProgressBar;
-use shatranj_engine::datagen::{
+use shatranj_engine::games::RandomOpenings;
+use shatranj_engine::games::datagen::{
     Adjudication, DatagenConfig, DatagenError, DatagenReport, GameSettings, generate,
 };
-use shatranj_engine::selfplay::RandomOpenings;
 use shatranj_engine::{EngineOptions, Evaluation, NetError};
 use std::fmt;
 use std::io::Write;

@@ -3,10 +3,10 @@
 use crate::evaluator::open_evaluator;
 use clap::Args;
 use indicatif::ProgressBar;
-use shatranj_engine::selfplay::{
-    MoveLimit, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayError, SelfPlayReport,
-    parse_openings, play_games,
+use shatranj_engine::games::selfplay::{
+    MoveLimit, OpeningSource, SelfPlayConfig, SelfPlayError, SelfPlayReport, play_games,
 };
+use shatranj_engine::games::{RandomOpenings, parse_openings};
 use shatranj_engine::{BatchConfig, BatchEvaluator, Device, EvalError, Evaluation, NetError};
 use std::fmt;
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! `shatranj train`: a network from datagen's shards, with checkpoints, resume and Ctrl-C.
 
 use clap::Args;
-use shatranj_engine::datagen::DataError;
+use shatranj_engine::games::datagen::DataError;
 use shatranj_engine::nnue::file::Quantisation;
 use shatranj_train::{TrainConfig, TrainError, Trainer, data, loss_of_scores, quantisation_error};
 use std::fmt;

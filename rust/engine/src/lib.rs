@@ -6,7 +6,7 @@
 //! table; an integer tapered evaluation whose every weight lives in one table
 //! ([`eval::EvalParams`]) so that a GPU shader can compute the same numbers; time
 //! management; and the UCI protocol ([`uci`]). Static evaluations can also travel through a
-//! batching service ([`eval::service`]) to a [`BatchEvaluator`] back end, which is how [`selfplay`]
+//! batching service ([`eval::service`]) to a [`BatchEvaluator`] back end, which is how [`games::selfplay`]
 //! gathers the evaluations of many concurrent games into one batch.
 //!
 //! ```
@@ -35,9 +35,9 @@
 //! ```
 
 pub mod bench;
-pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod games;
 pub mod in_progress;
 pub mod limits;
 pub mod nnue;
@@ -45,7 +45,6 @@ pub mod ordering;
 pub mod score;
 pub mod search;
 pub mod see;
-pub mod selfplay;
 pub mod threads;
 pub mod time;
 pub mod tt;

@@ -5,10 +5,10 @@
 use shatranj_chess::san::parse_san;
 use shatranj_chess::{Color, Position};
 use shatranj_engine::eval::cpu_evaluator;
-use shatranj_engine::selfplay::{
-    GameTermination, MoveLimit, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayReport,
-    parse_openings, play_games,
+use shatranj_engine::games::selfplay::{
+    MoveLimit, OpeningSource, SelfPlayConfig, SelfPlayReport, play_games,
 };
+use shatranj_engine::games::{GameTermination, RandomOpenings, parse_openings};
 use shatranj_engine::{BatchConfig, BatchEvaluator, Evaluation};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use shatranj_chess::{FenError, SanError, UciError};
 use shatranj_engine::NetError;
-use shatranj_engine::datagen::DataError;
+use shatranj_engine::games::datagen::DataError;
 use std::path::Path;
 
 create_exception!(

@@ -11,10 +11,10 @@ use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use shatranj_engine::selfplay::{
-    MoveLimit, Opening, OpeningSource, RandomOpenings, SelfPlayConfig, SelfPlayError,
-    SelfPlayProgress, play_games,
+use shatranj_engine::games::selfplay::{
+    MoveLimit, OpeningSource, SelfPlayConfig, SelfPlayError, SelfPlayProgress, play_games,
 };
+use shatranj_engine::games::{Opening, RandomOpenings};
 use shatranj_engine::{BatchConfig, BatchEvaluator, Device};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

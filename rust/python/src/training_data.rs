@@ -1,5 +1,5 @@
 //! Training data for Python: datagen's shards (`.sgd`, see
-//! `shatranj_engine::datagen::format`) read into numpy columns, one row per training
+//! `shatranj_engine::games::datagen::format`) read into numpy columns, one row per training
 //! position, and the same feature columns for boards.
 //!
 //! The rows are what `rust/train`'s `Sample` holds: the active features of both views
@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
 use shatranj_chess::{Color, Position};
-use shatranj_engine::datagen::{DataError, GameData, TrainingPosition, read_shard};
+use shatranj_engine::games::datagen::{DataError, GameData, TrainingPosition, read_shard};
 use shatranj_engine::nnue::{INPUTS, MAX_PIECES, active_features};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -2,9 +2,9 @@
 //! into a training and a validation set.
 
 use shatranj_chess::Color;
-use shatranj_engine::datagen::{DataError, GameData, TrainingPosition, read_shard};
 use shatranj_engine::eval::DEFAULT_PARAMS;
 use shatranj_engine::eval::evaluate;
+use shatranj_engine::games::datagen::{DataError, GameData, TrainingPosition, read_shard};
 use shatranj_engine::nnue::{active_features, black_view};
 use std::path::{Path, PathBuf};
 

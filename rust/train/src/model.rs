@@ -262,7 +262,7 @@ pub fn backward(
 mod tests {
     use super::*;
     use shatranj_chess::Position;
-    use shatranj_engine::datagen::TrainingPosition;
+    use shatranj_engine::games::datagen::TrainingPosition;
 
     fn sample(fen: &str, score: i16) -> Sample {
         Sample::from_position(&TrainingPosition {

@@ -1,15 +1,19 @@
-//! One self-play game: moves chosen by a fixed-depth or fixed-node search until the rules
-//! end the game or the ply cap adjudicates it a draw.
-
-use crate::engine::{Engine, EngineError, EngineOptions, SearchRoot, StopHandle};
-use crate::eval::{EvalRoute, Evaluation};
-use crate::limits::Limits;
-use shatranj_chess::{Color, History, Move, Position, Rules, Termination};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+//! The one game loop: self-play and data generation both play their games here.
+//!
+//! A game is a function of its opening and settings alone: a fresh one-thread engine (its
+//! table and history depend on this game only), moves from a search with fixed limits, until
+//! the rules end the game (automatic rules: fifty moves and threefold repetition end it at
+//! once), the position is dead, the ply cap adjudicates a draw, or the caller's `on_ply` hook
+//! adjudicates it. A stop between moves, or during a search, abandons the game: a cut search
+//! is not the deterministic one.
 
 use super::opening::Opening;
+use crate::engine::{Engine, EngineError, EngineOptions, SearchResult, SearchRoot, StopHandle};
+use crate::limits::Limits;
+use shatranj_chess::{Color, History, Move, Position, Rules, Termination};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// How a self-play game ended.
+/// How a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameTermination {
     Checkmate,
@@ -26,10 +30,12 @@ pub enum GameTermination {
     ThreefoldRepetition,
     /// The game reached the ply cap and was adjudicated a draw.
     PlyCap,
+    /// The caller's `on_ply` hook decided the game (data generation's score adjudication).
+    Adjudication,
 }
 
 impl GameTermination {
-    pub const ALL: [GameTermination; 9] = [
+    pub const ALL: [GameTermination; 10] = [
         GameTermination::Checkmate,
         GameTermination::Stalemate,
         GameTermination::InsufficientMaterial,
@@ -39,6 +45,7 @@ impl GameTermination {
         GameTermination::FiftyMoves,
         GameTermination::ThreefoldRepetition,
         GameTermination::PlyCap,
+        GameTermination::Adjudication,
     ];
 
     /// The text of the PGN `Termination` tag.
@@ -53,6 +60,7 @@ impl GameTermination {
             GameTermination::FiftyMoves => "fifty moves",
             GameTermination::ThreefoldRepetition => "threefold repetition",
             GameTermination::PlyCap => "adjudication: ply cap",
+            GameTermination::Adjudication => "adjudication: score",
         }
     }
 
@@ -79,7 +87,7 @@ impl GameTermination {
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
-    /// The game's index in the match (PGN `Round`).
+    /// The game's index in its match or job (PGN `Round`).
     pub index: u64,
     /// The position the game (opening moves included) starts from.
     pub start: Position,
@@ -116,36 +124,37 @@ impl GameRecord {
     }
 }
 
-/// What one game needs besides its opening.
-pub struct GameSettings<'a> {
-    pub limits: &'a Limits,
-    pub max_plies: u32,
-    pub hash_mb: usize,
-    pub route: &'a EvalRoute,
-    pub evaluation: &'a Evaluation,
-    /// Stops the game between moves (it is then abandoned: `Ok(None)`).
-    pub stop: &'a AtomicBool,
-    /// Counts plies and evaluations as they happen, for progress reports.
-    pub plies: &'a AtomicU64,
-    pub evaluations: &'a AtomicU64,
+/// What the `on_ply` hook of [`play_game`] decides after each searched move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    /// End the game now with this winner (`None`: a draw).
+    Adjudicate(Option<Color>),
 }
 
-/// Plays game `index` from `opening`. `on_engine` sees the game's engine's stop handle, so a
-/// stop can also cut short the search in progress.
+/// Plays game `index` from `opening`, each move found by a search to `limits` on a fresh
+/// one-thread engine with `options` (its `threads` is ignored). Games still running after
+/// `max_plies` plies (opening included) are drawn. `on_engine` sees the engine's stop handle,
+/// so a stop can also cut short the search under way. After each searched move is played,
+/// `on_ply(position before it, its ply, the move, the search's result)` may adjudicate the
+/// game.
+/// `Ok(None)`: `stop` abandoned the game.
+#[allow(clippy::too_many_arguments)]
 pub fn play_game(
     index: u64,
     opening: &Opening,
-    s: &GameSettings<'_>,
+    options: &EngineOptions,
+    limits: &Limits,
+    max_plies: u32,
+    stop: &AtomicBool,
     on_engine: impl FnOnce(StopHandle),
+    mut on_ply: impl FnMut(&Position, u32, Move, &SearchResult) -> Control,
 ) -> Result<Option<GameRecord>, EngineError> {
     // A fresh engine per game: its table and history depend on this game alone, so the
     // game depends only on its opening, wherever and after whatever it is played.
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
-        hash_mb: s.hash_mb,
-        eval_route: s.route.clone(),
-        evaluation: s.evaluation.clone(),
-        ..EngineOptions::default()
+        ..options.clone()
     })?;
     on_engine(engine.stop_handle());
     let mut history = History::new(opening.start);
@@ -175,34 +184,31 @@ pub fn play_game(
         // pawn walls change only with captures and pawn moves, so that is when it is tried.
         let pos = *history.position();
         if pos.halfmove_clock() == 0 && pos.is_dead_position() {
-            return finish(
-                history,
-                None,
-                GameTermination::DeadPosition,
-                evaluations,
-                nodes,
-            );
+            let t = GameTermination::DeadPosition;
+            return finish(history, None, t, evaluations, nodes);
         }
-        if history.moves().len() >= s.max_plies as usize {
+        let ply = history.moves().len();
+        if ply >= max_plies as usize {
             return finish(history, None, GameTermination::PlyCap, evaluations, nodes);
         }
-        if s.stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let result = engine.search(SearchRoot::from(&history), s.limits, |_| {});
-        if s.stop.load(Ordering::Relaxed) {
+        let result = engine.search(SearchRoot::from(&history), limits, |_| {});
+        if stop.load(Ordering::Relaxed) {
             // The search may have been cut short: its move is not the deterministic one.
             return Ok(None);
         }
-        evaluations += result.evaluations;
-        nodes += result.nodes;
-        s.plies.fetch_add(1, Ordering::Relaxed);
-        s.evaluations
-            .fetch_add(result.evaluations, Ordering::Relaxed);
         let Some(m) = result.best_move else {
-            // Unreachable: a position with a legal move always yields one.
+            // Unreachable: the outcome check above ends games without a legal move.
             return Ok(None);
         };
+        evaluations += result.evaluations;
+        nodes += result.nodes;
         history.push_unchecked(m);
+        if let Control::Adjudicate(winner) = on_ply(&pos, ply as u32, m, &result) {
+            let t = GameTermination::Adjudication;
+            return finish(history, winner, t, evaluations, nodes);
+        }
     }
 }

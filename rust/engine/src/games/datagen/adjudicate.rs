@@ -1,13 +1,15 @@
-//! One data-generation game: a random balanced opening, then moves from a soft-node search,
-//! until the rules end the game or both engines' scores adjudicate it.
+//! Data generation's policy for one game over the shared game loop ([`crate::games::play`]):
+//! a random balanced opening, moves from a soft-node search, score adjudication, and which
+//! positions are kept for training.
 
 use super::format::{GameData, Ply};
-use crate::engine::{Engine, EngineError, EngineOptions, SearchRoot, StopHandle};
+use crate::engine::{EngineError, EngineOptions, StopHandle};
+use crate::games::opening::{RandomOpenings, random_opening};
+use crate::games::play::{Control, play_game as play};
 use crate::limits::Limits;
 use crate::score::Score;
-use crate::selfplay::{RandomOpenings, random_opening};
-use shatranj_chess::{Color, History, Move, Position, Rules};
-use std::sync::atomic::{AtomicBool, Ordering};
+use shatranj_chess::{Color, Move, Position};
+use std::sync::atomic::AtomicBool;
 
 /// When a game is decided before the rules end it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -138,61 +140,40 @@ pub fn play_game(
     on_engine: impl FnOnce(StopHandle),
 ) -> Result<Option<GameData>, EngineError> {
     let opening = random_opening(s.seed, index, &s.openings);
-    // A fresh engine per game: the game depends on its index alone, wherever it is played.
-    let mut engine = Engine::new(EngineOptions {
-        threads: 1,
+    let options = EngineOptions {
         hash_mb: s.hash_mb,
         ..options.clone()
-    })?;
-    on_engine(engine.stop_handle());
-    let mut history = History::new(opening.start);
+    };
     let mut plies: Vec<Ply> = Vec::with_capacity(200);
-    for &m in &opening.moves {
-        history.push_unchecked(m);
-        plies.push(Ply { mv: m, score: None });
-    }
+    plies.extend(opening.moves.iter().map(|&mv| Ply { mv, score: None }));
     let limits = Limits::soft_nodes(s.soft_nodes, s.hard_nodes);
     let mut adjudicator = Adjudicator::default();
-    let winner = loop {
-        if let Some(o) = history.outcome_under(Rules::Automatic) {
-            break o.winner;
-        }
-        let pos = *history.position();
-        // Dead positions change only with captures and pawn moves (see selfplay).
-        if pos.halfmove_clock() == 0 && pos.is_dead_position() {
-            break None;
-        }
-        let ply = plies.len() as u32;
-        if ply >= s.adjudication.max_plies {
-            break None;
-        }
-        if stop.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let result = engine.search(SearchRoot::from(&history), &limits, |_| {});
-        if stop.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let Some(best) = result.best_move else {
-            // Unreachable: the outcome check above ends games without a legal move.
-            return Ok(None);
-        };
-        let cp = centipawns(result.score);
-        let kept = is_training_position(&pos, best, result.score, ply, s.min_ply);
-        plies.push(Ply {
-            mv: best,
-            score: kept.then_some(cp.clamp(-32_000, 32_000) as i16),
-        });
-        history.push_unchecked(best);
-        let white_cp = if pos.turn() == Color::White { cp } else { -cp };
-        if let Some(w) = adjudicator.decide(&s.adjudication, white_cp, ply) {
-            break w;
-        }
-    };
-    Ok(Some(GameData {
+    let record = play(
+        index,
+        &opening,
+        &options,
+        &limits,
+        s.adjudication.max_plies,
+        stop,
+        on_engine,
+        |pos, ply, best, result| {
+            let cp = centipawns(result.score);
+            let kept = is_training_position(pos, best, result.score, ply, s.min_ply);
+            plies.push(Ply {
+                mv: best,
+                score: kept.then_some(cp.clamp(-32_000, 32_000) as i16),
+            });
+            let white_cp = if pos.turn() == Color::White { cp } else { -cp };
+            match adjudicator.decide(&s.adjudication, white_cp, ply) {
+                Some(winner) => Control::Adjudicate(winner),
+                None => Control::Continue,
+            }
+        },
+    )?;
+    Ok(record.map(|r| GameData {
         index,
         start: opening.start,
-        winner,
+        winner: r.winner,
         plies,
     }))
 }
@@ -200,6 +181,7 @@ pub fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn adjudication_needs_a_run_of_scores() {

@@ -9,7 +9,7 @@
 //! service on any back end (all back ends compute the same numbers).
 //!
 //! ```
-//! use shatranj_engine::selfplay::{play_games, SelfPlayConfig, MoveLimit};
+//! use shatranj_engine::games::selfplay::{play_games, SelfPlayConfig, MoveLimit};
 //! use std::sync::atomic::AtomicBool;
 //!
 //! let config = SelfPlayConfig { games: 2, limit: MoveLimit::Depth(2), max_plies: 20, ..Default::default() };
@@ -18,22 +18,21 @@
 //! assert!(report.games[0].pgn().contains("[Round \"0\"]"));
 //! ```
 
-mod game;
-mod opening;
 mod pgn;
 
-pub use game::{GameRecord, GameTermination};
-pub use opening::{Opening, OpeningError, RandomOpenings, parse_openings, random_opening};
 pub use pgn::format_pgn;
 
-use crate::engine::{EngineError, StopHandle};
+use super::opening::{Opening, RandomOpenings, random_opening};
+use super::play::{Control, GameRecord, play_game};
+use super::pool::{Event, Flow, WorkerFailed, run_indexed};
+use crate::engine::{EngineError, EngineOptions, SearchResult};
 use crate::eval::{BatchConfig, BatchEvaluator, EvalError, EvalRoute, EvalService, Evaluation};
 use crate::limits::Limits;
-use game::{GameSettings, play_game};
-use shatranj_chess::Color;
+use shatranj_chess::{Color, Move, Position};
+use std::cell::Cell;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How each move is searched.
@@ -268,68 +267,20 @@ pub fn play_games(
         .as_ref()
         .map_or(EvalRoute::Direct, |s| EvalRoute::Service(Arc::clone(s)));
     let limits = config.limit.limits();
-    let workers = config
-        .concurrency
-        .min(usize::try_from(config.games).unwrap_or(usize::MAX))
-        .max(1);
-
-    let next = AtomicU64::new(0);
-    let (plies, evaluations) = (AtomicU64::new(0), AtomicU64::new(0));
-    let done = AtomicU64::new(0);
-    let running = AtomicUsize::new(workers);
-    let halt = AtomicBool::new(false);
-    let engines: Mutex<Vec<Option<StopHandle>>> = Mutex::new(vec![None; workers]);
-    let finished: Mutex<Vec<GameRecord>> = Mutex::new(Vec::new());
-    let first_error: Mutex<Option<SelfPlayError>> = Mutex::new(None);
-    let start = Instant::now();
-
-    let worker = |slot: usize| {
-        let settings = GameSettings {
-            limits: &limits,
-            max_plies: config.max_plies,
-            hash_mb: config.hash_mb,
-            route: &route,
-            evaluation: &config.evaluation,
-            stop: &halt,
-            plies: &plies,
-            evaluations: &evaluations,
-        };
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= config.games || halt.load(Ordering::Relaxed) {
-                break;
-            }
-            let index = config.first_game + i;
-            let opening = match &config.openings {
-                OpeningSource::Random(r) => random_opening(config.seed, index, r),
-                OpeningSource::List(list) => list[(index % list.len() as u64) as usize].clone(),
-            };
-            let register = |h: StopHandle| {
-                let mut e = engines.lock().unwrap_or_else(|p| p.into_inner());
-                e[slot] = Some(h);
-            };
-            match play_game(index, &opening, &settings, register) {
-                Ok(Some(record)) => {
-                    finished
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .push(record);
-                    done.fetch_add(1, Ordering::Relaxed);
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    let mut f = first_error.lock().unwrap_or_else(|p| p.into_inner());
-                    f.get_or_insert(SelfPlayError::Engine(e));
-                    halt.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-        running.fetch_sub(1, Ordering::Relaxed);
+    let options = EngineOptions {
+        hash_mb: config.hash_mb,
+        eval_route: route,
+        evaluation: config.evaluation.clone(),
+        ..EngineOptions::default()
     };
-
+    let (plies, evaluations) = (AtomicU64::new(0), AtomicU64::new(0));
+    let mut records: Vec<GameRecord> = Vec::new();
+    let mut first_error: Option<SelfPlayError> = None;
+    let done = Cell::new(0u64);
+    let start = Instant::now();
     let report_now = |progress: &mut dyn FnMut(&SelfPlayProgress)| {
         progress(&SelfPlayProgress {
-            games_done: done.load(Ordering::Relaxed),
+            games_done: done.get(),
             games_total: config.games,
             plies: plies.load(Ordering::Relaxed),
             evaluations: evaluations.load(Ordering::Relaxed),
@@ -337,54 +288,51 @@ pub fn play_games(
         });
     };
 
-    let panicked = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|slot| {
-                let worker = &worker;
-                std::thread::Builder::new()
-                    .name(format!("selfplay-{slot}"))
-                    .spawn_scoped(s, move || worker(slot))
-            })
-            .collect();
-        let mut last_report = Instant::now();
-        let mut stopped = false;
-        while running.load(Ordering::Relaxed) > 0 {
-            std::thread::sleep(Duration::from_millis(5));
-            if !stopped && (stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed)) {
-                stopped = true;
-                halt.store(true, Ordering::Relaxed);
-                let e = engines.lock().unwrap_or_else(|p| p.into_inner());
-                for h in e.iter().flatten() {
-                    h.stop();
-                }
+    let pool = run_indexed(
+        config.games,
+        config.concurrency,
+        "selfplay",
+        stop,
+        |i, halt, register| {
+            let index = config.first_game + i;
+            let opening = match &config.openings {
+                OpeningSource::Random(r) => random_opening(config.seed, index, r),
+                OpeningSource::List(list) => list[(index % list.len() as u64) as usize].clone(),
+            };
+            let count = |_: &Position, _: u32, _: Move, result: &SearchResult| {
+                plies.fetch_add(1, Ordering::Relaxed);
+                evaluations.fetch_add(result.evaluations, Ordering::Relaxed);
+                Control::Continue
+            };
+            let cap = config.max_plies;
+            play_game(
+                index, &opening, &options, &limits, cap, halt, register, count,
+            )
+        },
+        |event| match event {
+            Event::Finished(Ok(record)) => {
+                records.push(record);
+                done.set(done.get() + 1);
+                Flow::Continue
             }
-            if last_report.elapsed() >= Duration::from_millis(50) {
+            Event::Finished(Err(e)) => {
+                first_error.get_or_insert(SelfPlayError::Engine(e));
+                Flow::Halt
+            }
+            Event::Tick => {
                 report_now(&mut progress);
-                last_report = Instant::now();
+                Flow::Continue
             }
-        }
-        let mut panicked = None;
-        for h in handles {
-            match h {
-                Ok(h) => {
-                    if h.join().is_err() {
-                        panicked = Some("a game thread panicked".to_string());
-                    }
-                }
-                Err(e) => panicked = Some(format!("cannot start a game thread: {e}")),
-            }
-        }
-        panicked
-    });
+        },
+    );
     report_now(&mut progress);
-    if let Some(what) = panicked {
+    if let Err(WorkerFailed(what)) = pool {
         return Err(SelfPlayError::Worker(what));
     }
-    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    if let Some(e) = first_error {
         return Err(e);
     }
     let wall = start.elapsed();
-    let mut records = finished.into_inner().unwrap_or_else(|p| p.into_inner());
     records.sort_by_key(|r| r.index);
 
     let mut stats = SelfPlayStats {
@@ -425,6 +373,6 @@ pub fn play_games(
     Ok(SelfPlayReport {
         games,
         stats,
-        interrupted: stop.load(Ordering::Relaxed) && done.load(Ordering::Relaxed) < config.games,
+        interrupted: stop.load(Ordering::Relaxed) && done.get() < config.games,
     })
 }

@@ -1,7 +1,7 @@
 //! Training data from self-play: `shatranj datagen`.
 //!
 //! A job is a seed and a range of game indices. Game `i` depends only on the seed, `i` and
-//! the settings ([`game::play_game`]): a fresh one-thread engine, a random opening drawn from
+//! the settings ([`play_game`]): a fresh one-thread engine, a random opening drawn from
 //! `(seed, i)` and node-limited searches. So two machines can split one job by index range
 //! and produce exactly the games one machine would have.
 //!
@@ -14,20 +14,20 @@
 //! a partial shard of the same name; the next run of the same job reads them back and
 //! plays only the missing games, so no finished game is ever lost or played twice.
 
+mod adjudicate;
 pub mod format;
-pub mod game;
 
+pub use adjudicate::{Adjudication, GameSettings, play_game};
 pub use format::{DataError, GameData, Ply, TrainingPosition, read_shard, write_shard};
-pub use game::{Adjudication, GameSettings, play_game};
 
-use crate::engine::{EngineError, EngineOptions, StopHandle};
+use super::pool::{Event, Flow, WorkerFailed, run_indexed};
+use crate::engine::{EngineError, EngineOptions};
 use crate::util::{sha256_hex, write_atomically};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The name of the manifest file in a data folder.
@@ -232,11 +232,6 @@ pub fn generate(
         }
     }
 
-    let cursor = AtomicUsize::new(0);
-    let halt = AtomicBool::new(false);
-    let workers = config.threads.min(todo.len()).max(1);
-    let engines: Mutex<Vec<Option<StopHandle>>> = Mutex::new(vec![None; workers]);
-    let (send, receive) = mpsc::channel::<Result<GameData, EngineError>>();
     let mut report = DatagenReport {
         games_played: 0,
         games_resumed: resumed,
@@ -249,103 +244,59 @@ pub fn generate(
     let mut failure: Option<DatagenError> = None;
     let mut shards_written = 0u64;
 
-    let worker = |slot: usize, send: mpsc::Sender<Result<GameData, EngineError>>| loop {
-        let i = cursor.fetch_add(1, Ordering::Relaxed);
-        if i >= todo.len() || halt.load(Ordering::Relaxed) {
-            break;
-        }
-        let register = |h: StopHandle| {
-            engines.lock().unwrap_or_else(|p| p.into_inner())[slot] = Some(h);
-        };
-        match play_game(todo[i], &config.game, &config.engine, &halt, register) {
-            Ok(Some(g)) => {
-                if send.send(Ok(g)).is_err() {
-                    break;
-                }
-            }
-            Ok(None) => {}
-            Err(e) => {
-                let _ = send.send(Err(e));
-                break;
-            }
-        }
-    };
-
-    let panicked = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|slot| {
-                let send = send.clone();
-                let worker = &worker;
-                std::thread::Builder::new()
-                    .name(format!("datagen-{slot}"))
-                    .spawn_scoped(s, move || worker(slot, send))
-            })
-            .collect();
-        drop(send);
-        let mut last = Instant::now();
-        let mut halted = false;
-        loop {
-            if !halted && (stop.load(Ordering::Relaxed) || failure.is_some()) {
-                halted = true;
-                halt.store(true, Ordering::Relaxed);
-                let e = engines.lock().unwrap_or_else(|p| p.into_inner());
-                for h in e.iter().flatten() {
-                    h.stop();
-                }
-            }
-            let mut news = false;
-            match receive.recv_timeout(Duration::from_millis(20)) {
-                Ok(Ok(g)) => {
-                    news = true;
+    let pool = run_indexed(
+        todo.len() as u64,
+        config.threads,
+        "datagen",
+        stop,
+        |i, halt, register| {
+            play_game(
+                todo[i as usize],
+                &config.game,
+                &config.engine,
+                halt,
+                register,
+            )
+        },
+        |event| {
+            match event {
+                Event::Finished(Ok(g)) => {
                     report.games_played += 1;
                     report.positions += g.training_count() as u64;
                     report.plies += g.plies.len() as u64;
-                    let Some(p) = pending.iter_mut().find(|p| p.range.contains(&g.index)) else {
-                        continue;
-                    };
-                    p.games.insert(g.index, g);
-                    p.fresh += 1;
-                    if p.is_complete() && failure.is_none() {
-                        match flush(p, config, dir) {
-                            Ok(()) => {
-                                report.shards.push(p.path.clone());
-                                shards_written += 1;
-                                p.fresh = 0;
+                    if let Some(p) = pending.iter_mut().find(|p| p.range.contains(&g.index)) {
+                        p.games.insert(g.index, g);
+                        p.fresh += 1;
+                        if p.is_complete() && failure.is_none() {
+                            match flush(p, config, dir) {
+                                Ok(()) => {
+                                    report.shards.push(p.path.clone());
+                                    shards_written += 1;
+                                    p.fresh = 0;
+                                }
+                                Err(e) => failure = Some(e),
                             }
-                            Err(e) => failure = Some(e),
                         }
                     }
                 }
-                Ok(Err(e)) => {
+                Event::Finished(Err(e)) => {
                     failure.get_or_insert(DatagenError::Engine(e));
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            if news || last.elapsed() >= Duration::from_millis(100) {
-                last = Instant::now();
-                progress(&DatagenProgress {
+                Event::Tick => progress(&DatagenProgress {
                     games_done: resumed + report.games_played,
                     games_total: config.games,
                     positions: resumed_positions + report.positions,
                     shards_written,
                     elapsed: start.elapsed(),
-                });
+                }),
             }
-        }
-        let mut panicked = None;
-        for h in handles {
-            match h {
-                Ok(h) => {
-                    if h.join().is_err() {
-                        panicked = Some("a game thread panicked".to_string());
-                    }
-                }
-                Err(e) => panicked = Some(format!("cannot start a game thread: {e}")),
+            if failure.is_some() {
+                Flow::Halt
+            } else {
+                Flow::Continue
             }
-        }
-        panicked
-    });
+        },
+    );
 
     // Unfinished shards keep their finished games (the next run completes them).
     for p in pending
@@ -371,7 +322,7 @@ pub fn generate(
         shards_written,
         elapsed: report.wall,
     });
-    if let Some(what) = panicked {
+    if let Err(WorkerFailed(what)) = pool {
         return Err(DatagenError::Worker(what));
     }
     if let Some(e) = failure {
@@ -434,7 +385,8 @@ fn update_manifest(dir: &Path, file: &str, line: &str) -> Result<(), DatagenErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selfplay::RandomOpenings;
+    use crate::games::opening::RandomOpenings;
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn shards_are_aligned_ranges() {

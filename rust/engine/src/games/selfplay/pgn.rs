@@ -1,6 +1,6 @@
 //! The PGN text of one self-play game, written by the rules crate's PGN writer.
 
-use super::game::GameRecord;
+use crate::games::play::GameRecord;
 use shatranj_chess::pgn::write_mainline;
 
 /// The game as PGN: the seven-tag roster (`Round` is the game index), `Termination` and
