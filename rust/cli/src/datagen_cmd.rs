@@ -25,25 +25,25 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 0)]
     first_game: u64,
     /// Games to play.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1000)]
     games: u64,
     /// Games played at once (one thread each); 0 means one per core.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1024))]
-    threads: u32,
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
     /// Games per shard file (shards are aligned to multiples of this).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1000)]
     shard_games: u64,
     /// Each move's search starts no new iteration after this many nodes.
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 5000)]
     soft_nodes: u64,
     /// Each move's search stops at this many nodes.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 100_000)]
     hard_nodes: u64,
     /// Random plies of each opening.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=64))]
+    #[arg(long, default_value_t = 8)]
     random_plies: u32,
     /// Depth of the search that checks an opening's balance.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=32))]
+    #[arg(long, default_value_t = 6)]
     balance_depth: u32,
     /// Largest |score| (centipawns) a random opening may have.
     #[arg(long, default_value_t = 300)]
@@ -64,11 +64,11 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 70)]
     draw_after: u32,
     /// Draw games still running after this many plies.
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=65535))]
+    #[arg(long, default_value_t = 400)]
     max_plies: u32,
     /// Transposition table per game, MiB.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    hash: u64,
+    #[arg(long, default_value_t = 8)]
+    hash: usize,
     #[arg(long, help = crate::evaluator::EVAL_FILE_HELP, default_value_t = Evaluation::default_name().to_string())]
     eval_file: String,
     /// Never draw a progress bar.
@@ -135,7 +135,7 @@ fn recipe(a: &DatagenArgs) -> String {
 fn config(a: &DatagenArgs, evaluation: Evaluation) -> DatagenConfig {
     let threads = match a.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n as usize,
+        n => n,
     };
     DatagenConfig {
         first_game: a.first_game,
@@ -152,7 +152,7 @@ fn config(a: &DatagenArgs, evaluation: Evaluation) -> DatagenConfig {
             },
             soft_nodes: a.soft_nodes,
             hard_nodes: a.hard_nodes,
-            hash_mb: a.hash as usize,
+            hash_mb: a.hash,
             min_ply: a.min_ply,
             adjudication: Adjudication {
                 win_cp: a.win_cp,

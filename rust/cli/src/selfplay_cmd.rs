@@ -24,13 +24,13 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value_t = 0)]
     first_game: u64,
     /// Games played at once.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    concurrency: u32,
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
     /// Search depth per move.
-    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, conflicts_with = "nodes")]
     depth: Option<u32>,
     /// Search nodes per move.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long)]
     nodes: Option<u64>,
     /// Where evaluations run: cpu (inline), gpu (batched), auto (inline: measured fastest).
     #[arg(long, default_value = "auto")]
@@ -51,14 +51,14 @@ pub struct SelfPlayArgs {
     #[arg(long)]
     pgn: Option<PathBuf>,
     /// Draw games still running after this many plies.
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 400)]
     max_plies: u32,
     /// Transposition table per game, MiB.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    hash: u64,
+    #[arg(long, default_value_t = 2)]
+    hash: usize,
     /// Positions that make a batch full.
-    #[arg(long, default_value_t = BatchConfig::DEFAULT_MAX_BATCH as u64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    batch: u64,
+    #[arg(long, default_value_t = BatchConfig::DEFAULT_MAX_BATCH)]
+    batch: usize,
     /// Longest wait of a queued evaluation for its batch to fill, microseconds.
     #[arg(long, default_value_t = BatchConfig::DEFAULT_MAX_WAIT.as_micros() as u64)]
     wait_us: u64,
@@ -127,14 +127,14 @@ fn config(args: &SelfPlayArgs) -> Result<SelfPlayConfig, SelfPlayCliError> {
     Ok(SelfPlayConfig {
         first_game: args.first_game,
         games: args.games,
-        concurrency: args.concurrency as usize,
+        concurrency: args.concurrency,
         limit,
         seed: args.seed,
         openings,
         max_plies: args.max_plies,
-        hash_mb: args.hash as usize,
+        hash_mb: args.hash,
         batch: BatchConfig {
-            max_batch: args.batch as usize,
+            max_batch: args.batch,
             max_wait: Duration::from_micros(args.wait_us),
         },
         ..SelfPlayConfig::default()
@@ -160,6 +160,9 @@ pub fn run(args: SelfPlayArgs) -> Result<(), SelfPlayCliError> {
         .parse()
         .map_err(|e: EvalError| SelfPlayCliError::Usage(e.to_string()))?;
     let mut config = config(&args)?;
+    config
+        .validate()
+        .map_err(|e| SelfPlayCliError::Usage(e.to_string()))?;
     config.evaluation = Evaluation::from_name(&args.eval_file).map_err(SelfPlayCliError::Net)?;
     let evaluator =
         evaluator(device, args.batched, &config.evaluation).map_err(SelfPlayCliError::Eval)?;

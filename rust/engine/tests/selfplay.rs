@@ -247,11 +247,58 @@ fn bad_settings_are_errors_and_a_stop_ends_the_match() {
             max_plies: 0,
             ..SelfPlayConfig::default()
         },
+        SelfPlayConfig {
+            concurrency: SelfPlayConfig::MAX_CONCURRENCY + 1,
+            ..SelfPlayConfig::default()
+        },
+        SelfPlayConfig {
+            openings: OpeningSource::Random(RandomOpenings {
+                plies: SelfPlayConfig::MAX_RANDOM_PLIES + 1,
+                ..RandomOpenings::default()
+            }),
+            ..SelfPlayConfig::default()
+        },
+        SelfPlayConfig {
+            max_plies: SelfPlayConfig::MAX_PLIES + 1,
+            ..SelfPlayConfig::default()
+        },
+        SelfPlayConfig {
+            hash_mb: 0,
+            ..SelfPlayConfig::default()
+        },
+        SelfPlayConfig {
+            hash_mb: SelfPlayConfig::MAX_HASH_MB + 1,
+            ..SelfPlayConfig::default()
+        },
+        SelfPlayConfig {
+            batch: BatchConfig {
+                max_batch: 0,
+                ..BatchConfig::default()
+            },
+            ..SelfPlayConfig::default()
+        },
+        SelfPlayConfig {
+            batch: BatchConfig {
+                max_wait: SelfPlayConfig::MAX_WAIT + std::time::Duration::from_micros(1),
+                ..BatchConfig::default()
+            },
+            ..SelfPlayConfig::default()
+        },
+        SelfPlayConfig {
+            first_game: u64::MAX,
+            games: 1,
+            ..SelfPlayConfig::default()
+        },
     ];
+    // The one check, as the CLI and the binding call it before anything starts, and again
+    // inside `play_games`.
     for c in &bad {
+        let e = c.validate().unwrap_err();
+        assert!(e.to_string().starts_with("bad self-play setting"), "{e}");
         let e = play_games(c, None, &AtomicBool::new(false), |_| {}).unwrap_err();
         assert!(e.to_string().starts_with("bad self-play setting"), "{e}");
     }
+    assert_eq!(SelfPlayConfig::default().validate(), Ok(()));
     // Stopped before it starts: nothing is played, and the report says so.
     let stopped = play_games(&quick(1, 3), None, &AtomicBool::new(true), |_| {}).unwrap();
     assert!(stopped.interrupted);

@@ -22,14 +22,9 @@ use std::time::Duration;
 
 const SLICE: Duration = Duration::from_millis(20);
 
-fn positive<T: TryFrom<i64>>(name: &str, v: i64, min: i64, max: i64) -> PyResult<T> {
-    if (min..=max).contains(&v) {
-        T::try_from(v).map_err(|_| PyValueError::new_err(format!("{name} {v} out of range")))
-    } else {
-        Err(PyValueError::new_err(format!(
-            "{name} {v} out of range {min}..={max}"
-        )))
-    }
+/// `v` as the engine's integer type; the ranges themselves are [`SelfPlayConfig::validate`]'s.
+fn whole<T: TryFrom<i64>>(name: &str, v: i64) -> PyResult<T> {
+    T::try_from(v).map_err(|_| PyValueError::new_err(format!("{name} {v} out of range")))
 }
 
 /// Plays `games` self-play games (indices `first_game ..`) and returns a dict: `games` (PGN
@@ -61,8 +56,8 @@ pub fn selfplay<'py>(
     eval_file: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let limit = match (depth, nodes) {
-        (Some(d), None) => MoveLimit::Depth(positive("depth", d, 1, 64)?),
-        (None, Some(n)) => MoveLimit::Nodes(positive("nodes", n, 1, i64::MAX)?),
+        (Some(d), None) => MoveLimit::Depth(whole("depth", d)?),
+        (None, Some(n)) => MoveLimit::Nodes(whole("nodes", n)?),
         _ => {
             return Err(PyValueError::new_err(
                 "give exactly one of depth= or nodes=",
@@ -72,13 +67,10 @@ pub fn selfplay<'py>(
     let device = parse_device(device)?;
     let openings = match openings {
         None => OpeningSource::Random(RandomOpenings {
-            plies: positive("random_plies", random_plies, 0, 200)?,
+            plies: whole("random_plies", random_plies)?,
             ..RandomOpenings::default()
         }),
         Some(list) => {
-            if list.is_empty() {
-                return Err(PyValueError::new_err("openings is an empty list"));
-            }
             let parsed = list
                 .iter()
                 .enumerate()
@@ -96,20 +88,23 @@ pub fn selfplay<'py>(
     let evaluation = EvalSpec::load(py, eval_file)?;
     let config = SelfPlayConfig {
         first_game,
-        games: positive("games", games, 0, i64::MAX)?,
-        concurrency: positive("concurrency", concurrency, 1, 4096)?,
+        games: whole("games", games)?,
+        concurrency: whole("concurrency", concurrency)?,
         limit,
         seed,
         openings,
-        max_plies: positive("max_plies", max_plies, 1, 100_000)?,
-        hash_mb: positive("hash_mb", hash_mb, 1, 1024)?,
+        max_plies: whole("max_plies", max_plies)?,
+        hash_mb: whole("hash_mb", hash_mb)?,
         batch: BatchConfig {
-            max_batch: positive("batch_size", batch_size, 1, 1 << 24)?,
-            max_wait: Duration::from_micros(positive("wait_us", wait_us, 0, 10_000_000)?),
+            max_batch: whole("batch_size", batch_size)?,
+            max_wait: Duration::from_micros(whole("wait_us", wait_us)?),
         },
         evaluation,
         ..SelfPlayConfig::default()
     };
+    config
+        .validate()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     // `cpu` and `auto` evaluate inline (measured fastest) unless `batched`; `gpu` batches.
     let evaluator: Option<Arc<dyn BatchEvaluator>> = match (device, batched) {
         (Device::Gpu, _) | (_, true) => {

@@ -146,31 +146,45 @@ pub fn shard_name(seed: u64, range: &Range<u64>) -> String {
     format!("s{seed}-{:09}-{:09}.sgd", range.start, range.end)
 }
 
-fn check(config: &DatagenConfig) -> Result<(), DatagenError> {
-    let bad = |s: &str| Err(DatagenError::Config(s.into()));
-    if config.threads == 0 {
-        return bad("threads must be at least 1");
+impl DatagenConfig {
+    /// Games played at once, at most.
+    pub const MAX_THREADS: usize = 1024;
+    pub const MAX_HASH_MB: usize = 1024;
+
+    /// Checks every setting's range: the one place they are checked (the CLI passes values
+    /// through and calls this). The text of an error names the setting.
+    pub fn validate(&self) -> Result<(), DatagenError> {
+        let bad = |s: &str| Err(DatagenError::Config(s.into()));
+        if !(1..=Self::MAX_THREADS).contains(&self.threads) {
+            return bad("threads must be in 1..=1024");
+        }
+        if self.shard_games == 0 {
+            return bad("shard size must be at least 1 game");
+        }
+        if self.games == 0 {
+            return bad("games must be at least 1");
+        }
+        if self.first_game.checked_add(self.games).is_none() {
+            return bad("first game + games overflows");
+        }
+        let g = &self.game;
+        if g.soft_nodes == 0 || g.hard_nodes < g.soft_nodes {
+            return bad("soft nodes must be at least 1 and hard nodes at least the soft nodes");
+        }
+        if g.adjudication.max_plies == 0 || g.adjudication.max_plies > u32::from(u16::MAX) {
+            return bad("max plies must be in 1..=65535");
+        }
+        if g.openings.plies > 64 {
+            return bad("random opening plies must be at most 64");
+        }
+        if !(1..=32).contains(&g.openings.balance_depth) {
+            return bad("the balance depth must be in 1..=32");
+        }
+        if !(1..=Self::MAX_HASH_MB).contains(&g.hash_mb) {
+            return bad("hash must be in 1..=1024 MiB");
+        }
+        Ok(())
     }
-    if config.shard_games == 0 {
-        return bad("shard size must be at least 1 game");
-    }
-    if config.games == 0 {
-        return bad("games must be at least 1");
-    }
-    if config.first_game.checked_add(config.games).is_none() {
-        return bad("first game + games overflows");
-    }
-    let g = &config.game;
-    if g.soft_nodes == 0 || g.hard_nodes < g.soft_nodes {
-        return bad("soft nodes must be at least 1 and hard nodes at least the soft nodes");
-    }
-    if g.adjudication.max_plies == 0 || g.adjudication.max_plies > u32::from(u16::MAX) {
-        return bad("max plies must be in 1..=65535");
-    }
-    if g.openings.plies > 64 {
-        return bad("random opening plies must be at most 64");
-    }
-    Ok(())
 }
 
 /// One shard being filled.
@@ -197,7 +211,7 @@ pub fn generate(
     stop: &AtomicBool,
     mut progress: impl FnMut(&DatagenProgress),
 ) -> Result<DatagenReport, DatagenError> {
-    check(config)?;
+    config.validate()?;
     std::fs::create_dir_all(dir)
         .map_err(|e| DatagenError::Io(format!("cannot make {}: {e}", dir.display())))?;
     let start = Instant::now();
@@ -525,12 +539,35 @@ mod tests {
                 },
                 "games",
             ),
+            (
+                DatagenConfig {
+                    threads: DatagenConfig::MAX_THREADS + 1,
+                    ..tiny(1, 1)
+                },
+                "threads",
+            ),
         ] {
             let e = generate(&config, &dir, &stop, |_| {})
                 .unwrap_err()
                 .to_string();
             assert!(e.contains(needle), "{e}");
         }
+        // The game settings' ranges, checked by the same one function.
+        type Spoil = fn(&mut GameSettings);
+        let game_cases: [(Spoil, &str); 5] = [
+            (|g| g.openings.plies = 65, "opening plies"),
+            (|g| g.openings.balance_depth = 0, "balance depth"),
+            (|g| g.openings.balance_depth = 33, "balance depth"),
+            (|g| g.hash_mb = 0, "hash"),
+            (|g| g.adjudication.max_plies = 65_536, "max plies"),
+        ];
+        for (spoil, needle) in game_cases {
+            let mut c = tiny(1, 1);
+            spoil(&mut c.game);
+            let e = c.validate().unwrap_err().to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+        assert!(tiny(1, 1).validate().is_ok());
         let mut c = tiny(1, 1);
         c.game.hard_nodes = 10;
         assert!(generate(&c, &dir, &stop, |_| {}).is_err());

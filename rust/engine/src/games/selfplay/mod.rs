@@ -222,30 +222,75 @@ impl fmt::Display for SelfPlayGame {
     }
 }
 
-fn check(config: &SelfPlayConfig) -> Result<(), SelfPlayError> {
-    let bad = |s: String| Err(SelfPlayError::Config(s));
-    if config.concurrency == 0 {
-        return bad("concurrency must be at least 1".into());
-    }
-    match config.limit {
-        MoveLimit::Depth(d) if !(1..=64).contains(&d) => {
-            return bad(format!("depth {d} out of range 1..=64"));
+impl SelfPlayConfig {
+    /// Games played at once, at most.
+    pub const MAX_CONCURRENCY: usize = 4096;
+    /// Random opening plies, at most (each is a legal move drawn at random: the bound keeps a
+    /// typo from running for hours).
+    pub const MAX_RANDOM_PLIES: u32 = 200;
+    pub const MAX_PLIES: u32 = 100_000;
+    pub const MAX_HASH_MB: usize = 1024;
+    pub const MAX_BATCH: usize = 1 << 24;
+    pub const MAX_WAIT: Duration = Duration::from_secs(10);
+
+    /// Checks every setting's range: the one place they are checked (the CLI and the Python
+    /// binding pass values through and call this). The text of an error names the setting.
+    pub fn validate(&self) -> Result<(), SelfPlayError> {
+        let bad = |s: String| Err(SelfPlayError::Config(s));
+        if !(1..=Self::MAX_CONCURRENCY).contains(&self.concurrency) {
+            let max = Self::MAX_CONCURRENCY;
+            return bad(format!(
+                "concurrency {} out of range 1..={max}",
+                self.concurrency
+            ));
         }
-        MoveLimit::Nodes(0) => return bad("nodes must be at least 1".into()),
-        _ => {}
+        match self.limit {
+            MoveLimit::Depth(d) if !(1..=64).contains(&d) => {
+                return bad(format!("depth {d} out of range 1..=64"));
+            }
+            MoveLimit::Nodes(0) => return bad("nodes must be at least 1".into()),
+            _ => {}
+        }
+        match &self.openings {
+            OpeningSource::List(list) if list.is_empty() => {
+                return bad("the opening list is empty".into());
+            }
+            OpeningSource::Random(r) if r.plies > Self::MAX_RANDOM_PLIES => {
+                let max = Self::MAX_RANDOM_PLIES;
+                return bad(format!("random plies {} out of range 0..={max}", r.plies));
+            }
+            _ => {}
+        }
+        if !(1..=Self::MAX_PLIES).contains(&self.max_plies) {
+            let max = Self::MAX_PLIES;
+            return bad(format!(
+                "max_plies {} out of range 1..={max}",
+                self.max_plies
+            ));
+        }
+        if !(1..=Self::MAX_HASH_MB).contains(&self.hash_mb) {
+            let max = Self::MAX_HASH_MB;
+            return bad(format!("hash {} MiB out of range 1..={max}", self.hash_mb));
+        }
+        if !(1..=Self::MAX_BATCH).contains(&self.batch.max_batch) {
+            let max = Self::MAX_BATCH;
+            return bad(format!(
+                "batch size {} out of range 1..={max}",
+                self.batch.max_batch
+            ));
+        }
+        if self.batch.max_wait > Self::MAX_WAIT {
+            return bad(format!(
+                "batch wait {} µs out of range 0..={}",
+                self.batch.max_wait.as_micros(),
+                Self::MAX_WAIT.as_micros()
+            ));
+        }
+        if self.first_game.checked_add(self.games).is_none() {
+            return bad("first_game + games overflows".into());
+        }
+        Ok(())
     }
-    if let OpeningSource::List(list) = &config.openings
-        && list.is_empty()
-    {
-        return bad("the opening list is empty".into());
-    }
-    if config.max_plies == 0 {
-        return bad("max_plies must be at least 1".into());
-    }
-    if config.first_game.checked_add(config.games).is_none() {
-        return bad("first_game + games overflows".into());
-    }
-    Ok(())
 }
 
 /// Plays the match. `evaluator`: `None` evaluates inline on the CPU (the fast path);
@@ -258,7 +303,7 @@ pub fn play_games(
     stop: &AtomicBool,
     mut progress: impl FnMut(&SelfPlayProgress),
 ) -> Result<SelfPlayReport, SelfPlayError> {
-    check(config)?;
+    config.validate()?;
     let service = evaluator
         .map(|e| EvalService::new(e, config.batch).map(Arc::new))
         .transpose()
