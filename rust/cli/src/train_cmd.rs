@@ -3,7 +3,7 @@
 use clap::Args;
 use shatranj_engine::games::datagen::DataError;
 use shatranj_engine::nnue::file::Quantisation;
-use shatranj_train::{TrainConfig, TrainError, Trainer, data, loss_of_scores, quantisation_error};
+use shatranj_train::{FileScale, TrainConfig, TrainError, TrainJob, Trainer, data, loss_of_scores};
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -49,7 +49,7 @@ pub struct TrainArgs {
     /// scores match the classical evaluation's on the validation positions, the centipawns the
     /// search's margins are tuned in; a number writes that (gen1 was written with 400).
     /// Training itself always works at 400.
-    #[arg(long, default_value = "auto", value_parser = parse_scale)]
+    #[arg(long, default_value = "auto")]
     scale: FileScale,
     /// Train on each position or its mirror image (files a↔h), chosen at random each epoch.
     #[arg(long)]
@@ -74,40 +74,9 @@ pub struct TrainArgs {
     quiet: bool,
 }
 
-/// How the written network's SCALE is chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileScale {
-    /// Fitted to the classical evaluation ([`shatranj_train::calibrate`]).
-    Auto,
-    Fixed(i32),
-}
-
-fn parse_scale(s: &str) -> Result<FileScale, String> {
-    if s == "auto" {
-        return Ok(FileScale::Auto);
-    }
-    match s.parse::<i32>() {
-        Ok(v) if (1..=4096).contains(&v) => Ok(FileScale::Fixed(v)),
-        _ => Err(format!(
-            "expected `auto` or a whole number in 1..=4096, got {s:?}"
-        )),
-    }
-}
-
-/// The SCALE to write for the trainer's current weights.
-fn file_scale(choice: FileScale, t: &Trainer, dataset: &data::Dataset) -> i32 {
-    match choice {
-        FileScale::Fixed(v) => v,
-        FileScale::Auto => t
-            .classical_scale(&dataset.validation, &dataset.validation_classical)
-            .unwrap_or(t.config.quantisation.scale),
-    }
-}
-
 pub enum TrainCliError {
     Data(DataError),
     Train(TrainError),
-    Io(String),
     Interrupted(PathBuf),
 }
 
@@ -126,7 +95,6 @@ impl fmt::Display for TrainCliError {
         match self {
             TrainCliError::Data(e) => write!(f, "{e}"),
             TrainCliError::Train(e) => write!(f, "{e}"),
-            TrainCliError::Io(e) => f.write_str(e),
             TrainCliError::Interrupted(p) => write!(
                 f,
                 "interrupted; the checkpoint {} resumes it (--resume)",
@@ -210,13 +178,15 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
             trainer.config.quantisation.scale
         );
     }
-    let net_out = args.out.clone();
-    let keep_best = args.keep_best;
-    let scale_choice = args.scale;
-    let mut best = f32::INFINITY;
-    let mut best_params: Option<shatranj_train::Params> = None;
-    let done = trainer
-        .train(
+    let job = TrainJob {
+        out: args.out.clone(),
+        checkpoint: checkpoint.clone(),
+        keep_best: args.keep_best,
+        scale: args.scale,
+    };
+    let outcome = job
+        .run(
+            &mut trainer,
             &dataset,
             &stop,
             |p| {
@@ -230,7 +200,7 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
                     ));
                 }
             },
-            |t, r| {
+            |r| {
                 if let Some(b) = &bar {
                     b.suspend(|| {});
                 }
@@ -247,49 +217,19 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
                     Some(b) => b.println(line),
                     None => println!("{line}"),
                 }
-                t.save_checkpoint(&checkpoint)?;
-                // The latest (or best) epoch's network is always on disk.
-                let loss = r.validation_loss.unwrap_or(f32::NEG_INFINITY);
-                if !keep_best || loss < best {
-                    best = loss;
-                    let scale = file_scale(scale_choice, t, &dataset);
-                    t.network_with_scale(scale)?.save(&net_out).map_err(|e| {
-                        TrainError::Io(format!("cannot write {}: {e}", net_out.display()))
-                    })?;
-                    if keep_best {
-                        best_params = Some(t.params.clone());
-                    }
-                }
-                Ok(())
             },
         )
         .map_err(TrainCliError::Train)?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    if !done {
-        trainer
-            .save_checkpoint(&checkpoint)
-            .map_err(TrainCliError::Train)?;
+    let Some(outcome) = outcome else {
         return Err(TrainCliError::Interrupted(checkpoint));
-    }
-    if let Some(p) = best_params {
+    };
+    if let Some(best) = outcome.kept_best {
         println!("Kept the best epoch: validation loss {best:.6}");
-        trainer.params = p;
     }
-    let scale = file_scale(args.scale, &trainer, &dataset);
-    let net = trainer
-        .network_with_scale(scale)
-        .map_err(TrainCliError::Train)?;
-    net.save(&args.out)
-        .map_err(|e| TrainCliError::Io(format!("cannot write {}: {e}", args.out.display())))?;
-    let q = quantisation_error(
-        &trainer.params,
-        &net,
-        &dataset.validation,
-        scale as f32,
-        100_000,
-    );
+    let (net, scale, q) = (&outcome.network, outcome.scale, &outcome.quantisation);
     println!(
         "Network: {} ({} hidden, sha256 {})",
         args.out.display(),
@@ -312,20 +252,7 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         "Quantised vs float on {} validation positions: mean |diff| {:.2} cp, max {:.1} cp",
         q.positions, q.mean_abs, q.max_abs
     );
-    let validation = &dataset.validation[..q.positions];
-    // The loss reads scores in training centipawns (SCALE 400), the file's are at `scale`.
-    let in_training_units: Vec<i16> = q
-        .scores
-        .iter()
-        .map(|&cp| {
-            (i64::from(cp) * i64::from(training_scale) / i64::from(scale)).clamp(-32_000, 32_000)
-                as i16
-        })
-        .collect();
-    if let (Some(float), Some(int)) = (
-        trainer.validation_loss(validation),
-        loss_of_scores(validation, &in_training_units, trainer.config.wdl),
-    ) {
+    if let (Some(float), Some(int)) = (outcome.float_loss, outcome.quantised_loss) {
         println!("Validation loss: float {float:.6}, quantised {int:.6}");
     }
     Ok(())

@@ -6,6 +6,7 @@
 //! rayon's threads, AdamW with a cosine learning-rate schedule, and a target that blends the
 //! game's result with the search's score ([`model`]). Checkpoints resume exactly; the
 //! result is quantised into the engine's file format and checked against the float network.
+//! [`TrainJob`] is the policy `shatranj train` runs: checkpoints, keep-best, the file's SCALE.
 //!
 //! ```no_run
 //! use shatranj_train::{data, TrainConfig, Trainer};
@@ -22,10 +23,12 @@
 
 pub mod calibrate;
 pub mod data;
+pub mod job;
 pub mod model;
 pub mod trainer;
 
 pub use data::{Dataset, Sample};
+pub use job::{FileScale, TrainJob, TrainOutcome};
 pub use model::Params;
 pub use trainer::{
     EpochReport, QuantisationReport, TrainConfig, TrainError, TrainProgress, Trainer,
