@@ -2,9 +2,9 @@
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::castling::CastlingRights;
+use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
 use crate::position::{Position, SetupError};
-use crate::types::{Color, Rank, Square};
+use crate::types::{Color, File, Rank, Square};
 use core::fmt;
 
 /// The six fields of a FEN record.
@@ -44,7 +44,8 @@ pub enum FenError {
     RankCount { found: usize, text: String },
     /// The side-to-move field is not `w` or `b`.
     BadSideToMove { text: String },
-    /// The castling field is not `-` or a subset of `KQkq` without repeats.
+    /// The castling field is not `-` or a subset of `KQkq` (in Chess960 also file letters)
+    /// with at most one right per colour and side.
     BadCastling { text: String },
     /// The en-passant field is not `-` or a square name on rank 3 or 6.
     BadEnPassant { text: String },
@@ -107,7 +108,7 @@ impl fmt::Display for FenError {
             FenError::BadCastling { text } => {
                 write!(
                     f,
-                    "invalid FEN castling {text:?}: expected '-' or some of 'KQkq', each at most once"
+                    "invalid FEN castling {text:?}: expected '-' or some of 'KQkq' (in Chess960 also the rooks' file letters), one right per colour and side"
                 )
             }
             FenError::BadEnPassant { text } => {
@@ -279,8 +280,16 @@ fn parse_clock(field: FenField, text: &str) -> Result<u32, FenError> {
     })
 }
 
-/// Parses a FEN (or a 4-field EPD position) into a validated [`Position`].
+/// Parses a FEN (or a 4-field EPD position) into a validated [`Position`] of standard chess:
+/// castling rights `KQkq` with the kings on e1/e8 and the rooks in the corners.
 pub fn parse(fen: &str) -> Result<Position, FenError> {
+    parse_with(fen, CastlingMode::Standard)
+}
+
+/// Parses a FEN with castling rights read in `mode`: in Chess960, X-FEN (`KQkq` for the
+/// outermost rook on that side of the king, a file letter for any other) and Shredder-FEN
+/// (file letters only, `HAha`) alike.
+pub fn parse_with(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
     // Fields in a fixed array rather than a Vec: `Board(fen)` in Python is hot.
     let mut fields = [""; 6];
     let mut count = 0;
@@ -308,28 +317,10 @@ pub fn parse(fen: &str) -> Result<Position, FenError> {
         }
     };
     let castling_text = fields[2];
-    let mut castling = CastlingRights::NONE;
-    if castling_text != "-" {
-        for c in castling_text.chars() {
-            let right = match c {
-                'K' => CastlingRights::WHITE_KING,
-                'Q' => CastlingRights::WHITE_QUEEN,
-                'k' => CastlingRights::BLACK_KING,
-                'q' => CastlingRights::BLACK_QUEEN,
-                _ => {
-                    return Err(FenError::BadCastling {
-                        text: castling_text.to_owned(),
-                    });
-                }
-            };
-            if castling.contains(right) {
-                return Err(FenError::BadCastling {
-                    text: castling_text.to_owned(),
-                });
-            }
-            castling = castling.union(right);
-        }
-    }
+    let castling =
+        parse_castling(&board, castling_text, mode).ok_or_else(|| FenError::BadCastling {
+            text: castling_text.to_owned(),
+        })?;
     let ep_text = fields[3];
     let ep_square = if ep_text == "-" {
         None
@@ -380,6 +371,146 @@ pub fn parse(fen: &str) -> Result<Position, FenError> {
     })
 }
 
+/// Reads the castling field against the placement (Chess960 rights name rooks that only
+/// the board can find). Only the syntax is refused here: a right whose king or rook is
+/// missing is kept with the standard squares, so that `Position::from_parts` reports it
+/// in its turn (after a missing king, say) as [`SetupError::CastlingWithoutPieces`].
+fn parse_castling(board: &Board, text: &str, mode: CastlingMode) -> Option<CastlingRights> {
+    let mut castling = CastlingRights::NONE;
+    if text == "-" {
+        return Some(castling);
+    }
+    let valid = |c: char| match c.to_ascii_lowercase() {
+        'k' | 'q' => true,
+        'a'..='h' => mode.is_chess960(),
+        _ => false,
+    };
+    if !text.chars().all(valid) {
+        return None;
+    }
+    for c in text.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let lower = c.to_ascii_lowercase();
+        let back_rank = Bitboard::from_rank(color.back_rank());
+        let king = (board.kings() & board.by_color(color) & back_rank).single_square();
+        let rooks = board.rooks() & board.by_color(color) & back_rank;
+        // The rook the letter names: the outermost on that side of the king for K and Q,
+        // the one on that file for a file letter.
+        let (side, rook) = match (lower, king) {
+            ('k', k) => (
+                CastlingSide::KingSide,
+                rooks
+                    .last()
+                    .filter(|r| k.is_some_and(|k| r.file() > k.file())),
+            ),
+            ('q', k) => (
+                CastlingSide::QueenSide,
+                rooks
+                    .first()
+                    .filter(|r| k.is_some_and(|k| r.file() < k.file())),
+            ),
+            (letter, k) => {
+                let file = File::from_char(letter).unwrap_or(File::A);
+                let rook = Some(Square::from_coords(file, color.back_rank()))
+                    .filter(|&r| rooks.contains(r) && Some(r) != k);
+                let side = match (k, rook) {
+                    (Some(k), Some(r)) => CastlingSide::of_rook(k, r),
+                    // No rook there: the side the file is on for an e-file king.
+                    _ if file >= File::E => CastlingSide::KingSide,
+                    _ => CastlingSide::QueenSide,
+                };
+                (side, rook)
+            }
+        };
+        if castling.has(color, side) {
+            return None;
+        }
+        let standard = (File::E, side.rook_from(color).file());
+        let (king_file, rook_file) = match (king, rook) {
+            (Some(k), Some(r)) => (k.file(), r.file()),
+            _ if lower == 'k' || lower == 'q' => standard,
+            _ => (File::E, File::from_char(lower).unwrap_or(File::A)),
+        };
+        let added = castling.with(color, side, king_file, rook_file);
+        castling = if mode.is_chess960() || added.is_standard() {
+            added
+        } else {
+            castling.with(color, side, standard.0, standard.1)
+        };
+    }
+    Some(castling)
+}
+
+/// The castling field in X-FEN, as python-chess writes it: `KQkq` for a right whose rook
+/// is the outermost on its side of the king (always so in standard chess), the rook's file
+/// letter otherwise; White's first, each colour's kingside first.
+pub fn castling_xfen(pos: &Position) -> String {
+    CastlingField {
+        pos,
+        shredder: false,
+    }
+    .to_string()
+}
+
+/// The castling field in Shredder-FEN: the rooks' file letters (`HAha`), kingside first.
+pub fn castling_shredder(pos: &Position) -> String {
+    CastlingField {
+        pos,
+        shredder: true,
+    }
+    .to_string()
+}
+
+/// The castling field, written straight into the FEN being formatted.
+struct CastlingField<'a> {
+    pos: &'a Position,
+    shredder: bool,
+}
+
+impl fmt::Display for CastlingField<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rights = self.pos.castling_rights();
+        if rights.is_empty() {
+            return f.write_str("-");
+        }
+        let board = self.pos.board();
+        for color in Color::ALL {
+            let rooks =
+                board.rooks() & board.by_color(color) & Bitboard::from_rank(color.back_rank());
+            for side in CastlingSide::ALL {
+                let Some(rook) = rights.rook_square(color, side) else {
+                    continue;
+                };
+                let mut beyond = false;
+                for other in rooks {
+                    beyond |= match side {
+                        CastlingSide::KingSide => other.file() > rook.file(),
+                        CastlingSide::QueenSide => other.file() < rook.file(),
+                    };
+                }
+                let c = if self.shredder || beyond {
+                    rook.file().char()
+                } else if side == CastlingSide::KingSide {
+                    'k'
+                } else {
+                    'q'
+                };
+                let c = if color.is_white() {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                };
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// How to write the en-passant field.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum EnPassantMode {
@@ -403,8 +534,22 @@ pub fn to_fen_with(pos: &Position, mode: EnPassantMode) -> String {
     )
 }
 
-/// The first four FEN fields (an EPD position without operations).
+/// The first four FEN fields (an EPD position without operations), castling in X-FEN.
 pub fn epd_with(pos: &Position, mode: EnPassantMode) -> String {
+    epd_fields(pos, mode, false)
+}
+
+/// The FEN with the castling field in Shredder-FEN (`HAha`).
+pub fn to_shredder_fen(pos: &Position, mode: EnPassantMode) -> String {
+    format!(
+        "{} {} {}",
+        epd_fields(pos, mode, true),
+        pos.halfmove_clock(),
+        pos.fullmove_number()
+    )
+}
+
+fn epd_fields(pos: &Position, mode: EnPassantMode, shredder: bool) -> String {
     let ep = match mode {
         EnPassantMode::Legal => pos.legal_ep_square(),
         EnPassantMode::Always => pos.ep_square(),
@@ -413,7 +558,7 @@ pub fn epd_with(pos: &Position, mode: EnPassantMode) -> String {
         "{} {} {} {}",
         pos.board().board_fen(),
         pos.turn().char(),
-        pos.castling_rights(),
+        CastlingField { pos, shredder },
         ep.map_or_else(|| "-".to_owned(), |s| s.to_string())
     )
 }
@@ -429,6 +574,11 @@ impl Position {
     /// Parses a FEN; see [`fen::parse`](parse).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         parse(fen)
+    }
+
+    /// Parses a FEN with castling read in `mode`; see [`fen::parse_with`](parse_with).
+    pub fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
+        parse_with(fen, mode)
     }
 
     /// Writes the FEN (en-passant square only when legal, as python-chess does by default).

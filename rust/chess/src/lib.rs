@@ -72,6 +72,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod board;
 pub mod castling;
+pub mod chess960;
 pub mod clock;
 pub mod dead;
 pub mod fen;
@@ -98,7 +99,7 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
-pub use castling::{CastlingRights, CastlingSide};
+pub use castling::{Castling, CastlingMode, CastlingRights, CastlingSide};
 pub use clock::{Clock, FlagFall};
 pub use dead::{Budget, DeadOptions, Proof, Winnability};
 pub use fen::{EnPassantMode, FenError, FenField};

@@ -16,6 +16,7 @@ use crate::attacks::{
 };
 use crate::bitboard::Bitboard;
 use crate::board::Board;
+use crate::castling::CastlingSide;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Role, Square};
@@ -278,7 +279,8 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
     // empty squares up to the rook, from a table indexed by the rights and the back rank.
     let back_rank = (occ.0 >> (1 + 56 * us.index() as u32)) & 0x3F;
     let rights = (pos.castling.bits() >> (2 * us.index())) & 3;
-    let avail = if checkers.is_empty() {
+    let standard = pos.castling.is_standard();
+    let avail = if checkers.is_empty() && standard {
         CASTLE_AVAIL[(rights as usize) << 6 | back_rank as usize]
     } else {
         0
@@ -288,6 +290,19 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
         for (i, c) in castles.iter().enumerate() {
             if avail & (1 << i) != 0 {
                 needed |= c.king_path;
+            }
+        }
+    }
+    // Chess960 (any other layout): the squares follow from the rights' files; `open960` has
+    // bit 0 (kingside) and bit 1 (queenside) for each right held with its squares empty.
+    let mut open960 = 0u8;
+    if rights != 0 && !standard && checkers.is_empty() {
+        for (i, side) in CastlingSide::ALL.into_iter().enumerate() {
+            if let Some(c) = pos.castling.castling(us, side)
+                && (c.must_be_empty & occ).is_empty()
+            {
+                needed |= c.king_path;
+                open960 |= 1 << i;
             }
         }
     }
@@ -308,6 +323,23 @@ fn generate_for<S: Sliders, V: Visitor>(pos: &Position, v: &mut V, us: Color) {
         for (i, c) in castles.iter().enumerate() {
             if avail & (1 << i) != 0 && (c.king_path & !safe).is_empty() {
                 v.castle(king, c.king_to);
+            }
+        }
+    }
+    if open960 != 0 {
+        for (i, side) in CastlingSide::ALL.into_iter().enumerate() {
+            if open960 & (1 << i) != 0
+                && let Some(c) = pos.castling.castling(us, side)
+            {
+                // The king's landing square is tested once more on the board after
+                // castling: the rook that leaves the king's side may have shielded it from a
+                // slider on the first rank (king c1, castling rook b1, enemy queen a1).
+                let after = occ ^ king ^ c.rook_from ^ c.rook_to;
+                if (c.king_path & !safe).is_empty()
+                    && !attacked_by::<S>(board, them, c.king_to, after)
+                {
+                    v.castle(king, c.king_to);
+                }
             }
         }
     }

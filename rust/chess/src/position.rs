@@ -62,7 +62,8 @@ impl fmt::Display for SetupError {
                 let (k, r) = (color.fold_wb("e1", "e8"), side.rook_from(*color));
                 write!(
                     f,
-                    "{color} {side:?} castling right needs the king on {k} and a rook on {r}"
+                    "{color} {side:?} castling right needs the king on {k} and a rook on {r} \
+                     (in Chess960: the king on its first rank and the right's rook on that side of it)"
                 )
             }
             SetupError::ImpossibleEnPassant { square } => {
@@ -79,6 +80,15 @@ impl fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
+
+/// Whether `color`'s king and rook stand where castling `c` starts, the rook on `c`'s side
+/// of the king (R3.8b; in Chess960 the king stands between its two rooks).
+fn castling_pieces_in_place(board: &Board, color: Color, c: &crate::castling::Castling) -> bool {
+    board.piece_at(c.king_from) == Some(Piece::new(color, Role::King))
+        && board.piece_at(c.rook_from) == Some(Piece::new(color, Role::Rook))
+        && CastlingSide::of_rook(c.king_from, c.rook_from) == c.side
+        && c.king_from != c.rook_from
+}
 
 /// Why a move cannot be played in a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,14 +161,10 @@ impl Position {
         }
         for color in Color::ALL {
             for side in CastlingSide::ALL {
-                if castling.has(color, side) {
-                    let king_home = color.fold_wb(Square::E1, Square::E8);
-                    let rook = Piece::new(color, Role::Rook);
-                    if board.piece_at(king_home) != Some(Piece::new(color, Role::King))
-                        || board.piece_at(side.rook_from(color)) != Some(rook)
-                    {
-                        return Err(SetupError::CastlingWithoutPieces { color, side });
-                    }
+                if let Some(c) = castling.castling(color, side)
+                    && !castling_pieces_in_place(&board, color, &c)
+                {
+                    return Err(SetupError::CastlingWithoutPieces { color, side });
                 }
             }
         }
@@ -568,10 +574,8 @@ impl Position {
     #[inline(always)]
     fn update_castling<const FULL: bool>(&mut self, from: Square, to: Square) {
         let old = self.castling;
-        let new = CastlingRights::from_bits(
-            old.bits() & CastlingRights::keep_mask(from) & CastlingRights::keep_mask(to),
-        );
-        if FULL && new != old {
+        let new = old.after_move(from, to);
+        if FULL && new.bits() != old.bits() {
             self.key ^= zobrist::castling_key(old) ^ zobrist::castling_key(new);
         }
         self.castling = new;
@@ -604,7 +608,8 @@ impl Position {
     #[inline(always)]
     fn move_piece<const FULL: bool>(&mut self, role: Role, from: Square, to: Square) {
         let us = self.turn;
-        let ft = Bitboard::from_square(from) | Bitboard::from_square(to);
+        // XOR, not OR: a Chess960 king may castle without moving (`from == to`).
+        let ft = Bitboard::from_square(from) ^ Bitboard::from_square(to);
         self.board.by_role[role.index()] ^= ft;
         self.board.by_color[us.index()] ^= ft;
         if FULL {
@@ -694,17 +699,20 @@ impl Position {
         self.finish_move::<FULL>();
     }
 
+    /// Castling, given as the king's move (R3.8b). The rook is the one the castling right
+    /// names; in Chess960 king and rook may land on each other's squares or stay put, which
+    /// the XOR updates of `move_piece` handle.
     #[inline(always)]
     pub(crate) fn apply_castle<const FULL: bool>(&mut self, king_from: Square, king_to: Square) {
         self.start_move::<FULL>();
-        let side = if king_to.file() > king_from.file() {
-            CastlingSide::KingSide
-        } else {
-            CastlingSide::QueenSide
-        };
+        let side = CastlingSide::of_king_to(king_to);
         let us = self.turn;
+        let rook_from = self
+            .castling
+            .rook_square(us, side)
+            .unwrap_or_else(|| side.rook_from(us));
         self.move_piece::<FULL>(Role::King, king_from, king_to);
-        self.move_piece::<FULL>(Role::Rook, side.rook_from(us), side.rook_to(us));
+        self.move_piece::<FULL>(Role::Rook, rook_from, side.rook_to(us));
         self.update_castling::<FULL>(king_from, king_from);
         if FULL {
             self.halfmove_clock = self.halfmove_clock.saturating_add(1);
@@ -718,8 +726,7 @@ impl Position {
         for (sq, p) in self.board.pieces() {
             board.set_piece_at(sq.flip_vertical(), Piece::new(p.color.other(), p.role));
         }
-        let c = self.castling.bits();
-        let castling = CastlingRights::from_bits((c & 3) << 2 | (c >> 2) & 3);
+        let castling = self.castling.mirrored();
         let mut pos = Position {
             board,
             turn: self.turn.other(),

@@ -47,12 +47,9 @@ impl fmt::Display for SanError {
 
 impl std::error::Error for SanError {}
 
+/// The side of a castling move, by where its king lands (a Chess960 king may not move).
 fn castling_side(m: Move) -> CastlingSide {
-    if m.to().file() > m.from().file() {
-        CastlingSide::KingSide
-    } else {
-        CastlingSide::QueenSide
-    }
+    CastlingSide::of_king_to(m.to())
 }
 
 /// SAN of a legal move, with `+`/`#` (R7.1–R7.3). The move must be legal in `pos`; use

@@ -1,7 +1,9 @@
-//! UCI move notation: `e2e4`, `e7e8q`, castling as the king's move `e1g1`.
+//! UCI move notation: `e2e4`, `e7e8q`, castling as the king's move `e1g1` in standard chess
+//! and as the king taking its own rook (`e1h1`) in Chess960.
 
-use crate::castling::CastlingSide;
-use crate::moves::Move;
+use crate::bitboard::Bitboard;
+use crate::castling::{CastlingMode, CastlingSide};
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Role, Square};
 use core::fmt;
@@ -75,8 +77,9 @@ impl UciMove {
         })
     }
 
-    /// The legal move this denotes in `pos`. Castling is accepted as the king's two-square
-    /// move (`e1g1`) and as king-takes-rook (`e1h1`), as python-chess does.
+    /// The legal move this denotes in `pos`. Castling is accepted as king-takes-rook
+    /// (`e1h1`, Chess960 included) and, where standard chess has it, as the king's two-square
+    /// move (`e1g1`), as python-chess does in either mode.
     pub fn to_move(self, pos: &Position) -> Result<Move, UciError> {
         let UciMove::Normal {
             from,
@@ -92,24 +95,55 @@ impl UciMove {
         };
         let us = pos.turn();
         let is_our_king =
-            pos.board().kings().contains(from) && pos.board().by_color(us).contains(from);
-        let mut to = to;
-        if is_our_king && promotion.is_none() {
+            pos.board().kings() & pos.board().by_color(us) & Bitboard::from_square(from);
+        if is_our_king.any() && promotion.is_none() {
+            // The king taking its own castling rook: castling, in either mode.
             for side in CastlingSide::ALL {
-                if to == side.rook_from(us)
-                    && from == us.fold_wb(Square::E1, Square::E8)
-                    && pos.castling_rights().has(us, side)
-                {
-                    to = side.king_to(us);
+                if pos.castling_rights().rook_square(us, side) == Some(to) {
+                    let m = Move::new(from, side.king_to(us), MoveKind::Castle);
+                    return if pos.is_legal(m) {
+                        Ok(m)
+                    } else {
+                        Err(illegal())
+                    };
                 }
             }
         }
+        // The king's own move (`e1g1`) names castling only where standard chess would
+        // write it so; in Chess960 it is a plain king move (`b1c1` next to castling b1a1).
         pos.legal_moves()
             .iter()
             .copied()
-            .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion)
+            .find(|m| {
+                m.from() == from
+                    && m.to() == to
+                    && m.promotion() == promotion
+                    && (!m.is_castle() || is_standard_castling(pos, *m))
+            })
             .ok_or_else(illegal)
     }
+}
+
+/// Whether castling move `m` is standard chess's: the king from e1/e8, the rook from the
+/// corner. Only such castlings may be written as the king's move.
+fn is_standard_castling(pos: &Position, m: Move) -> bool {
+    let us = pos.turn();
+    let side = CastlingSide::of_king_to(m.to());
+    m.from() == us.fold_wb(Square::E1, Square::E8)
+        && pos.castling_rights().rook_square(us, side) == Some(side.rook_from(us))
+}
+
+/// UCI text of the legal move `m` of `pos`. Castling is the king's move (`e1g1`) in
+/// standard chess; in Chess960 mode, and for any castling standard chess does not have, the
+/// king takes its own rook (`e1h1`, `b1a1`), as python-chess writes it.
+pub fn to_uci(pos: &Position, m: Move, mode: CastlingMode) -> String {
+    if m.is_castle() && (mode.is_chess960() || !is_standard_castling(pos, m)) {
+        let side = CastlingSide::of_king_to(m.to());
+        if let Some(rook) = pos.castling_rights().rook_square(pos.turn(), side) {
+            return format!("{}{rook}", m.from());
+        }
+    }
+    m.to_string()
 }
 
 impl fmt::Display for UciMove {

@@ -6,18 +6,19 @@
 //! * `cargo test --release -- --ignored`: deep.txt, the whole perftsuite and tricky set,
 //!   depths 4 and 5 of every random position and depth 6 of every 20th (see the constants).
 //!
-//! Chess960 data is skipped by name until Chess960 castling exists: `chess960.perft`, ids
-//! starting `xfen-` and three more Chess960 castling ids of tricky.perft (`CHESS960_IDS`),
-//! and deep.txt lines whose last field is `true`. Every test prints how many
-//! positions it skipped. On a mismatch the failure message has the FEN, the depth, both
+//! Chess960 positions (`chess960.perft`, tricky.perft's ids starting `xfen-` and three more
+//! in `CHESS960_IDS`, deep.txt lines whose last field is `true`) are read with Chess960
+//! castling (X-FEN and Shredder-FEN); every test prints how many of its positions are
+//! Chess960. On a mismatch the failure message has the FEN, the depth, both
 //! counts and shatranj's divide; when Stockfish is found (see `support/stockfish.rs`) also the
 //! smallest subtree where the two disagree.
 
 #[path = "support/stockfish.rs"]
 mod stockfish;
 
-use shatranj_chess::Position;
+use shatranj_chess::fen::{EnPassantMode, to_shredder_fen};
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide, perft, perft_with};
+use shatranj_chess::{CastlingMode, Position};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -25,10 +26,11 @@ use std::time::Instant;
 /// The repository's `data/perft` (facts copied in with their sources; see its README.md).
 const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/perft");
 
-/// Positions in each file (after skipping), so that a parsing slip cannot shrink a suite.
+/// Positions in each file, so that a parsing slip cannot shrink a suite.
 const PERFTSUITE_POSITIONS: usize = 126;
 const RANDOM_POSITIONS: usize = 6_838;
-const TRICKY_POSITIONS: usize = 18;
+const TRICKY_POSITIONS: usize = 26;
+const CHESS960_POSITIONS: usize = 960;
 
 /// Chess960 castling cases in tricky.perft whose ids lack the `xfen-` prefix: a Shredder-FEN
 /// castling field (`Ff`), and castling rights for kings off the e-file.
@@ -37,7 +39,14 @@ const CHESS960_IDS: [&str; 3] = [
     "two-knight-checkers",
     "asymmetrical-and-king-on-h",
 ];
-const DEEP_POSITIONS: usize = 7;
+const DEEP_POSITIONS: usize = 20;
+/// Debug runs check chess960.perft to this depth (1.5e7 nodes), and one depth more for
+/// every position whose index is a multiple of `CHESS960_SHALLOW_EXTRA_STRIDE`.
+const CHESS960_SHALLOW_DEPTH: u32 = 3;
+const CHESS960_SHALLOW_EXTRA_STRIDE: usize = 4;
+/// The deep run checks chess960.perft to depth 4 (4.6e8 nodes), and depth 5 for every
+/// position whose index is a multiple of this.
+const CHESS960_DEPTH5_STRIDE: usize = 8;
 
 /// Debug runs check every listed depth whose expected count is at most this (depth 1 always).
 const SHALLOW_NODE_CAP: u64 = 5_000_000;
@@ -49,6 +58,9 @@ const RANDOM_SHALLOW_EXTRA_STRIDE: usize = 1;
 /// Depth 6 of the random set is checked for positions whose index is a multiple of this
 /// (342 positions, 2.1e11 nodes; 2 to 3 minutes on 2 cores with threads=2 and a 64 MiB table).
 const RANDOM_DEPTH6_STRIDE: usize = 20;
+/// deep.txt's Chess960 counts above this are left out of the deep run (8.7e9 nodes in all,
+/// mostly in three counts above 1e9).
+const DEEP_CHESS960_CAP: u64 = 1_000_000_000;
 /// Table size for the deep counts. Each `perft_with` call allocates and zeroes its own table,
 /// so larger tables cost more than they save at these depths (256 MiB was ~2x slower).
 const DEEP_HASH_MB: usize = 64;
@@ -63,13 +75,16 @@ struct Case {
     file: &'static str,
     id: String,
     fen: String,
+    /// Read with Chess960 castling.
+    chess960: bool,
     /// (depth, expected leaf count), as listed.
     counts: Vec<(u32, u64)>,
 }
 
 impl Case {
     fn position(&self) -> Position {
-        Position::from_fen(&self.fen).unwrap_or_else(|e| {
+        let mode = CastlingMode::from_chess960(self.chess960);
+        Position::from_fen_with(&self.fen, mode).unwrap_or_else(|e| {
             panic!(
                 "{} {}: cannot parse {:?}: {e}",
                 self.file, self.id, self.fen
@@ -80,8 +95,12 @@ impl Case {
 
 struct Suite {
     cases: Vec<Case>,
-    /// Ids (or lines) skipped as Chess960.
-    skipped: Vec<String>,
+}
+
+impl Suite {
+    fn chess960_count(&self) -> usize {
+        self.cases.iter().filter(|c| c.chess960).count()
+    }
 }
 
 fn read(name: &str) -> String {
@@ -119,22 +138,17 @@ fn load_perftsuite() -> Suite {
             file: "perftsuite.epd",
             id: format!("line {}", i + 1),
             fen,
+            chess960: false,
             counts,
         });
     }
-    Suite {
-        cases,
-        skipped: Vec::new(),
-    }
+    Suite { cases }
 }
 
-/// `id NAME` / `epd FEN` / `perft DEPTH NODES` blocks; ids starting `xfen-` are Chess960.
+/// `id NAME` / `epd FEN` / `perft DEPTH NODES` blocks; ids starting `xfen-` (and those in
+/// `CHESS960_IDS`) are Chess960, and so is every position of chess960.perft.
 fn load_blocks(file: &'static str) -> Suite {
-    let mut suite = Suite {
-        cases: Vec::new(),
-        skipped: Vec::new(),
-    };
-    let mut skipping = false;
+    let mut suite = Suite { cases: Vec::new() };
     for (i, line) in read(file).lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -143,20 +157,15 @@ fn load_blocks(file: &'static str) -> Suite {
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
         match key {
-            "id" => {
-                skipping = rest.starts_with("xfen-") || CHESS960_IDS.contains(&rest);
-                if skipping {
-                    suite.skipped.push(rest.to_owned());
-                } else {
-                    suite.cases.push(Case {
-                        file,
-                        id: rest.to_owned(),
-                        fen: String::new(),
-                        counts: Vec::new(),
-                    });
-                }
-            }
-            _ if skipping => {}
+            "id" => suite.cases.push(Case {
+                file,
+                id: rest.to_owned(),
+                fen: String::new(),
+                chess960: file == "chess960.perft"
+                    || rest.starts_with("xfen-")
+                    || CHESS960_IDS.contains(&rest),
+                counts: Vec::new(),
+            }),
             "epd" => {
                 suite
                     .cases
@@ -190,10 +199,7 @@ fn load_blocks(file: &'static str) -> Suite {
 
 /// `fen-or-startpos ; depth ; nodes ; chess960`.
 fn load_deep() -> Suite {
-    let mut suite = Suite {
-        cases: Vec::new(),
-        skipped: Vec::new(),
-    };
+    let mut suite = Suite { cases: Vec::new() };
     for (i, line) in read("deep.txt").lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -207,14 +213,11 @@ fn load_deep() -> Suite {
             i + 1
         );
         let id = format!("line {}", i + 1);
-        match fields[3] {
-            "true" => {
-                suite.skipped.push(id);
-                continue;
-            }
-            "false" => {}
+        let chess960 = match fields[3] {
+            "true" => true,
+            "false" => false,
             other => panic!("deep.txt:{}: chess960 field {other:?}", i + 1),
-        }
+        };
         let fen = if fields[0] == "startpos" {
             Position::new().fen()
         } else {
@@ -224,25 +227,18 @@ fn load_deep() -> Suite {
             file: "deep.txt",
             id,
             fen,
+            chess960,
             counts: vec![(fields[1].parse().unwrap(), fields[2].parse().unwrap())],
         });
     }
     suite
 }
 
-/// chess960.perft is skipped as a whole; the number of positions in it.
-fn chess960_file_positions() -> usize {
-    read("chess960.perft")
-        .lines()
-        .filter(|l| l.trim_start().starts_with("id "))
-        .count()
-}
-
-fn report_skips(what: &str, suite: &Suite) {
+fn report(what: &str, suite: &Suite) {
     println!(
-        "{what}: {} positions, {} skipped as Chess960 (by name)",
+        "{what}: {} positions, {} of them Chess960",
         suite.cases.len(),
-        suite.skipped.len()
+        suite.chess960_count()
     );
 }
 
@@ -365,13 +361,38 @@ fn check(what: &str, jobs: &[Job], mode: Mode) {
 
 /// Every listed depth up to `max_depth` whose expected count is at most `cap`; depth 1 always.
 fn jobs<'a>(suite: &'a Suite, max_depth: u32, cap: u64) -> Vec<Job<'a>> {
+    jobs_where(suite, |_, d, n| d <= max_depth && (d == 1 || n <= cap))
+}
+
+/// Every position to `depth`, and one depth more for every `stride`th position; the deeper
+/// jobs first, so that the workers finish together.
+fn shallow_jobs(suite: &Suite, depth: u32, stride: usize) -> Vec<Job<'_>> {
+    let mut jobs = jobs(suite, depth, u64::MAX);
+    for case in suite.cases.iter().step_by(stride) {
+        let &(depth, expected) = case
+            .counts
+            .iter()
+            .find(|&&(d, _)| d == depth + 1)
+            .expect("depth missing");
+        jobs.push(Job {
+            case,
+            depth,
+            expected,
+        });
+    }
+    jobs.reverse();
+    jobs
+}
+
+/// The listed counts `keep(case, depth, nodes)` accepts.
+fn jobs_where<'a>(suite: &'a Suite, keep: impl Fn(&Case, u32, u64) -> bool) -> Vec<Job<'a>> {
     suite
         .cases
         .iter()
         .flat_map(|case| {
             case.counts
                 .iter()
-                .filter(move |&&(d, n)| d <= max_depth && (d == 1 || n <= cap))
+                .filter(|&&(d, n)| keep(case, d, n))
                 .map(move |&(depth, expected)| Job {
                     case,
                     depth,
@@ -409,12 +430,12 @@ fn check_move_lists(suite: &Suite) {
 // ----- debug (shallow) tests --------------------------------------------------------------
 
 #[test]
-fn skips_are_by_name_and_counted() {
+fn every_file_is_read_whole() {
     let suite = load_perftsuite();
-    report_skips("perftsuite.epd", &suite);
+    report("perftsuite.epd", &suite);
     assert_eq!(suite.cases.len(), PERFTSUITE_POSITIONS);
     let random = load_blocks("random.perft");
-    report_skips("random.perft", &random);
+    report("random.perft", &random);
     assert_eq!(random.cases.len(), RANDOM_POSITIONS);
     assert!(
         random
@@ -424,31 +445,94 @@ fn skips_are_by_name_and_counted() {
         "random.perft: depths 1..=6 expected"
     );
     let tricky = load_blocks("tricky.perft");
-    report_skips("tricky.perft", &tricky);
-    println!("tricky.perft skipped ids: {}", tricky.skipped.join(", "));
+    report("tricky.perft", &tricky);
     assert_eq!(tricky.cases.len(), TRICKY_POSITIONS);
-    assert_eq!(tricky.skipped.len(), 8);
+    assert_eq!(tricky.chess960_count(), 8);
     assert_eq!(
         tricky
-            .skipped
+            .cases
             .iter()
-            .filter(|id| id.starts_with("xfen-"))
+            .filter(|c| c.id.starts_with("xfen-"))
             .count(),
         5
     );
     let deep = load_deep();
-    report_skips("deep.txt", &deep);
+    report("deep.txt", &deep);
     assert_eq!(deep.cases.len(), DEEP_POSITIONS);
-    assert_eq!(deep.skipped.len(), 13);
-    let n960 = chess960_file_positions();
-    println!("chess960.perft: {n960} positions, all skipped (Chess960)");
-    assert_eq!(n960, 960);
+    assert_eq!(deep.chess960_count(), 13);
+    let c960 = load_blocks("chess960.perft");
+    report("chess960.perft", &c960);
+    assert_eq!(c960.cases.len(), CHESS960_POSITIONS);
+    assert_eq!(c960.chess960_count(), CHESS960_POSITIONS);
+}
+
+/// Every Chess960 position of the suites is read, written back in Shredder-FEN as the file
+/// has it, and read again from its X-FEN as the same position; most hold rights that
+/// standard chess does not have (so the Chess960 paths are what the counts test).
+#[test]
+fn chess960_fens_round_trip() {
+    let mut non_standard = 0;
+    let mut total = 0;
+    for suite in [
+        load_blocks("chess960.perft"),
+        load_blocks("tricky.perft"),
+        load_deep(),
+    ] {
+        for case in suite.cases.iter().filter(|c| c.chess960) {
+            let pos = case.position();
+            total += 1;
+            non_standard += usize::from(!pos.castling_rights().is_standard());
+            let xfen = pos.fen();
+            let again =
+                Position::from_fen_with(&xfen, CastlingMode::Chess960).unwrap_or_else(|e| {
+                    panic!("{} {}: X-FEN {xfen:?} refused: {e}", case.file, case.id)
+                });
+            assert_eq!(again, pos, "{} {}: X-FEN {xfen}", case.file, case.id);
+            let shredder = to_shredder_fen(&pos, EnPassantMode::Always);
+            let again = Position::from_fen_with(&shredder, CastlingMode::Chess960).unwrap();
+            assert_eq!(
+                again, pos,
+                "{} {}: Shredder-FEN {shredder}",
+                case.file, case.id
+            );
+            if case.file == "chess960.perft" {
+                assert_eq!(shredder, case.fen, "{}", case.id);
+            }
+        }
+    }
+    println!("{total} Chess960 positions, {non_standard} with rights standard chess lacks");
+    assert_eq!(total, CHESS960_POSITIONS + 8 + 13);
+    assert!(non_standard > 900, "{non_standard}");
+}
+
+#[test]
+fn chess960_shallow() {
+    let suite = load_blocks("chess960.perft");
+    check_move_lists(&suite);
+    let jobs = shallow_jobs(
+        &suite,
+        CHESS960_SHALLOW_DEPTH,
+        CHESS960_SHALLOW_EXTRA_STRIDE,
+    );
+    let extra = CHESS960_SHALLOW_DEPTH + 1;
+    check(
+        &format!(
+            "chess960.perft depths 1..={CHESS960_SHALLOW_DEPTH}, and {extra} for one position in {CHESS960_SHALLOW_EXTRA_STRIDE}"
+        ),
+        &jobs,
+        Mode::Plain,
+    );
+    // deep.txt's small Chess960 counts too.
+    let deep = load_deep();
+    let small: Vec<Job> = jobs_where(&deep, |c, _, n| c.chess960 && n <= SHALLOW_NODE_CAP);
+    assert!(!small.is_empty());
+    check("deep.txt small Chess960 counts", &small, Mode::Plain);
 }
 
 #[test]
 fn perftsuite_shallow() {
     let suite = load_perftsuite();
-    report_skips("perftsuite.epd", &suite);
+    report("perftsuite.epd", &suite);
     check_move_lists(&suite);
     let jobs = jobs(&suite, 6, SHALLOW_NODE_CAP);
     check("perftsuite.epd shallow", &jobs, Mode::Plain);
@@ -481,7 +565,7 @@ fn perftsuite_shallow() {
 #[test]
 fn tricky_shallow() {
     let suite = load_blocks("tricky.perft");
-    report_skips("tricky.perft", &suite);
+    report("tricky.perft", &suite);
     // The whole file is small (3.7e6 nodes): every listed depth, both ways.
     let jobs = jobs(&suite, 99, u64::MAX);
     check("tricky.perft", &jobs, Mode::Plain);
@@ -504,24 +588,10 @@ fn tricky_move_lists() {
 #[test]
 fn random_shallow() {
     let suite = load_blocks("random.perft");
-    report_skips("random.perft", &suite);
+    report("random.perft", &suite);
     check_move_lists(&suite);
-    let mut jobs = jobs(&suite, RANDOM_SHALLOW_DEPTH, u64::MAX);
+    let jobs = shallow_jobs(&suite, RANDOM_SHALLOW_DEPTH, RANDOM_SHALLOW_EXTRA_STRIDE);
     let extra = RANDOM_SHALLOW_DEPTH + 1;
-    for case in suite.cases.iter().step_by(RANDOM_SHALLOW_EXTRA_STRIDE) {
-        let &(depth, expected) = case
-            .counts
-            .iter()
-            .find(|&&(d, _)| d == extra)
-            .expect("depth missing");
-        jobs.push(Job {
-            case,
-            depth,
-            expected,
-        });
-    }
-    // The deeper jobs first, so that the two workers finish together.
-    jobs.reverse();
     check(
         &format!(
             "random.perft depths 1..={RANDOM_SHALLOW_DEPTH}, and {extra} for one position in {RANDOM_SHALLOW_EXTRA_STRIDE}"
@@ -542,10 +612,10 @@ fn heavy() -> std::sync::MutexGuard<'static, ()> {
 fn deep_txt() {
     let _g = heavy();
     let suite = load_deep();
-    report_skips("deep.txt", &suite);
-    let jobs = jobs(&suite, 99, u64::MAX);
+    report("deep.txt", &suite);
+    let jobs = jobs_where(&suite, |c, _, n| !c.chess960 || n <= DEEP_CHESS960_CAP);
     check(
-        "deep.txt",
+        "deep.txt (Chess960 counts up to DEEP_CHESS960_CAP)",
         &jobs,
         Mode::With {
             threads: 2,
@@ -559,7 +629,7 @@ fn deep_txt() {
 fn perftsuite_and_tricky_all_depths() {
     let _g = heavy();
     let suite = load_perftsuite();
-    report_skips("perftsuite.epd", &suite);
+    report("perftsuite.epd", &suite);
     let (big, small): (Vec<Job>, Vec<Job>) = jobs(&suite, 99, u64::MAX)
         .into_iter()
         .partition(|j| j.expected >= BIG_COUNT);
@@ -577,7 +647,7 @@ fn perftsuite_and_tricky_all_depths() {
         },
     );
     let tricky = load_blocks("tricky.perft");
-    report_skips("tricky.perft", &tricky);
+    report("tricky.perft", &tricky);
     check(
         "tricky.perft all depths, 2 threads",
         &jobs(&tricky, 99, u64::MAX),
@@ -590,10 +660,34 @@ fn perftsuite_and_tricky_all_depths() {
 
 #[test]
 #[ignore = "deep: run with cargo test --release -- --ignored"]
+fn chess960_depth4_all_depth5_subset() {
+    let _g = heavy();
+    let suite = load_blocks("chess960.perft");
+    report("chess960.perft", &suite);
+    let d4 = jobs_where(&suite, |_, d, _| d == 4);
+    check("chess960.perft depth 4, all positions", &d4, Mode::Plain);
+    let d5: Vec<Job> = jobs_where(&suite, |_, d, _| d == 5)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % CHESS960_DEPTH5_STRIDE == 0)
+        .map(|(_, j)| j)
+        .collect();
+    check(
+        &format!("chess960.perft depth 5, every {CHESS960_DEPTH5_STRIDE}th position"),
+        &d5,
+        Mode::With {
+            threads: 1,
+            hash_mb: 2,
+        },
+    );
+}
+
+#[test]
+#[ignore = "deep: run with cargo test --release -- --ignored"]
 fn random_depth5_all() {
     let _g = heavy();
     let suite = load_blocks("random.perft");
-    report_skips("random.perft", &suite);
+    report("random.perft", &suite);
     let (d5, d4): (Vec<Job>, Vec<Job>) = jobs(&suite, 5, u64::MAX)
         .into_iter()
         .filter(|j| j.depth >= 4)
@@ -616,7 +710,7 @@ fn random_depth5_all() {
 fn random_depth6_subset() {
     let _g = heavy();
     let suite = load_blocks("random.perft");
-    report_skips("random.perft", &suite);
+    report("random.perft", &suite);
     let picked = Suite {
         cases: suite
             .cases
@@ -628,7 +722,6 @@ fn random_depth6_subset() {
                 ..c
             })
             .collect(),
-        skipped: Vec::new(),
     };
     println!(
         "random.perft depth 6: every {RANDOM_DEPTH6_STRIDE}th position, {} positions",

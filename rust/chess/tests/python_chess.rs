@@ -15,8 +15,8 @@
 use serde_json::Map;
 use shatranj_chess::fen::{EnPassantMode, to_fen_with};
 use shatranj_chess::san::{parse_san, to_san};
-use shatranj_chess::uci::parse_uci;
-use shatranj_chess::{Color, History, Outcome, Position};
+use shatranj_chess::uci::{parse_uci, to_uci};
+use shatranj_chess::{CastlingMode, Color, History, Outcome, Position};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -86,14 +86,18 @@ fn outcome_json(o: Option<Outcome>) -> Json {
 }
 
 /// Everything shatranj says about the current position, in the script's field names.
-fn ours(history: &History) -> BTreeMap<&'static str, Json> {
+fn ours(history: &History, mode: CastlingMode) -> BTreeMap<&'static str, Json> {
     let pos = history.position();
-    let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    let mut legal: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| to_uci(pos, m, mode))
+        .collect();
     legal.sort();
     let san: Map<String, Json> = pos
         .legal_moves()
         .iter()
-        .map(|&m| (m.to_string(), Json::String(to_san(pos, m))))
+        .map(|&m| (to_uci(pos, m, mode), Json::String(to_san(pos, m))))
         .collect();
     let b = Json::Bool;
     BTreeMap::from([
@@ -132,7 +136,7 @@ fn ours(history: &History) -> BTreeMap<&'static str, Json> {
 }
 
 /// Consistency checks that need no reference: keys, FEN round trips, SAN round trips.
-fn self_checks(history: &History, rec: &Json) -> Vec<(&'static str, String)> {
+fn self_checks(history: &History, rec: &Json, mode: CastlingMode) -> Vec<(&'static str, String)> {
     let pos = history.position();
     let mut out = Vec::new();
     if pos.key() != pos.compute_key() {
@@ -146,7 +150,7 @@ fn self_checks(history: &History, rec: &Json) -> Vec<(&'static str, String)> {
         ));
     }
     if let Some(fen_ep) = rec["fen_ep"].as_str() {
-        match Position::from_fen(fen_ep) {
+        match Position::from_fen_with(fen_ep, mode) {
             Ok(p) if p == *pos && p.key() == pos.key() => {}
             Ok(p) => out.push((
                 "parse_fen_ep",
@@ -160,7 +164,7 @@ fn self_checks(history: &History, rec: &Json) -> Vec<(&'static str, String)> {
         }
     }
     if let Some(fen) = rec["fen"].as_str() {
-        match Position::from_fen(fen) {
+        match Position::from_fen_with(fen, mode) {
             Ok(p) if p.fen() == fen => {}
             Ok(p) => out.push((
                 "parse_fen",
@@ -173,7 +177,7 @@ fn self_checks(history: &History, rec: &Json) -> Vec<(&'static str, String)> {
         for (uci, san) in sans {
             let Some(san) = san.as_str() else { continue };
             match parse_san(pos, san) {
-                Ok(m) if m.to_string() == *uci => {}
+                Ok(m) if to_uci(pos, m, mode) == *uci => {}
                 Ok(m) => out.push((
                     "parse_san",
                     format!("parse_san({san:?}) = {m}, python-chess means {uci}"),
@@ -199,6 +203,18 @@ struct Game {
 #[test]
 #[ignore = "needs python-chess; run with cargo test --release -- --ignored"]
 fn replays_match_python_chess() {
+    replays_match(CastlingMode::Standard);
+}
+
+/// The same from Chess960 starting positions (and a few Chess960 middlegames), with
+/// python-chess's `chess960=True` boards: X-FEN, UCI castling as king-takes-rook.
+#[test]
+#[ignore = "needs python-chess; run with cargo test --release -- --ignored"]
+fn chess960_replays_match_python_chess() {
+    replays_match(CastlingMode::Chess960);
+}
+
+fn replays_match(mode: CastlingMode) {
     let python = python();
     let version = match pychess_version(&python) {
         Ok(v) => v,
@@ -224,6 +240,7 @@ fn replays_match_python_chess() {
     let out = Command::new(&python)
         .arg(SCRIPT)
         .args(["--seed", &seed.to_string(), "--games", &games.to_string()])
+        .args(mode.is_chess960().then_some("--chess960"))
         .output()
         .unwrap_or_else(|e| panic!("cannot run {SCRIPT}: {e}"));
     assert!(
@@ -266,7 +283,7 @@ fn replays_match_python_chess() {
             let id = rec["game"]
                 .as_u64()
                 .unwrap_or_else(|| panic!("line {}: no game id", lineno + 1));
-            let pos = Position::from_fen(start)
+            let pos = Position::from_fen_with(start, mode)
                 .unwrap_or_else(|e| panic!("game {id}: cannot parse start {start:?}: {e}"));
             game = Some(Game {
                 id,
@@ -292,7 +309,7 @@ fn replays_match_python_chess() {
             lineno + 1
         );
         positions += 1;
-        for (field, mine) in ours(&g.history) {
+        for (field, mine) in ours(&g.history, mode) {
             let theirs = &rec[field];
             if *theirs == mine {
                 continue;
@@ -321,7 +338,7 @@ fn replays_match_python_chess() {
             };
             note(field, g, ply, what);
         }
-        for (field, what) in self_checks(&g.history, &rec) {
+        for (field, what) in self_checks(&g.history, &rec, mode) {
             note(field, g, ply, what);
         }
         if let Some(uci) = rec["move"].as_str() {
@@ -347,7 +364,7 @@ fn replays_match_python_chess() {
     assert!(done, "the script's output ended early (no \"done\" line)");
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{games} games, {positions} positions compared in {secs:.1} s ({python_secs:.1} s of it in python-chess)"
+        "{mode:?}: {games} games, {positions} positions compared in {secs:.1} s ({python_secs:.1} s of it in python-chess)"
     );
     if !diffs.is_empty() {
         let mut msg = String::new();
@@ -357,7 +374,7 @@ fn replays_match_python_chess() {
             .collect();
         let _ = writeln!(
             msg,
-            "shatranj differs from python-chess {version} (seed {seed}); positions per field: {}",
+            "shatranj differs from python-chess {version} ({mode:?}, seed {seed}); positions per field: {}",
             summary.join(", ")
         );
         let mut shown = 0;

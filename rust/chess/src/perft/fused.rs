@@ -28,7 +28,6 @@ use crate::attacks::{
     Sliders, between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
-use crate::castling::CastlingRights;
 use crate::movegen::{
     self, CASTLE_AVAIL, CASTLES, Castle, FILE_A, FILE_H, PAWN_DIRS, Visitor, attacked_by,
     from_offset, king_safety,
@@ -169,7 +168,9 @@ impl<'a, L: Level> Fused<'a, L> {
         let their = board.by_color(them);
         let occ = our | their;
         let safety = king_safety::<L::S>(board, them, king);
-        if safety.checkers.any() {
+        if safety.checkers.any() || !pos.castling.is_standard() {
+            // Chess960 castling (rook and king squares that are not constants) is left to
+            // the plain count, like checks.
             return None;
         }
         let (pin_orth, pin_diag) = (safety.pin_orth, safety.pin_diag);
@@ -378,9 +379,7 @@ impl<'a, L: Level> Fused<'a, L> {
         // a right; otherwise the parent's castlings stand and only a capture next to their
         // king adds a king step.
         let (needed, avail) = if (self.castle_sensitive & ft).any() {
-            let rights = self.parent.castling.bits()
-                & CastlingRights::keep_mask(f)
-                & CastlingRights::keep_mask(t);
+            let rights = self.parent.castling.after_move(f, t).bits();
             king_squares(self.king, their, rights, occ, self.them)
         } else if CAPTURE {
             (

@@ -186,6 +186,9 @@ fn castle<S: Sliders>(pos: &Position, b: &[u8]) -> Option<Move> {
         b"O-O-O" => 1,
         _ => return None,
     };
+    if !pos.castling_rights().is_standard() {
+        return None; // Chess960: the general reader finds it.
+    }
     let us = pos.turn();
     let board = pos.board();
     let king = pos.king(us);

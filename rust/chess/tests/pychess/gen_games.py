@@ -18,7 +18,11 @@ line to stdout:
 
 A game ends when outcome() (no claims) is not None or after MAX_PLIES plies.
 
-Usage: gen_games.py [--seed N] [--games N] [--max-plies N]
+With --chess960 the boards are python-chess's chess960=True boards: games start from
+Chess960 starting positions (numbers drawn from the seeded generator) and a few Chess960
+middlegames, FENs are X-FEN and castling moves are written king-takes-rook.
+
+Usage: gen_games.py [--seed N] [--games N] [--max-plies N] [--chess960]
 """
 
 import argparse
@@ -60,6 +64,17 @@ STARTS = [
     ("8/8/8/2bk4/8/3K4/3B4/8 w - - 0 1", "random"),
     ("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "random"),
     ("7k/8/6K1/8/8/8/8/1Q6 w - - 0 1", "random"),
+]
+
+
+# Chess960 middlegames: castling rights of inner rooks (X-FEN file letters), kings off the
+# e-file, a king beside its rook, the castling rook shielding the king's destination.
+STARTS_960 = [
+    ("rr6/2kpp3/1ppn2p1/p2b1q1p/P4P1P/1PNN2P1/2PP4/1K2R2R w E - 0 20", "random"),
+    ("1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", "random"),
+    ("qbbnrkr1/p1pppppp/1p4n1/8/2P5/6N1/PPNPPPPP/1BRKBRQ1 b FCge - 1 3", "random"),
+    ("4k3/8/8/8/8/8/8/qRK4R w BH - 0 1", "random"),
+    ("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", "shuffle"),
 ]
 
 
@@ -134,13 +149,21 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--max-plies", type=int, default=120)
+    ap.add_argument("--chess960", action="store_true")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     out = sys.stdout
     positions = 0
     for game in range(args.games):
-        fen, style = STARTS[game % len(STARTS)]
-        board = chess.Board(fen)
+        if not args.chess960:
+            fen, style = STARTS[game % len(STARTS)]
+            board = chess.Board(fen)
+        elif game % 4 == 3:
+            fen, style = STARTS_960[(game // 4) % len(STARTS_960)]
+            board = chess.Board(fen, chess960=True)
+        else:
+            board = chess.Board.from_chess960_pos(rng.randrange(960))
+            fen, style = board.fen(), "random"
         out.write(json.dumps({"game": game, "start": fen, "style": style}) + "\n")
         for ply in range(args.max_plies + 1):
             over = board.outcome(claim_draw=False) is not None or ply == args.max_plies

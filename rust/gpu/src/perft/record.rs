@@ -42,10 +42,13 @@ impl GpuPosition {
             if !rights.has(color, side) {
                 continue;
             }
+            // The right's own king and rook squares (a Chess960 right may name an inner
+            // rook while another stands in the corner).
             let home = color.fold_wb(Square::E1, Square::E8);
             let rook = side.rook_from(color);
-            let rook_there = board.piece_at(rook).is_some_and(|p| p.role == Role::Rook);
-            if pos.king(color) != home || !rook_there {
+            if rights.king_square(color) != Some(home)
+                || rights.rook_square(color, side) != Some(rook)
+            {
                 return Err(Unsupported(format!(
                     "castling right {color:?} {side:?} without the king on its e-file square \
                      and a rook on its corner (Chess960 castling is not on the GPU)"
