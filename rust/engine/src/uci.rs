@@ -6,14 +6,19 @@
 //!
 //! Malformed input — unknown commands, a bad FEN, an illegal move in `position`, an
 //! out-of-range option, a bad `go` parameter — is answered with an `info string` line and
-//! otherwise ignored.
+//! otherwise ignored. A refused `position` leaves no stale position to search: until the
+//! next accepted one, `go` says why in an `info string` and answers `bestmove 0000`.
+//!
+//! `UCI_Chess960` reads castling rights as X-FEN or Shredder-FEN and writes castling as the
+//! king taking its own rook (`e1h1`); moves in are read in either form.
 
 use crate::engine::{Engine, EngineOptions, MAX_THREADS, SearchInfo, SearchRoot, StopHandle, nps};
 use crate::eval::{BatchConfig, Device, EvalRoute, Evaluation, OpenEvaluator, cpu_only_evaluator};
 use crate::limits::Limits;
 use crate::tt::max_hash_mb;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide};
-use shatranj_chess::{Move, Position, uci::parse_uci};
+use shatranj_chess::uci::{parse_uci, to_uci};
+use shatranj_chess::{CastlingMode, Move, Position};
 use std::io::{BufRead, Write};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,6 +71,10 @@ pub struct Uci<W: Write + Send + 'static> {
     open: OpenEvaluator,
     /// The `EvalDevice` in force (a new `EvalFile` reopens its back end).
     device: Device,
+    /// `UCI_Chess960`: how castling rights are read and castling moves written.
+    castling: CastlingMode,
+    /// Why the last `position` command was refused, until one is accepted.
+    refused: Option<String>,
 }
 
 impl<W: Write + Send + 'static> Uci<W> {
@@ -103,6 +112,8 @@ impl<W: Write + Send + 'static> Uci<W> {
             ponder: false,
             open,
             device: Device::Auto,
+            castling: CastlingMode::Standard,
+            refused: None,
         }
     }
 
@@ -186,6 +197,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                     e.clear_hash();
                 }
                 self.root = SearchRoot::from(Position::new());
+                self.refused = None;
             }
             "setoption" => self.cmd_setoption(&rest),
             "position" => self.cmd_position(&rest),
@@ -231,6 +243,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             ),
             "option name Ponder type check default false".to_string(),
             "option name EvalDevice type combo default auto var auto var cpu var gpu".to_string(),
+            "option name UCI_Chess960 type check default false".to_string(),
             format!(
                 "option name EvalFile type string default {}",
                 Evaluation::default_name()
@@ -307,6 +320,11 @@ impl<W: Write + Send + 'static> Uci<W> {
                 Some("false") => self.ponder = false,
                 _ => self.info_string("Ponder: value must be true or false; unchanged"),
             },
+            "uci_chess960" => match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => self.castling = CastlingMode::Chess960,
+                Some("false") => self.castling = CastlingMode::Standard,
+                _ => self.info_string("UCI_Chess960: value must be true or false; unchanged"),
+            },
             "evaldevice" => self.set_eval_device(value.as_deref().unwrap_or("")),
             "evalfile" => self.set_eval_file(value.as_deref().unwrap_or("")),
             _ => self.info_string(&format!("unknown option: {}", truncate(&name))),
@@ -360,41 +378,54 @@ impl<W: Write + Send + 'static> Uci<W> {
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
+        match self.read_position(args) {
+            Ok(root) => {
+                self.root = root;
+                self.refused = None;
+            }
+            Err(why) => {
+                self.info_string(&format!(
+                    "{why}; go answers bestmove 0000 until a position is accepted"
+                ));
+                self.refused = Some(why);
+            }
+        }
+    }
+
+    /// The root a `position` command sets, or why it is refused.
+    fn read_position(&self, args: &[&str]) -> Result<SearchRoot, String> {
         let moves_at = args.iter().position(|&w| w == "moves");
         let setup = &args[..moves_at.unwrap_or(args.len())];
         let start = match setup.first() {
             Some(&"startpos") if setup.len() == 1 => Position::new(),
-            Some(&"fen") if setup.len() > 1 => match setup[1..].join(" ").parse::<Position>() {
-                Ok(p) => p,
-                Err(e) => return self.info_string(&format!("bad fen: {e}; position unchanged")),
-            },
+            Some(&"fen") if setup.len() > 1 => {
+                Position::from_fen_with(&setup[1..].join(" "), self.castling).map_err(|e| {
+                    let hint = if self.castling.is_chess960() {
+                        ""
+                    } else {
+                        " (Chess960 castling needs setoption name UCI_Chess960 value true)"
+                    };
+                    format!("bad fen: {e}{hint}")
+                })?
+            }
             _ => {
-                return self
-                    .info_string("position needs: startpos | fen <fen>, then optionally moves …");
+                return Err("position needs: startpos | fen <fen>, then optionally moves …".into());
             }
         };
         let mut pos = start;
         let mut keys = Vec::new();
         if let Some(at) = moves_at {
             for text in &args[at + 1..] {
-                match parse_uci(&pos, text) {
-                    Ok(m) => {
-                        keys.push(pos.key());
-                        pos.play_unchecked(m);
-                    }
-                    Err(e) => {
-                        return self.info_string(&format!(
-                            "illegal move {} in position: {e}; position unchanged",
-                            truncate(text)
-                        ));
-                    }
-                }
+                let m = parse_uci(&pos, text)
+                    .map_err(|e| format!("illegal move {} in position: {e}", truncate(text)))?;
+                keys.push(pos.key());
+                pos.play_unchecked(m);
             }
         }
-        self.root = SearchRoot {
+        Ok(SearchRoot {
             position: pos,
             previous_keys: keys,
-        };
+        })
     }
 
     fn cmd_go(&mut self, args: &[&str]) {
@@ -468,6 +499,10 @@ impl<W: Write + Send + 'static> Uci<W> {
         if let Err(e) = parsed {
             return self.info_string(&format!("go ignored: {e}"));
         }
+        if let Some(why) = &self.refused {
+            self.info_string(&format!("no position to search: {why}"));
+            return self.say("bestmove 0000");
+        }
         if let Some(depth) = perft {
             return self.go_perft(depth);
         }
@@ -479,6 +514,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         self.answered = Arc::clone(&answered);
         let out = Arc::clone(&self.out);
         let root = self.root.clone();
+        let mode = self.castling;
         let options = engine.options().clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
@@ -490,7 +526,9 @@ impl<W: Write + Send + 'static> Uci<W> {
                     // whatever happens: answer with a legal move, and leave the engine,
                     // whose state is unknown, for a fresh one with the same options.
                     let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        engine.search(root, &limits, |info| send(&out, &info_line(info)))
+                        engine.search(root, &limits, |info| {
+                            send(&out, &info_line_in(info, &position, mode))
+                        })
                     }));
                     let (best, ponder, engine) = match searched {
                         Ok(result) => (result.best_move, result.ponder, Ok(engine)),
@@ -501,8 +539,11 @@ impl<W: Write + Send + 'static> Uci<W> {
                         }
                     };
                     let line = match (best, ponder) {
-                        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-                        (Some(b), None) => format!("bestmove {b}"),
+                        (Some(b), Some(p)) => {
+                            let uci = uci_moves(&position, &[b, p], mode);
+                            format!("bestmove {} ponder {}", uci[0], uci[1])
+                        }
+                        (Some(b), None) => format!("bestmove {}", to_uci(&position, b, mode)),
                         // No legal move: UCI's null move.
                         (None, _) => "bestmove 0000".to_string(),
                     };
@@ -528,6 +569,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         let monitor = Arc::new(PerftMonitor::new());
         let out = Arc::clone(&self.out);
         let pos = self.root.position;
+        let mode = self.castling;
         let m = Arc::clone(&monitor);
         let handle = std::thread::Builder::new()
             .name("perft".into())
@@ -536,7 +578,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 // A panic here is a bug; it must not cut the output short without a word.
                 let counted = std::panic::catch_unwind(AssertUnwindSafe(|| {
                     divide(&pos, depth, &PerftOptions::default(), &m).map(|split| {
-                        report_perft(&out, depth, &split, start.elapsed());
+                        report_perft(&out, &pos, mode, depth, &split, start.elapsed());
                     })
                 }));
                 match counted {
@@ -581,14 +623,21 @@ impl<W: Write + Send + 'static> Drop for Uci<W> {
 }
 
 /// Prints a finished `go perft` as Stockfish does: one line per root move, then the total.
-fn report_perft<W: Write>(out: &Mutex<W>, depth: u32, split: &[(Move, u64)], took: Duration) {
+fn report_perft<W: Write>(
+    out: &Mutex<W>,
+    pos: &Position,
+    mode: CastlingMode,
+    depth: u32,
+    split: &[(Move, u64)],
+    took: Duration,
+) {
     let total: u64 = if depth == 0 {
         1
     } else {
         split.iter().map(|&(_, n)| n).sum()
     };
-    for (mv, n) in split {
-        send(out, &format!("{mv}: {n}"));
+    for &(mv, n) in split {
+        send(out, &format!("{}: {n}", to_uci(pos, mv, mode)));
     }
     send(out, "");
     send(out, &format!("Nodes searched: {total}"));
@@ -620,9 +669,32 @@ fn truncate(s: &str) -> String {
     }
 }
 
-/// The `info` line of one completed line of an iteration.
+/// The `info` line of one completed line of an iteration, castling as the king's move.
 pub fn info_line(info: &SearchInfo) -> String {
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    info_text(info, &pv)
+}
+
+/// The `info` line of a search from `root`, castling written for `mode`.
+fn info_line_in(info: &SearchInfo, root: &Position, mode: CastlingMode) -> String {
+    info_text(info, &uci_moves(root, &info.pv, mode))
+}
+
+/// The UCI text of a line of legal moves from `root`: castling needs the position it is
+/// played in (its rook), so the line is played out.
+fn uci_moves(root: &Position, moves: &[Move], mode: CastlingMode) -> Vec<String> {
+    let mut pos = *root;
+    moves
+        .iter()
+        .map(|&m| {
+            let text = to_uci(&pos, m, mode);
+            pos.play_unchecked(m);
+            text
+        })
+        .collect()
+}
+
+fn info_text(info: &SearchInfo, pv: &[String]) -> String {
     format!(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,

@@ -66,6 +66,7 @@ fn handshake_lists_the_options() {
         "option name Ponder type check",
         "option name EvalDevice type combo default auto var auto var cpu var gpu",
         "option name EvalFile type string default ",
+        "option name UCI_Chess960 type check default false",
     ] {
         assert!(text.contains(needle), "{needle} missing in {text}");
     }
@@ -538,5 +539,105 @@ fn a_perft_that_panics_says_so_and_the_session_goes_on() {
             .is_some(),
         "{}",
         sink.text()
+    );
+}
+
+/// A refused `position` leaves nothing stale behind: `go` says why and answers the null move,
+/// until a position is accepted.
+#[test]
+fn go_after_a_refused_position_answers_the_null_move() {
+    let (mut uci, out) = session();
+    uci.handle_line("position startpos moves e2e4");
+    // A Chess960 start (number 0) with KQkq castling, refused in standard mode.
+    let fen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1";
+    uci.handle_line(&format!("position fen {fen}"));
+    let said = out.lines().last().cloned().unwrap_or_default();
+    assert!(
+        said.starts_with("info string bad fen") && said.contains("UCI_Chess960"),
+        "{said}"
+    );
+    for go in ["go depth 3", "go movetime 50", "go perft 2"] {
+        out.clear();
+        uci.handle_line(go);
+        let lines = out.lines();
+        assert_eq!(lines.len(), 2, "{go}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string no position to search: bad fen"),
+            "{go}: {lines:?}"
+        );
+        assert_eq!(lines[1], "bestmove 0000", "{go}");
+    }
+    // An illegal move refuses the whole command too.
+    uci.handle_line("position startpos");
+    uci.handle_line("position startpos moves e2e4 e2e4");
+    out.clear();
+    uci.handle_line("go depth 2");
+    assert_eq!(
+        out.lines().last().map(String::as_str),
+        Some("bestmove 0000")
+    );
+    // An accepted position ends it.
+    uci.handle_line("position startpos moves e2e4");
+    out.clear();
+    uci.handle_line("go depth 2");
+    let best = out.wait_for("bestmove", Duration::from_secs(20)).unwrap();
+    assert_ne!(best, "bestmove 0000");
+}
+
+/// `UCI_Chess960`: X-FEN and Shredder-FEN read, castling read and written as the king taking
+/// its own rook, in moves, `searchmoves`, the principal variation and `go perft`.
+#[test]
+fn chess960_castling_over_uci() {
+    let (mut uci, out) = session();
+    uci.handle_line("setoption name UCI_Chess960 value true");
+    assert!(out.text().is_empty(), "{}", out.text());
+    // King b1 beside its a1 rook: b1a1 castles (king c1, rook d1), b1c1 steps.
+    let fen = "1r4k1/8/8/8/8/8/PPP5/RK6 w A - 0 1";
+    uci.handle_line(&format!("position fen {fen} moves b1a1"));
+    uci.handle_line("d");
+    assert!(
+        out.text().contains("1r4k1/8/8/8/8/8/PPP5/2KR4 b - - 1 1"),
+        "{}",
+        out.text()
+    );
+    out.clear();
+    uci.handle_line(&format!("position fen {fen}"));
+    uci.handle_line("go depth 2 searchmoves b1a1");
+    let best = out.wait_for("bestmove", Duration::from_secs(20)).unwrap();
+    assert!(best.starts_with("bestmove b1a1"), "{best}");
+    assert!(
+        out.lines()
+            .iter()
+            .any(|l| l.starts_with("info depth") && l.contains(" pv b1a1")),
+        "{}",
+        out.text()
+    );
+    out.clear();
+    uci.handle_line("go perft 1");
+    out.wait_for("Nodes searched", Duration::from_secs(20)).unwrap();
+    let text = out.text();
+    assert!(
+        text.contains("b1a1: 1") && text.contains("b1c1: 1"),
+        "{text}"
+    );
+    // Shredder-FEN; standard chess's castling is king-takes-rook too in this mode.
+    out.clear();
+    uci.handle_line("position fen r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
+    uci.handle_line("go depth 1 searchmoves e1g1");
+    let best = out.wait_for("bestmove", Duration::from_secs(20)).unwrap();
+    assert!(best.starts_with("bestmove e1h1"), "{best}");
+    // Back to standard chess: e1g1 again.
+    uci.handle_line("setoption name UCI_Chess960 value false");
+    uci.handle_line("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    out.clear();
+    uci.handle_line("go depth 1 searchmoves e1h1");
+    let best = out.wait_for("bestmove", Duration::from_secs(20)).unwrap();
+    assert!(best.starts_with("bestmove e1g1"), "{best}");
+    out.clear();
+    uci.handle_line("setoption name UCI_Chess960 value maybe");
+    assert!(
+        out.lines()[0].starts_with("info string UCI_Chess960"),
+        "{}",
+        out.text()
     );
 }
