@@ -165,6 +165,7 @@ fn main() {
             DeadOptions {
                 quick: Budget::NONE,
                 deep: Budget::NONE,
+                locked: Budget::NONE,
                 ..options
             },
         ),
@@ -172,6 +173,7 @@ fn main() {
             "deep tier",
             DeadOptions {
                 deep: Budget::NONE,
+                locked: Budget::NONE,
                 ..options
             },
         ),

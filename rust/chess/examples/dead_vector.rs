@@ -15,7 +15,8 @@
 //!     cargo run --release -p shatranj-chess --example dead_vector [-- WORD]
 //!
 //! With WORD, only the tiers whose name contains it run (`quick`, `arbiter`, `full`,
-//! `chasolver`).
+//! `chasolver`). With `DEAD_VECTOR_MISSES=1` in the environment, each tier's unproved
+//! unwinnable sides are listed.
 
 #[path = "../tests/support/dev_vector.rs"]
 mod dev_vector;
@@ -31,6 +32,8 @@ struct Row {
     dead: usize,
     dead_found: usize,
     unsound: Vec<String>,
+    /// Sides labelled "cannot" that the tier did not prove.
+    missed: Vec<String>,
     unknown_or_error: usize,
     nanos: Vec<u64>,
 }
@@ -43,6 +46,7 @@ fn run(cases: &[DevCase], tier: &dyn Fn(&DevCase, Color) -> Option<bool>) -> Row
         dead: 0,
         dead_found: 0,
         unsound: Vec::new(),
+        missed: Vec::new(),
         unknown_or_error: 0,
         nanos: Vec::new(),
     };
@@ -62,6 +66,9 @@ fn run(cases: &[DevCase], tier: &dyn Fn(&DevCase, Color) -> Option<bool>) -> Row
             } else {
                 row.unwinnable += 1;
                 row.found += usize::from(cannot);
+                if !cannot {
+                    row.missed.push(format!("{color:?}: {}", case.line));
+                }
             }
         }
         if !case.can[0] && !case.can[1] {
@@ -144,6 +151,11 @@ fn main() {
         );
         for u in row.unsound.iter().take(10) {
             println!("  UNSOUND {u}");
+        }
+        if std::env::var_os("DEAD_VECTOR_MISSES").is_some() {
+            for m in &row.missed {
+                println!("  missed {m}");
+            }
         }
     }
     // The conversion alone, on every position of the set, a hundred times each.

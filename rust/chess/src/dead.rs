@@ -14,10 +14,14 @@
 //!   reach (`reach`), and the two proofs built on it (`fortress`): no check is ever possible;
 //!   no square admits a mate, because the pieces a mate needs can never get there;
 //! - a bounded cooperative helpmate search (`helpmate`), which closes every line it follows
-//!   with the proofs above. Its budget comes in two tiers: a quick one on every call, and a
-//!   deeper one only when the static analysis found fixed pawns but could not conclude —
-//!   the positions (locked walls with a breach, forced lines into a wall) where a deeper
-//!   search can still prove something. Elsewhere the quick tier's "unknown" stands as "can".
+//!   with the proofs above. Its budget comes in tiers: a quick one on every call; a deeper
+//!   one when the static analysis found fixed pawns but could not conclude; and a large one
+//!   (the exhaustive closure of ALGORITHM's design, tens of thousands of positions) when the
+//!   pawn structure is locked — some pawn head-on against an enemy pawn, no pawn alone on
+//!   its file (`locked`) — where one weak pawn dissolves the static analysis but every line
+//!   soon closes. Elsewhere the quick tier's "unknown" stands;
+//! - where all of ours is undecided, CHA's solver in its bounded fast mode (feature
+//!   `solver`, `DeadOptions::solver`); its full search is `Position::winnability_full`.
 //!
 //! Each proof can be switched off ([`ProofRules`]), so that tests can show that each one is
 //! needed, and benchmarks what each one adds.
@@ -91,7 +95,7 @@ pub enum Tier {
     /// Run on every call that needs a search.
     Quick,
     /// Run only when the quick tier was inconclusive and the static analysis found fixed
-    /// pawns without concluding.
+    /// pawns without concluding, or the pawn structure is locked (`DeadOptions::locked`).
     Deep,
 }
 
@@ -140,7 +144,11 @@ impl Default for ProofRules {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DeadOptions {
     pub quick: Budget,
+    /// The deep tier where the static analysis found fixed pawns but could not conclude.
     pub deep: Budget,
+    /// The deep tier where the pawn structure is locked (`locked`): the exhaustive closure
+    /// that proves most locked walls with a weak point, rare in real games.
+    pub locked: Budget,
     pub rules: ProofRules,
     /// Where our tiers end undecided, consult CHA's solver in its bounded fast mode
     /// (`Proof::SolverFast`). On by default when the `solver` feature is; without the
@@ -153,7 +161,10 @@ impl Default for DeadOptions {
     /// proof exists and the search can only run out) costs a few microseconds: a node is
     /// a move generation, about 0.2 µs in an endgame and 1 µs in a full middlegame
     /// (release build). The deep tier, rare on positions from real games, is bounded so
-    /// that it stays near a millisecond even with the static analysis at every node.
+    /// that it stays near a millisecond even with the static analysis at every node. The
+    /// locked tier's 20,000 positions (a few to tens of milliseconds) are what the closure
+    /// of a locked wall with a weak point needs (ALGORITHM's measure: 90% of its proofs
+    /// take under ~5,300); its gate keeps it off nearly every real game's position.
     fn default() -> DeadOptions {
         DeadOptions {
             quick: Budget {
@@ -163,6 +174,10 @@ impl Default for DeadOptions {
             deep: Budget {
                 max_nodes: 600,
                 max_plies: 600,
+            },
+            locked: Budget {
+                max_nodes: 20_000,
+                max_plies: 20_000,
             },
             rules: ProofRules::default(),
             solver: cfg!(feature = "solver"),
@@ -269,18 +284,48 @@ fn decide(pos: &Position, reach: Option<&Reach>, color: Color, options: &DeadOpt
             let w = Winnability::Unwinnable(Proof::Search(Tier::Quick));
             return done(w, Some(Tier::Quick), quick);
         }
-        Found::Unknown if reach.is_none() || options.deep.max_nodes == 0 => {
-            return done(undecided(pos, color, options), Some(Tier::Quick), quick);
-        }
         Found::Unknown => {}
     }
-    let (found, deep) = search(pos, &moves, color, options.deep, &options.rules);
+    // The deep tier: the locked budget where the pawn structure is locked, the deep one where
+    // only the static analysis found fixed pawns, none elsewhere.
+    let budget = if locked(pos) {
+        options.locked
+    } else if reach.is_some() {
+        options.deep
+    } else {
+        Budget::NONE
+    };
+    if budget.max_nodes == 0 {
+        return done(undecided(pos, color, options), Some(Tier::Quick), quick);
+    }
+    let (found, deep) = search(pos, &moves, color, budget, &options.rules);
     let w = match found {
         Found::Mate(line) => Winnability::Helpmate(line),
         Found::NoMate => Winnability::Unwinnable(Proof::Search(Tier::Deep)),
         Found::Unknown => undecided(pos, color, options),
     };
     done(w, Some(Tier::Deep), quick + deep)
+}
+
+/// The gate of the deep tier, beside a surviving static analysis: is the pawn structure
+/// locked enough that the positions reachable from here may be few? Some white pawn stands
+/// head-on against a black pawn, and every file with pawns has pawns of both colours (no
+/// pawn runs free on its own file). That is where a locked wall with one weak point leaves
+/// the static analysis with nothing, yet every line soon closes (a capture that changes
+/// nothing, a king that shuffles inside its compartment): the exhaustive closure proves it.
+/// Real games rarely pass it, so its cost stays off the common call.
+fn locked(pos: &Position) -> bool {
+    let b = pos.board();
+    let white = (b.pawns() & b.by_color(Color::White)).0;
+    let black = (b.pawns() & b.by_color(Color::Black)).0;
+    white & (black >> 8) != 0 && files(white) == files(black)
+}
+
+/// The files (bit `i` for file `i`) that hold a square of `b`.
+fn files(b: u64) -> u8 {
+    let b = b | b >> 32;
+    let b = b | b >> 16;
+    (b | b >> 8) as u8
 }
 
 /// What our tiers leave open: the solver's fast mode where it is enabled, else unknown

@@ -158,6 +158,7 @@ fn r4_6_out_of_budget_means_can() {
     let none = DeadOptions {
         quick: zero,
         deep: zero,
+        locked: zero,
         solver: false,
         ..DeadOptions::default()
     };
@@ -446,10 +447,12 @@ fn r4_6_each_proof_named() {
 /// changes some answer that a test expects, so none of them can silently stop working.
 #[test]
 fn r4_6_each_proof_is_needed() {
-    // Our own proofs, without the solver's fast mode behind them (its own mutation check is
-    // in tests/dead_vector.rs).
+    // Our own proofs, without the solver's fast mode behind them, nor the locked tier's
+    // closure, which proves the walls here again by exhaustion (the mutation checks of both
+    // are in tests/dead_vector.rs).
     let ours = DeadOptions {
         solver: false,
+        locked: Budget::NONE,
         ..DeadOptions::default()
     };
     let rules = |f: fn(&mut ProofRules)| {
@@ -466,6 +469,7 @@ fn r4_6_each_proof_is_needed() {
             DeadOptions {
                 quick: Budget::NONE,
                 deep: Budget::NONE,
+                locked: Budget::NONE,
                 ..ours
             },
         ),
@@ -526,6 +530,7 @@ fn r4_6_answer_kinds() {
             max_plies: 1,
         },
         deep: Budget::NONE,
+        locked: Budget::NONE,
         ..DeadOptions::default()
     };
     let start = Position::new();
