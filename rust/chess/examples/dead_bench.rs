@@ -19,6 +19,7 @@
 //!   [--games N] [--seed S] [--pgn FILE]...
 
 use shatranj_chess::dead::{DeadOptions, Tier, analyse_with};
+use shatranj_chess::outcome::{Rules, time_forfeit};
 use shatranj_chess::pgn::PgnReader;
 use shatranj_chess::{Board, CastlingRights, Color, Piece, Position, Role, Square};
 use std::io::BufReader;
@@ -165,6 +166,24 @@ fn time_anchor(positions: &[Position]) -> (Vec<u64>, usize) {
     (nanos, cannot)
 }
 
+/// Per position: `is_dead_position` (what the arbiter asks after a capture or pawn move,
+/// R4.6) and the outcome of a flag fall of the side to move under FIDE rules (R4.9, 6.9).
+fn time_arbiter(positions: &[Position]) -> (Vec<u64>, Vec<u64>, usize, usize) {
+    let (mut dead, mut flag) = (Vec::new(), Vec::new());
+    let (mut dead_count, mut drawn) = (0, 0);
+    for p in positions {
+        let start = Instant::now();
+        let d = std::hint::black_box(std::hint::black_box(p).is_dead_position());
+        dead.push(start.elapsed().as_nanos() as u64);
+        let start = Instant::now();
+        let o = std::hint::black_box(time_forfeit(std::hint::black_box(p), p.turn(), Rules::Fide));
+        flag.push(start.elapsed().as_nanos() as u64);
+        dead_count += usize::from(d);
+        drawn += usize::from(o.winner.is_none());
+    }
+    (dead, flag, dead_count, drawn)
+}
+
 fn main() {
     let mut games: usize = 5_000;
     let mut seed: u64 = 0x00de_adb0_a7d5;
@@ -208,8 +227,8 @@ fn main() {
 
     let options = DeadOptions::default();
     println!(
-        "dead_bench: quick tier {:?}, deep tier {:?}",
-        options.quick, options.deep
+        "dead_bench: quick tier {:?}, deep tier {:?}, locked tier {:?}, solver's fast mode {}",
+        options.quick, options.deep, options.locked, options.solver
     );
     println!();
     println!(
@@ -236,5 +255,18 @@ fn main() {
         );
     }
     println!();
-    println!("targets: median ≤ 10 µs, p99 ≤ 1000 µs per can_checkmate call");
+    println!(
+        "| positions | is_dead_position median µs | p99 µs | max µs | dead | flag fall (time_forfeit, FIDE) median µs | p99 µs | max µs | drawn |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, set) in &sets {
+        let _ = time_arbiter(set);
+        let (dead, flag, dead_count, drawn) = time_arbiter(set);
+        let ((dm, dp, dx), (fm, fp, fx)) = (summary(dead), summary(flag));
+        println!(
+            "| {name} | {dm:.2} | {dp:.2} | {dx:.1} | {dead_count} | {fm:.2} | {fp:.2} | {fx:.1} | {drawn} |"
+        );
+    }
+    println!();
+    println!("targets: median ≤ 10 µs, p99 ≤ 1000 µs per call");
 }
