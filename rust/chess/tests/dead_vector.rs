@@ -304,7 +304,19 @@ fn r4_6_full_tier_kinds() {
     for color in Color::ALL {
         assert!(full(&Position::new(), color).can_checkmate());
     }
-    // The same set of errors reaches users as values with messages.
-    let e = solver::SolverError::Unrepresentable("x");
+    // Chess960 castling rights the solver's board cannot hold: a typed error, not a panic
+    // and not a wrong answer (ours still answers).
+    let c960 = shatranj_chess::fen::parse_with(
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        shatranj_chess::CastlingMode::Chess960,
+    )
+    .unwrap();
+    let e = solver::solve(&c960, Color::White).unwrap_err();
+    assert!(
+        matches!(e, solver::SolverError::Unrepresentable(_)),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("cannot represent"));
+    assert!(c960.winnability_full(Color::White).is_err());
+    assert!(c960.can_checkmate(Color::White));
 }
