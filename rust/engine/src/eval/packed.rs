@@ -1,4 +1,6 @@
 //! The position as an evaluation back end reads it: plain `u32` words a GPU buffer can hold.
+//! The network ([`crate::nnue`]) reads it too, so this file imports nothing from the crate:
+//! the network depends on it, never on the rest of [`crate::eval`].
 
 use bytemuck::{Pod, Zeroable};
 use shatranj_chess::{Color, Position, Role};

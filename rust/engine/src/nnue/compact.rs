@@ -2,7 +2,7 @@
 //! piece code per occupied square. A third of the 112-byte bitboard record, which matters
 //! when the host link, not the GPU, limits how many positions a second can be evaluated.
 
-use crate::eval::PackedPosition;
+use crate::eval::packed::PackedPosition;
 use bytemuck::{Pod, Zeroable};
 use shatranj_chess::{Color, Position, Role};
 

@@ -288,7 +288,7 @@ impl Network {
     }
 
     /// The evaluation of a packed position (the batch back ends' input) from scratch.
-    pub fn evaluate_packed(&self, p: &crate::eval::PackedPosition) -> i32 {
+    pub fn evaluate_packed(&self, p: &crate::eval::packed::PackedPosition) -> i32 {
         self.evaluate_compact(&CompactPosition::from_packed(p))
     }
 
