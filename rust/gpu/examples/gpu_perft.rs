@@ -62,7 +62,7 @@ fn main() {
             "{{\"device\": \"gpu\", \"adapter\": {:?}, \"u64\": {}, \"capacity\": {}, \"depth\": {depth}, \
              \"nodes\": {nodes}, \"seconds\": {secs:.4}, \"nps\": {:.0}, \"submits\": {submits}, \
              \"leaves_per_submit\": {}, \"bytes_uploaded\": {}, \"bytes_read_back\": {}, \
-             \"overflows\": {}, \"buffers_created_after_warmup\": {}}}",
+             \"overflows\": {}, \"buffers_created_after_warmup\": {}, \"max_in_flight\": {}}}",
             gpu.info().to_string(),
             gpu.native_u64(),
             gpu.capacity(),
@@ -72,6 +72,7 @@ fn main() {
             c.bytes_read_back - before.bytes_read_back,
             c.overflows - before.overflows,
             c.buffers_created - before.buffers_created,
+            c.max_in_flight,
         );
         if cpu_threads > 0 {
             let opts = PerftOptions {

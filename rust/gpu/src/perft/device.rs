@@ -28,6 +28,19 @@ const CONTROL_BYTES: u64 = 128;
 /// 65,535-workgroup limit of one dimension.
 const DISPATCH_LIMIT: u64 = 65_535 * WORKGROUP;
 const POSITION_BYTES: u64 = std::mem::size_of::<GpuPosition>() as u64;
+/// Batches that may be in flight at once (the host gathers the next one meanwhile).
+pub const PIPELINED: usize = 2;
+/// The readback slot of [`PerftDevice::run`].
+const OWN_SLOT: usize = PIPELINED;
+
+/// A submitted batch whose counts are not read yet.
+pub struct Pending {
+    slot: usize,
+    submission: wgpu::SubmissionIndex,
+    mapped: mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+    origins: usize,
+}
+
 /// How long one batch may take before the device counts as hung.
 const BATCH_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -59,6 +72,8 @@ pub struct PerftCounters {
     pub buffers_created: u64,
     /// Batches that did not fit and were split.
     pub overflows: u64,
+    /// The most batches submitted and not yet read back at one time.
+    pub max_in_flight: u64,
 }
 
 /// The device, its kernels and buffers.
@@ -80,11 +95,15 @@ pub struct PerftDevice {
     control: wgpu::Buffer,
     totals: wgpu::Buffer,
     args: wgpu::Buffer,
-    readback: wgpu::Buffer,
+    /// Where each batch's control words and totals are read back: [`PIPELINED`] slots for
+    /// batches in flight one after another, and one for a batch run on its own.
+    readbacks: Vec<wgpu::Buffer>,
     param_stride: u32,
     /// Positions a level may hold now, at most `allocated`.
     capacity: usize,
     allocated: usize,
+    /// Batches submitted and not yet read back (or abandoned).
+    in_flight: u64,
     counters: PerftCounters,
 }
 
@@ -261,11 +280,15 @@ impl PerftDevice {
                 12 * u64::from(MAX_PLIES + 2),
                 U::STORAGE | U::INDIRECT | U::COPY_DST,
             );
-            let readback = buffer(
-                "readback",
-                CONTROL_BYTES + MAX_ORIGINS as u64 * 8,
-                U::MAP_READ | U::COPY_DST,
-            );
+            let readbacks: Vec<wgpu::Buffer> = (0..=PIPELINED)
+                .map(|_| {
+                    buffer(
+                        "readback",
+                        CONTROL_BYTES + MAX_ORIGINS as u64 * 8,
+                        U::MAP_READ | U::COPY_DST,
+                    )
+                })
+                .collect();
             queue.write_buffer(&ray_table, 0, bytemuck::cast_slice(&rays()));
             let mut levels = vec![0u8; params.size() as usize];
             for level in 0..=MAX_PLIES {
@@ -309,11 +332,13 @@ impl PerftDevice {
             (
                 [count, scan, generate, leaf1, leaf2],
                 [even, odd, args_group],
-                [a, control, totals, args, readback],
+                [a, control, totals, args],
+                readbacks,
             )
         })?;
-        let ([count, scan, generate, leaf1, leaf2], [even, odd, args_group], buffers) = built;
-        let [positions, control, totals, args, readback] = buffers;
+        let ([count, scan, generate, leaf1, leaf2], [even, odd, args_group], buffers, readbacks) =
+            built;
+        let [positions, control, totals, args] = buffers;
         Ok(PerftDevice {
             info,
             native,
@@ -331,10 +356,11 @@ impl PerftDevice {
             control,
             totals,
             args,
-            readback,
+            readbacks,
             param_stride,
             capacity,
             allocated: capacity,
+            in_flight: 0,
             counters: PerftCounters {
                 buffers_created,
                 ..PerftCounters::default()
@@ -375,38 +401,52 @@ impl PerftDevice {
         plies: u32,
         totals: &mut [u64],
     ) -> Result<bool, EvalError> {
+        if positions.is_empty() {
+            return Ok(true);
+        }
+        let pending = self.submit(positions, plies, OWN_SLOT)?;
+        self.finish(pending, totals)
+    }
+
+    /// Submits a batch (see [`run`](Self::run)) and returns at once; `slot` (below
+    /// [`PIPELINED`]) must not be that of another batch still pending. Batches run in the
+    /// order they are submitted.
+    pub fn submit(
+        &mut self,
+        positions: &[GpuPosition],
+        plies: u32,
+        slot: usize,
+    ) -> Result<Pending, EvalError> {
         assert!(
             (1..=MAX_PLIES).contains(&plies),
             "plies {plies} out of range"
         );
-        assert!(positions.len() <= self.capacity, "batch above capacity");
-        if positions.is_empty() {
-            return Ok(true);
-        }
+        assert!(
+            !positions.is_empty() && positions.len() <= self.capacity,
+            "batch of {} positions, capacity {}",
+            positions.len(),
+            self.capacity
+        );
+        assert!(slot <= OWN_SLOT);
         let origins = positions
             .iter()
             .map(|p| p.origin as usize + 1)
             .max()
             .unwrap_or(0);
-        assert!(
-            origins <= MAX_ORIGINS && origins <= totals.len(),
-            "origins {origins} for {} totals, plies {plies}, {} positions",
-            totals.len(),
-            positions.len()
-        );
+        assert!(origins <= MAX_ORIGINS, "origins {origins}");
         let device = self.device.clone();
         scoped(&device, || {
-            self.submit_and_read(positions, plies, origins, totals)
-        })?
+            self.encode_and_submit(positions, plies, origins, slot)
+        })
     }
 
-    fn submit_and_read(
+    fn encode_and_submit(
         &mut self,
         positions: &[GpuPosition],
         plies: u32,
         origins: usize,
-        totals: &mut [u64],
-    ) -> Result<bool, EvalError> {
+        slot: usize,
+    ) -> Pending {
         let n = positions.len() as u32;
         let mut control = [0u32; CONTROL_BYTES as usize / 4];
         control[1] = self.capacity as u32;
@@ -462,24 +502,41 @@ impl PerftDevice {
             pass.set_bind_group(0, group(generated), &offset(generated));
             pass.dispatch_workgroups_indirect(&self.args, args_at(generated));
         }
-        encoder.copy_buffer_to_buffer(&self.control, 0, &self.readback, 0, CONTROL_BYTES);
-        encoder.copy_buffer_to_buffer(&self.totals, 0, &self.readback, CONTROL_BYTES, totals_bytes);
+        let readback = &self.readbacks[slot];
+        encoder.copy_buffer_to_buffer(&self.control, 0, readback, 0, CONTROL_BYTES);
+        encoder.copy_buffer_to_buffer(&self.totals, 0, readback, CONTROL_BYTES, totals_bytes);
         let submission = self.queue.submit([encoder.finish()]);
         self.counters.submits += 1;
-        let read_bytes = CONTROL_BYTES + totals_bytes;
+        self.in_flight += 1;
+        self.counters.max_in_flight = self.counters.max_in_flight.max(self.in_flight);
         let (tx, rx) = mpsc::channel();
-        self.readback
-            .slice(..read_bytes)
+        readback
+            .slice(..CONTROL_BYTES + totals_bytes)
             .map_async(wgpu::MapMode::Read, move |r| {
                 let _ = tx.send(r);
             });
+        Pending {
+            slot,
+            submission,
+            mapped: rx,
+            origins,
+        }
+    }
+
+    /// Waits for a submitted batch and adds its counts to `totals` (`Ok(false)`, adding
+    /// nothing, when a level did not fit).
+    pub fn finish(&mut self, pending: Pending, totals: &mut [u64]) -> Result<bool, EvalError> {
+        assert!(pending.origins <= totals.len());
+        self.in_flight -= 1;
+        let read_bytes = CONTROL_BYTES + pending.origins as u64 * 8;
+        let readback = &self.readbacks[pending.slot];
         self.device
             .poll(wgpu::PollType::Wait {
-                submission_index: Some(submission),
+                submission_index: Some(pending.submission),
                 timeout: Some(BATCH_TIMEOUT),
             })
             .map_err(|e| EvalError::Backend(format!("waiting for the GPU: {e}")))?;
-        match rx.try_recv() {
+        match pending.mapped.try_recv() {
             Ok(Ok(())) => {}
             Ok(Err(e)) => return Err(EvalError::Backend(format!("reading counts back: {e}"))),
             Err(_) => {
@@ -489,8 +546,7 @@ impl PerftDevice {
             }
         }
         let words: Vec<u32> = {
-            let view = self
-                .readback
+            let view = readback
                 .slice(..read_bytes)
                 .get_mapped_range()
                 .map_err(|e| EvalError::Backend(format!("reading counts back: {e}")))?;
@@ -498,7 +554,7 @@ impl PerftDevice {
                 .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
                 .collect()
         };
-        self.readback.unmap();
+        readback.unmap();
         self.counters.bytes_read_back += read_bytes;
         if words[0] != 0 {
             self.counters.overflows += 1;
@@ -506,7 +562,7 @@ impl PerftDevice {
         }
         let base = CONTROL_BYTES as usize / 4;
         let mut leaves = 0u64;
-        for (o, total) in totals.iter_mut().enumerate().take(origins) {
+        for (o, total) in totals.iter_mut().enumerate().take(pending.origins) {
             let n = u64::from(words[base + 2 * o]) | u64::from(words[base + 2 * o + 1]) << 32;
             *total += n;
             leaves += n;
@@ -514,6 +570,19 @@ impl PerftDevice {
         self.counters.leaves += leaves;
         self.counters.max_leaves_per_submit = self.counters.max_leaves_per_submit.max(leaves);
         Ok(true)
+    }
+
+    /// Drops a submitted batch's counts (after an error elsewhere), leaving its readback
+    /// slot free for the next batch.
+    pub fn abandon(&mut self, pending: Pending) {
+        self.in_flight -= 1;
+        let _ = self.device.poll(wgpu::PollType::Wait {
+            submission_index: Some(pending.submission),
+            timeout: Some(BATCH_TIMEOUT),
+        });
+        if pending.mapped.try_recv().is_ok_and(|r| r.is_ok()) {
+            self.readbacks[pending.slot].unmap();
+        }
     }
 
     /// Destroys the device as a driver reset would (tests of the error path).

@@ -21,7 +21,9 @@
 pub mod device;
 pub mod record;
 
-pub use device::{Bitboards, MAX_ORIGINS, MAX_PLIES, PerftCounters, PerftDevice};
+pub use device::{
+    Bitboards, MAX_ORIGINS, MAX_PLIES, PIPELINED, Pending, PerftCounters, PerftDevice,
+};
 pub use record::{GpuPosition, Unsupported};
 
 use crate::adapter::{AdapterOptions, GpuInfo};
@@ -94,13 +96,23 @@ const MIN_BATCH: usize = 64;
 /// Plies per batch at most, by default.
 const DEFAULT_MAX_GPU_PLIES: u32 = 4;
 
-/// A GPU perft engine: the device and its buffers, and the batch being gathered.
+/// A GPU perft engine: the device and its buffers, the batch being gathered and the one the
+/// GPU is counting meanwhile.
 pub struct GpuPerft {
     device: PerftDevice,
     gpu_plies: Option<u32>,
     batch: Vec<Position>,
     records: Vec<GpuPosition>,
+    in_flight: Option<InFlight>,
+    next_slot: usize,
     calls: u64,
+}
+
+/// A batch submitted and not yet read back.
+struct InFlight {
+    batch: Vec<Position>,
+    records: Vec<GpuPosition>,
+    pending: Pending,
 }
 
 impl GpuPerft {
@@ -115,6 +127,8 @@ impl GpuPerft {
             gpu_plies: settings.gpu_plies.map(|p| p.clamp(1, MAX_PLIES)),
             batch: Vec::new(),
             records: Vec::new(),
+            in_flight: None,
+            next_slot: 0,
             calls: 0,
         })
     }
@@ -174,6 +188,22 @@ impl GpuPerft {
         monitor: &PerftMonitor,
     ) -> Result<Vec<(Move, u64)>, GpuPerftError> {
         self.calls += 1;
+        let result = self.divide_pipelined(pos, depth, monitor);
+        // After an error or an interrupt, the batch still on the GPU is dropped.
+        if let Some(f) = self.in_flight.take() {
+            self.device.abandon(f.pending);
+        }
+        self.batch.clear();
+        self.records.clear();
+        result
+    }
+
+    fn divide_pipelined(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        monitor: &PerftMonitor,
+    ) -> Result<Vec<(Move, u64)>, GpuPerftError> {
         let moves = pos.legal_moves();
         // The whole tree is checked first, so that an unsupported position fails at once.
         GpuPosition::new(pos, 0)?;
@@ -217,14 +247,22 @@ impl GpuPerft {
         for (i, child) in children.iter().enumerate() {
             self.walk(child, host, i as u32, gpu, batch_size, &mut counts, monitor)?;
             // Positions are queued in root-move order, so every root move before the first
-            // one still queued has all its subtrees counted.
-            let pending = self.records.first().map_or(i + 1, |r| r.origin as usize);
+            // one still on the GPU or queued has all its subtrees counted.
+            let pending = self
+                .in_flight
+                .as_ref()
+                .and_then(|f| f.records.first())
+                .or(self.records.first())
+                .map_or(i + 1, |r| r.origin as usize);
             for (j, &m) in moves.iter().enumerate().take(pending).skip(reported) {
                 monitor.record_root(m, counts[j]);
             }
             reported = reported.max(pending);
         }
         self.flush(gpu, &mut counts, monitor)?;
+        if let Some(last) = self.in_flight.take() {
+            self.complete(last, gpu, &mut counts, monitor)?;
+        }
         for (j, &m) in moves.iter().enumerate().skip(reported) {
             monitor.record_root(m, counts[j]);
         }
@@ -298,15 +336,48 @@ impl GpuPerft {
         }
         let batch = std::mem::take(&mut self.batch);
         let records = std::mem::take(&mut self.records);
+        let pending = self.device.submit(&records, gpu, self.next_slot)?;
+        self.next_slot = (self.next_slot + 1) % PIPELINED;
+        let submitted = InFlight {
+            batch,
+            records,
+            pending,
+        };
+        // The GPU counts this batch while the host gathers the next one; the one before it
+        // is read back now.
+        match self.in_flight.replace(submitted) {
+            Some(previous) => self.complete(previous, gpu, counts, monitor),
+            None => Ok(()),
+        }
+    }
+
+    /// Reads a batch's counts back (running it again in parts if it did not fit) and keeps
+    /// its vectors for the next batch.
+    fn complete(
+        &mut self,
+        done: InFlight,
+        gpu: u32,
+        counts: &mut [u64],
+        monitor: &PerftMonitor,
+    ) -> Result<(), GpuPerftError> {
+        let InFlight {
+            mut batch,
+            mut records,
+            pending,
+        } = done;
         let before: u64 = counts.iter().sum();
-        let result = self.run_split(&batch, &records, gpu, counts);
+        if !self.device.finish(pending, counts)? {
+            self.run_split(&batch, &records, gpu, counts)?;
+        }
         let after: u64 = counts.iter().sum();
         monitor.add_progress(batch.len() as u64, after - before);
-        self.batch = batch;
-        self.records = records;
-        self.batch.clear();
-        self.records.clear();
-        result
+        if self.batch.capacity() == 0 {
+            batch.clear();
+            records.clear();
+            self.batch = batch;
+            self.records = records;
+        }
+        Ok(())
     }
 
     /// Runs a batch, halving it while a level does not fit; one position too big on its own
