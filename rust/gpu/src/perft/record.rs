@@ -32,6 +32,12 @@ impl GpuPosition {
         }
         bitboards[6] = board.by_color(Color::White).0;
         let rights = pos.castling_rights();
+        if !rights.is_standard() {
+            return Err(Unsupported(format!(
+                "castling rights {rights:?} are Chess960's (the GPU castles only with the king \
+                 on e1/e8 and rooks in the corners)"
+            )));
+        }
         let mut flags = u32::from(pos.turn() == Color::Black);
         for (bit, color, side) in [
             (1, Color::White, CastlingSide::KingSide),
@@ -121,6 +127,17 @@ mod tests {
         let r = GpuPosition::new(&pos, 0).unwrap();
         assert_eq!(r.flags & 1, 1);
         assert_eq!(r.flags >> 8, Square::E3.index() as u32);
+    }
+
+    #[test]
+    fn chess960_castling_is_refused() {
+        let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let pos = Position::from_fen_with(fen, shatranj_chess::CastlingMode::Chess960).unwrap();
+        assert!(GpuPosition::new(&pos, 0).is_err());
+        // A Chess960 game whose rights happen to be standard's is fine.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let pos = Position::from_fen_with(start, shatranj_chess::CastlingMode::Chess960).unwrap();
+        assert_eq!(GpuPosition::new(&pos, 0).unwrap().flags, 0b11110);
     }
 
     #[test]
