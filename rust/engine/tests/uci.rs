@@ -614,7 +614,8 @@ fn chess960_castling_over_uci() {
     );
     out.clear();
     uci.handle_line("go perft 1");
-    out.wait_for("Nodes searched", Duration::from_secs(20)).unwrap();
+    out.wait_for("Nodes searched", Duration::from_secs(20))
+        .unwrap();
     let text = out.text();
     assert!(
         text.contains("b1a1: 1") && text.contains("b1c1: 1"),

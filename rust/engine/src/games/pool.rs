@@ -160,6 +160,11 @@ mod tests {
         seen.sort_unstable();
         assert_eq!(seen, (0..20).collect::<Vec<u64>>());
 
+        // One worker: job 3's result halts the pool. Job 4 starts only if the worker fetched
+        // it before the caller's thread set the halt (a race the scheduler decides); if it did,
+        // it waits for the halt, and its result is still reported. Either way no job after 4
+        // starts, and every job started is reported.
+        let started = AtomicU64::new(0);
         let mut results = 0;
         let r = run_indexed(
             1000,
@@ -167,7 +172,7 @@ mod tests {
             "pool-test",
             &stop,
             |job, halt, _| {
-                // One worker: job 3's result halts the pool while job 4 waits for it.
+                started.fetch_add(1, Ordering::Relaxed);
                 while job == 4 && !halt.load(Ordering::Relaxed) {
                     std::thread::yield_now();
                 }
@@ -186,7 +191,12 @@ mod tests {
             },
         );
         assert_eq!(r, Ok(()));
-        assert_eq!(results, 5, "jobs 0-4 finish, no sixth starts");
+        let started = started.load(Ordering::Relaxed);
+        assert!(
+            (4..=5).contains(&started),
+            "jobs 0-3 run, job 4 at most, no sixth starts: {started} started"
+        );
+        assert_eq!(results, started, "every job started is reported");
     }
 
     #[test]
@@ -199,9 +209,15 @@ mod tests {
             "pool-test",
             &stop,
             |job, _, _| if job == 2 { Err("bad") } else { Ok(None::<()>) },
+            // Halting on a tick could stop the pool before job 2 starts (on a loaded machine
+            // the first tick can come before any worker runs): halt on the error itself.
             |e| {
                 errors += usize::from(e == Event::Finished(Err("bad")));
-                Flow::Halt
+                if errors > 0 {
+                    Flow::Halt
+                } else {
+                    Flow::Continue
+                }
             },
         );
         assert_eq!((r, errors), (Ok(()), 1));
