@@ -264,7 +264,9 @@ def test_read_games_ctrl_c(tmp_path: Path) -> None:
     from interrupt import assert_ctrl_c_interrupts
 
     path = tmp_path / "many.pgn"
-    path.write_text(SHORT_GAME * 400_000, encoding="utf-8")
+    # Long enough to be well inside the read when SIGINT comes 0.5 s in: 400,000 games took
+    # 0.43-0.57 s with the optimised wheel on a quiet machine, so the read could end first.
+    path.write_text(SHORT_GAME * 2_000_000, encoding="utf-8")
     assert_ctrl_c_interrupts(f"import shatranj.pgn; shatranj.pgn.read_games({str(path)!r})")
 
 
