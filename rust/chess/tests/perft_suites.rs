@@ -7,15 +7,18 @@
 //!   depths 4 and 5 of every random position and depth 6 of every 20th (see the constants).
 //!
 //! Chess960 positions (`chess960.perft`, tricky.perft's ids starting `xfen-` and three more
-//! in `CHESS960_IDS`, deep.txt lines whose last field is `true`) are read with Chess960
+//! in `support/perft_data.rs`, deep.txt lines whose last field is `true`) are read with Chess960
 //! castling (X-FEN and Shredder-FEN); every test prints how many of its positions are
 //! Chess960. On a mismatch the failure message has the FEN, the depth, both
 //! counts and shatranj's divide; when Stockfish is found (see `support/stockfish.rs`) also the
 //! smallest subtree where the two disagree.
 
+#[path = "support/perft_data.rs"]
+mod perft_data;
 #[path = "support/stockfish.rs"]
 mod stockfish;
 
+use perft_data::{Case, Suite, load_blocks, load_deep, load_perftsuite};
 use shatranj_chess::fen::{EnPassantMode, to_shredder_fen};
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide, perft, perft_with};
 use shatranj_chess::{CastlingMode, Position};
@@ -23,22 +26,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-/// The repository's `data/perft` (facts copied in with their sources; see its README.md).
-const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/perft");
-
 /// Positions in each file, so that a parsing slip cannot shrink a suite.
 const PERFTSUITE_POSITIONS: usize = 126;
 const RANDOM_POSITIONS: usize = 6_838;
 const TRICKY_POSITIONS: usize = 26;
 const CHESS960_POSITIONS: usize = 960;
 
-/// Chess960 castling cases in tricky.perft whose ids lack the `xfen-` prefix: a Shredder-FEN
-/// castling field (`Ff`), and castling rights for kings off the e-file.
-const CHESS960_IDS: [&str; 3] = [
-    "hside-rook-blocks-aside-castling",
-    "two-knight-checkers",
-    "asymmetrical-and-king-on-h",
-];
 const DEEP_POSITIONS: usize = 20;
 /// Debug runs check chess960.perft to this depth (1.5e7 nodes), and one depth more for
 /// every position whose index is a multiple of `CHESS960_SHALLOW_EXTRA_STRIDE`.
@@ -70,169 +63,6 @@ const BIG_COUNT: u64 = 50_000_000;
 
 /// Ignored (deep) tests take both cores each; run them one at a time.
 static HEAVY: Mutex<()> = Mutex::new(());
-
-struct Case {
-    file: &'static str,
-    id: String,
-    fen: String,
-    /// Read with Chess960 castling.
-    chess960: bool,
-    /// (depth, expected leaf count), as listed.
-    counts: Vec<(u32, u64)>,
-}
-
-impl Case {
-    fn position(&self) -> Position {
-        let mode = CastlingMode::from_chess960(self.chess960);
-        Position::from_fen_with(&self.fen, mode).unwrap_or_else(|e| {
-            panic!(
-                "{} {}: cannot parse {:?}: {e}",
-                self.file, self.id, self.fen
-            )
-        })
-    }
-}
-
-struct Suite {
-    cases: Vec<Case>,
-}
-
-impl Suite {
-    fn chess960_count(&self) -> usize {
-        self.cases.iter().filter(|c| c.chess960).count()
-    }
-}
-
-fn read(name: &str) -> String {
-    let path = format!("{DATA_DIR}/{name}");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {path}: {e}. The perft data lives in data/perft at the repository root."
-        )
-    })
-}
-
-/// `FEN ;D1 n ;D2 n …` with CRLF line ends.
-fn load_perftsuite() -> Suite {
-    let mut cases = Vec::new();
-    for (i, line) in read("perftsuite.epd").lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split(';');
-        let fen = fields.next().unwrap().trim().to_owned();
-        let counts = fields
-            .map(|f| {
-                let (d, n) = f
-                    .trim()
-                    .split_once(' ')
-                    .unwrap_or_else(|| panic!("perftsuite.epd:{}: bad field {f:?}", i + 1));
-                let d = d
-                    .strip_prefix('D')
-                    .unwrap_or_else(|| panic!("perftsuite.epd:{}: bad depth {d:?}", i + 1));
-                (d.parse().unwrap(), n.trim().parse().unwrap())
-            })
-            .collect();
-        cases.push(Case {
-            file: "perftsuite.epd",
-            id: format!("line {}", i + 1),
-            fen,
-            chess960: false,
-            counts,
-        });
-    }
-    Suite { cases }
-}
-
-/// `id NAME` / `epd FEN` / `perft DEPTH NODES` blocks; ids starting `xfen-` (and those in
-/// `CHESS960_IDS`) are Chess960, and so is every position of chess960.perft.
-fn load_blocks(file: &'static str) -> Suite {
-    let mut suite = Suite { cases: Vec::new() };
-    for (i, line) in read(file).lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        let rest = rest.trim();
-        match key {
-            "id" => suite.cases.push(Case {
-                file,
-                id: rest.to_owned(),
-                fen: String::new(),
-                chess960: file == "chess960.perft"
-                    || rest.starts_with("xfen-")
-                    || CHESS960_IDS.contains(&rest),
-                counts: Vec::new(),
-            }),
-            "epd" => {
-                suite
-                    .cases
-                    .last_mut()
-                    .unwrap_or_else(|| panic!("{file}:{}: epd before id", i + 1))
-                    .fen = rest.to_owned()
-            }
-            "perft" => {
-                let (d, n) = rest
-                    .split_once(' ')
-                    .unwrap_or_else(|| panic!("{file}:{}: bad perft line", i + 1));
-                let case = suite
-                    .cases
-                    .last_mut()
-                    .unwrap_or_else(|| panic!("{file}:{}: perft before id", i + 1));
-                case.counts
-                    .push((d.parse().unwrap(), n.trim().parse().unwrap()));
-            }
-            _ => panic!("{file}:{}: unexpected line {line:?}", i + 1),
-        }
-    }
-    for c in &suite.cases {
-        assert!(
-            !c.fen.is_empty() && !c.counts.is_empty(),
-            "{file} {}: no epd or no perft lines",
-            c.id
-        );
-    }
-    suite
-}
-
-/// `fen-or-startpos ; depth ; nodes ; chess960`.
-fn load_deep() -> Suite {
-    let mut suite = Suite { cases: Vec::new() };
-    for (i, line) in read("deep.txt").lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-        assert_eq!(
-            fields.len(),
-            4,
-            "deep.txt:{}: expected 4 fields in {line:?}",
-            i + 1
-        );
-        let id = format!("line {}", i + 1);
-        let chess960 = match fields[3] {
-            "true" => true,
-            "false" => false,
-            other => panic!("deep.txt:{}: chess960 field {other:?}", i + 1),
-        };
-        let fen = if fields[0] == "startpos" {
-            Position::new().fen()
-        } else {
-            fields[0].to_owned()
-        };
-        suite.cases.push(Case {
-            file: "deep.txt",
-            id,
-            fen,
-            chess960,
-            counts: vec![(fields[1].parse().unwrap(), fields[2].parse().unwrap())],
-        });
-    }
-    suite
-}
 
 fn report(what: &str, suite: &Suite) {
     println!(

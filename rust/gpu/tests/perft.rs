@@ -9,11 +9,11 @@
 
 #[path = "support/common.rs"]
 mod common;
-#[path = "support/perft_data.rs"]
+#[path = "../../chess/tests/support/perft_data.rs"]
 mod perft_data;
 
 use common::Rng;
-use perft_data::Case;
+use perft_data::{Case, load_blocks, load_perftsuite};
 use shatranj_chess::Position;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide, perft};
 use shatranj_gpu::perft::{Bitboards, GpuPerft, GpuPerftError, GpuPerftSettings};
@@ -55,27 +55,23 @@ fn gpu_or_skip(test: &str, settings: &GpuPerftSettings) -> Option<GpuPerft> {
     }
 }
 
-fn position(case: &Case) -> Position {
-    Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.id))
-}
-
 /// Checks every listed depth of `cases` up to [`NODE_CAP`] leaves (and up to `max_depth`);
 /// returns the number of counts checked.
 fn check_reference(gpu: &mut GpuPerft, cases: &[Case], max_depth: u32) -> usize {
     let mut checked = 0;
     for case in cases {
-        let pos = position(case);
+        let pos = case.position();
         for &(depth, expected) in &case.counts {
             if depth > max_depth || (depth > 1 && expected > NODE_CAP) {
                 continue;
             }
             let got = gpu
                 .perft(&pos, depth)
-                .unwrap_or_else(|e| panic!("{} depth {depth}: {e}", case.id));
+                .unwrap_or_else(|e| panic!("{} {} depth {depth}: {e}", case.file, case.id));
             assert_eq!(
                 got, expected,
-                "{} ({}) depth {depth}: GPU {got}, reference {expected}",
-                case.id, case.fen
+                "{} {} ({}) depth {depth}: GPU {got}, reference {expected}",
+                case.file, case.id, case.fen
             );
             checked += 1;
         }
@@ -88,9 +84,11 @@ fn perftsuite_and_tricky_match_the_reference() {
     let Some(mut gpu) = shared_or_skip("suites") else {
         return;
     };
-    let suite = perft_data::perftsuite();
+    let suite = load_perftsuite().cases;
     assert_eq!(suite.len(), 126);
-    let (tricky, skipped) = perft_data::blocks("tricky.perft");
+    let tricky = load_blocks("tricky.perft");
+    let skipped = tricky.chess960_count();
+    let tricky: Vec<Case> = tricky.cases.into_iter().filter(|c| !c.chess960).collect();
     assert_eq!(tricky.len(), 18);
     println!("tricky.perft: {skipped} Chess960 cases skipped");
     let checked =
@@ -104,19 +102,12 @@ fn random_perft_sample_matches_the_reference() {
     let Some(mut gpu) = shared_or_skip("random.perft") else {
         return;
     };
-    let (cases, _) = perft_data::blocks("random.perft");
+    let cases = load_blocks("random.perft").cases;
     assert_eq!(cases.len(), 6_838);
     let mut rng = Rng::new(SEED);
     println!("random.perft: {RANDOM_SAMPLE} positions sampled with seed {SEED:#x}");
     let sample: Vec<Case> = (0..RANDOM_SAMPLE)
-        .map(|_| {
-            let c = &cases[rng.below(cases.len())];
-            Case {
-                id: c.id.clone(),
-                fen: c.fen.clone(),
-                counts: c.counts.clone(),
-            }
-        })
+        .map(|_| cases[rng.below(cases.len())].clone())
         .collect();
     let checked = check_reference(&mut gpu, &sample, RANDOM_DEPTH);
     assert!(
