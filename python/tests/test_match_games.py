@@ -1,4 +1,5 @@
-"""benchmarks/match_play.py end to end, against the scripted engine in fake_uci.py.
+"""The match runner's games (tools/shatranj_match/play.py) end to end, against the scripted
+engine in fake_uci.py.
 
 Every way a game can end in the runner is exercised: mate, a position over before it starts,
 an illegal move, a crash, a hung engine, a flag fall with and without the opponent's mating
@@ -15,11 +16,8 @@ import sys
 import chess
 import pytest
 
-BENCHMARKS = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks")
-sys.path.insert(0, os.path.abspath(BENCHMARKS))
-
-import match_config
-import match_play
+from shatranj_match import config as match_config
+from shatranj_match import play as match_play
 
 FAKE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_uci.py")
 

@@ -1,5 +1,5 @@
-"""The pure parts of benchmarks/match.py: Elo math, time controls, engine specs, openings,
-adjudication. No engine is started here."""
+"""The pure parts of the match runner (tools/shatranj_match): Elo math, time controls, engine
+specs, openings, adjudication. No engine is started here."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ import sys
 import chess
 import pytest
 
-BENCHMARKS = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks")
-sys.path.insert(0, os.path.abspath(BENCHMARKS))
+from shatranj_match import cli as match
+from shatranj_match import config as match_config
+from shatranj_match import make_openings
+from shatranj_match import play as match_play
+from shatranj_match import stats as match_stats
+from shatranj_match.config import ConfigError
 
-import match_config
-import match_play
-import match_stats
-from match_config import ConfigError
+# The opening files the gauntlet and benchmarks/search.py read.
+OPENINGS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "openings")
 
 # --- Elo --------------------------------------------------------------------------------------
 
@@ -179,8 +181,6 @@ def test_parse_engine_spec_nodes() -> None:
 
 
 def test_engine_nodes_need_a_fixed_node_match(capsys: pytest.CaptureFixture[str]) -> None:
-    import match
-
     code = match.main(["--engine", f"cmd={sys.executable} nodes=5", "--engine", f"cmd={sys.executable}"])
     assert code == 2
     assert "give --nodes too" in capsys.readouterr().err
@@ -245,7 +245,7 @@ def test_builtin_openings_are_legal_short_and_distinct() -> None:
 
 def test_shipped_openings_file_is_legal_and_distinct() -> None:
     # benchmarks/openings/balanced-8ply.txt (made by make_openings.py) feeds the gauntlet.
-    path = os.path.join(BENCHMARKS, "openings", "balanced-8ply.txt")
+    path = os.path.join(OPENINGS_DIR, "balanced-8ply.txt")
     openings = match_config.load_openings(path)
     assert len(openings) == len(set(openings)) == 150
     positions = set()
@@ -259,9 +259,7 @@ def test_shipped_openings_file_is_legal_and_distinct() -> None:
 def test_shipped_opening_fens_are_the_ends_of_the_shipped_lines() -> None:
     # benchmarks/search.py reads the .fen file (standard library only); it must stay what
     # `make_openings.py --fens balanced-8ply.txt` writes.
-    import make_openings
-
-    directory = os.path.join(BENCHMARKS, "openings")
+    directory = OPENINGS_DIR
     with open(os.path.join(directory, "balanced-8ply.fen")) as f:
         fens = [line.strip() for line in f if line.strip()]
     boards = make_openings.line_positions(os.path.join(directory, "balanced-8ply.txt"))

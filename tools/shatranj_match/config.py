@@ -233,8 +233,12 @@ def _build_spec(text, fields, args, options) -> EngineSpec:
 
 
 # The release build of this repository's engine (`cargo build --release -p shatranj-cli`).
+# This file is tools/shatranj_match/config.py: the repository's root is three levels up.
 SHATRANJ_BINARY = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "target", "release", "shatranj"
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    "target",
+    "release",
+    "shatranj",
 )
 
 # Our engine, and Debian's engines as gauntlet opponents (books and learning off, one thread).

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import chess
 import chess.engine
 import chess.pgn
-from match_config import ConfigError, EngineSpec, TimeControl
+from .config import ConfigError, EngineSpec, TimeControl
 
 # How long an engine may take to start (answer uci/xboard) and to quit.
 START_TIMEOUT = 30.0
