@@ -43,7 +43,7 @@ import shatranj.engine
 from shatranj import _core, _engine_protocol
 
 ROOT = Path(__file__).resolve().parents[1]
-FAKE = [sys.executable, str(ROOT / "python" / "tests" / "fake_engine.py")]
+FAKE = [sys.executable, str(ROOT / "python" / "tests" / "support" / "fake_engine.py")]
 SAMPLE_FENS = [
     shatranj.STARTING_FEN,
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

@@ -10,7 +10,7 @@ pipes in the caller's thread (no event loop, no thread hop per call).
 Commands run one at a time. A new command cancels the running one (``stop`` for a search)
 and starts when it has finished, exactly as python-chess sequences them, so the lines an
 engine receives are the same as python-chess would send (python-chess's own engine tests,
-run against this module by ``python/tests/test_engine_conformance.py``, check them).
+run against this module by ``python/tests/engine/test_engine_conformance.py``, check them).
 
 Differences from python-chess, all deliberate:
 

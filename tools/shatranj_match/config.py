@@ -1,7 +1,7 @@
 """What a match is made of: time controls, engine specifications and the opening book.
 
 Pure functions and plain data only (no processes, no python-chess), so they are unit-tested
-without engines (python/tests/test_match_runner.py).
+without engines (python/tests/tools/test_match_runner.py).
 """
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ import pytest
 
 import shatranj
 
-from interrupt import assert_ctrl_c_interrupts
+from support.interrupt import assert_ctrl_c_interrupts
+from support.repo import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 # The perft reference data lives in the repository's data/perft, as for the Rust suites.
 DATA = ROOT / "data" / "perft"
 

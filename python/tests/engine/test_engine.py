@@ -3,7 +3,6 @@ python-chess's own engine driver."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -18,9 +17,7 @@ import pytest
 import shatranj
 from shatranj.engine import Cp, Mate, MateGiven, PovScore
 
-from interrupt import assert_ctrl_c_interrupts
-
-ROOT = Path(__file__).resolve().parents[2]
+from support.interrupt import assert_ctrl_c_interrupts
 
 
 @pytest.fixture(scope="module")
@@ -188,23 +185,11 @@ def test_ctrl_c_stops_the_search_with_keyboard_interrupt() -> None:
     assert_ctrl_c_interrupts("shatranj.Engine().analyse(shatranj.Board(), time=600)")
 
 
-def _binary() -> Path:
-    """The release UCI binary; scripts/test builds it and sets SHATRANJ_BIN, so there a
-    missing binary fails instead of skipping."""
-    configured = os.environ.get("SHATRANJ_BIN")
-    path = Path(configured) if configured else ROOT / "target" / "release" / "shatranj"
-    if not path.is_file():
-        if configured:
-            pytest.fail(f"SHATRANJ_BIN={configured} does not exist")
-        pytest.skip(f"{path} not built (cargo build --release -p shatranj-cli)")
-    return path
-
-
-def test_uci_binary_works_under_python_chess() -> None:
+def test_uci_binary_works_under_python_chess(shatranj_binary: Path) -> None:
     chess = pytest.importorskip("chess")
     import chess.engine
 
-    with chess.engine.SimpleEngine.popen_uci([str(_binary())]) as uci:
+    with chess.engine.SimpleEngine.popen_uci([str(shatranj_binary)]) as uci:
         assert "shatranj" in uci.id.get("name", "").lower()
         assert "Hash" in uci.options and "Threads" in uci.options
         uci.configure({"Hash": 8, "Threads": 1})

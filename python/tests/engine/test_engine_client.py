@@ -16,7 +16,6 @@ import math
 import os
 import pickle
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,17 +23,17 @@ import textwrap
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, List
 
 import pytest
 import shatranj
 import shatranj.engine as engine
 from shatranj import _engine_protocol
 from shatranj._engine_batch import COLUMNS
+from support.engines import FAKE_ENGINE, which
+from support.processes import children
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
-FAKE = [sys.executable, str(HERE / "fake_engine.py")]
+FAKE = FAKE_ENGINE
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 FENS = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -45,55 +44,9 @@ FENS = [
     "2kr3r/pp1q1ppp/2n1bn2/3p4/3P4/2NBBN2/PPQ2PPP/R4RK1 b - - 5 14",
 ]
 
-
-def _which(name: str) -> Optional[str]:
-    return shutil.which(name) or shutil.which(name, path="/usr/games")
-
-
-STOCKFISH = _which("stockfish")
-PHALANX = _which("phalanx")
+STOCKFISH = which("stockfish")
+PHALANX = which("phalanx")
 needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
-
-
-def _shatranj_binary() -> Path:
-    configured = os.environ.get("SHATRANJ_BIN")
-    path = Path(configured) if configured else ROOT / "target" / "release" / "shatranj"
-    if not path.is_file():
-        if configured:
-            pytest.fail(f"SHATRANJ_BIN={configured} does not exist")
-        pytest.skip(f"{path} not built (cargo build --release -p shatranj-cli)")
-    return path
-
-
-def _children() -> Dict[int, str]:
-    """This process's child processes and their states (``Z``: a zombie)."""
-    found: Dict[int, str] = {}
-    me = os.getpid()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if int(fields[1]) == me:
-            found[int(entry.name)] = fields[0]
-    return found
-
-
-@pytest.fixture
-def no_leftover_processes() -> Iterator[None]:
-    """Fails the test if it leaves a child process behind, running or zombie."""
-    before = set(_children())
-    yield
-    deadline = time.monotonic() + 3.0
-    while True:
-        left = {pid: state for pid, state in _children().items() if pid not in before}
-        if not left or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    assert not left, f"child processes left behind (pid: state): {left}"
 
 
 # ---------------------------------------------------------------------------------------
@@ -386,9 +339,8 @@ def test_the_asyncio_api_drives_stockfish() -> None:
     asyncio.run(main())
 
 
-def test_shatranj_binary_under_its_own_client(no_leftover_processes: None) -> None:
-    binary = _shatranj_binary()
-    with engine.SimpleEngine.popen_uci([str(binary)]) as uci:
+def test_shatranj_binary_under_its_own_client(no_leftover_processes: None, shatranj_binary: Path) -> None:
+    with engine.SimpleEngine.popen_uci([str(shatranj_binary)]) as uci:
         assert "shatranj" in uci.id.get("name", "").lower()
         uci.configure({"Hash": 8, "Threads": 1})
         info = uci.analyse(shatranj.Board(FENS[4]), engine.Limit(depth=4))
@@ -451,7 +403,7 @@ def test_a_killed_engine_fails_the_call_and_is_reaped(no_leftover_processes: Non
         analysis.wait()
     assert time.monotonic() - started < 2.0
     assert raised.value.returncode == -signal.SIGKILL
-    assert pid not in _children()  # reaped at once, not at close()
+    assert pid not in children()  # reaped at once, not at close()
     with pytest.raises(engine.EngineTerminatedError, match="dead"):
         sf.analyse(shatranj.Board(), engine.Limit(depth=1))
     sf.close()

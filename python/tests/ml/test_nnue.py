@@ -22,9 +22,9 @@ import pytest
 import shatranj
 from shatranj import nnue
 
+from support.repo import ROOT
 from test_gpu_eval import random_boards, require_gpu
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "rust" / "train" / "tests" / "data" / "tiny.sgd"
 FIXTURE_POSITIONS = 17093
 FIXTURE_GAMES = 200

@@ -14,7 +14,7 @@ import pytest
 
 import shatranj
 
-from interrupt import assert_ctrl_c_interrupts
+from support.interrupt import assert_ctrl_c_interrupts
 
 SEED = 2024
 QUICK: Dict[str, Any] = dict(depth=2, max_plies=60, concurrency=2)

@@ -1,7 +1,6 @@
 """The installed package imports, and its version is the Cargo workspace version."""
 
 import sys
-from pathlib import Path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -10,8 +9,9 @@ else:  # pragma: no cover - Python 3.10
 
 import shatranj
 import shatranj._core
+from support.repo import ROOT
 
-WORKSPACE_MANIFEST = Path(__file__).resolve().parents[2] / "Cargo.toml"
+WORKSPACE_MANIFEST = ROOT / "Cargo.toml"
 
 
 def workspace_version() -> str:

@@ -6,7 +6,6 @@ jupyter_client's python3 kernel spec), so it can never rot: a renamed API fails 
 
 from __future__ import annotations
 
-import os
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -15,8 +14,9 @@ import nbclient
 import nbformat
 import pytest
 import shatranj
+from support.repo import ROOT
 
-NOTEBOOK = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "analysis.ipynb")
+NOTEBOOK = str(ROOT / "examples" / "analysis.ipynb")
 
 # The notebook uses the Board of the native module; a checkout without it cannot run it.
 pytestmark = pytest.mark.skipif(

@@ -20,6 +20,7 @@ import pytest
 
 import shatranj
 import shatranj.pgn as pgn
+from support.repo import ROOT
 
 SEED = 20261130
 GAMES = 60
@@ -261,7 +262,7 @@ SHORT_GAME = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O B
 
 def test_read_games_ctrl_c(tmp_path: Path) -> None:
     """A long bulk read stops promptly on Ctrl-C (KeyboardInterrupt), in a child process."""
-    from interrupt import assert_ctrl_c_interrupts
+    from support.interrupt import assert_ctrl_c_interrupts
 
     path = tmp_path / "many.pgn"
     # Long enough to be well inside the read when SIGINT comes 0.5 s in: 400,000 games took
@@ -328,7 +329,7 @@ def test_r7_garbage_pgn_never_crashes() -> None:
 
     seed, cases = 777, 1500
     print(f"seed {seed}, {cases} cases")
-    base = (Path(__file__).resolve().parents[2] / "rust/chess/tests/pgn/annotated.pgn").read_text() * 2
+    base = (ROOT / "rust/chess/tests/pgn/annotated.pgn").read_text() * 2
     child = subprocess.run(
         [sys.executable, "-c", GARBAGE_CHILD, str(seed), str(cases), base], capture_output=True, text=True, timeout=120
     )

@@ -248,7 +248,7 @@ print("done")
 
 def test_stream_ctrl_c(tmp_path: Path) -> None:
     """A long streamed read stops promptly on Ctrl-C (KeyboardInterrupt), in a child process."""
-    from interrupt import assert_ctrl_c_interrupts
+    from support.interrupt import assert_ctrl_c_interrupts
 
     game = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n\n"
     path = tmp_path / "many.pgn.gz"

@@ -10,7 +10,6 @@ restarted. Seeds of the random movers are fixed (fake_uci.py's SEED argument, 0 
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 
 import chess
@@ -18,8 +17,9 @@ import pytest
 
 from shatranj_match import config as match_config
 from shatranj_match import play as match_play
+from support.engines import FAKE_UCI
 
-FAKE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_uci.py")
+FAKE = FAKE_UCI
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R6K w - - 0 1"  # Ra8#
 STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"

@@ -17,9 +17,10 @@ from shatranj_match import make_openings
 from shatranj_match import play as match_play
 from shatranj_match import stats as match_stats
 from shatranj_match.config import ConfigError
+from support.repo import ROOT
 
 # The opening files the gauntlet and benchmarks/search.py read.
-OPENINGS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "openings")
+OPENINGS_DIR = str(ROOT / "benchmarks" / "openings")
 
 # --- Elo --------------------------------------------------------------------------------------
 

@@ -3,14 +3,9 @@ iteration, and the time to each depth read from one search. No engine is started
 
 from __future__ import annotations
 
-import os
-import sys
 from typing import List, Tuple
 
 import pytest
-
-BENCHMARKS = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks")
-sys.path.insert(0, os.path.abspath(BENCHMARKS))
 
 import search
 

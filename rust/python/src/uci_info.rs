@@ -6,7 +6,7 @@
 //! crate's UCI parser, the same as `Board.push_uci`) without leaving Rust.
 //!
 //! The result matches `shatranj._engine_protocol._parse_uci_info_py` key for key, in the
-//! same order; `python/tests/test_engine_client.py` checks both against python-chess's
+//! same order; `python/tests/engine/test_engine_client.py` checks both against python-chess's
 //! parser. Two parts are left to Python, which wraps them in its classes: `"score"` comes
 //! back as `(is_mate, value)` and `"wdl"` as `(wins, draws, losses)`. What does not parse
 //! is left out and described in the returned list of messages, which Python logs (as

@@ -1,0 +1,8 @@
+"""Helpers the test areas share (conftest.py holds the shared fixtures).
+
+- ``repo``: the repository's root, for data files and the built binaries;
+- ``engines``: finding engine binaries (Debian's in /usr/games, the release ``shatranj``);
+- ``fake_engine.py``, ``fake_uci.py``: scripted engines started as processes by the engine
+  client's and the match runner's tests (paths in ``engines``);
+- ``interrupt``: a Ctrl-C sent to a child process running a long call.
+"""
