@@ -25,9 +25,10 @@ impl Delta {
         let mut d = Delta::default();
         for color in Color::ALL {
             let (pc, cc) = (parent.by_color(color), child.by_color(color));
-            // A side none of whose pieces moved or was taken (a piece changes role only by
-            // promoting, which moves it).
-            if pc == cc {
+            // A side none of whose pieces moved or was taken: its squares and its king's
+            // are the same. (A piece changes role only by promoting, which moves it; the
+            // squares alone stay the same when Chess960 castling swaps king and rook.)
+            if pc == cc && (parent.kings() & pc) == (child.kings() & cc) {
                 continue;
             }
             for role in Role::ALL {
@@ -245,16 +246,80 @@ mod tests {
         }
     }
 
+    /// Chess960 castling, where the king or the rook stays put, or one lands on the other's
+    /// origin: the delta read off the boards still names each piece that left and arrived.
+    #[test]
+    fn deltas_cover_chess960_castling() {
+        use shatranj_chess::CastlingMode;
+        // (FEN, king-takes-rook castling, pieces arrived, pieces left)
+        let cases = [
+            // The king stays on g1; the rook goes h1 to f1.
+            ("4k3/8/8/8/8/8/8/6KR w H - 0 1", "g1h1", 1, 1),
+            // The rook stays on d1; the king goes e1 to c1.
+            ("4k3/8/8/8/8/8/8/3RK3 w D - 0 1", "e1d1", 1, 1),
+            // King and rook swap squares (f1 and g1).
+            ("4k3/8/8/8/8/8/8/5KR1 w G - 0 1", "f1g1", 2, 2),
+            // The king lands on the rook's origin (g1), the rook goes on to f1.
+            ("4k3/8/8/8/8/8/8/4K1R1 w G - 0 1", "e1g1", 2, 2),
+            // The rook lands on the king's origin (d1), the king goes on to c1.
+            ("4k3/8/8/8/8/8/8/R2K4 w A - 0 1", "d1a1", 2, 2),
+            // Black: the king stays on c8, the rook goes b8 to d8.
+            ("1rk5/8/8/8/8/8/8/4K3 b b - 0 1", "c8b8", 1, 1),
+        ];
+        for (fen, uci, added, removed) in cases {
+            let pos = Position::from_fen_with(fen, CastlingMode::Chess960).unwrap();
+            let m = parse_uci(&pos, uci).unwrap();
+            assert!(m.is_castle(), "{fen} {uci}");
+            let mut child = pos;
+            child.play_unchecked(m);
+            let d = Delta::between(pos.board(), child.board());
+            assert_eq!(
+                (usize::from(d.n_added), usize::from(d.n_removed), d.refresh),
+                (added, removed, false),
+                "{fen} {uci}"
+            );
+        }
+    }
+
     /// Along seeded random games, with null moves and jumps back up the stack, the lazy
     /// incremental evaluation equals the evaluation from scratch.
     #[test]
     fn incremental_equals_from_scratch_on_random_lines() {
+        let stack = random_lines(99, |_| Position::new(), false);
+        assert!(
+            stack.updates > stack.refreshes,
+            "{} updates, {} refreshes",
+            stack.updates,
+            stack.refreshes
+        );
+    }
+
+    /// The same from Chess960 starting positions drawn by number, castling whenever it is
+    /// legal half of the time so that every kind of castling is met.
+    #[test]
+    fn incremental_equals_from_scratch_on_chess960_lines() {
+        let stack = random_lines(
+            960,
+            |g| Position::chess960(g.below(960) as u32).unwrap(),
+            true,
+        );
+        assert!(stack.updates > stack.refreshes);
+    }
+
+    /// Plays 40 seeded random lines from `start`, checking two evaluations in three against
+    /// the network from scratch; returns the stack for its counters.
+    fn random_lines(
+        seed: u64,
+        start: impl Fn(&mut crate::util::SplitMix64) -> Position,
+        prefer_castling: bool,
+    ) -> AccumulatorStack {
         let net = Arc::new(random_network(17, 64));
         let mut stack = AccumulatorStack::new(Arc::clone(&net), 16);
-        let mut g = crate::util::SplitMix64::new(99);
-        println!("seed 99");
+        let mut g = crate::util::SplitMix64::new(seed);
+        println!("seed {seed}");
+        let mut castlings = 0;
         for _ in 0..40 {
-            let mut line = vec![Position::new()];
+            let mut line = vec![start(&mut g)];
             stack.reset(0, &line[0]);
             for _ in 0..60 {
                 let ply = line.len() - 1;
@@ -272,15 +337,21 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
+                let castle = moves.iter().copied().find(|m| m.is_castle());
                 let mut child = pos;
                 if g.below(10) == 0 && !pos.is_check() && child.play_null() {
                     stack.push_null(ply + 1);
                 } else {
-                    child.play_unchecked(moves.as_slice()[g.below(moves.len())]);
+                    let m = match castle {
+                        Some(c) if prefer_castling && g.below(2) == 0 => c,
+                        _ => moves.as_slice()[g.below(moves.len())],
+                    };
+                    castlings += usize::from(m.is_castle());
+                    child.play_unchecked(m);
                     stack.push(ply + 1, &pos, &child);
                 }
                 line.push(child);
-                if g.below(3) != 0 {
+                if g.below(3) != 0 || castle.is_some() {
                     assert_eq!(
                         stack.evaluate(ply + 1, &child),
                         net.evaluate(&child),
@@ -291,10 +362,9 @@ mod tests {
             }
         }
         assert!(
-            stack.updates > stack.refreshes,
-            "{} updates, {} refreshes",
-            stack.updates,
-            stack.refreshes
+            !prefer_castling || castlings >= 20,
+            "only {castlings} castlings"
         );
+        stack
     }
 }
