@@ -21,14 +21,11 @@ of making an Engine (the reason workers keep one per process instead of one per 
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import platform
 import random
-import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
 import ray
@@ -36,7 +33,8 @@ import ray
 import shatranj
 from shatranj import distributed
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import append_results, git_commit, utc_stamp
+
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 SEED = 20261130
 
@@ -220,27 +218,24 @@ def main() -> None:
     print(notes)
 
     if args.record:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
-        ).stdout.strip()
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        commit = git_commit()
+        now = utc_stamp(seconds=True)
         command = (
             "python benchmarks/distributed.py"
             + (" --quick" if args.quick else "")
             + f" --repeat {args.repeat} --record"
         )
-        with (ROOT / "benchmarks" / "RESULTS.md").open("a") as f:
-            f.write(
-                f"\n## Distributed (Ray), {now}\n\n"
-                f"- command: `{command}`\n"
-                f"- commit: `{commit}`\n"
-                f"- Python {platform.python_version()}, Ray {ray.__version__}, {os.cpu_count()} logical CPUs, "
-                f"load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} at the end\n"
-                f"- best of {args.repeat} interleaved rounds; seed {SEED} for the analysis positions; "
-                "one local Ray cluster of 2 CPUs; N workers = at most N one-CPU tasks in flight "
-                "(run_tasks(max_in_flight=N)); local = shatranj.perft / Engine.analyse in this process\n\n"
-                f"{table}\n\n{notes}\n"
-            )
+        append_results(
+            f"\n## Distributed (Ray), {now}\n\n"
+            f"- command: `{command}`\n"
+            f"- commit: `{commit}`\n"
+            f"- Python {platform.python_version()}, Ray {ray.__version__}, {os.cpu_count()} logical CPUs, "
+            f"load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} at the end\n"
+            f"- best of {args.repeat} interleaved rounds; seed {SEED} for the analysis positions; "
+            "one local Ray cluster of 2 CPUs; N workers = at most N one-CPU tasks in flight "
+            "(run_tasks(max_in_flight=N)); local = shatranj.perft / Engine.analyse in this process\n\n"
+            f"{table}\n\n{notes}\n"
+        )
         print("appended to benchmarks/RESULTS.md")
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import datetime
 import os
 import platform
 import queue
@@ -42,7 +41,8 @@ import shatranj
 import shatranj.engine
 from shatranj import _core, _engine_protocol
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import ROOT, append_results, git_commit, interleaved, uncommitted_changes, utc_stamp
+
 FAKE = [sys.executable, str(ROOT / "python" / "tests" / "support" / "fake_engine.py")]
 SAMPLE_FENS = [
     shatranj.STARTING_FEN,
@@ -61,11 +61,7 @@ def stockfish() -> str:
 
 def best_of(repeat: int, runs: Dict[str, Callable[[], float]]) -> Dict[str, float]:
     """Runs each timing ``repeat`` times, interleaved; the best (lowest) of each."""
-    best = {name: float("inf") for name in runs}
-    for _ in range(repeat):
-        for name, run in runs.items():
-            best[name] = min(best[name], run())
-    return best
+    return {name: min(times) for name, times in interleaved(repeat, runs).items()}
 
 
 # ---------------------------------------------------------------------------------------
@@ -332,22 +328,21 @@ def main() -> int:
     print("\n".join(header + body))
 
     if args.record:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        commit = git_commit()
+        dirty = uncommitted_changes()
+        now = utc_stamp(seconds=True)
         argv = " ".join(sys.argv[1:])
         section = [
             "",
             f"## Engine client, {now} (`benchmarks/engine_client.py`)",
             "",
             f"- command: `{Path(sys.executable).name} benchmarks/engine_client.py {argv}`",
-            f"- commit: `{commit}`{' (uncommitted changes)' if dirty.strip() else ''}",
+            f"- commit: `{commit}`{' (uncommitted changes)' if dirty else ''}",
             *header,
             *body,
             "",
         ]
-        with (ROOT / "benchmarks" / "RESULTS.md").open("a") as f:
-            f.write("\n".join(section))
+        append_results("\n".join(section))
     return 0
 
 

@@ -30,17 +30,15 @@ adapter (see README); CARGO_TARGET_DIR is honoured.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
+from common import ROOT, append_results, cpu_model, git_commit, utc_stamp
+
 DEVICES = [
     ("cpu1", "CPU, 1 thread"),
     ("cpu", "CPU, all threads"),
@@ -179,25 +177,6 @@ def plot(rows: List[Dict[str, Any]], path: Path, title: str) -> bool:
     return True
 
 
-def git_commit() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--max-batch", type=int, default=1 << 20, help="largest batch (default 1048576)")
@@ -309,19 +288,19 @@ def main() -> None:
         print(f"plot: {args.plot}")
 
     if args.record:
-        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        stamp = utc_stamp()
         cmd = "python3 benchmarks/gpu_eval.py " + " ".join(sys.argv[1:])
-        with RESULTS_MD.open("a") as f:
-            f.write(f"\n## {stamp} — batched evaluation, CPU vs GPU (`benchmarks/gpu_eval.py`)\n\n")
-            f.write(f"- command: `{cmd.strip()}`\n- commit: `{git_commit()}`\n")
-            f.write(report)
-            if plotted:
-                try:
-                    rel = args.plot.resolve().relative_to(ROOT / "benchmarks")
-                    f.write(f"\n![throughput against batch size]({rel})\n")
-                except ValueError:
-                    pass
-        print(f"appended to {RESULTS_MD}")
+        text = (
+            f"\n## {stamp} — batched evaluation, CPU vs GPU (`benchmarks/gpu_eval.py`)\n\n"
+            f"- command: `{cmd.strip()}`\n- commit: `{git_commit()}`\n" + report
+        )
+        if plotted:
+            try:
+                rel = args.plot.resolve().relative_to(ROOT / "benchmarks")
+                text += f"\n![throughput against batch size]({rel})\n"
+            except ValueError:
+                pass
+        print(f"appended to {append_results(text)}")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ Standard library only.
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import re
 import statistics
@@ -26,8 +25,9 @@ import sys
 from pathlib import Path
 from typing import Dict, List
 
-REPO = Path(__file__).resolve().parent.parent
-RESULTS_MD = REPO / "benchmarks" / "RESULTS.md"
+from common import RESULTS_MD, ROOT, append_results, git_commit, utc_stamp
+
+REPO = ROOT
 
 
 def run(binary: Path, evaluation: str, depth: int) -> Dict[str, float]:
@@ -89,14 +89,14 @@ def main() -> None:
     text = "\n".join(lines)
     print("\n" + text)
     if args.record:
-        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-        with open(RESULTS_MD, "a") as f:
-            f.write(f"\n## {stamp} — network vs classical evaluation speed (`benchmarks/nnue_speed.py`)\n\n")
-            f.write(f"- command: `python3 benchmarks/nnue_speed.py {' '.join(sys.argv[1:])}`\n")
-            f.write(f"- commit: `{commit}`; load average {os.getloadavg()[0]:.2f}; bench depth {args.depth}, one thread\n\n")
-            f.write(text + "\n")
-        print(f"appended to {RESULTS_MD}")
+        stamp = utc_stamp()
+        path = append_results(
+            f"\n## {stamp} — network vs classical evaluation speed (`benchmarks/nnue_speed.py`)\n\n"
+            f"- command: `python3 benchmarks/nnue_speed.py {' '.join(sys.argv[1:])}`\n"
+            f"- commit: `{git_commit()}`; load average {os.getloadavg()[0]:.2f}; bench depth {args.depth}, one thread\n\n"
+            + text + "\n"
+        )
+        print(f"appended to {path}")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ Standard library only. See benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import platform
@@ -42,11 +41,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-REPO = Path(__file__).resolve().parent.parent
+from common import (RESULTS_MD, ROOT, append_results, cpu_model, load_average, paired_ratio,
+                    utc_stamp)
+
+REPO = ROOT
 BENCH_DIR = REPO / "benchmarks"
 COZY_DIR = BENCH_DIR / "anchors" / "cozy-perft"
 COZY_TARGET_DIR = COZY_DIR / "target"
-RESULTS_MD = BENCH_DIR / "RESULTS.md"
 
 STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -113,16 +114,6 @@ def capture(cmd: List[str], cwd: Path = REPO) -> Optional[str]:
     return out.stdout.strip() if out.returncode == 0 else None
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
 def cpu_flags() -> set:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -131,13 +122,6 @@ def cpu_flags() -> set:
     except OSError:
         pass
     return set()
-
-
-def load_average() -> Optional[float]:
-    try:
-        return float(Path("/proc/loadavg").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def warn_if_busy(when: str) -> Optional[float]:
@@ -499,7 +483,7 @@ def paired(fast: Series, slow: Series) -> float:
 
     Neighbouring runs see the same background load, so the ratio within a round is far steadier
     than a ratio of two separately taken minima or medians on a noisy machine."""
-    return statistics.median(b.wall / a.wall for a, b in zip(fast.runs, slow.runs))
+    return paired_ratio([r.wall for r in fast.runs], [r.wall for r in slow.runs])
 
 
 def check_nodes(engine: str, fen: str, depth: int, run: Run) -> None:
@@ -854,7 +838,7 @@ def main(argv: List[str]) -> int:
     print("\n".join(report))
 
     if args.record:
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        now = utc_stamp(seconds=True)
         cmd = " ".join(shlex.quote(a) for a in ["python3", "benchmarks/perft.py"] + argv)
         meta = [
             f"## {now}",
@@ -883,9 +867,8 @@ def main(argv: List[str]) -> int:
         else:
             meta += ["- instruction counts only" + (" (--quick depths)" if args.quick else "")]
         meta += [""]
-        with RESULTS_MD.open("a", encoding="utf-8") as f:
-            f.write("\n" + "\n".join(meta + report))
-        log(f"[record] appended to {RESULTS_MD}")
+        path = append_results("\n" + "\n".join(meta + report))
+        log(f"[record] appended to {path}")
 
     if args.strict and not all_pass(anchors, scaling):
         return 2

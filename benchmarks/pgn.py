@@ -25,7 +25,6 @@ seeded lichess-style corpus of a million games, streams, to_arrow, pgn-reader as
 from __future__ import annotations
 
 import argparse
-import datetime
 import io
 import os
 import platform
@@ -42,7 +41,8 @@ import chess.pgn
 import shatranj
 import shatranj.pgn
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import append_results, utc_stamp
+
 SEED = 7
 WORDS = ["good", "a mistake", "threat: Qh5", "only move", "[%clk 0:03:00]", "time trouble"]
 
@@ -154,7 +154,7 @@ def main() -> int:
             rows.append((name, label, games / seconds, ratio, len(text) / 1e6))
 
     if args.record:
-        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        stamp = utc_stamp()
         lines = [
             f"\n## {stamp} — PGN reading (`benchmarks/pgn.py`)\n",
             f"`.venv/bin/python benchmarks/pgn.py --games {args.games} --repeat {args.repeat} --record`; "
@@ -166,8 +166,7 @@ def main() -> int:
         ]
         for name, label, per_second, ratio, _ in rows:
             lines.append(f"| {name} | {label} | {per_second:,.0f} | {ratio:.1f}× |")
-        with open(ROOT / "benchmarks" / "RESULTS.md", "a", encoding="utf-8") as f:
-            f.write("\n".join(lines) + "\n")
+        append_results("\n".join(lines) + "\n")
         print("recorded in benchmarks/RESULTS.md")
     return 0
 

@@ -30,7 +30,6 @@ Workloads, each over the whole file, on 1 and 2 threads, plain and zstd:
 
 from __future__ import annotations
 
-import datetime
 import os
 import platform
 import random
@@ -41,7 +40,8 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import ROOT, append_results, utc_stamp
+
 SEED = 21
 ANCHOR = ROOT / "benchmarks" / "anchors" / "pgn-reader-bench"
 
@@ -286,7 +286,7 @@ def main(argv: List[str]) -> int:
     print(f"  peak RSS of a streaming read of the whole file: {peak:,.0f} MB")
 
     if args.record:
-        stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        stamp = utc_stamp()
         lines = [
             f"\n### {stamp} — `python benchmarks/pgn.py --scale --games {args.games}`\n",
             f"shatranj {shatranj.__version__} ({shatranj._core.BUILD_PROFILE}), python-chess {chess.__version__}, Python "
@@ -298,8 +298,7 @@ def main(argv: List[str]) -> int:
         ]
         for label, source, threads, gps, mbs in rows:
             lines.append(f"| {label} | {source} | {threads} | {gps:,.0f} | {mbs:,.1f} |")
-        with open(ROOT / "benchmarks" / "RESULTS.md", "a", encoding="utf-8") as f:
-            f.write("\n".join(lines) + "\n")
+        append_results("\n".join(lines) + "\n")
         print("recorded in benchmarks/RESULTS.md")
     return 0
 

@@ -32,7 +32,6 @@ side. Each ratio is printed as best against best, with the range of the per-roun
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import platform
 import subprocess
@@ -51,7 +50,8 @@ try:
 except ImportError:  # Python < 3.13, or not installed: the anchor is skipped
     bulletchess = None
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import ROOT, append_results, git_commit, uncommitted_changes, utc_stamp
+
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 FENS = [
     KIWIPETE,
@@ -347,15 +347,15 @@ def main() -> int:
         print(perft_lines[-1], flush=True)
 
     if args.record:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        commit = git_commit()
+        dirty = uncommitted_changes()
+        now = utc_stamp(seconds=True)
         section = [
             "",
             f"## Python API, {now}",
             "",
             f"- command: `{Path(sys.executable).name} benchmarks/python_api.py {' '.join(sys.argv[1:])}`",
-            f"- commit: `{commit}`{' (uncommitted changes)' if dirty.strip() else ''}",
+            f"- commit: `{commit}`{' (uncommitted changes)' if dirty else ''}",
             f"- Python {platform.python_version()}, python-chess {chess.__version__}, "
             f"bulletchess {getattr(bulletchess, '__version__', None) or bullet_version()}, "
             f"{os.cpu_count()} logical CPUs, load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after",
@@ -372,8 +372,7 @@ def main() -> int:
                 *perft_lines,
                 "",
             ]
-        with (ROOT / "benchmarks" / "RESULTS.md").open("a") as f:
-            f.write("\n".join(section))
+        append_results("\n".join(section))
     return 0 if all_met else 1
 
 

@@ -27,10 +27,8 @@ Standard library only.
 from __future__ import annotations
 
 import argparse
-import datetime
 import math
 import os
-import platform
 import re
 import shutil
 import statistics
@@ -38,12 +36,12 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from queue import Empty, Queue
 from typing import Dict, List, Optional, Tuple
 
-REPO = Path(__file__).resolve().parent.parent
-RESULTS_MD = REPO / "benchmarks" / "RESULTS.md"
+from common import ROOT, append_results, cpu_model, utc_stamp
+
+REPO = ROOT
 SHATRANJ = REPO / "target" / "release" / "shatranj"
 
 
@@ -332,16 +330,8 @@ def main() -> int:
     one.quit()
     two.quit()
 
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cpu = cpu_model()
+    now = utc_stamp()
     cmd = "python3 benchmarks/search.py" + (" --quick" if args.quick else "")
     cmd += f" --depth {args.depth}" if args.depth else ""
     cmd += f" --rounds {args.rounds}" if args.rounds else ""
@@ -387,9 +377,8 @@ def main() -> int:
     print()
     print(text)
     if args.record:
-        with open(RESULTS_MD, "a") as f:
-            f.write("\n" + text + "\n")
-        print(f"appended to {RESULTS_MD}")
+        path = append_results("\n" + text + "\n")
+        print(f"appended to {path}")
     return 0
 
 

@@ -16,16 +16,15 @@ adds the rows of the GPU back end once it is built in.
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 from typing import Dict, List, Optional
 
-REPO = Path(__file__).resolve().parents[1]
-RESULTS_MD = REPO / "benchmarks" / "RESULTS.md"
+from common import ROOT, append_results, git_commit, utc_stamp
+
+REPO = ROOT
 BIN = REPO / "target" / "release" / "shatranj"
 ROUTE_BENCH = REPO / "target" / "release" / "examples" / "route_bench"
 
@@ -92,8 +91,8 @@ def main() -> int:
     lines: List[str] = []
     say = lambda s="": (print(s), lines.append(s))  # noqa: E731
     load = os.getloadavg()
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    stamp = utc_stamp()
+    commit = git_commit(short=True)
     say(f"## {stamp} — self-play and evaluation routes (`python3 benchmarks/selfplay.py {' '.join(sys.argv[1:])}`)")
     say()
     say(f"Commit {commit}, {os.cpu_count()} logical CPUs, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the start. "
@@ -121,9 +120,8 @@ def main() -> int:
         say(f"| {row['case'].strip(chr(34))} | {row['route']} | {int(row['nodes']):,} | {float(row['nps']):,.0f} | {row['mean_batch']} |")
     say()
     if args.record:
-        with RESULTS_MD.open("a") as f:
-            f.write("\n" + "\n".join(lines) + "\n")
-        print(f"appended to {RESULTS_MD}")
+        path = append_results("\n" + "\n".join(lines) + "\n")
+        print(f"appended to {path}")
     return 0
 
 

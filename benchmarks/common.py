@@ -1,0 +1,106 @@
+"""What the benchmark scripts share: where results are recorded, the machine and commit a run
+is recorded with, and timing in interleaved rounds against the anchors.
+
+Each script measures one area side by side with its anchors on the same machine, because only
+the ratio means something across machines; rounds are interleaved (ours, anchor, ours,
+anchor, ...) so that load drifting on a shared machine hits every engine alike. Scripts run
+alone (``python3 benchmarks/perft.py``) or through ``benchmarks/run.py AREA`` and import this
+module from their own folder (a script's folder is first on ``sys.path``). Standard library
+only, like the scripts that import it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import statistics
+import subprocess
+from pathlib import Path
+from typing import Callable, Dict, List, Mapping, Optional, Sequence
+
+# The repository's root, and the append-only log every --record writes to.
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
+
+
+# --- Recording --------------------------------------------------------------------------------
+
+
+def utc_stamp(seconds: bool = False) -> str:
+    """Now, as RESULTS.md's section titles write it: ``2026-12-03 10:15 UTC``."""
+    form = "%Y-%m-%d %H:%M:%S UTC" if seconds else "%Y-%m-%d %H:%M UTC"
+    return datetime.datetime.now(datetime.timezone.utc).strftime(form)
+
+
+def append_results(text: str) -> Path:
+    """Appends ``text`` to benchmarks/RESULTS.md as it is (the caller starts it with the blank
+    line before its heading); returns the file's path for the message saying so."""
+    with RESULTS_MD.open("a", encoding="utf-8") as f:
+        f.write(text)
+    return RESULTS_MD
+
+
+def git_commit(short: bool = False) -> str:
+    """The checked-out commit (``git rev-parse HEAD``), or ``unknown`` outside a checkout."""
+    command = ["git", "rev-parse", "--short", "HEAD"] if short else ["git", "rev-parse", "HEAD"]
+    try:
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return done.stdout.strip()
+
+
+def uncommitted_changes() -> bool:
+    """Whether the working tree differs from the commit (untracked files included)."""
+    try:
+        done = subprocess.run(
+            ["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True, check=True
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    return bool(done.stdout.strip())
+
+
+# --- The machine ------------------------------------------------------------------------------
+
+
+def cpu_model() -> str:
+    """The CPU's model name from /proc/cpuinfo (elsewhere what ``platform`` knows)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def load_average() -> Optional[float]:
+    """The 1-minute load average, or None where the system does not say."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return None
+
+
+# --- Timing -----------------------------------------------------------------------------------
+
+
+def interleaved(rounds: int, runs: Mapping[str, Callable[[], float]]) -> Dict[str, List[float]]:
+    """Runs every timing once per round, in turn, for ``rounds`` rounds; each run returns its
+    own seconds. The timings of each, in round order (``min`` of a list is its best)."""
+    times: Dict[str, List[float]] = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            times[name].append(run())
+    return times
+
+
+def paired_ratio(ours: Sequence[float], anchor: Sequence[float]) -> float:
+    """The median over rounds of anchor time / our time, each pair from one round of
+    interleaved runs (> 1: we are faster).
+
+    Neighbouring runs see the same background load, so the ratio within a round is far steadier
+    than a ratio of two separately taken minima or medians on a noisy machine."""
+    return statistics.median(b / a for a, b in zip(ours, anchor))
