@@ -22,10 +22,10 @@ import pytest
 
 import shatranj
 from shatranj.engine import Cp, Mate, MateGiven, PovScore
+from support.optional import require
 
-if os.environ.get("SHATRANJ_REQUIRE_RAY") != "1":
-    pytest.importorskip("ray", reason="Ray is not installed (pip install 'shatranj[ray]')")
 # With SHATRANJ_REQUIRE_RAY=1 (CI installs Ray) a missing Ray fails here instead of skipping.
+require("ray", "SHATRANJ_REQUIRE_RAY", reason="Ray is not installed (pip install 'shatranj[ray]')")
 import ray
 
 from shatranj import distributed

@@ -10,20 +10,18 @@ import gzip
 import importlib
 import importlib.util
 import io
-import os
 from pathlib import Path
 from typing import Any, List, Optional
 
 import pytest
 
 import shatranj.pgn as pgn
-from test_pgn_stream import lichess_corpus
+from support.corpora import lichess_corpus
+from support.optional import require
 
 
 def need(module: str) -> Any:
-    if os.environ.get("SHATRANJ_REQUIRE_ARROW") == "1":
-        return importlib.import_module(module)
-    return pytest.importorskip(module)
+    return require(module, "SHATRANJ_REQUIRE_ARROW")
 
 
 @pytest.fixture(scope="module")
