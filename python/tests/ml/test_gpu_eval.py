@@ -7,7 +7,6 @@ SHATRANJ_REQUIRE_GPU=1 (set by scripts/test, where Mesa's lavapipe provides one)
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 
@@ -15,6 +14,8 @@ import numpy as np
 import pytest
 
 import shatranj
+from support.boards import random_boards
+from support.gpu import require_gpu
 
 SEED = 0x6B0E
 FENS = [
@@ -24,31 +25,6 @@ FENS = [
     "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
 ]
-
-
-def random_boards(seed: int, n: int) -> list[shatranj.Board]:
-    rng = random.Random(seed)
-    boards: list[shatranj.Board] = []
-    while len(boards) < n:
-        board = shatranj.Board()
-        for _ in range(rng.randrange(1, 300)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-            if rng.randrange(6) == 0:
-                boards.append(board.copy(stack=False))
-        boards.append(board)
-    return boards[:n]
-
-
-def require_gpu() -> dict[str, str]:
-    info = shatranj.gpu_info()
-    if info is None:
-        if os.environ.get("SHATRANJ_REQUIRE_GPU") == "1":
-            pytest.fail("SHATRANJ_REQUIRE_GPU=1 but shatranj.gpu_info() found no adapter")
-        pytest.skip("no GPU adapter (on Linux: apt-get install mesa-vulkan-drivers)")
-    return info
 
 
 def expected(boards: list[shatranj.Board]) -> np.ndarray:

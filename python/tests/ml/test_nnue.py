@@ -22,8 +22,9 @@ import pytest
 import shatranj
 from shatranj import nnue
 
+from support.boards import random_boards
+from support.gpu import require_gpu
 from support.repo import ROOT
-from test_gpu_eval import random_boards, require_gpu
 
 FIXTURE = ROOT / "rust" / "train" / "tests" / "data" / "tiny.sgd"
 FIXTURE_POSITIONS = 17093

@@ -6,6 +6,7 @@
   client's and the match runner's tests (paths in ``engines``);
 - ``interrupt``: a Ctrl-C sent to a child process running a long call;
 - ``processes``: the test process's children (nothing left behind);
-- ``corpora``: PGN corpora made from a seed;
+- ``corpora``: PGN corpora made from a seed; ``boards``: boards from seeded random games;
+- ``gpu``: the GPU adapter the GPU tests need;
 - ``optional``: optional modules, skipped when missing unless scripts/test requires them.
 """
