@@ -1,4 +1,4 @@
-// The engine's static evaluation as a WGSL compute shader: one invocation scores one packed
+// The engine's static evaluation as a WGSL compute shader: one invocation scores one compact
 // position. It reproduces `shatranj_engine::eval::evaluate_bitboards` bit for bit, so it uses
 // integer arithmetic only and follows the formula in rust/engine/src/eval/classical.rs step by
 // step.
@@ -9,17 +9,18 @@
 // before this file is compiled, so this file alone does not compile. That keeps the Rust
 // struct the single source of the layout (see rust/gpu/src/layout.rs).
 //
-// Bitboards are `vec2<u32>`: `.x` is the low half (a1–h4), `.y` the high half (a5–h8), exactly
-// as `PackedPosition` stores them.
+// Input: the 32-byte `CompactPosition` of rust/engine/src/nnue/compact.rs, the same record the
+// network shader reads (a third of the 112-byte bitboard record, so a third of the upload).
+// The shader decodes it into the twelve bitboards the formula works on. A position with more
+// than 32 pieces has no compact record: the host scores those few on the CPU.
+//
+// Bitboards are `vec2<u32>`: `.x` is the low half (a1–h4), `.y` the high half (a5–h8).
 
-struct PackedPosition {
-    // (colour * 6 + role) * 2 is the low half, + 1 the high half.
-    pieces: array<u32, 24>,
-    // 0 White, 1 Black.
-    turn: u32,
-    reserved0: u32,
-    reserved1: u32,
-    reserved2: u32,
+// Eight words: the occupancy (a1-h4, a5-h8), four words of 4-bit piece codes
+// (`colour * 6 + role`) for the occupied squares in increasing order, the flags (bit 0: Black
+// to move), a reserved word.
+struct CompactPosition {
+    words: array<u32, 8>,
 }
 
 struct Batch {
@@ -31,7 +32,7 @@ struct Batch {
 }
 
 @group(0) @binding(0) var<storage, read> params: array<i32>;
-@group(0) @binding(1) var<storage, read> positions: array<PackedPosition>;
+@group(0) @binding(1) var<storage, read> positions: array<CompactPosition>;
 @group(0) @binding(2) var<storage, read_write> scores: array<i32>;
 @group(0) @binding(3) var<uniform> batch: Batch;
 
@@ -190,12 +191,22 @@ fn param(offset: u32) -> i32 {
 }
 
 fn evaluate(index: u32) -> i32 {
+    let p = positions[index];
+    // Piece k (in square order) has the k-th code; codes above 11 are not pieces (the host
+    // never sends one).
     var bb: array<vec2<u32>, 12>;
+    var rest = vec2<u32>(p.words[0], p.words[1]);
+    for (var k = 0u; k < 32u && !is_empty(rest); k++) {
+        let s = lowest(rest);
+        rest = clear_lowest(rest);
+        let code = (p.words[2u + k / 8u] >> (4u * (k % 8u))) & 15u;
+        if code < 12u {
+            bb[code] = bb[code] | square_bit(s);
+        }
+    }
     var occupied = EMPTY;
     for (var i = 0u; i < 12u; i++) {
-        let b = vec2<u32>(positions[index].pieces[i * 2u], positions[index].pieces[i * 2u + 1u]);
-        bb[i] = b;
-        occupied = occupied | b;
+        occupied = occupied | bb[i];
     }
     let all_pawns = bb[0] | bb[6];
     var mg = array<i32, 2>(0, 0);
@@ -300,7 +311,7 @@ fn evaluate(index: u32) -> i32 {
     let eg_diff = eg[0] - eg[1];
     // WGSL's i32 `/` truncates toward zero, like Rust's.
     let white_score = (mg_diff * ph + eg_diff * (full - ph)) / full;
-    let relative = select(white_score, -white_score, positions[index].turn == 1u);
+    let relative = select(white_score, -white_score, (p.words[6] & 1u) == 1u);
     return relative + param(TEMPO);
 }
 

@@ -8,9 +8,12 @@
 //!     [--eval-file classical|<default>|PATH]
 //! ```
 //!
-//! Every line names the evaluation it measured. For a network the GPU is also timed on
-//! compact positions packed beforehand (`gpu-compact`: the 32-byte upload alone, without the
-//! conversion from the 112-byte record that `gpu` includes).
+//! Every line names the evaluation it measured. The GPU is also timed on compact positions
+//! packed beforehand (`gpu-compact`: evaluation from an array, the path of
+//! `shatranj.evaluate(array)`, without the conversion from the 112-byte record that `gpu`
+//! includes); each such measurement is followed by a `counters` line: the context's counters
+//! over its calls (the timing's own warm-up call included: `calls` counts them; submits, bytes each way, buffers created, chunks in flight, packing
+//! tasks, and the device's own upload / kernel / readback time where it has timestamps).
 //!
 //! Every GPU batch is also checked against the CPU's scores, so a run doubles as a
 //! correctness check on whatever adapter it finds.
@@ -172,7 +175,6 @@ fn main() {
             "{{\"kind\": \"calibration\", \"evaluation\": {name:?}, \"crossover\": {crossover}}}"
         );
     }
-    let network = evaluation.network().is_some();
     let threads = rayon::current_num_threads();
     let mut expected = vec![0; args.max_batch];
     let mut out = vec![0; args.max_batch];
@@ -202,13 +204,21 @@ fn main() {
                     time_batches(args.min_time, || g.evaluate_packed(ps, &mut out[..batch]))?;
                 check(&out, batch, "GPU")?;
                 report(name, "gpu", &g.describe(), batch, calls, secs);
-                if network {
-                    let cs = &compact[..batch];
-                    let (calls, secs) =
-                        time_batches(args.min_time, || g.evaluate_compact(cs, &mut out[..batch]))?;
-                    check(&out, batch, "GPU (compact input)")?;
-                    report(name, "gpu-compact", &g.describe(), batch, calls, secs);
-                }
+                let cs = &compact[..batch];
+                // One untimed call first, so that the counters start after the slots grew.
+                g.evaluate_compact(cs, &mut out[..batch])?;
+                let before = g.counters();
+                let (calls, secs) =
+                    time_batches(args.min_time, || g.evaluate_compact(cs, &mut out[..batch]))?;
+                check(&out, batch, "GPU (compact input)")?;
+                report(name, "gpu-compact", &g.describe(), batch, calls, secs);
+                let c = g.counters().since(&before);
+                println!(
+                    "{{\"kind\": \"counters\", \"evaluation\": {name:?}, \"device\": \"gpu-compact\", \
+                     \"batch\": {batch}, \"seconds\": {secs:.6}, \"timestamps\": \"{}\", {}}}",
+                    g.with_context(|c| c.timestamps()).name(),
+                    c.json_fields()
+                );
             }
         }
         if let Some(g) = &gpu {

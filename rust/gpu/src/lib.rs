@@ -26,13 +26,17 @@
 pub mod adapter;
 pub mod auto;
 pub mod context;
+pub mod counters;
 pub mod layout;
+pub mod pack;
 pub mod perft;
 pub mod quiet;
+pub mod slot;
 
 pub use adapter::{AdapterOptions, GpuInfo};
 pub use auto::{AutoEvaluator, DEFAULT_CROSSOVER, ENV_CROSSOVER, calibrate};
 pub use context::{GpuContext, Program};
+pub use counters::{EvalCounters, Timestamps};
 pub use shatranj_engine::eval::{BatchEvaluator, CpuBatchEvaluator, Device, EvalError};
 
 use shatranj_engine::eval::EvalParams;
@@ -84,7 +88,7 @@ impl GpuEvaluator {
         &self.evaluation
     }
 
-    /// Scores compact positions (32 bytes each, the network program's own input).
+    /// Scores compact positions (32 bytes each, what both shaders read), uploaded as they are.
     pub fn evaluate_compact(
         &self,
         positions: &[CompactPosition],
@@ -95,6 +99,11 @@ impl GpuEvaluator {
 
     pub fn info(&self) -> &GpuInfo {
         &self.info
+    }
+
+    /// What the context has done since it was opened (see [`EvalCounters`]).
+    pub fn counters(&self) -> EvalCounters {
+        self.lock().counters().clone()
     }
 
     /// Whether the device is gone (every later batch fails with [`EvalError::DeviceLost`]).

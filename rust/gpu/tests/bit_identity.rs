@@ -1,7 +1,8 @@
 //! The GPU evaluation against the CPU reference, score for score, on positions from random
 //! games and random piece placements, at the batch sizes where off-by-one bugs in dispatch
 //! sizing would show (1, 63, 64, 65, 4097, one large batch), with one context reused across
-//! all of them; and the error values for adapters that do not exist.
+//! all of them; compact records uploaded as they are; the counters of a pipelined batch; and
+//! the error values for adapters that do not exist.
 //!
 //! Without a GPU adapter the GPU tests print why and pass, unless `SHATRANJ_REQUIRE_GPU=1`
 //! (CI sets it, with Mesa's lavapipe installed so the shader really runs), where a missing
@@ -9,9 +10,12 @@
 
 use shatranj_engine::DEFAULT_PARAMS;
 use shatranj_engine::eval::{PackedPosition, evaluate_bitboards};
+use shatranj_engine::nnue::CompactPosition;
+use shatranj_gpu::context::SLOTS;
+use shatranj_gpu::pack::tile_for;
 use shatranj_gpu::{
     AdapterOptions, AutoEvaluator, BatchEvaluator, CpuBatchEvaluator, Device, EvalError,
-    GpuEvaluator,
+    GpuEvaluator, Timestamps,
 };
 use std::sync::Arc;
 
@@ -74,26 +78,103 @@ fn gpu_scores_equal_the_cpu_at_every_batch_size() {
     }
     check_batches(SEED, &gpu, &positions, 4097);
     check_batches(SEED, &gpu, &positions, positions.len());
-    // Buffers grew to the largest batch once and stay: a smaller batch reuses them.
+    // Buffers grew to the largest chunk once and stay: a smaller batch reuses them.
     let grown = gpu.with_context(|c| c.capacities());
-    assert!(
-        grown
-            .iter()
-            .any(|&c| c >= positions.len().min(gpu.with_context(|c| c.max_chunk())))
-    );
+    let largest = gpu.with_context(|c| c.chunk_for(positions.len()));
+    assert!(grown.iter().any(|&c| c >= largest), "{grown:?}");
     check_batches(SEED, &gpu, &positions[..1000], 1000);
     assert_eq!(gpu.with_context(|c| c.capacities()), grown);
 }
 
+/// Positions with more than 32 pieces have no compact record.
+fn pieces(p: &PackedPosition) -> u32 {
+    p.pieces.iter().map(|w| w.count_ones()).sum()
+}
+
 #[test]
-fn batches_larger_than_a_chunk_alternate_between_slots() {
+fn compact_records_score_as_their_positions() {
+    let Some(gpu) = gpu_or_skip("compact input") else {
+        return;
+    };
+    let mut rng = Rng::mixed(SEED ^ 5);
+    println!("seed {:#x}", SEED ^ 5);
+    let mut packed = fixed_positions();
+    packed.extend(game_positions(&mut rng, 3000));
+    packed.extend(placed_positions(&mut rng, 3000));
+    packed.retain(|p| pieces(p) <= 32);
+    let compact: Vec<CompactPosition> = packed.iter().map(CompactPosition::from_packed).collect();
+    let mut out = vec![i32::MIN; compact.len()];
+    gpu.evaluate_compact(&compact, &mut out).unwrap();
+    for (i, (p, &score)) in packed.iter().zip(&out).enumerate() {
+        assert_eq!(
+            score,
+            reference(p),
+            "seed {:#x}, position {i}: {p:?}",
+            SEED ^ 5
+        );
+    }
+    assert!(gpu.evaluate_compact(&compact, &mut out[..3]).is_err());
+}
+
+#[test]
+fn counters_show_pipelined_chunks_and_no_new_buffers() {
+    let Some(gpu) = gpu_or_skip("counters") else {
+        return;
+    };
+    let mut rng = Rng::mixed(SEED ^ 4);
+    println!("seed {:#x}", SEED ^ 4);
+    let positions = placed_positions(&mut rng, 10_000);
+    let crowded = positions.iter().filter(|p| pieces(p) > 32).count() as u64;
+    assert!(
+        crowded > 0,
+        "no position with more than 32 pieces in the sample"
+    );
+    // Pipelining from 1,000 positions a chunk: 10,000 become four chunks of 2,500.
+    gpu.with_context(|c| c.set_min_pipelined_chunk(1000));
+    assert_eq!(gpu.with_context(|c| c.chunk_for(10_000)), 2500);
+    let mut out = vec![0; positions.len()];
+    gpu.evaluate_packed(&positions, &mut out).unwrap(); // warm-up: the slots grow
+    let timestamps = gpu.with_context(|c| c.timestamps());
+    let before = gpu.counters();
+    check_batches(SEED ^ 4, &gpu, &positions, positions.len());
+    let c = gpu.counters().since(&before);
+    println!(
+        "timestamps {}, one batch of 10,000: {c:?}",
+        timestamps.name()
+    );
+    assert_eq!((c.calls, c.submits, c.positions), (1, 4, 10_000));
+    assert_eq!(c.max_positions_per_submit, 2500);
+    assert_eq!(c.max_in_flight, SLOTS as u64, "chunks in flight at once");
+    assert_eq!(c.buffers_created, 0, "buffers created after warm-up");
+    assert_eq!(c.bytes_uploaded, 4 * 16 + 32 * 10_000);
+    let timed = if timestamps == Timestamps::Off { 0 } else { 4 };
+    assert_eq!(c.timed_submits, timed);
+    assert_eq!(c.bytes_read_back, 4 * 10_000 + 32 * timed);
+    if timed > 0 {
+        assert!(c.kernel_ns > 0, "{c:?}");
+    }
+    // Packing: every chunk split into tasks for rayon's threads.
+    assert_eq!(c.pack_tasks, 4 * 2500u64.div_ceil(tile_for(2500) as u64));
+    assert_eq!(c.cpu_positions, crowded);
+
+    // A batch below the pipelining size: one submit.
+    let before = gpu.counters();
+    check_batches(SEED ^ 4, &gpu, &positions[..999], 999);
+    let c = gpu.counters().since(&before);
+    assert_eq!((c.calls, c.submits), (1, 1));
+    assert_eq!(c.bytes_uploaded, 16 + 32 * 999);
+    assert_eq!(c.buffers_created, 0);
+}
+
+#[test]
+fn batches_larger_than_a_chunk_go_round_the_slots() {
     let Some(gpu) = gpu_or_skip("chunking") else {
         return;
     };
     let mut rng = Rng::mixed(SEED ^ 1);
     println!("seed {:#x}", SEED ^ 1);
     let positions = placed_positions(&mut rng, 10_007);
-    // Small chunks: one batch becomes eleven dispatches over the two slots, the last one short.
+    // Small chunks: one batch becomes eleven dispatches round the slots, the last one short.
     gpu.with_context(|c| c.set_max_chunk(1000));
     check_batches(SEED ^ 1, &gpu, &positions, positions.len());
     assert!(

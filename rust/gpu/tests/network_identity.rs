@@ -110,7 +110,7 @@ fn compact_input_is_uploaded_as_it_is() {
         assert_eq!(score, net.evaluate_compact(c));
     }
     assert!(gpu.evaluate_compact(&compact, &mut out[..3]).is_err());
-    // The classical program takes compact input too (converted on the way).
+    // The classical program reads compact input too.
     if let Ok(classical) = GpuEvaluator::from_env() {
         classical
             .evaluate_compact(&compact[..100], &mut out[..100])

@@ -81,6 +81,43 @@ impl CompactPosition {
         }
     }
 
+    /// Whether the record is one [`from_position`](Self::from_position) could have written:
+    /// at most 32 pieces, each code a piece (0–11), exactly one king a side, no bit set in
+    /// the unused nibbles, the flags or the reserved word. Records from outside (a numpy
+    /// array) are checked with this before anything reads them.
+    pub fn check(&self) -> Result<(), CompactError> {
+        let occupied = u64::from(self.occupancy[0]) | u64::from(self.occupancy[1]) << 32;
+        let pieces = occupied.count_ones() as usize;
+        if pieces > 32 {
+            return Err(CompactError::TooManyPieces(pieces));
+        }
+        if self.flags > 1 || self.reserved != 0 {
+            return Err(CompactError::Flags);
+        }
+        let mut kings = [0u32; 2];
+        for k in 0..32 {
+            let code = (self.codes[k / 8] >> (4 * (k % 8))) & 15;
+            if k >= pieces {
+                if code != 0 {
+                    return Err(CompactError::UnusedCode { index: k });
+                }
+            } else if code >= 12 {
+                return Err(CompactError::BadCode { index: k, code });
+            } else if code % 6 == 5 {
+                kings[code as usize / 6] += 1;
+            }
+        }
+        for (color, &count) in Color::ALL.iter().zip(&kings) {
+            if count != 1 {
+                return Err(CompactError::KingCount {
+                    color: *color,
+                    count,
+                });
+            }
+        }
+        Ok(())
+    }
+
     pub fn black_to_move(&self) -> bool {
         self.flags & 1 == 1
     }
@@ -99,6 +136,48 @@ impl CompactPosition {
         })
     }
 }
+
+/// Why 32 bytes are not a compact position ([`CompactPosition::check`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompactError {
+    /// More occupied squares than the 32 codes the record holds.
+    TooManyPieces(usize),
+    /// A piece code above 11 (`index`: the piece's place in square order).
+    BadCode { index: usize, code: u32 },
+    /// A code set beyond the last piece.
+    UnusedCode { index: usize },
+    /// A flag other than bit 0 (Black to move), or the reserved word not zero.
+    Flags,
+    /// A side without exactly one king.
+    KingCount { color: Color, count: u32 },
+}
+
+impl std::fmt::Display for CompactError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompactError::TooManyPieces(n) => {
+                write!(
+                    f,
+                    "{n} occupied squares; a compact position holds at most 32"
+                )
+            }
+            CompactError::BadCode { index, code } => {
+                write!(f, "piece {index} has code {code}; codes are 0-11")
+            }
+            CompactError::UnusedCode { index } => {
+                write!(f, "code {index} is set but there is no piece {index}")
+            }
+            CompactError::Flags => {
+                f.write_str("the flags word may only be 0 or 1 and the reserved word must be 0")
+            }
+            CompactError::KingCount { color, count } => {
+                write!(f, "{color} has {count} kings; exactly one is required")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CompactError {}
 
 #[cfg(test)]
 mod tests {
@@ -125,5 +204,47 @@ mod tests {
             assert_eq!(from_compact, expected, "{fen}");
         }
         assert_eq!(std::mem::size_of::<CompactPosition>(), 32);
+    }
+
+    #[test]
+    fn check_accepts_what_positions_give_and_names_each_fault() {
+        let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1"
+            .parse()
+            .unwrap();
+        let good = CompactPosition::from_position(&pos);
+        assert_eq!(good.check(), Ok(()));
+        type Spoil = fn(&mut CompactPosition);
+        let cases: [(Spoil, CompactError); 5] = [
+            (|c| c.flags = 2, CompactError::Flags),
+            (|c| c.reserved = 1, CompactError::Flags),
+            (
+                |c| c.codes[0] |= 15,
+                CompactError::BadCode { index: 0, code: 15 },
+            ),
+            // Kiwipete has 32 pieces: drop the last square, and its code is left over.
+            (
+                |c| c.occupancy[1] &= !(1 << 31),
+                CompactError::UnusedCode { index: 31 },
+            ),
+            // The black king's code (11) becomes a black queen's (10).
+            (
+                |c| {
+                    let k = c.white_features().position(|f| f == 11 * 64 + 60).unwrap();
+                    c.codes[k / 8] ^= 1 << (4 * (k % 8));
+                },
+                CompactError::KingCount {
+                    color: Color::Black,
+                    count: 0,
+                },
+            ),
+        ];
+        for (spoil, expected) in cases {
+            let mut c = good;
+            spoil(&mut c);
+            assert_eq!(c.check(), Err(expected.clone()), "{expected}");
+        }
+        let mut full = good;
+        full.occupancy = [u32::MAX, 1];
+        assert_eq!(full.check(), Err(CompactError::TooManyPieces(33)));
     }
 }

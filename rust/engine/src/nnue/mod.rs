@@ -33,7 +33,7 @@ pub mod file;
 pub mod kernels;
 
 pub use accumulator::{AccumulatorStack, Delta};
-pub use compact::CompactPosition;
+pub use compact::{CompactError, CompactPosition};
 pub use file::{NetError, NetHeader};
 pub use kernels::Kernel;
 
