@@ -91,6 +91,7 @@ mod pseudo;
 mod python_order;
 mod reach;
 pub mod san;
+pub mod setup;
 #[cfg(feature = "solver")]
 pub mod solver;
 pub mod types;
@@ -109,6 +110,7 @@ pub use moves::{Move, MoveKind, MoveList};
 pub use outcome::{Outcome, Rules, Termination};
 pub use position::{IllegalMoveError, Position, SetupError};
 pub use san::SanError;
+pub use setup::{Setup, Status};
 pub use types::{Color, File, Piece, Rank, Role, Square};
 pub use uci::UciError;
 

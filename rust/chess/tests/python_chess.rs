@@ -19,12 +19,10 @@ use shatranj_chess::uci::{parse_uci, to_uci};
 use shatranj_chess::{CastlingMode, Color, History, Outcome, Position};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pychess/gen_games.py");
-const VENV_PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/bin/python");
 const DEFAULT_GAMES: usize = 200;
 const DEFAULT_SEED: u64 = 1;
 /// At most this many differences are described in full (the first of each field first).
@@ -32,46 +30,9 @@ const SHOWN: usize = 12;
 
 type Json = serde_json::Value;
 
-// ----- finding python-chess ---------------------------------------------------------------
-
-fn python() -> PathBuf {
-    if let Some(p) = std::env::var_os("SHATRANJ_PYTHON") {
-        return p.into();
-    }
-    let venv = PathBuf::from(VENV_PYTHON);
-    if venv.is_file() {
-        venv
-    } else {
-        PathBuf::from("python3")
-    }
-}
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().map_or(default, |s| {
-        s.trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={s:?} is not a number"))
-    })
-}
-
-/// The python-chess version, or why it cannot be used.
-fn pychess_version(python: &PathBuf) -> Result<String, String> {
-    let out = Command::new(python)
-        .args([
-            "-c",
-            "import chess, chess.polyglot; print(chess.__version__)",
-        ])
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{} cannot import chess (python-chess): {}",
-            python.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
-}
+#[path = "support/pychess.rs"]
+mod pychess;
+use pychess::{env_number, python, require_pychess};
 
 // ----- comparing --------------------------------------------------------------------------
 
@@ -216,18 +177,8 @@ fn chess960_replays_match_python_chess() {
 
 fn replays_match(mode: CastlingMode) {
     let python = python();
-    let version = match pychess_version(&python) {
-        Ok(v) => v,
-        Err(e) => {
-            if std::env::var("SHATRANJ_NO_PYCHESS").as_deref() == Ok("1") {
-                println!("{e}; skipped because SHATRANJ_NO_PYCHESS=1");
-                return;
-            }
-            panic!(
-                "{e}\nInstall python-chess (python3 -m venv .venv && .venv/bin/pip install chess), point \
-                 SHATRANJ_PYTHON at an interpreter that has it, or set SHATRANJ_NO_PYCHESS=1 to skip this test."
-            );
-        }
+    let Some(version) = require_pychess(&python) else {
+        return;
     };
     let games = env_number("SHATRANJ_PYCHESS_GAMES", DEFAULT_GAMES as u64);
     let seed = env_number("SHATRANJ_SEED", DEFAULT_SEED);
