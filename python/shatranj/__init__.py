@@ -8,7 +8,8 @@ squares are ints 0..63, colours bools, piece types ints 1..6. The native code li
 What each module owns:
 
 - ``shatranj`` (this module): ``Board``, ``Move``, ``Piece``, ``Game``, the move errors,
-  ``perft``, ``evaluate``, ``gpu_info``, the python-chess constants and square functions;
+  ``perft``, ``evaluate`` (boards, FENs or a ``pack_positions`` array), ``gpu_info``, the
+  python-chess constants and square functions;
   ``Engine`` and ``selfplay`` re-exported from the modules below.
 - ``shatranj.engine``: engines, in process (``Engine``) and external (UCI and XBoard
   clients, ``analyse_many``), and their scores.
@@ -47,6 +48,7 @@ from ._core import (
     boards_to_planes,
     evaluate,
     gpu_info,
+    pack_positions,
     perft,
 )
 from . import _board_compat
@@ -155,7 +157,7 @@ def square_mirror(square: int) -> int:
 __all__ = [
     "STARTING_FEN", "STARTING_BOARD_FEN", "AmbiguousMoveError", "Board", "Game", "GameOverError", "IllegalMoveError",
     "InvalidMoveError", "NetworkError", "SolverError", "TrainingDataError", "LegalMoveGenerator", "PseudoLegalMoveGenerator", "Move", "Piece", "Outcome", "Termination", "Winnability",
-    "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "evaluate", "gpu_info", "perft", "Engine",
+    "SquareSet", "__version__", "boards_to_features", "boards_to_planes", "evaluate", "gpu_info", "pack_positions", "perft", "Engine",
     "SelfPlayGame", "SelfPlayResult", "selfplay",
     "Color", "COLORS", "COLOR_NAMES", "WHITE", "BLACK", "PieceType", "PIECE_TYPES",
     "PIECE_SYMBOLS", "PIECE_NAMES", "UNICODE_PIECE_SYMBOLS", "PAWN", "KNIGHT", "BISHOP",

@@ -33,6 +33,7 @@ __all__ = [
     "boards_to_planes",
     "evaluate",
     "gpu_info",
+    "pack_positions",
     "parse_uci_info",
     "perft",
     "PgnBatch",
@@ -411,10 +412,11 @@ def perft(
 def boards_to_planes(boards: Iterable[Board]) -> npt.NDArray[np.uint8]: ...
 def boards_to_features(boards: Iterable[Board]) -> npt.NDArray[np.uint8]: ...
 def evaluate(
-    boards: Iterable[Union[Board, str]],
+    boards: Union[Iterable[Union[Board, str]], npt.NDArray[np.uint8]],
     device: Literal["auto", "cpu", "gpu"] = "auto",
     eval_file: _EvalFile = None,
 ) -> npt.NDArray[np.int32]: ...
+def pack_positions(boards: Iterable[Union[Board, str]]) -> npt.NDArray[np.uint8]: ...
 def gpu_info() -> Optional[dict[str, str]]: ...
 def parse_uci_info(text: str, board: Board, selector: int) -> tuple[dict[str, Any], list[str]]: ...
 

@@ -16,6 +16,7 @@ use crate::{GpuEvaluator, shared_gpu_for};
 use shatranj_engine::eval::Evaluation;
 use shatranj_engine::eval::PackedPosition;
 use shatranj_engine::eval::{BatchEvaluator, EvalError, cpu_evaluator};
+use shatranj_engine::nnue::CompactPosition;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -200,6 +201,21 @@ impl BatchEvaluator for AutoEvaluator {
             }
         }
         self.cpu.evaluate_packed(positions, out)
+    }
+
+    fn evaluate_compact(
+        &self,
+        positions: &[CompactPosition],
+        out: &mut [i32],
+    ) -> Result<(), EvalError> {
+        if let Some(gpu) = self.gpu.as_ref().filter(|_| self.uses_gpu(positions.len())) {
+            match gpu.evaluate_compact(positions, out) {
+                Ok(()) => return Ok(()),
+                Err(e @ EvalError::LengthMismatch { .. }) => return Err(e),
+                Err(e) => warn_once(&format!("{e}; device auto evaluates on the CPU")),
+            }
+        }
+        self.cpu.evaluate_compact(positions, out)
     }
 }
 

@@ -88,15 +88,6 @@ impl GpuEvaluator {
         &self.evaluation
     }
 
-    /// Scores compact positions (32 bytes each, what both shaders read), uploaded as they are.
-    pub fn evaluate_compact(
-        &self,
-        positions: &[CompactPosition],
-        out: &mut [i32],
-    ) -> Result<(), EvalError> {
-        self.lock().evaluate_compact(positions, out)
-    }
-
     pub fn info(&self) -> &GpuInfo {
         &self.info
     }
@@ -135,6 +126,14 @@ impl BatchEvaluator for GpuEvaluator {
         out: &mut [i32],
     ) -> Result<(), EvalError> {
         self.lock().evaluate(positions, out)
+    }
+
+    fn evaluate_compact(
+        &self,
+        positions: &[CompactPosition],
+        out: &mut [i32],
+    ) -> Result<(), EvalError> {
+        self.lock().evaluate_compact(positions, out)
     }
 }
 

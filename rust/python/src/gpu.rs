@@ -1,41 +1,21 @@
-//! `shatranj.evaluate` and `shatranj.gpu_info`: many static evaluations in one call, on the
-//! CPU or the GPU (`shatranj-gpu`), and which GPU that would be.
+//! `shatranj.evaluate`, `shatranj.pack_positions` and `shatranj.gpu_info`: many static
+//! evaluations in one call, on the CPU or the GPU (`shatranj-gpu`), from boards, FENs or a
+//! numpy array of compact records (`position_array`), and which GPU that would be.
 
-use crate::board::Board;
 use crate::eval_file::EvalSpec;
 use crate::evaluator::{eval_error, open_evaluator, parse_device};
-use crate::planes::numpy_from_bytes;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use crate::native_array::numpy_array;
+use crate::position_array::{self, Item};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyDict, PyString, PyTuple};
-use shatranj_chess::fen;
+use pyo3::types::PyDict;
 use shatranj_engine::eval::EvalError;
 use shatranj_engine::eval::PackedPosition;
 
-/// The positions of `boards` (Board objects or FEN strings), packed for the evaluator.
-fn packed_positions(boards: &Bound<'_, PyAny>) -> PyResult<Vec<PackedPosition>> {
-    let mut out = Vec::with_capacity(boards.len().unwrap_or(0));
-    for (i, item) in boards.try_iter()?.enumerate() {
-        let item = item?;
-        let pos = if let Ok(board) = item.cast::<Board>() {
-            *crate::board::read(board)?.valid_position()?
-        } else if let Ok(text) = item.cast::<PyString>() {
-            fen::parse(text.to_str()?)
-                .map_err(|e| PyValueError::new_err(format!("boards[{i}]: {e}")))?
-        } else {
-            let type_name = crate::errors::type_name(&item);
-            return Err(PyTypeError::new_err(format!(
-                "boards[{i}]: expected a shatranj.Board or a FEN string, got {type_name}"
-            )));
-        };
-        out.push(PackedPosition::from_position(&pos));
-    }
-    Ok(out)
-}
-
-/// The static evaluation of every board (centipawns from the side to move, as
+/// The static evaluation of every position (centipawns from the side to move, as
 /// `Engine.evaluate` with the same `eval_file`), as an int32 numpy array; `device` is `auto`,
-/// `cpu` or `gpu`.
+/// `cpu` or `gpu`. `boards` is an iterable of Boards and FEN strings, or a numpy `uint8`
+/// array of shape `(N, 32)` from `pack_positions` (read without a copy, each record checked;
+/// nothing is converted with the GIL held).
 #[pyfunction]
 #[pyo3(signature = (boards, device = "auto", eval_file = None))]
 pub fn evaluate<'py>(
@@ -46,18 +26,48 @@ pub fn evaluate<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let device = parse_device(device)?;
     let evaluation = EvalSpec::load(py, eval_file)?;
-    let positions = packed_positions(boards)?;
-    let scores = py
-        .detach(|| -> Result<Vec<i32>, EvalError> {
-            let evaluator = open_evaluator(device, &evaluation)?;
+    let scores = if let Some(records) = position_array::records(boards)? {
+        let records = records.as_ref();
+        py.detach(|| {
+            position_array::check(records).map_err(position_array::check_error)?;
+            let evaluator = open_evaluator(device, &evaluation).map_err(eval_error)?;
+            let mut scores = vec![0; records.len()];
+            evaluator
+                .evaluate_compact(records, &mut scores)
+                .map_err(eval_error)?;
+            Ok::<_, PyErr>(scores)
+        })?
+    } else {
+        let items = position_array::items(boards)?;
+        py.detach(|| -> PyResult<Vec<i32>> {
+            let positions = position_array::pack_items(&items, PackedPosition::from_position)
+                .map_err(position_array::fen_error)?;
+            let evaluator = open_evaluator(device, &evaluation).map_err(eval_error)?;
             let mut scores = vec![0; positions.len()];
-            evaluator.evaluate_packed(&positions, &mut scores)?;
+            evaluator
+                .evaluate_packed(&positions, &mut scores)
+                .map_err(|e: EvalError| eval_error(e))?;
             Ok(scores)
-        })
-        .map_err(eval_error)?;
-    let bytes = PyByteArray::new(py, bytemuck::cast_slice(&scores));
-    let shape = PyTuple::new(py, [scores.len()])?;
-    numpy_from_bytes(py, bytes, "int32", shape)
+        })?
+    };
+    let n = scores.len();
+    numpy_array(py, scores, &[n])
+}
+
+/// Boards and FEN strings as a numpy `uint8` array of shape `(N, 32)`: one compact record a
+/// position (the layout in shaders/README.md), what `evaluate` takes in bulk. FENs are parsed
+/// and every record packed on all threads with the GIL released; a position with more than 32
+/// pieces has no record (`ValueError`).
+#[pyfunction]
+pub fn pack_positions<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let items: Vec<Item> = position_array::items(boards)?;
+    let bytes = py
+        .detach(|| position_array::pack_records(&items))
+        .map_err(position_array::fen_error)?;
+    position_array::to_numpy(py, bytes)
 }
 
 /// The GPU adapter `device="gpu"` uses (`name`, `backend`, `device_type`, `driver`,

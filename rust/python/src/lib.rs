@@ -29,6 +29,7 @@ mod pgn_table;
 mod piece;
 mod planes;
 mod planes_lc0;
+mod position_array;
 mod resolve;
 mod selfplay;
 mod text;
@@ -56,7 +57,7 @@ mod _core {
     #[pymodule_export]
     use crate::game::Game;
     #[pymodule_export]
-    use crate::gpu::{evaluate, gpu_info};
+    use crate::gpu::{evaluate, gpu_info, pack_positions};
     #[pymodule_export]
     use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
     #[pymodule_export]

@@ -10,7 +10,7 @@
 use crate::eval::EvalParams;
 use crate::eval::Evaluation;
 use crate::eval::{PackedPosition, evaluate_bitboards};
-use crate::nnue::Network;
+use crate::nnue::{CompactPosition, Network};
 use std::fmt;
 use std::str::FromStr;
 
@@ -109,6 +109,19 @@ pub trait BatchEvaluator: Send + Sync {
         positions: &[PackedPosition],
         out: &mut [i32],
     ) -> Result<(), EvalError>;
+
+    /// Scores compact positions (the GPU's 32-byte records, as a numpy array hands them
+    /// over). By default they are unpacked on rayon's threads and scored as packed
+    /// positions; the GPU uploads them as they are.
+    fn evaluate_compact(
+        &self,
+        positions: &[CompactPosition],
+        out: &mut [i32],
+    ) -> Result<(), EvalError> {
+        use rayon::prelude::*;
+        let packed: Vec<PackedPosition> = positions.par_iter().map(|c| c.to_packed()).collect();
+        self.evaluate_packed(&packed, out)
+    }
 }
 
 /// The CPU back end: the reference evaluation, split over rayon's thread pool in chunks large

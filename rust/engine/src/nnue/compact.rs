@@ -67,12 +67,15 @@ impl CompactPosition {
         CompactPosition::from_bitboards(&p.bitboards(), p.turn == 1)
     }
 
-    /// The twelve bitboards and side to move again (pieces beyond the 32nd are not kept).
+    /// The twelve bitboards and side to move again (pieces beyond the 32nd are not kept; a
+    /// code above 11, which [`check`](Self::check) refuses, is no piece, as in the shaders).
     pub fn to_packed(&self) -> PackedPosition {
         let mut pieces = [0u32; 24];
         for f in self.white_features() {
             let (code, sq) = (f / 64, f % 64);
-            pieces[code * 2 + sq / 32] |= 1 << (sq % 32);
+            if code < 12 {
+                pieces[code * 2 + sq / 32] |= 1 << (sq % 32);
+            }
         }
         PackedPosition {
             pieces,
