@@ -26,7 +26,8 @@
 #
 # Expected runtime on the device: about 5–7 minutes (the evaluation benchmark's 1M batches
 # dominate, once per evaluation; every perft command has its own time limit, 4 minutes in all
-# at worst, about 1 minute as predicted in benchmarks/RESULTS.md).
+# at worst, about 1 minute as predicted in benchmarks/RESULTS.md; the evaluation from an array
+# about 15 s, 60 s at most).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -154,6 +155,17 @@ echo "== benchmark (${evaluations[*]}) =="
 } >"$OUT/gpu_eval.jsonl"
 [ $? -eq 0 ] || status=1
 cat "$OUT/gpu_eval.jsonl"
+# --- evaluation from an array (issue 34 item 6; gpueval) ---
+# The network from 32-byte compact records, the path of shatranj.evaluate(array), at batch
+# 1 ... 1M, 0.5 s per size, with the context's counters (submits, bytes, chunks in flight,
+# timestamps: upload / kernel / readback). Appended to gpu_eval.jsonl (no extra file); the
+# prediction it checks is in benchmarks/RESULTS.md ("network evaluation from an array").
+echo "== evaluation from an array (${evaluations[-1]}) =="
+timeout 60 "${bench_cmd[@]}" --array-only --max-batch 1048576 --min-time 0.5 --latency-calls 2000 \
+    --eval-file "${evaluations[-1]}" | tee -a "$OUT/gpu_eval.jsonl" | grep '"batch": 1048576'
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+# --- end of evaluation from an array ---
+
 if command -v python3 >/dev/null; then
     python3 benchmarks/gpu_eval.py --from-json "$OUT/gpu_eval.jsonl" --plot "$OUT/gpu_eval.png" \
         | tee "$OUT/gpu_eval.txt"

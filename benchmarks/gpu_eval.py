@@ -10,9 +10,14 @@ the crossover `device="auto"` measures for itself, also printed), draws a PNG pl
 (matplotlib, if installed) and with --record appends a section to benchmarks/RESULTS.md.
 
 Each --eval-file (default: classical and, when the binary has one, the built-in network
-<default>) is measured in its own run of the example and gets its own table; for a network the
-GPU is also timed on compact positions packed beforehand ("GPU, compact input": the 32-byte
-upload alone).
+<default>) is measured in its own run of the example and gets its own table. The GPU is also
+timed from compact records packed beforehand ("GPU, from an array": the path of
+shatranj.evaluate(array), 32 bytes a position), with the context's counters per call (submits,
+positions per submit, bytes each way, buffers created, chunks in flight, and the device's own
+upload / kernel / readback time where it has timestamp queries) in a second table.
+--python-array measures the same from Python: shatranj.pack_positions, then
+shatranj.evaluate(array) on the CPU and the GPU, at batch sizes up to --max-batch (the
+installed module; records of 16,384 random-game positions repeated to fill a batch).
 On a machine without a GPU, Mesa's lavapipe (Debian `mesa-vulkan-drivers`) runs the shader on
 the CPU: its numbers prove the shader runs and agrees, not how fast a GPU is.
 
@@ -20,6 +25,7 @@ the CPU: its numbers prove the shader runs and agrees, not how fast a GPU is.
                                    [--plot benchmarks/gpu_eval.png] [--json out.jsonl]
                                    [--eval-file classical --eval-file <default> ...]
     python3 benchmarks/gpu_eval.py --quick      # up to 16k positions, short timings
+    python3 benchmarks/gpu_eval.py --python-array [--eval-file classical] [--max-batch N]
     python3 benchmarks/gpu_eval.py --from-json out.jsonl --record   # report a run made elsewhere
                                                                     # (benchmarks/gpu_device_check.sh)
 
@@ -43,7 +49,9 @@ DEVICES = [
     ("cpu1", "CPU, 1 thread"),
     ("cpu", "CPU, all threads"),
     ("gpu", "GPU"),
-    ("gpu-compact", "GPU, compact input"),
+    ("gpu-compact", "GPU, from an array"),
+    ("py-cpu", "Python array, CPU"),
+    ("py-gpu", "Python array, GPU"),
 ]
 
 
@@ -136,6 +144,86 @@ def table(rows: List[Dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def counters_table(rows: List[Dict[str, Any]]) -> str:
+    """Per call, from the counters over each measurement's calls (empty without any)."""
+    cs = sorted((r for r in rows if r["kind"] == "counters"), key=lambda r: r["batch"])
+    if not cs:
+        return ""
+    lines = [
+        "| batch | submits / call | positions / submit | bytes up / call | bytes back / call "
+        "| buffers created | chunks in flight | packing tasks / call | upload µs | kernel µs | readback µs |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in cs:
+        calls = max(r["calls"], 1)
+        timed = max(r["timed_submits"], 1)
+        per = r["timed_submits"] / calls  # timed submits per call
+        us = lambda key: f"{r[key] / timed * per / 1e3:,.1f}" if r["timed_submits"] else "–"  # noqa: E731
+        lines.append(
+            f"| {r['batch']:,} | {r['submits'] / calls:g} | {r['positions'] / max(r['submits'], 1):,.0f} "
+            f"| {r['bytes_uploaded'] / calls:,.0f} | {r['bytes_read_back'] / calls:,.0f} | {r['buffers_created']} "
+            f"| {r['max_in_flight']} | {r['pack_tasks'] / calls:g} | {us('upload_ns')} | {us('kernel_ns')} "
+            f"| {us('readback_ns')} |"
+        )
+    return "\n".join(lines)
+
+
+def python_array_rows(args: argparse.Namespace, evaluation: str) -> List[Dict[str, Any]]:
+    """shatranj.evaluate(array) from Python, CPU and GPU, batch 1 ... --max-batch."""
+    import random
+    import time
+
+    import numpy as np
+
+    import shatranj
+
+    rng = random.Random(0xA77A)
+    fens: List[str] = []
+    while len(fens) < 16384:
+        board = shatranj.Board()
+        for _ in range(rng.randrange(1, 200)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            if rng.randrange(3) == 0:
+                fens.append(board.fen())
+    fens = fens[:16384]
+    start = time.perf_counter()
+    unique = shatranj.pack_positions(fens)
+    pack_s = time.perf_counter() - start
+    records = np.tile(unique, (args.max_batch // len(unique) + 1, 1))[: args.max_batch]
+    rows: List[Dict[str, Any]] = [
+        {"kind": "evaluation", "evaluation": evaluation, "describe": f"{evaluation} (from Python)"},
+        {"kind": "pack", "evaluation": evaluation, "positions": len(fens), "seconds": pack_s,
+         "positions_per_s": len(fens) / pack_s},
+    ]  # fmt: skip
+    info = shatranj.gpu_info()
+    if info:
+        rows.append({"kind": "adapter", **info})
+    devices = [("py-cpu", "cpu")] + ([("py-gpu", "gpu")] if info else [])
+    eval_file = None if evaluation == "<default>" else evaluation  # None: the built-in network
+    batch = 1
+    while batch <= args.max_batch:
+        part = records[:batch]
+        reference = shatranj.evaluate(part, device="cpu", eval_file=eval_file)
+        for name, device in devices:
+            if not np.array_equal(shatranj.evaluate(part, device=device, eval_file=eval_file), reference):
+                sys.exit(f"{device} scores differ from the CPU's at batch size {batch}")
+            shatranj.evaluate(part, device=device, eval_file=eval_file)  # warm-up
+            calls, t0 = 0, time.perf_counter()
+            while calls < 2 or time.perf_counter() - t0 < args.min_time:
+                shatranj.evaluate(part, device=device, eval_file=eval_file)
+                calls += 1
+            secs = time.perf_counter() - t0
+            rows.append({"kind": "throughput", "evaluation": evaluation, "device": name,
+                         "describe": device, "batch": batch, "calls": calls, "seconds": secs,
+                         "positions_per_s": batch * calls / secs, "per_call_us": secs / calls * 1e6})  # fmt: skip
+            print(json.dumps(rows[-1]), flush=True)
+        batch = batch * 4 if batch * 4 <= args.max_batch or batch == args.max_batch else args.max_batch
+    return rows
+
+
 def plot(rows: List[Dict[str, Any]], path: Path, title: str) -> bool:
     try:
         import matplotlib
@@ -190,6 +278,9 @@ def main() -> None:
     ap.add_argument("--from-json", type=Path, help="report the measurements of an earlier --json run")
     ap.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
     ap.add_argument(
+        "--python-array", action="store_true", help="time shatranj.evaluate(array) from Python instead"
+    )
+    ap.add_argument(
         "--eval-file",
         action="append",
         default=None,
@@ -203,6 +294,8 @@ def main() -> None:
 
     if args.from_json:
         rows = [json.loads(line) for line in args.from_json.read_text().splitlines() if line.strip()]
+    elif args.python_array:
+        rows = [r for e in (args.eval_file or ["classical", "<default>"]) for r in python_array_rows(args, e)]
     else:
         target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
         if args.binary:
@@ -253,6 +346,12 @@ def main() -> None:
             (r["describe"] for r in part if r["kind"] == "evaluation"), evaluation
         )
         out += ["", f"**Evaluation: {evaluation}** ({described})", "", table(part), ""]
+        counted = counters_table(part)
+        if counted:
+            out += ["GPU from an array, per call (the context's counters):", "", counted, ""]
+        pack = next((r for r in part if r["kind"] == "pack"), None)
+        if pack:
+            out.append(f"shatranj.pack_positions from FENs: {fmt_rate(pack['positions_per_s'])}")
         latency = next((r for r in part if r["kind"] == "latency"), None)
         if latency:
             out.append(

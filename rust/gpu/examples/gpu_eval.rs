@@ -5,7 +5,7 @@
 //!
 //! ```sh
 //! cargo run --release -p shatranj-gpu --example gpu_eval -- [--max-batch N] [--min-time S] \
-//!     [--eval-file classical|<default>|PATH]
+//!     [--eval-file classical|<default>|PATH] [--array-only]
 //! ```
 //!
 //! Every line names the evaluation it measured. The GPU is also timed on compact positions
@@ -37,6 +37,9 @@ struct Args {
     min_time: Duration,
     latency_calls: usize,
     eval_file: String,
+    /// Only the GPU from compact records (`gpu-compact` and its counters): the eval-from-array
+    /// step of benchmarks/gpu_device_check.sh.
+    array_only: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -45,6 +48,7 @@ fn parse_args() -> Result<Args, String> {
         min_time: Duration::from_millis(300),
         latency_calls: 2000,
         eval_file: "classical".into(),
+        array_only: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -63,6 +67,7 @@ fn parse_args() -> Result<Args, String> {
                     .map_err(|e| format!("--latency-calls: {e}"))?
             }
             "--eval-file" => args.eval_file = value()?,
+            "--array-only" => args.array_only = true,
             other => return Err(format!("unknown argument {other}")),
         }
     }
@@ -114,6 +119,31 @@ fn report(eval: &str, device: &str, describe: &str, batch: usize, calls: usize, 
          \"describe\": {describe:?}, \"batch\": {batch}, \"calls\": {calls}, \
          \"seconds\": {seconds:.6}, \"positions_per_s\": {rate:.1}, \"per_call_us\": {per_call_us:.3}}}"
     );
+}
+
+/// Times the GPU on compact records (evaluation from an array) and prints the throughput and
+/// the counters over the same calls.
+fn array_row(
+    g: &GpuEvaluator,
+    name: &str,
+    records: &[CompactPosition],
+    out: &mut [i32],
+    min_time: Duration,
+) -> Result<(), EvalError> {
+    let batch = records.len();
+    // One untimed call first, so that the counters start after the slots grew.
+    g.evaluate_compact(records, out)?;
+    let before = g.counters();
+    let (calls, secs) = time_batches(min_time, || g.evaluate_compact(records, out))?;
+    report(name, "gpu-compact", &g.describe(), batch, calls, secs);
+    let c = g.counters().since(&before);
+    println!(
+        "{{\"kind\": \"counters\", \"evaluation\": {name:?}, \"device\": \"gpu-compact\", \
+         \"batch\": {batch}, \"seconds\": {secs:.6}, \"timestamps\": \"{}\", {}}}",
+        g.with_context(|c| c.timestamps()).name(),
+        c.json_fields()
+    );
+    Ok(())
 }
 
 fn main() {
@@ -169,7 +199,7 @@ fn main() {
             info.name, info.backend, info.device_type, info.driver, info.driver_info
         );
     }
-    if let Some(g) = &gpu {
+    if let Some(g) = gpu.as_ref().filter(|_| !args.array_only) {
         let crossover = shatranj_gpu::calibrate(cpu.as_ref(), g);
         println!(
             "{{\"kind\": \"calibration\", \"evaluation\": {name:?}, \"crossover\": {crossover}}}"
@@ -191,6 +221,13 @@ fn main() {
         };
         for &batch in &batches {
             let ps = &all[..batch];
+            if args.array_only {
+                if let Some(g) = &gpu {
+                    array_row(g, name, &compact[..batch], &mut out[..batch], args.min_time)?;
+                    check(&out, batch, "GPU (compact input)")?;
+                }
+                continue;
+            }
             let (calls, secs) = one.install(|| {
                 time_batches(args.min_time, || cpu.evaluate_packed(ps, &mut out[..batch]))
             })?;
@@ -204,21 +241,8 @@ fn main() {
                     time_batches(args.min_time, || g.evaluate_packed(ps, &mut out[..batch]))?;
                 check(&out, batch, "GPU")?;
                 report(name, "gpu", &g.describe(), batch, calls, secs);
-                let cs = &compact[..batch];
-                // One untimed call first, so that the counters start after the slots grew.
-                g.evaluate_compact(cs, &mut out[..batch])?;
-                let before = g.counters();
-                let (calls, secs) =
-                    time_batches(args.min_time, || g.evaluate_compact(cs, &mut out[..batch]))?;
+                array_row(g, name, &compact[..batch], &mut out[..batch], args.min_time)?;
                 check(&out, batch, "GPU (compact input)")?;
-                report(name, "gpu-compact", &g.describe(), batch, calls, secs);
-                let c = g.counters().since(&before);
-                println!(
-                    "{{\"kind\": \"counters\", \"evaluation\": {name:?}, \"device\": \"gpu-compact\", \
-                     \"batch\": {batch}, \"seconds\": {secs:.6}, \"timestamps\": \"{}\", {}}}",
-                    g.with_context(|c| c.timestamps()).name(),
-                    c.json_fields()
-                );
             }
         }
         if let Some(g) = &gpu {
