@@ -2,10 +2,9 @@
 //! values (`WHITE` is `True`), piece types are ints 1..=6.
 
 use crate::errors::square_out_of_range;
+use crate::py_modules;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::PyType;
 use shatranj_chess::{Bitboard, Color, Role, Square};
 
 pub fn square(value: i64) -> PyResult<Square> {
@@ -55,8 +54,5 @@ pub fn py_color(c: Color) -> bool {
 
 /// A `shatranj.SquareSet` (pure Python, python-chess's set of squares) over `bb`.
 pub fn square_set<'py>(py: Python<'py>, bb: Bitboard) -> PyResult<Bound<'py, PyAny>> {
-    static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    CLASS
-        .import(py, "shatranj._squareset", "SquareSet")?
-        .call1((bb.0,))
+    py_modules::square_set_class(py)?.call1((bb.0,))
 }

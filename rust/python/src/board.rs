@@ -35,12 +35,12 @@ use crate::moves::{self, Move, interned, key_of, moves_list, uci_of};
 use crate::outcome::py_outcome;
 use crate::piece;
 use crate::planes;
+use crate::py_modules;
 use crate::resolve::{castling_alias, is_castling, is_en_passant, resolve};
 use crate::text;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{IntoPyDict, PyList, PyType};
 use shatranj_chess::attacks::pawn_attacks;
 use shatranj_chess::fen::{self, EnPassantMode};
@@ -202,14 +202,9 @@ impl BoardState {
     /// `shatranj._setup.resolve_fen`, which raises `ValueError` for text no python-chess
     /// board would load.
     fn lenient(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<BoardState> {
-        static RESOLVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-        let resolve = RESOLVE.get_or_try_init(py, || {
-            py.import("shatranj._setup")?
-                .getattr("resolve_fen")
-                .map(Bound::unbind)
-        })?;
+        let resolve = py_modules::setup_resolve_fen(py)?;
         let (clean, raw, setup): (Option<String>, RawState, Py<PyAny>) =
-            resolve.bind(py).call1((fen, chess960))?.extract()?;
+            resolve.call1((fen, chess960))?.extract()?;
         Ok(BoardState::adopt(clean, raw, setup))
     }
 
@@ -422,10 +417,7 @@ fn strict_san(san: &str) -> PyResult<&str> {
 /// python-chess's writable attributes (`board.turn = ...`, `board.castling_rights = ...`):
 /// the edit goes through `shatranj._setup.set_attribute`, which re-resolves the board.
 fn set_attribute(slf: &Bound<'_, Board>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
-    slf.py()
-        .import("shatranj._setup")?
-        .getattr("set_attribute")?
-        .call1((slf, name, value))?;
+    py_modules::setup_set_attribute(slf.py())?.call1((slf, name, value))?;
     Ok(())
 }
 
@@ -1080,9 +1072,7 @@ impl Board {
         kwargs.set_item("size", 390)?;
         // No borrow is held while Python draws: `svg.board` reads the board through its
         // public methods.
-        py.import("shatranj.svg")?
-            .getattr("board")?
-            .call((slf,), Some(&kwargs))
+        py_modules::svg_board(py)?.call((slf,), Some(&kwargs))
     }
 
     /// python-chess equality: same placement, side, castling rights, legal en-passant square
@@ -1894,12 +1884,9 @@ impl BoardState {
 
     pub(crate) fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         delegate_py!(self, py, "to_chess", ());
-        static BOARD: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-        static MOVE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-        let board = BOARD
-            .import(py, "chess", "Board")?
+        let board = py_modules::chess_board_class(py)?
             .call1((fen::to_fen_with(self.game.start(), EnPassantMode::Always),))?;
-        let from_uci = MOVE.import(py, "chess", "Move")?.getattr("from_uci")?;
+        let from_uci = py_modules::chess_move_class(py)?.getattr("from_uci")?;
         for &m in self.game.moves() {
             board.call_method1("push", (from_uci.call1((uci_of(key_of(m)),))?,))?;
         }

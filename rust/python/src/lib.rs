@@ -30,6 +30,7 @@ mod piece;
 mod planes;
 mod planes_lc0;
 mod position_array;
+mod py_modules;
 mod resolve;
 mod selfplay;
 mod text;
@@ -93,7 +94,7 @@ mod _core {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         // `Board` keeps its state in a `GilCell`, whose borrow flag the GIL guards.
-        let sys = m.py().import("sys")?;
+        let sys = crate::py_modules::sys(m.py())?;
         if sys.hasattr("_is_gil_enabled")? && !sys.call_method0("_is_gil_enabled")?.is_truthy()? {
             return Err(pyo3::exceptions::PyImportError::new_err(
                 "shatranj needs the GIL: run free-threaded Python with PYTHON_GIL=1",

@@ -8,7 +8,6 @@
 //! with any numpy (the buffer protocol is not in the limited API before Python 3.11).
 
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple};
 
 /// The element types handed to numpy.
@@ -109,11 +108,7 @@ pub fn numpy_array<'py, T: Element>(
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyAny>> {
     let owner = NativeArray::new(values, shape);
-    static ASARRAY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let asarray = ASARRAY.get_or_try_init(py, || -> PyResult<_> {
-        Ok(py.import("numpy")?.getattr("asarray")?.unbind())
-    })?;
-    asarray.bind(py).call1((Bound::new(py, owner)?,))
+    crate::py_modules::numpy_asarray(py)?.call1((Bound::new(py, owner)?,))
 }
 
 /// `values` handed over without a copy as `(owner, address, size in bytes)`: what

@@ -137,9 +137,7 @@ impl Network {
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
-        let rebuild = py
-            .import("shatranj._core")?
-            .getattr("nnue_network_from_bytes")?;
+        let rebuild = crate::py_modules::network_from_bytes(py)?.clone();
         Ok((rebuild, (self.to_bytes(py),)))
     }
 

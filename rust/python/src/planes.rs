@@ -6,7 +6,6 @@
 
 use crate::board::Board;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyTuple};
 use shatranj_chess::{CastlingSide, Color, Position};
 
@@ -30,9 +29,7 @@ pub fn numpy_from_bytes<'py>(
     dtype: &str,
     shape: Bound<'py, PyTuple>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    let np = NUMPY.get_or_try_init(py, || -> PyResult<_> { Ok(py.import("numpy")?.unbind()) })?;
-    let np = np.bind(py);
+    let np = crate::py_modules::numpy(py)?;
     let array = np.call_method1("frombuffer", (bytes, np.getattr(dtype)?))?;
     array.call_method1("reshape", shape)
 }

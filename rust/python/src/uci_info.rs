@@ -16,7 +16,7 @@ use crate::board::Board;
 use crate::moves::{interned, key_of, parse_uci_key};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString};
 use shatranj_chess::{Position, uci};
 
 // python-chess's `Info` flags.
@@ -88,13 +88,11 @@ fn int_of<'py>(py: Python<'py>, text: &str) -> Option<Bound<'py, PyAny>> {
         let value: i64 = text.parse().ok()?;
         return value.into_pyobject(py).ok().map(Bound::into_any);
     }
-    let builtins = py.import("builtins").ok()?;
-    builtins.getattr("int").ok()?.call1((text,)).ok()
+    py.get_type::<PyInt>().call1((text,)).ok()
 }
 
 fn float_of<'py>(py: Python<'py>, text: &str) -> Option<Bound<'py, PyAny>> {
-    let builtins = py.import("builtins").ok()?;
-    builtins.getattr("float").ok()?.call1((text,)).ok()
+    py.get_type::<PyFloat>().call1((text,)).ok()
 }
 
 struct Problems<'a, 'py> {

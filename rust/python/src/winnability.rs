@@ -2,14 +2,12 @@
 //! the pure-Python dataclass `shatranj._winnability.Winnability(kind, proof, line)`.
 
 use crate::moves::moves_list;
+use crate::py_modules;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::PyType;
 use shatranj_chess::Winnability;
 
 pub fn py_winnability<'py>(py: Python<'py>, w: &Winnability) -> PyResult<Bound<'py, PyAny>> {
-    static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    let class = CLASS.import(py, "shatranj._winnability", "Winnability")?;
+    let class = py_modules::winnability_class(py)?;
     match w {
         Winnability::Unwinnable(proof) => class.call1(("unwinnable", proof.name(), py.None())),
         Winnability::Helpmate(line) => class.call1(("helpmate", py.None(), moves_list(py, line)?)),
