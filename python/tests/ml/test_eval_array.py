@@ -67,6 +67,14 @@ def test_an_array_scores_alike_on_the_gpu(boards: list[shatranj.Board], network:
         assert shatranj.evaluate(records[:0], device="gpu", eval_file=eval_file).shape == (0,)
 
 
+def test_arrays_of_boards_or_fens_are_iterated(boards: list[shatranj.Board]) -> None:
+    expected = shatranj.evaluate(boards[:20], device="cpu")
+    fens = [b.fen() for b in boards[:20]]
+    assert np.array_equal(shatranj.evaluate(np.array(fens), device="cpu"), expected)
+    assert np.array_equal(shatranj.evaluate(np.array(boards[:20], dtype=object), device="cpu"), expected)
+    assert np.array_equal(shatranj.pack_positions(np.array(fens)), shatranj.pack_positions(fens))
+
+
 def test_an_unaligned_copy_is_read_alike(boards: list[shatranj.Board]) -> None:
     records = shatranj.pack_positions(boards[:50])
     raw = np.zeros(50 * 32 + 1, dtype=np.uint8)

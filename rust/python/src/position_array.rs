@@ -21,8 +21,9 @@ use std::borrow::Cow;
 const RECORD: usize = std::mem::size_of::<CompactPosition>();
 
 /// The records of a numpy array, or `None` when `obj` is no array of numbers (a list of
-/// boards, or an object array of them, is iterated instead). The records are borrowed from
-/// the array when it is aligned for `u32`, as numpy allocates; `_owner` must outlive them.
+/// boards, or an array of boards or FEN strings, is iterated instead). The records are
+/// borrowed from the array (for as long as `obj` is) when it is aligned for `u32`, as numpy
+/// allocates, else copied.
 pub fn records<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<Cow<'a, [CompactPosition]>>> {
     let Ok(interface) = obj.getattr("__array_interface__") else {
         return Ok(None);
@@ -36,7 +37,8 @@ pub fn records<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Option<Cow<'a, [Compac
             .ok_or_else(|| PyTypeError::new_err(format!("__array_interface__ has no {key}")))
     };
     let typestr: String = get("typestr")?.extract()?;
-    if typestr == "|O" {
+    // Objects (boards), unicode and byte strings (FENs): items to iterate, as a list's.
+    if matches!(typestr.as_bytes().get(1), Some(b'O' | b'U' | b'S')) {
         return Ok(None);
     }
     let shape: Vec<usize> = get("shape")?.extract()?;
