@@ -87,6 +87,30 @@ class Features:
         white_to_move = self.turn[:, None]
         return np.where(white_to_move, self.white, self.black), np.where(white_to_move, self.black, self.white)
 
+    def records(self) -> npt.NDArray[np.uint8]:
+        """The rows as compact position records, ``(N, 32)`` uint8 (one 32-byte record a
+        position, the layout in ``shaders/README.md``): what :func:`shatranj.evaluate` and
+        :func:`shatranj.pack_positions` deal in, so training positions can be scored in bulk
+        (``shatranj.evaluate(data.train.records(), device="gpu")``) with no board per row."""
+        n = len(self)
+        valid = np.arange(MAX_PIECES)[None, :] < self.count[:, None]
+        white = self.white.astype(np.int64)
+        # Codes go in square order: sort each row by square, the padding after every square.
+        square = np.where(valid, white % 64, 64)
+        order = np.argsort(square, axis=1, kind="stable")
+        square = np.take_along_axis(square, order, axis=1)
+        code = np.take_along_axis(np.where(valid, white // 64, 0), order, axis=1).astype(np.uint32)
+        bits = np.where(square < 64, np.left_shift(np.uint64(1), np.minimum(square, 63).astype(np.uint64)), 0)
+        occupancy = np.bitwise_or.reduce(bits.astype(np.uint64), axis=1)
+        nibbles = code << (4 * (np.arange(MAX_PIECES) % 8)).astype(np.uint32)
+        words = np.zeros((n, 8), dtype="<u4")
+        words[:, 0] = occupancy & np.uint64(0xFFFFFFFF)
+        words[:, 1] = occupancy >> np.uint64(32)
+        for w in range(MAX_PIECES // 8):
+            words[:, 2 + w] = np.bitwise_or.reduce(nibbles[:, 8 * w : 8 * w + 8], axis=1)
+        words[:, 6] = ~self.turn
+        return words.view(np.uint8).reshape(n, 32)
+
     def __getitem__(self: _F, index: Any) -> _F:
         """The rows at ``index`` (a slice, an index array or a boolean mask; an int gives one
         row), every column alike: ``data[rng.permutation(len(data))[:4096]]`` is a batch."""

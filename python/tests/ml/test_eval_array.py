@@ -15,6 +15,7 @@ import shatranj
 from shatranj import nnue
 from support.boards import random_boards
 from support.gpu import require_gpu
+from support.repo import ROOT
 
 SEED = 0xA77A
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1"
@@ -73,6 +74,18 @@ def test_arrays_of_boards_or_fens_are_iterated(boards: list[shatranj.Board]) -> 
     assert np.array_equal(shatranj.evaluate(np.array(fens), device="cpu"), expected)
     assert np.array_equal(shatranj.evaluate(np.array(boards[:20], dtype=object), device="cpu"), expected)
     assert np.array_equal(shatranj.pack_positions(np.array(fens)), shatranj.pack_positions(fens))
+
+
+def test_feature_columns_give_the_same_records(boards: list[shatranj.Board]) -> None:
+    assert np.array_equal(nnue.features(boards).records(), shatranj.pack_positions(boards))
+
+
+def test_training_data_is_scored_from_its_records() -> None:
+    data = nnue.read_data(ROOT / "rust" / "train" / "tests" / "data" / "tiny.sgd").train
+    records = data.records()
+    assert records.shape == (len(data), 32)
+    scores = shatranj.evaluate(records, device="cpu")  # every record passes the checks
+    assert scores.shape == (len(data),) and np.any(scores != 0)
 
 
 def test_an_unaligned_copy_is_read_alike(boards: list[shatranj.Board]) -> None:
