@@ -105,6 +105,10 @@ AREAS: Dict[str, Area] = {
     "python_api": Area(
         "benchmarks/python_api.py", "the Python API against python-chess and bulletchess"
     ),
+    "setup_boards": Area(
+        "benchmarks/setup_boards.py",
+        "Chess960 and setup-mode boards against the standard board: move lists, push/pop",
+    ),
     "pgn": Area(
         "benchmarks/pgn.py",
         "PGN reading against python-chess (--scale: streams at database scale, pgn_scale.py)",

@@ -332,12 +332,7 @@ def set_piece_at(self: Board, square: int, piece: Any, promoted: bool = False) -
     """Puts ``piece`` (or nothing, for ``None``) on ``square``; any placement is allowed
     (``status()`` says what is wrong). The move stack is cleared, as in python-chess."""
     setup = _edit(self)
-    from ._setup import _square
-
-    square = _square(square)
-    setup.squares[square] = piece
-    bit = 1 << square
-    setup.promoted = (setup.promoted | bit) if promoted and piece is not None else (setup.promoted & ~bit)
+    setup.set_piece_at(square, piece, promoted)
     _commit(self, setup)
 
 
@@ -350,10 +345,9 @@ def remove_piece_at(self: Board, square: int) -> Any:
 
 def set_piece_map(self: Board, pieces: Any) -> None:
     setup = _edit(self)
-    setup.squares = [None] * 64
-    setup.promoted = 0
+    setup.clear_board()
     for square, piece in dict(pieces).items():
-        setup.squares[square] = piece
+        setup.set_piece_at(square, piece)
     _commit(self, setup)
 
 
@@ -370,11 +364,9 @@ def clear_board(self: Board) -> None:
 
 def clear(self: Board) -> None:
     """An empty board, White to move, no castling rights or en-passant square, clocks reset."""
-    setup = _edit(self)
-    chess960 = setup.chess960
-    setup.__init__()
-    setup.chess960 = chess960
-    _commit(self, setup)
+    from ._setup import SetupBoard
+
+    _commit(self, SetupBoard.from_fen(None, chess960=bool(self.chess960)))
 
 
 def reset(self: Board) -> None:

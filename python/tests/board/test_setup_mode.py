@@ -1,8 +1,8 @@
 """Setup mode (issue 20) against python-chess: Chess960 games and boards that are not legal
 positions, played move by move, must agree on the legal moves, SAN, FEN and status().
 
-Setup mode is shatranj's slow pure-Python board (``shatranj._setup``) for what the rules
-crate's ``Position`` refuses; python-chess is the reference here, as in test_differential.
+Setup mode (``shatranj._setup`` over the rules crate's ``Setup``) plays what the rules crate's
+``Position`` refuses; python-chess is the reference here, as in test_differential.
 """
 
 from __future__ import annotations

@@ -17,8 +17,9 @@
 //! side not to move in check) and Chess960; the rules crate's `Position` is always a legal
 //! standard-chess position, and stays the hot path. A FEN or an edit the `Position` refuses
 //! puts the board in *setup mode*: `setup` then holds a Python `shatranj._setup.SetupBoard`,
-//! a slow pure-Python board that answers every method (each method's first line hands the
-//! call over; on the hot path that line is one untaken branch). A FEN that is legal once its
+//! which answers every method (each method's first line hands the call over; on the hot path
+//! that line is one untaken branch). Its rules are the rules crate's `Setup` (`setup.rs`);
+//! the Python class keeps the move stack and python-chess's method names. A FEN that is legal once its
 //! castling rights are cleaned or its impossible en-passant square dropped stays on the hot
 //! path: `raw` keeps what was given, for `castling_rights`, `ep_square` and `status()`, until
 //! the next move. Chess960 boards are always in setup mode.
@@ -347,7 +348,8 @@ impl BoardState {
     }
 }
 
-fn ep_mode(en_passant: &str) -> PyResult<Option<EnPassantMode>> {
+/// python-chess's `en_passant` argument: `None` for X-FEN's rule (a pseudo-legal capture).
+pub(crate) fn ep_mode(en_passant: &str) -> PyResult<Option<EnPassantMode>> {
     match en_passant {
         "legal" => Ok(Some(EnPassantMode::Legal)),
         "fen" => Ok(Some(EnPassantMode::Always)),

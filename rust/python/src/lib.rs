@@ -33,6 +33,7 @@ mod position_array;
 mod py_modules;
 mod resolve;
 mod selfplay;
+mod setup;
 mod text;
 mod training_data;
 mod uci_info;
@@ -86,6 +87,8 @@ mod _core {
     use crate::planes_lc0::{planes_lc0, policy_index, policy_legal};
     #[pymodule_export]
     use crate::selfplay::selfplay;
+    #[pymodule_export]
+    use crate::setup::PySetup;
     #[pymodule_export]
     use crate::training_data::{nnue_features, nnue_read_data};
     #[pymodule_export]

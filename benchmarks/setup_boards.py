@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Chess960 and setup-mode boards against the standard board, side by side (issue 38: move
+lists and push/pop within 10% of the standard board's).
+
+Three boards, each with about as many legal moves:
+
+  standard   Kiwipete, a legal standard position: the native hot path
+  chess960   a Chess960 middlegame with castling rights (setup mode until the native board
+             plays Chess960)
+  setup      Kiwipete with a white pawn on g1 (PAWNS_ON_BACKRANK): setup mode
+
+Workloads per board: ``list(board.legal_moves)`` and ``board.push(m); board.pop()`` over its
+legal moves, both as moves per second (the boards' move counts differ). Timings are interleaved (standard, chess960, setup, standard, ...) for --repeat
+rounds; each ratio is the median over rounds of (standard's rate / board's rate): 1.0 is as
+fast as the standard board, the target is at most 1.10.
+
+    .venv/bin/python benchmarks/setup_boards.py [--repeat 5] [--min-time 0.2] [--record]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Callable, Dict, List
+
+import shatranj
+
+from common import append_results, git_commit, uncommitted_changes, utc_stamp
+
+BOARDS = {
+    "standard": ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", False),
+    "chess960": ("1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", True),
+    "setup": ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K1PR w KQkq - 0 1", False),
+}
+
+
+def rate(work: Callable[[], int], min_time: float) -> float:
+    """Items per second of ``work`` (which returns how many items it did), over at least
+    ``min_time`` seconds."""
+    done, start = 0, time.perf_counter()
+    while True:
+        done += work()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            return done / elapsed
+
+
+def workloads(board: shatranj.Board) -> Dict[str, Callable[[], int]]:
+    moves = list(board.legal_moves)
+
+    def lists() -> int:
+        for _ in range(20):
+            list(board.legal_moves)
+        return 20 * len(moves)
+
+    def push_pop() -> int:
+        for m in moves:
+            board.push(m)
+            board.pop()
+        return len(moves)
+
+    return {"legal list": lists, "push+pop": push_pop}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--min-time", type=float, default=0.2)
+    ap.add_argument("--record", action="store_true", help="append the table to RESULTS.md")
+    args = ap.parse_args()
+    boards = {name: shatranj.Board(fen, chess960=c960) for name, (fen, c960) in BOARDS.items()}
+    for name, board in boards.items():
+        mode = "setup mode" if board._setup is not None else "native"
+        print(f"{name:9} {mode:10} {board.legal_moves.count():3} legal moves  status {int(board.status())}  {board.fen()}")
+    rates: Dict[str, Dict[str, List[float]]] = {w: {b: [] for b in boards} for w in ("legal list", "push+pop")}
+    works = {name: workloads(board) for name, board in boards.items()}
+    for _ in range(args.repeat):
+        for w in rates:
+            for name in boards:
+                rates[w][name].append(rate(works[name][w], args.min_time))
+    lines = [f"| workload | board | rate (best) | time / standard's (median of {args.repeat} interleaved rounds) |", "|---|---|---|---|"]
+    for w, by_board in rates.items():
+        for name, rs in by_board.items():
+            ratio = statistics.median(s / r for s, r in zip(by_board["standard"], rs))
+            lines.append(f"| {w} | {name} | {max(rs):,.0f} moves/s | {ratio:.2f}× |")
+    table = "\n".join(lines)
+    print(table)
+    if args.record:
+        dirty = " (uncommitted changes)" if uncommitted_changes() else ""
+        append_results(
+            f"\n### Chess960 and setup-mode boards against the standard board ({utc_stamp()}, {git_commit(True)}{dirty}, "
+            f"build {shatranj._core.BUILD_PROFILE})\n\n`.venv/bin/python benchmarks/setup_boards.py --repeat {args.repeat} "
+            f"--min-time {args.min_time} --record`\n\n{table}\n"
+        )
+
+
+if __name__ == "__main__":
+    main()

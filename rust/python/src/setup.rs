@@ -1,0 +1,425 @@
+//! `Setup`: the rules crate's unvalidated board ([`shatranj_chess::Setup`]) for the Python
+//! board's setup mode (`shatranj._setup.SetupBoard` holds one and its move stack). Every rule
+//! of setup mode (status, castling rights as given and cleaned, python-chess's move
+//! generation and order, SAN/LAN/UCI, FEN, make-move) is the rules crate's; the Python side
+//! keeps the stack and the python-chess API around it.
+
+use crate::args::{self, py_color};
+use crate::board::ep_mode;
+use crate::errors::{IllegalMoveError, fen_error, san_error, uci_error};
+use crate::moves::{self, Move, interned, key_of};
+use crate::piece;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use shatranj_chess::fen::EnPassantMode;
+use shatranj_chess::{Bitboard, Color, FenError, MoveKind, Piece, Rank, Square};
+
+/// A board as python-chess holds it, unvalidated (no king, extra kings, pawns on the back
+/// ranks, rights and en-passant square as given), with python-chess's rules for it.
+#[pyclass(module = "shatranj._core", name = "Setup")]
+#[derive(Clone)]
+pub struct PySetup {
+    inner: shatranj_chess::Setup,
+}
+
+/// A Python move key as the setup's move (origin, destination, promotion); drops refused.
+fn setup_move(key: u16) -> PyResult<shatranj_chess::Move> {
+    if moves::drop_of(key).is_some() {
+        return Err(IllegalMoveError::new_err(format!(
+            "drops are not played on a chess board: {}",
+            moves::uci_of(key)
+        )));
+    }
+    let (from, to) = (moves::from_square(key), moves::to_square(key));
+    Ok(match moves::promotion(key) {
+        Some(role) => shatranj_chess::Move::new(from, to, MoveKind::Promotion(role)),
+        None => shatranj_chess::Move::normal(from, to),
+    })
+}
+
+fn list<'py>(py: Python<'py>, moves: &[shatranj_chess::Move]) -> PyResult<Bound<'py, PyList>> {
+    let items = moves
+        .iter()
+        .map(|&m| interned(py, key_of(m)))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, items)
+}
+
+impl PySetup {
+    fn illegal(&self, m: &Bound<'_, Move>) -> PyErr {
+        IllegalMoveError::new_err(format!(
+            "illegal move {} in {}",
+            moves::uci_of(m.get().key),
+            self.inner.fen(false, EnPassantMode::Legal, false)
+        ))
+    }
+
+    fn legal_of(&self, m: &Bound<'_, Move>) -> PyResult<Option<shatranj_chess::Move>> {
+        Ok(self.inner.legal_form(setup_move(m.get().key)?))
+    }
+}
+
+#[pymethods]
+impl PySetup {
+    /// Reads a FEN as python-chess does (`ValueError` for text it refuses too); `None` is
+    /// the empty board.
+    #[new]
+    #[pyo3(signature = (fen = None, chess960 = false))]
+    fn new(fen: Option<&str>, chess960: bool) -> PyResult<PySetup> {
+        let inner = match fen {
+            Some(text) => {
+                let setup = shatranj_chess::Setup::from_fen(text, chess960).map_err(fen_error)?;
+                // python-chess reads any square here; shatranj keeps refusing one no pawn
+                // can have crossed (a typed error naming the field, as for the hot path).
+                if let Some(ep) = setup.ep_square
+                    && !matches!(ep.rank(), Rank::Third | Rank::Sixth)
+                {
+                    return Err(fen_error(FenError::BadEnPassant {
+                        text: ep.to_string(),
+                    }));
+                }
+                setup
+            }
+            None => shatranj_chess::Setup {
+                chess960,
+                ..shatranj_chess::Setup::empty()
+            },
+        };
+        Ok(PySetup { inner })
+    }
+
+    fn copy(&self) -> PySetup {
+        self.clone()
+    }
+
+    #[getter]
+    fn get_turn(&self) -> bool {
+        py_color(self.inner.turn)
+    }
+    #[setter]
+    fn set_turn(&mut self, value: bool) {
+        self.inner.turn = if value { Color::White } else { Color::Black };
+    }
+    #[getter]
+    fn get_castling_rights(&self) -> u64 {
+        self.inner.castling_rights.0
+    }
+    #[setter]
+    fn set_castling_rights(&mut self, value: u64) {
+        self.inner.castling_rights = Bitboard(value);
+    }
+    #[getter]
+    fn get_ep_square(&self) -> Option<u8> {
+        self.inner.ep_square.map(|sq| sq.index() as u8)
+    }
+    #[setter]
+    fn set_ep_square(&mut self, value: Option<i64>) -> PyResult<()> {
+        self.inner.ep_square = value.map(args::square).transpose()?;
+        Ok(())
+    }
+    #[getter]
+    fn get_halfmove_clock(&self) -> u32 {
+        self.inner.halfmove_clock
+    }
+    #[setter]
+    fn set_halfmove_clock(&mut self, value: u32) {
+        self.inner.halfmove_clock = value;
+    }
+    #[getter]
+    fn get_fullmove_number(&self) -> u32 {
+        self.inner.fullmove_number
+    }
+    #[setter]
+    fn set_fullmove_number(&mut self, value: u32) {
+        self.inner.fullmove_number = value;
+    }
+    #[getter]
+    fn get_chess960(&self) -> bool {
+        self.inner.chess960
+    }
+    #[setter]
+    fn set_chess960(&mut self, value: bool) {
+        self.inner.chess960 = value;
+    }
+    #[getter]
+    fn get_promoted(&self) -> u64 {
+        self.inner.promoted.0
+    }
+    #[setter]
+    fn set_promoted(&mut self, value: u64) {
+        self.inner.promoted = Bitboard(value);
+    }
+
+    /// The squares of the pieces of a type and colour (`None`: any).
+    #[pyo3(signature = (piece_type = None, color = None))]
+    fn mask(&self, piece_type: Option<i64>, color: Option<bool>) -> PyResult<u64> {
+        let b = &self.inner.board;
+        let mut out = b.occupied();
+        if let Some(t) = piece_type {
+            out &= b.by_role(args::role(t)?);
+        }
+        if let Some(white) = color {
+            out &= b.by_color(if white { Color::White } else { Color::Black });
+        }
+        Ok(out.0)
+    }
+
+    fn piece_at<'py>(
+        &self,
+        py: Python<'py>,
+        square: i64,
+    ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
+        self.inner
+            .board
+            .piece_at(args::square(square)?)
+            .map(|p| piece::interned(py, p))
+            .transpose()
+    }
+
+    /// Puts a piece (`piece_type` `None`: nothing) on a square.
+    fn set_piece_at(
+        &mut self,
+        square: i64,
+        piece_type: Option<i64>,
+        color: bool,
+        promoted: bool,
+    ) -> PyResult<()> {
+        let sq = args::square(square)?;
+        let b = &mut self.inner.board;
+        b.remove_piece_at(sq);
+        self.inner.promoted = self.inner.promoted.without(sq);
+        if let Some(t) = piece_type {
+            let color = if color { Color::White } else { Color::Black };
+            b.set_piece_at(sq, Piece::new(color, args::role(t)?));
+            if promoted {
+                self.inner.promoted = self.inner.promoted.with(sq);
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces the placement (the first FEN field; `~` marks promoted pieces).
+    fn set_board_fen(&mut self, fen: &str) -> PyResult<()> {
+        let text = format!("{} w - - 0 1", fen.trim());
+        if fen.trim().contains(' ') {
+            return Err(PyValueError::new_err(format!(
+                "expected position part of fen, got multiple parts: {fen:?}"
+            )));
+        }
+        let read = shatranj_chess::Setup::from_fen(&text, false).map_err(fen_error)?;
+        self.inner.board = read.board;
+        self.inner.promoted = read.promoted;
+        Ok(())
+    }
+
+    /// Sets the castling rights from a FEN castling field, read against the board.
+    fn set_castling_fen(&mut self, castling: &str) -> PyResult<()> {
+        let text = format!("{} w {castling} - 0 1", self.inner.board_fen(false));
+        let read = shatranj_chess::Setup::from_fen(&text, self.inner.chess960)
+            .ok()
+            .filter(|_| !castling.is_empty() && !castling.contains(' '))
+            .ok_or_else(|| PyValueError::new_err(format!("invalid castling fen: {castling:?}")))?;
+        self.inner.castling_rights = read.castling_rights;
+        Ok(())
+    }
+
+    fn status(&self) -> u32 {
+        self.inner.status().bits()
+    }
+
+    fn clean_castling_rights(&self) -> u64 {
+        self.inner.clean_castling_rights().0
+    }
+
+    fn king(&self, color: bool) -> Option<u8> {
+        let color = if color { Color::White } else { Color::Black };
+        self.inner.king(color).map(|sq| sq.index() as u8)
+    }
+
+    /// The pieces of `color` attacking `square` (`occupied`: the squares that block).
+    #[pyo3(signature = (color, square, occupied = None))]
+    fn attackers_mask(&self, color: bool, square: i64, occupied: Option<u64>) -> PyResult<u64> {
+        let color = if color { Color::White } else { Color::Black };
+        let occupied = occupied.map_or(self.inner.board.occupied(), Bitboard);
+        Ok(self
+            .inner
+            .attackers(color, args::square(square)?, occupied)
+            .0)
+    }
+
+    fn attacks_mask(&self, square: i64) -> PyResult<u64> {
+        Ok(self.inner.attacks(args::square(square)?).0)
+    }
+
+    fn checkers_mask(&self) -> u64 {
+        self.inner.checkers().0
+    }
+
+    fn pin_mask(&self, color: bool, square: i64) -> PyResult<u64> {
+        let color = if color { Color::White } else { Color::Black };
+        Ok(self.inner.pin_mask(color, args::square(square)?).0)
+    }
+
+    /// The legal moves in python-chess's order.
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        list(py, &self.inner.legal_moves())
+    }
+
+    fn pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        list(py, &self.inner.pseudo_legal_moves())
+    }
+
+    fn count_legal(&self) -> usize {
+        self.inner.legal_moves().len()
+    }
+
+    /// The move as the legal move list has it (castling in this board's notation), or
+    /// `None` if it is not legal.
+    fn legal_form<'py>(
+        &self,
+        py: Python<'py>,
+        r#move: &Bound<'py, Move>,
+    ) -> PyResult<Option<Bound<'py, Move>>> {
+        if r#move.get().key == moves::NULL_KEY {
+            return Ok(None);
+        }
+        self.legal_of(r#move)?
+            .map(|m| interned(py, key_of(m)))
+            .transpose()
+    }
+
+    fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        Ok(self.inner.is_pseudo_legal(setup_move(r#move.get().key)?))
+    }
+
+    fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        Ok(self.inner.is_castling(setup_move(r#move.get().key)?))
+    }
+
+    fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        Ok(self
+            .inner
+            .is_kingside_castling(setup_move(r#move.get().key)?))
+    }
+
+    fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        Ok(self
+            .inner
+            .is_queenside_castling(setup_move(r#move.get().key)?))
+    }
+
+    fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        Ok(self.inner.is_en_passant(setup_move(r#move.get().key)?))
+    }
+
+    fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        Ok(self.inner.is_capture(setup_move(r#move.get().key)?))
+    }
+
+    fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        Ok(self.inner.is_zeroing(setup_move(r#move.get().key)?))
+    }
+
+    fn has_legal_en_passant(&self) -> bool {
+        self.inner.has_legal_en_passant()
+    }
+
+    /// Plays a legal move or the null move (`IllegalMoveError` otherwise); returns the move
+    /// as the legal move list has it.
+    fn push<'py>(
+        &mut self,
+        py: Python<'py>,
+        r#move: &Bound<'py, Move>,
+    ) -> PyResult<Bound<'py, Move>> {
+        if r#move.get().key == moves::NULL_KEY {
+            self.inner.play_unchecked(shatranj_chess::Move::NULL);
+            return Ok(r#move.clone());
+        }
+        let m = self.legal_of(r#move)?.ok_or_else(|| self.illegal(r#move))?;
+        self.inner.play_unchecked(m);
+        interned(py, key_of(m))
+    }
+
+    fn san(&self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        let m = setup_move(r#move.get().key)?;
+        self.inner.san(m).map_err(|_| self.illegal(r#move))
+    }
+
+    fn lan(&self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        let m = setup_move(r#move.get().key)?;
+        self.inner.lan(m).map_err(|_| self.illegal(r#move))
+    }
+
+    fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
+        let m = self.inner.parse_san(san).map_err(san_error)?;
+        interned(py, key_of(m))
+    }
+
+    fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
+        let m = self.inner.parse_uci(uci).map_err(uci_error)?;
+        interned(py, key_of(m))
+    }
+
+    #[pyo3(signature = (from_square, to_square, promotion = None))]
+    fn find_move<'py>(
+        &self,
+        py: Python<'py>,
+        from_square: i64,
+        to_square: i64,
+        promotion: Option<i64>,
+    ) -> PyResult<Bound<'py, Move>> {
+        let (from, to): (Square, Square) = (args::square(from_square)?, args::square(to_square)?);
+        let promotion = promotion.map(args::role).transpose()?;
+        let m = self.inner.find_move(from, to, promotion).map_err(|e| {
+            IllegalMoveError::new_err(format!("no matching legal move for {} in {}", e.mv, e.fen))
+        })?;
+        interned(py, key_of(m))
+    }
+
+    #[pyo3(signature = (shredder = false, en_passant = "legal", promoted = false))]
+    fn fen(&self, shredder: bool, en_passant: &str, promoted: bool) -> PyResult<String> {
+        Ok(self
+            .inner
+            .fen_with(shredder, ep_mode(en_passant)?, promoted))
+    }
+
+    #[pyo3(signature = (shredder = false, en_passant = "legal", promoted = false))]
+    fn epd(&self, shredder: bool, en_passant: &str, promoted: bool) -> PyResult<String> {
+        Ok(self.inner.epd(shredder, ep_mode(en_passant)?, promoted))
+    }
+
+    #[pyo3(signature = (promoted = false))]
+    fn board_fen(&self, promoted: bool) -> String {
+        self.inner.board_fen(promoted)
+    }
+
+    /// The board flipped top to bottom with the colours swapped.
+    fn mirror(&self) -> PySetup {
+        let s = &self.inner;
+        let mut board = shatranj_chess::Board::empty();
+        for (sq, p) in s.board.pieces() {
+            board.set_piece_at(sq.flip_vertical(), Piece::new(p.color.other(), p.role));
+        }
+        PySetup {
+            inner: shatranj_chess::Setup {
+                board,
+                promoted: s.promoted.flip_vertical(),
+                turn: s.turn.other(),
+                castling_rights: s.castling_rights.flip_vertical(),
+                ep_square: s.ep_square.map(Square::flip_vertical),
+                ..*s
+            },
+        }
+    }
+
+    /// The FEN of the legal standard-chess position this setup describes once its castling
+    /// rights are cleaned and an impossible en-passant square dropped (python-chess plays such
+    /// a FEN as that position), or `None` (Chess960, promoted pieces, or no legal position).
+    fn clean_fen(&self) -> Option<String> {
+        if self.inner.chess960 || self.inner.promoted.any() {
+            return None;
+        }
+        self.inner.position().ok().map(|pos| pos.fen())
+    }
+}
