@@ -151,7 +151,8 @@ class Engine:
     """The shatranj search engine, in this process.
 
     ``threads`` search threads (lazy SMP) share a transposition table of ``hash_mb`` MiB. The
-    table persists between searches; :meth:`clear_hash` empties it. ``device`` says where
+    table and the move-ordering statistics persist between searches; :meth:`clear_hash`
+    empties both. ``device`` says where
     static evaluations run: ``"cpu"`` and ``"auto"`` inline on the CPU (the fastest for a
     search), ``"gpu"`` through the batching service (``RuntimeError`` without a GPU back end). Searches release the GIL,
     so other Python threads run meanwhile and one of them may call :meth:`stop`.
@@ -289,7 +290,7 @@ class Engine:
         self._native.stop()
 
     def clear_hash(self) -> None:
-        """Empties the transposition table."""
+        """Forgets earlier searches: the transposition table and the move-ordering statistics."""
         self._native.clear_hash()
 
     def __enter__(self) -> Engine:

@@ -40,7 +40,7 @@ fn run(route: &EvalRoute, threads: usize, searches: usize, depth: u32) -> (u64, 
                     positions()
                         .into_iter()
                         .map(|p| {
-                            engine.clear_hash();
+                            engine.new_game();
                             engine.search(p, &Limits::depth(depth), |_| {}).nodes
                         })
                         .sum::<u64>()

@@ -57,7 +57,7 @@ pub fn run_bench(
         let Ok(pos) = fen.parse::<Position>() else {
             continue;
         };
-        engine.clear_hash();
+        engine.new_game();
         let r = engine.search(pos, &Limits::depth(depth), |_| {});
         on_position(i, r.nodes);
         nodes += r.nodes;

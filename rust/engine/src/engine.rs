@@ -4,6 +4,7 @@
 use crate::eval::{EvalRoute, Evaluation};
 use crate::in_progress::MovesInProgress;
 use crate::limits::Limits;
+use crate::ordering::Heuristics;
 use crate::score::Score;
 use crate::search::{RootMove, SearchContext};
 use crate::threads::{Progress, SharedState, Signals, lazy_smp};
@@ -186,6 +187,10 @@ impl StopHandle {
 pub struct Engine {
     options: EngineOptions,
     tt: TranspositionTable,
+    /// Each search thread's move-ordering statistics (butterfly, continuation and
+    /// counter-move tables). Kept from one search to the next, like the table: the next
+    /// move's search starts with what this one learned. [`Engine::new_game`] forgets them.
+    histories: Vec<Heuristics>,
     stop: StopHandle,
 }
 
@@ -196,6 +201,7 @@ impl Engine {
         Ok(Engine {
             options,
             tt,
+            histories: Vec::new(),
             stop: StopHandle::default(),
         })
     }
@@ -252,9 +258,17 @@ impl Engine {
         }
     }
 
-    /// Forgets every stored search result.
+    /// Forgets every stored search result (the table; the move-ordering statistics stay).
     pub fn clear_hash(&mut self) {
         self.tt.clear();
+    }
+
+    /// Forgets everything earlier searches learned: the table and the move-ordering
+    /// statistics. A search after it depends only on its position and limits (with one
+    /// thread it is deterministic), as at a new game (UCI `ucinewgame`).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.histories.clear();
     }
 
     /// A handle that stops this engine's searches from another thread.
@@ -324,7 +338,8 @@ impl Engine {
             previous_keys: &root.previous_keys,
             root: &root.position,
         };
-        let outcome = lazy_smp(threads, ctx, &mut report);
+        self.histories.resize_with(threads, Heuristics::default);
+        let outcome = lazy_smp(threads, ctx, &mut self.histories, &mut report);
         self.stop.disarm();
 
         let nodes = shared.total_nodes();

@@ -40,6 +40,7 @@
 use crate::eval::EvalService;
 use crate::eval::Evaluation;
 use crate::in_progress::MovesInProgress;
+use crate::ordering::Heuristics;
 use crate::score::{MATE_BOUND, MAX_PLY, Value};
 use crate::search::{Role, RootMove, SearchContext, Searcher};
 use shatranj_chess::Move;
@@ -182,22 +183,31 @@ pub struct Progress<'a> {
 }
 
 /// Runs a lazy-SMP search with `threads` threads (the caller's thread is the main one).
+/// Thread `i` orders its moves with `histories[i]` and leaves what it learned there: the
+/// statistics outlive the search, as the next move's search starts where this one ended.
 pub fn lazy_smp(
     threads: usize,
     ctx: SearchContext<'_>,
+    histories: &mut [Heuristics],
     report: &mut dyn FnMut(Progress<'_>),
 ) -> SmpOutcome {
+    assert!(histories.len() >= threads, "one history per thread");
     let (shared, limits, root) = (ctx.shared, ctx.limits, ctx.root);
     let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
         (d as i32).clamp(1, MAX_PLY as i32 - 1)
     });
+    let (main_history, helper_histories) = histories.split_first_mut().expect("a thread");
     std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads)
-            .map(|id| {
+        let helpers: Vec<_> = helper_histories[..threads - 1]
+            .iter_mut()
+            .enumerate()
+            .map(|(i, history)| {
                 s.spawn(move || {
-                    let mut helper = Searcher::new(Role::Helper, id, ctx);
+                    let mut helper = Searcher::new(Role::Helper, i + 1, ctx);
+                    std::mem::swap(&mut helper.heur, history);
                     helper.iterative_deepening(root, max_depth, &mut |_, _, _| {});
                     helper.flush_nodes();
+                    std::mem::swap(&mut helper.heur, history);
                     (
                         (helper.root_moves.first().cloned(), helper.completed_depth),
                         helper.eval.evaluations(),
@@ -208,10 +218,12 @@ pub fn lazy_smp(
 
         let _stop_helpers = StopOnDrop(&shared.stop);
         let mut main = Searcher::new(Role::Main, 0, ctx);
+        std::mem::swap(&mut main.heur, main_history);
         main.iterative_deepening(root, max_depth, &mut |searcher, pv_index, depth| {
             main_report(searcher, pv_index, depth, report)
         });
         main.flush_nodes();
+        std::mem::swap(&mut main.heur, main_history);
         // `go infinite` and pondering may not answer before being told to.
         while !shared.stopped() && (limits.infinite || shared.pondering()) {
             std::thread::sleep(Duration::from_micros(500));

@@ -194,7 +194,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             "isready" => self.say("readyok"),
             "ucinewgame" => {
                 if let Some(e) = self.idle_engine("ucinewgame") {
-                    e.clear_hash();
+                    e.new_game();
                 }
                 self.root = SearchRoot::from(Position::new());
                 self.refused = None;

@@ -282,6 +282,28 @@ fn bench_signature_is_stable_with_one_thread() {
     assert_eq!(a.nodes, b.nodes);
 }
 
+/// The move-ordering statistics outlive a search, so the next search starts from them;
+/// clearing the table alone keeps them, and a new game forgets them too: with one thread
+/// the search after `new_game` repeats the first one exactly.
+#[test]
+fn histories_outlive_a_search_until_a_new_game() {
+    let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10"
+        .parse()
+        .unwrap();
+    let limits = Limits::depth(7);
+    let mut e = engine();
+    let first = e.search(pos, &limits, |_| {});
+    e.clear_hash();
+    let second = e.search(pos, &limits, |_| {});
+    assert_ne!(
+        first.nodes, second.nodes,
+        "the second search orders its moves by what the first learned"
+    );
+    e.new_game();
+    let third = e.search(pos, &limits, |_| {});
+    assert_eq!((third.nodes, &third.pv), (first.nodes, &first.pv));
+}
+
 /// A soft node limit ends the search between iterations: past the limit, never inside an
 /// iteration (so every move it plays is a completed depth's), and deterministically.
 #[test]
@@ -301,11 +323,11 @@ fn soft_node_limit_ends_at_an_iteration_boundary() {
     );
     // The iteration before the last ended below the limit.
     assert!(completed[completed.len() - 2].1 < 3000);
-    e.clear_hash();
+    e.new_game();
     let b = e.search(Position::new(), &limits, |_| {});
     assert_eq!((a.nodes, a.best_move), (b.nodes, b.best_move));
     // The hard limit still caps it.
-    e.clear_hash();
+    e.new_game();
     let capped = Limits {
         soft_nodes: Some(10_000_000),
         nodes: Some(2000),
@@ -319,7 +341,7 @@ fn soft_node_limit_ends_at_an_iteration_boundary() {
 fn node_limit_is_exact_with_one_thread() {
     let mut e = engine();
     let a = e.search(Position::new(), &Limits::nodes(5000), |_| {});
-    e.clear_hash();
+    e.new_game();
     let b = e.search(Position::new(), &Limits::nodes(5000), |_| {});
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes >= 5000 && a.nodes < 5100, "{}", a.nodes);
@@ -335,7 +357,7 @@ fn lazy_smp_threads_agree_on_mates_and_stop_together() {
     .unwrap();
     for &(fen, best, n) in MATES {
         let pos: Position = fen.parse().unwrap();
-        e.clear_hash();
+        e.new_game();
         let r = e.search(pos, &Limits::depth(2 * n.unsigned_abs() + 3), |_| {});
         assert_mate(&r, "3 threads", fen, best, n);
     }
@@ -375,7 +397,7 @@ fn lazy_smp_depth_limit_ends_at_that_depth_with_a_consistent_line() {
     for fen in fens {
         for depth in [5u32, 8] {
             let pos: Position = fen.parse().unwrap();
-            e.clear_hash();
+            e.new_game();
             let mut last = None;
             let r = e.search(pos, &Limits::depth(depth), |info| {
                 last = Some((info.depth, info.pv.first().copied()))

@@ -51,6 +51,37 @@ fn session() -> (Uci<Sink>, Sink) {
     (Uci::new(sink.clone()), sink)
 }
 
+/// `Clear Hash` empties the table but the move-ordering statistics carry over to the next
+/// `go`; `ucinewgame` forgets both, so the search repeats the first one node for node.
+#[test]
+fn ucinewgame_forgets_what_earlier_searches_learned() {
+    let (mut uci, out) = session();
+    let mut nodes_after = |commands: &[&str]| -> u64 {
+        out.clear();
+        for c in commands {
+            uci.handle_line(c);
+        }
+        uci.handle_line(
+            "position fen r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16",
+        );
+        uci.handle_line("go depth 7");
+        out.wait_for("bestmove", Duration::from_secs(60)).unwrap();
+        let last = out
+            .lines()
+            .into_iter()
+            .rfind(|l| l.starts_with("info depth"))
+            .unwrap();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "nodes").unwrap();
+        words[at + 1].parse().unwrap()
+    };
+    let first = nodes_after(&[]);
+    let after_clear_hash = nodes_after(&["setoption name Clear Hash"]);
+    let after_new_game = nodes_after(&["ucinewgame"]);
+    assert_ne!(first, after_clear_hash, "histories kept across go");
+    assert_eq!(first, after_new_game, "ucinewgame clears them");
+}
+
 #[test]
 fn handshake_lists_the_options() {
     let (mut uci, out) = session();

@@ -241,9 +241,10 @@ impl Engine {
         self.stop.stop();
     }
 
-    /// Empties the transposition table.
+    /// Forgets earlier searches: empties the transposition table and the move-ordering
+    /// statistics (which otherwise carry over, like the table).
     fn clear_hash(&self, py: Python<'_>) {
-        py.detach(|| self.lock().clear_hash());
+        py.detach(|| self.lock().new_game());
     }
 
     /// Search threads.

@@ -118,7 +118,9 @@ pub struct Searcher<'a> {
     /// Keys of the game before the root, then of the search path (for repetitions).
     keys: Vec<u64>,
     frames: Vec<Frame>,
-    heur: Heuristics,
+    /// Move-ordering statistics: the engine's, lent to this thread for the search
+    /// ([`crate::threads::lazy_smp`]).
+    pub(crate) heur: Heuristics,
     pv: Vec<Vec<Move>>,
     move_buffers: Vec<Vec<(Move, i32)>>,
     pub root_moves: Vec<RootMove>,
@@ -1022,7 +1024,7 @@ impl<'a> Searcher<'a> {
         depth: i32,
         tried: &[Option<Move>],
     ) {
-        let bonus = (depth * depth * 16).min(HISTORY_MAX / 4);
+        let bonus = history_bonus(depth);
         let turn = pos.turn();
         let earlier = self.earlier_moves(ply);
         self.heur.update_history(turn, m, bonus);
@@ -1171,6 +1173,12 @@ impl<'a> Searcher<'a> {
         );
         best_score
     }
+}
+
+/// The history reward of a quiet move that cut off at `depth` (and the penalty of the quiet
+/// moves tried before it).
+fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
 }
 
 #[cfg(test)]
