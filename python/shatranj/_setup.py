@@ -217,14 +217,16 @@ class SetupBoard:
     # --- playing -----------------------------------------------------------------------------
 
     def push(self, move: Move) -> None:
-        if move and self._s.legal_form(move) is None:
-            why = " (leaves the king in check)" if self._s.is_pseudo_legal(move) else ""
-            raise IllegalMoveError(f"illegal move {move.uci()}{why} in {self.fen(False, 'legal', None)}")
         # Copy on write: the states on the stack are never changed, so copies of this board
-        # may share them.
+        # may share them. The rules crate refuses an illegal move (once: no separate check).
         before = self._s
-        self._s = before.copy()
-        played = self._s.push(move)
+        after = before.copy()
+        try:
+            played = after.push(move)
+        except IllegalMoveError:
+            why = " (leaves the king in check)" if before.is_pseudo_legal(move) else ""
+            raise IllegalMoveError(f"illegal move {move.uci()}{why} in {self.fen(False, 'legal', None)}") from None
+        self._s = after
         self._stack.append((played, before))
 
     def pop(self) -> Move:
