@@ -29,10 +29,17 @@ struct Control {
     // 0: a level would have exceeded `capacity` (its count was set to 0 instead).
     overflow: u32,
     capacity: u32,
-    pad0: u32,
-    pad1: u32,
+    // The hash table's buckets (0: no table) and the plies left below level 0
+    // (shaders/perft_table.wgsl).
+    table_buckets: u32,
+    root_plies: u32,
     // Positions at each level of the subtree.
-    level_n: array<u32, 28>,
+    level_n: array<u32, 24>,
+    // Table probes and hits at level 0 and two plies above the leaves.
+    root_probes: atomic<u32>,
+    root_hits: atomic<u32>,
+    leaf_probes: atomic<u32>,
+    leaf_hits: atomic<u32>,
 }
 
 struct Params {
@@ -614,9 +621,14 @@ fn count_level(@builtin(global_invocation_id) gid: vec3<u32>,
         c = count_moves(src[i]);
         counts[i] = c;
     }
+    write_block_sum(local, group.x, c);
+}
+
+// The workgroup's sum of the move counts `c` -> blocks[group] (every invocation calls it).
+fn write_block_sum(local: u32, group: u32, c: u32) {
     let sum = workgroup_scan(local, c);
     if local == WG - 1u {
-        blocks[group.x] = sum;
+        blocks[group] = sum;
     }
 }
 
@@ -664,8 +676,9 @@ fn generate_level(@builtin(global_invocation_id) gid: vec3<u32>,
         c = counts[i];
     }
     let inclusive = workgroup_scan(local, c);
-    // An overflowing level has no next level: nothing is written.
-    if i < n && next_n != 0u {
+    // An overflowing level has no next level: nothing is written. A position with no
+    // children to write (none legal, or found in the hash table) writes none.
+    if i < n && next_n != 0u && c != 0u {
         visit_mode = GENERATE;
         out_at = blocks[group.x] + inclusive - c;
         let p = src[i];

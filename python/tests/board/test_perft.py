@@ -171,5 +171,7 @@ def test_gpu_device_takes_a_progress_callback_and_rejects_bad_arguments() -> Non
     assert shatranj.perft(board, 5, device="gpu", progress=lambda *a: seen.append(a)) == 4865609
     with pytest.raises(ValueError, match="device"):
         shatranj.perft(board, 2, device="tpu")  # type: ignore[arg-type]
+    # hash_mb sizes the GPU's table there; the count is the same.
+    assert shatranj.perft(board, 5, device="gpu", hash_mb=16) == 4865609
     with pytest.raises(ValueError, match="hash_mb"):
-        shatranj.perft(board, 2, device="gpu", hash_mb=16)
+        shatranj.perft(board, 2, device="gpu", hash_mb=-1)

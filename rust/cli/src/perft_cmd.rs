@@ -26,7 +26,8 @@ pub struct PerftArgs {
     /// Worker threads (at most 1024); 0 means one per core.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=1024))]
     threads: u16,
-    /// Size of the subtree-count table in MiB (0: no table).
+    /// Size of the subtree-count table in MiB (0: no table); with --device gpu, the table
+    /// on the GPU.
     #[arg(long, default_value_t = 0)]
     hash: usize,
     /// Print the node count under each legal move.
@@ -41,7 +42,7 @@ pub struct PerftArgs {
     progress: Option<u64>,
     /// Where to count: `cpu`, `gpu` (an error without a GPU adapter), or `auto` (a real GPU
     /// when there is one, never a software one such as lavapipe; else the CPU). The GPU
-    /// uses neither --threads nor --hash.
+    /// does not use --threads.
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu", "auto"])]
     device: String,
 }
@@ -96,7 +97,7 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
         threads,
         hash_mb: args.hash,
     };
-    let mut gpu = open_gpu(&args.device)?;
+    let mut gpu = open_gpu(&args.device, args.hash)?;
     let monitor = Arc::new(PerftMonitor::new());
     {
         let m = Arc::clone(&monitor);
@@ -195,13 +196,18 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The GPU perft `device` asks for: none for `cpu`; for `auto` only a real GPU (a software
-/// adapter counts slower than the CPU), and the CPU when there is none.
-fn open_gpu(device: &str) -> Result<Option<GpuPerft>, CliError> {
+/// The GPU perft `device` asks for, with a table of `hash_mb` MiB: none for `cpu`; for
+/// `auto` only a real GPU (a software adapter counts slower than the CPU), and the CPU when
+/// there is none.
+fn open_gpu(device: &str, hash_mb: usize) -> Result<Option<GpuPerft>, CliError> {
     if device == "cpu" {
         return Ok(None);
     }
-    match GpuPerft::from_env(&GpuPerftSettings::default()) {
+    let settings = GpuPerftSettings {
+        hash_mb,
+        ..GpuPerftSettings::default()
+    };
+    match GpuPerft::from_env(&settings) {
         Ok(gpu) if device == "auto" && gpu.info().is_software() => Ok(None),
         Ok(gpu) => Ok(Some(gpu)),
         Err(_) if device == "auto" => Ok(None),

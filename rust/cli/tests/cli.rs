@@ -549,6 +549,13 @@ fn the_gpu_device_prints_what_the_cpu_prints() {
     if gpu.status.success() {
         assert_eq!(counts(&gpu), counts(&cpu));
         assert!(stdout(&gpu).contains("(gpu: "), "{}", stdout(&gpu));
+        // --hash sizes the GPU's table there: the same output.
+        let hashed = shatranj(&[
+            "perft", "4", "--divide", "--quiet", "--fen", fen, "--device", "gpu", "--hash", "4",
+        ]);
+        let cpu4 = shatranj(&["perft", "4", "--divide", "--quiet", "--fen", fen]);
+        assert!(hashed.status.success(), "{}", stderr(&hashed));
+        assert_eq!(counts(&hashed), counts(&cpu4));
     } else {
         // No adapter: a one-line error and status 1, unless a GPU is required here.
         assert_ne!(

@@ -2,7 +2,10 @@
 //! position of perftsuite.epd and tricky.perft (Chess960 ids skipped by name), a seeded sample
 //! of random.perft, 300 positions from seeded random playouts, the divide split, both bitboard
 //! representations, batches split because they do not fit, interruption, and the counters
-//! (submits, leaves per submit, bytes each way, no buffer created after start-up).
+//! (submits, leaves per submit, bytes each way, no buffer created after start-up); the hash
+//! table with a tiny table (collisions and replacements) on both representations, its probe
+//! and hit counters, and entries written by the host that the shader must accept (whole) or
+//! reject (torn).
 //!
 //! Depths are chosen for lavapipe (Mesa's software Vulkan) in a debug build on two cores;
 //! without an adapter each test is skipped, or fails when `SHATRANJ_REQUIRE_GPU=1`.
@@ -14,9 +17,11 @@ mod perft_data;
 
 use common::Rng;
 use perft_data::{Case, load_blocks, load_perftsuite};
-use shatranj_chess::Position;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide, perft};
-use shatranj_gpu::perft::{Bitboards, GpuPerft, GpuPerftError, GpuPerftSettings};
+use shatranj_chess::{Move, Position};
+use shatranj_gpu::perft::{
+    Bitboards, GpuPerft, GpuPerftError, GpuPerftSettings, GpuPosition, PerftCounters, table,
+};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 /// Reference counts up to this many leaves are checked (depth 1 always).
@@ -37,6 +42,7 @@ fn shared_or_skip(test: &str) -> Option<MutexGuard<'static, GpuPerft>> {
     let mut gpu = gpu.as_ref()?.lock().unwrap_or_else(PoisonError::into_inner);
     println!("{test}: on the shared GPU perft");
     gpu.set_limits(None, None);
+    gpu.set_hash_mb(0).unwrap();
     Some(gpu)
 }
 
@@ -168,6 +174,7 @@ fn both_bitboard_representations_agree_with_the_cpu() {
     assert!(!gpu.native_u64());
     let positions = playouts(SEED + 1, 60);
     check_playouts(&mut gpu, &positions, "2 x u32");
+    tiny_table_stays_exact(&mut gpu, "2 x u32");
     // The shared perft takes native u64 bitboards wherever the adapter offers them
     // (lavapipe does), so every other test of this file runs on that path.
     drop(gpu);
@@ -349,4 +356,202 @@ fn a_stopped_monitor_interrupts_the_run() {
     let r = gpu.divide(&Position::new(), 4, &monitor);
     assert_eq!(r, Err(GpuPerftError::Interrupted));
     assert!(monitor.finished_roots().is_empty());
+}
+
+/// The hash table cut to four buckets (eight entries) with three plies per batch: every
+/// store replaces another entry and most probes meet another position's entry; counts of
+/// the suites' positions and startpos perft 5 stay exact. Perft 5 twice: the second finds
+/// the roots the first left in the table (the deeper entry of a bucket stays).
+fn tiny_table_stays_exact(gpu: &mut GpuPerft, test: &str) {
+    gpu.set_hash_mb(1).unwrap();
+    gpu.limit_table(Some(4));
+    gpu.set_limits(None, Some(3));
+    let before = gpu.counters().clone();
+    for _ in 0..2 {
+        assert_eq!(gpu.perft(&Position::new(), 5).unwrap(), 4_865_609);
+    }
+    let suite: Vec<Case> = load_perftsuite().cases.into_iter().step_by(6).collect();
+    let mut checked = 0;
+    for case in &suite {
+        let pos = case.position();
+        for &(depth, expected) in &case.counts {
+            if (3..=4).contains(&depth) && expected <= NODE_CAP {
+                let got = gpu.perft(&pos, depth).unwrap();
+                assert_eq!(
+                    got, expected,
+                    "{test}: {} depth {depth} with a tiny table",
+                    case.fen
+                );
+                checked += 1;
+            }
+        }
+    }
+    let c = delta(gpu.counters(), &before);
+    println!("{test}: tiny table, {checked} suite counts and startpos 5: {c:?}");
+    assert!(checked >= 10, "only {checked} suite counts");
+    assert!(
+        c.table_root_probes >= 800 && c.table_leaf_probes >= 100 * 8,
+        "{c:?}"
+    );
+    assert!(c.table_root_hits > 0, "the second perft 5 finds no root");
+    assert!(c.table_root_hits <= 8, "more root hits than entries");
+    gpu.limit_table(None);
+}
+
+fn delta(after: &PerftCounters, before: &PerftCounters) -> PerftCounters {
+    PerftCounters {
+        submits: after.submits - before.submits,
+        leaves: after.leaves - before.leaves,
+        overflows: after.overflows - before.overflows,
+        table_root_probes: after.table_root_probes - before.table_root_probes,
+        table_root_hits: after.table_root_hits - before.table_root_hits,
+        table_leaf_probes: after.table_leaf_probes - before.table_leaf_probes,
+        table_leaf_hits: after.table_leaf_hits - before.table_leaf_hits,
+        ..after.clone()
+    }
+}
+
+#[test]
+fn hash_table_counts_are_exact_and_its_counters_add_up() {
+    let Some(mut gpu) = shared_or_skip("hash table") else {
+        return;
+    };
+    tiny_table_stays_exact(&mut gpu, "hash table");
+    // Four plies a batch: the roots' buffer holds level 2 by the time their totals are
+    // stored, so the keys stored must be the roots' own. Startpos perft 5 stores the 20
+    // root moves' positions; perft 5 below 1.e4 e5 then probes positions three plies from
+    // the start with four plies left, and must find none of them; perft 5 again finds all.
+    gpu.set_hash_mb(0).unwrap();
+    gpu.set_hash_mb(1).unwrap();
+    gpu.set_limits(None, Some(4));
+    let start = Position::new();
+    let e4e5: Position = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+        .parse()
+        .unwrap();
+    let runs = [
+        (start, 4_865_609, 0),
+        (e4e5, perft(&e4e5, 5), 0),
+        (start, 4_865_609, 20),
+    ];
+    for (pos, expected, root_hits) in runs {
+        let before = gpu.counters().clone();
+        assert_eq!(
+            gpu.perft(&pos, 5).unwrap(),
+            expected,
+            "{pos} with four plies a batch"
+        );
+        let c = delta(gpu.counters(), &before);
+        assert_eq!(c.table_root_hits, root_hits, "{pos}: {c:?}");
+    }
+    // A fresh 1 MiB table (32,768 buckets) and three plies a batch: perft 6 of perftsuite's
+    // position 3 gives the GPU the positions three plies down, in batches of about 50
+    // (levels of 4,096 positions). Every repeat of a root after its first batch is found,
+    // unless the root's entry was replaced.
+    gpu.set_hash_mb(0).unwrap();
+    gpu.set_hash_mb(1).unwrap();
+    assert_eq!(gpu.hash_bytes(), 1 << 20);
+    gpu.set_limits(Some(4096), Some(3));
+    let pos: Position = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".parse().unwrap();
+    let mut roots = vec![pos];
+    for _ in 0..3 {
+        roots = roots
+            .iter()
+            .flat_map(|p| {
+                p.legal_moves()
+                    .iter()
+                    .map(|&m| p.after(m).unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+    }
+    let distinct: std::collections::HashSet<table::Key> = roots
+        .iter()
+        .map(|p| table::key(&GpuPosition::new(p, 0).unwrap(), 3))
+        .collect();
+    let repeats = (roots.len() - distinct.len()) as u64;
+    let before = gpu.counters().clone();
+    assert_eq!(gpu.perft(&pos, 6).unwrap(), 11_030_083);
+    let first = delta(gpu.counters(), &before);
+    println!(
+        "hash table, position 3 perft 6: {} roots, {} distinct: {first:?}",
+        roots.len(),
+        distinct.len()
+    );
+    assert_eq!(first.table_root_probes, roots.len() as u64);
+    assert!(first.table_root_hits <= repeats);
+    assert!(
+        first.table_root_hits * 4 >= repeats * 3,
+        "{repeats} repeats"
+    );
+    assert!(first.table_leaf_hits * 10 >= first.table_leaf_probes);
+    // The same count again: the table has kept the roots' counts.
+    let before = gpu.counters().clone();
+    assert_eq!(gpu.perft(&pos, 6).unwrap(), 11_030_083);
+    let again = delta(gpu.counters(), &before);
+    println!("hash table, the same again: {again:?}");
+    assert!(
+        again.table_root_hits * 5 >= again.table_root_probes * 4,
+        "{again:?}"
+    );
+    assert_eq!(
+        again.buffers_created, first.buffers_created,
+        "no new buffer"
+    );
+    gpu.limit_table(None);
+}
+
+/// Entries written by the host: one for a root with a wrong count is taken (the shader's key
+/// and entry format are the host's), then the same words torn (a mix of two entries' words
+/// in every one of the 14 ways) are rejected and the count is exact.
+#[test]
+fn the_shader_takes_host_entries_and_rejects_torn_ones() {
+    let Some(mut gpu) = shared_or_skip("host entries") else {
+        return;
+    };
+    // Startpos perft 4, three plies a batch: the 20 root moves' positions are the batch's
+    // roots, probed with three plies left before anything is stored. One bucket: every key
+    // lands in it.
+    gpu.set_hash_mb(1).unwrap();
+    gpu.limit_table(Some(1));
+    gpu.set_limits(None, Some(3));
+    let start = Position::new();
+    let root = |uci: &str| {
+        let m = Move::from_uci(&start, uci).unwrap();
+        let child = start.after(m).unwrap();
+        (
+            table::key(&GpuPosition::new(&child, 0).unwrap(), 3),
+            perft(&child, 3),
+        )
+    };
+    let (e4, e4_count) = root("e2e4");
+    let (d4, d4_count) = root("d2d4");
+    // Wrong counts that differ in both data words, so that every mix is torn.
+    let planted = table::encode(&e4, 3, e4_count + (1 << 40));
+    let other = table::encode(&d4, 3, d4_count + (2 << 40) + 1);
+    gpu.device().write_table(0, &[planted, [0; 4]].concat());
+    let before = gpu.counters().clone();
+    assert_eq!(
+        gpu.perft(&start, 4).unwrap(),
+        197_281 + (1 << 40),
+        "the planted entry"
+    );
+    assert_eq!(delta(gpu.counters(), &before).table_root_hits, 1);
+    for mask in 1..15u32 {
+        let torn: [u32; 4] = std::array::from_fn(|w| {
+            if mask >> w & 1 == 1 {
+                other[w]
+            } else {
+                planted[w]
+            }
+        });
+        gpu.device().write_table(0, &[torn, torn].concat());
+        let before = gpu.counters().clone();
+        assert_eq!(
+            gpu.perft(&start, 4).unwrap(),
+            197_281,
+            "torn entry, mask {mask:04b}"
+        );
+        assert_eq!(delta(gpu.counters(), &before).table_root_hits, 0);
+    }
+    gpu.limit_table(None);
 }

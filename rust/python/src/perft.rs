@@ -54,10 +54,10 @@ fn gpu_for(device: &str) -> PyResult<Option<Arc<Mutex<GpuPerft>>>> {
 /// Leaf nodes of the legal move tree `depth` plies below `board`.
 ///
 /// `threads`: `None` or 1 for one thread (the CLI's default), 0 for one per core.
-/// `hash_mb`: size of the subtree-count table (0: none). `progress`: called about every
-/// 20 ms as `progress(nodes_so_far, root_moves_done, root_moves_total)`. `device`: `"cpu"`,
-/// `"gpu"` (`RuntimeError` without an adapter; no table, so `hash_mb` must be 0) or `"auto"`
-/// (a real GPU when there is one, else the CPU).
+/// `hash_mb`: size of the subtree-count table (0: none; on the GPU when it counts there).
+/// `progress`: called about every 20 ms as `progress(nodes_so_far, root_moves_done,
+/// root_moves_total)`. `device`: `"cpu"`, `"gpu"` (`RuntimeError` without an adapter) or
+/// `"auto"` (a real GPU when there is one, else the CPU).
 #[pyfunction]
 #[pyo3(signature = (board, depth, *, threads = None, hash_mb = 0, progress = None, device = "cpu"))]
 #[allow(clippy::too_many_arguments)]
@@ -94,11 +94,6 @@ pub fn perft(
     }
     let pos = *crate::board::read(board)?.valid_position()?;
     let gpu = gpu_for(device)?;
-    if gpu.is_some() && device == "gpu" && hash_mb != 0 {
-        return Err(PyValueError::new_err(
-            "the GPU perft has no table: hash_mb must be 0 with device=\"gpu\"",
-        ));
-    }
     let opts = PerftOptions { threads, hash_mb };
     let monitor = Arc::new(PerftMonitor::new());
     let job = {
@@ -109,6 +104,7 @@ pub fn perft(
                     let mut gpu = gpu
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner);
+                    gpu.set_hash_mb(hash_mb).map_err(gpu_error)?;
                     match gpu.divide(&pos, depth, &monitor) {
                         Ok(_) if depth == 0 => Ok(1),
                         Ok(split) => Ok(split.iter().map(|&(_, n)| n).sum()),

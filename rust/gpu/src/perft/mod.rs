@@ -9,6 +9,10 @@
 //! A batch whose levels outgrow the buffers is split in halves, and a single subtree that is
 //! too big is expanded one ply on the host: the result never depends on the buffer size.
 //!
+//! An optional hash table on the GPU ([`GpuPerftSettings::hash_mb`], see [`table`]) keeps
+//! the counts of the batches' roots and of the positions two plies above the leaves: deep
+//! counts (perft 9 and 10 from the start) meet the same subtrees over and over.
+//!
 //! ```no_run
 //! use shatranj_chess::Position;
 //! use shatranj_gpu::perft::{GpuPerft, GpuPerftSettings};
@@ -20,9 +24,10 @@
 
 pub mod device;
 pub mod record;
+pub mod table;
 
 pub use device::{
-    Bitboards, MAX_ORIGINS, MAX_PLIES, PIPELINED, Pending, PerftCounters, PerftDevice,
+    Bitboards, MAX_ORIGINS, MAX_PLIES, PIPELINED, Pending, PerftCounters, PerftDevice, ROOT_SLOTS,
 };
 pub use record::{GpuPosition, Unsupported};
 
@@ -42,6 +47,9 @@ pub struct GpuPerftSettings {
     pub capacity: Option<usize>,
     /// Plies each batch covers on the GPU (`None`: as many as fit the buffers, at most 4).
     pub gpu_plies: Option<u32>,
+    /// Size of the GPU's hash table of subtree counts in MiB (0: none; at most the device's
+    /// largest storage binding, rounded down to a power of two).
+    pub hash_mb: usize,
 }
 
 impl Default for GpuPerftSettings {
@@ -50,6 +58,7 @@ impl Default for GpuPerftSettings {
             bitboards: Bitboards::Auto,
             capacity: None,
             gpu_plies: None,
+            hash_mb: 0,
         }
     }
 }
@@ -95,6 +104,8 @@ const BRANCHING: usize = 40;
 const MIN_BATCH: usize = 64;
 /// Plies per batch at most, by default.
 const DEFAULT_MAX_GPU_PLIES: u32 = 4;
+/// With a table, batches grow by the share of roots found in it, at most this much.
+const MAX_HIT_GROWTH: f64 = 16.0;
 
 /// A GPU perft engine: the device and its buffers, the batch being gathered and the one the
 /// GPU is counting meanwhile.
@@ -106,6 +117,10 @@ pub struct GpuPerft {
     in_flight: Option<InFlight>,
     next_slot: usize,
     calls: u64,
+    /// Positions per batch in the current count (grown by the roots' hit rate).
+    batch_size: usize,
+    /// Table root probes and hits at the start of the current count.
+    roots_at_start: (u64, u64),
 }
 
 /// A batch submitted and not yet read back.
@@ -121,7 +136,12 @@ impl GpuPerft {
         options: &AdapterOptions,
         settings: &GpuPerftSettings,
     ) -> Result<GpuPerft, GpuPerftError> {
-        let device = PerftDevice::open(options, settings.bitboards, settings.capacity)?;
+        let device = PerftDevice::open(
+            options,
+            settings.bitboards,
+            settings.capacity,
+            mib(settings.hash_mb),
+        )?;
         Ok(GpuPerft {
             device,
             gpu_plies: settings.gpu_plies.map(|p| p.clamp(1, MAX_PLIES)),
@@ -130,6 +150,8 @@ impl GpuPerft {
             in_flight: None,
             next_slot: 0,
             calls: 0,
+            batch_size: 1,
+            roots_at_start: (0, 0),
         })
     }
 
@@ -157,6 +179,33 @@ impl GpuPerft {
     pub fn set_limits(&mut self, capacity: Option<usize>, gpu_plies: Option<u32>) {
         self.device.set_capacity(capacity);
         self.gpu_plies = gpu_plies.map(|p| p.clamp(1, MAX_PLIES));
+    }
+
+    /// Resizes the GPU's hash table to `mb` MiB (0: none); the same size keeps the table.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), GpuPerftError> {
+        Ok(self.device.set_table(mib(mb))?)
+    }
+
+    /// Empties the GPU's hash table (benchmarks: every count starts from nothing).
+    pub fn clear_hash(&mut self) {
+        self.device.clear_table();
+    }
+
+    /// Bytes of the GPU's hash table (0: none).
+    pub fn hash_bytes(&self) -> u64 {
+        self.device.table_bytes()
+    }
+
+    /// Uses only `buckets` buckets of the table (tests: collisions and replacements).
+    #[doc(hidden)]
+    pub fn limit_table(&mut self, buckets: Option<u32>) {
+        self.device.limit_table(buckets);
+    }
+
+    /// The device itself (tests write table entries through it).
+    #[doc(hidden)]
+    pub fn device(&self) -> &PerftDevice {
+        &self.device
     }
 
     /// What the device has done since it was opened.
@@ -240,12 +289,14 @@ impl GpuPerft {
         let host = below - gpu;
         let work: u64 = children.iter().map(|c| cpu_perft(c, host)).sum();
         monitor.begin_run(moves.len(), work);
-        let batch_size = self.batch_size(gpu);
+        self.batch_size = self.base_batch_size(gpu);
+        let c = self.device.counters();
+        self.roots_at_start = (c.table_root_probes, c.table_root_hits);
         self.batch.clear();
         self.records.clear();
         let mut reported = 0;
         for (i, child) in children.iter().enumerate() {
-            self.walk(child, host, i as u32, gpu, batch_size, &mut counts, monitor)?;
+            self.walk(child, host, i as u32, gpu, &mut counts, monitor)?;
             // Positions are queued in root-move order, so every root move before the first
             // one still on the GPU or queued has all its subtrees counted.
             let pending = self
@@ -285,30 +336,45 @@ impl GpuPerft {
 
     /// Positions per batch: the widest level (`gpu - 2` plies below the batch) should fill
     /// about half the level buffers.
-    fn batch_size(&self, gpu: u32) -> usize {
+    fn base_batch_size(&self, gpu: u32) -> usize {
         let cap = self.device.capacity();
-        if gpu <= 2 {
-            return cap;
+        let size = if gpu <= 2 {
+            cap
+        } else {
+            (cap / (2 * BRANCHING.pow(gpu - 2))).max(1)
+        };
+        size.min(self.device.batch_limit(gpu))
+    }
+
+    /// The batch size after a batch was read back: roots found in the table are not
+    /// expanded, so a batch may grow by the inverse of the share missed so far in this
+    /// count (an overestimate is repaired by a split).
+    fn update_batch_size(&mut self, gpu: u32) {
+        let c = self.device.counters();
+        let probes = c.table_root_probes - self.roots_at_start.0;
+        let hits = c.table_root_hits - self.roots_at_start.1;
+        if probes == 0 {
+            return;
         }
-        (cap / (2 * BRANCHING.pow(gpu - 2))).max(1)
+        let growth = (probes as f64 / (probes - hits).max(1) as f64).min(MAX_HIT_GROWTH);
+        let size = (self.base_batch_size(gpu) as f64 * growth) as usize;
+        self.batch_size = size.clamp(1, self.device.batch_limit(gpu));
     }
 
     /// Walks `host` plies below `pos` on the CPU and queues the positions there.
-    #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
         pos: &Position,
         host: u32,
         origin: u32,
         gpu: u32,
-        batch_size: usize,
         counts: &mut [u64],
         monitor: &PerftMonitor,
     ) -> Result<(), GpuPerftError> {
         if host == 0 {
             self.records.push(GpuPosition::new(pos, origin)?);
             self.batch.push(*pos);
-            if self.batch.len() >= batch_size {
+            if self.batch.len() >= self.batch_size {
                 self.flush(gpu, counts, monitor)?;
             }
             return Ok(());
@@ -316,7 +382,7 @@ impl GpuPerft {
         for &m in pos.legal_moves().iter() {
             let mut c = *pos;
             c.play_unchecked(m);
-            self.walk(&c, host - 1, origin, gpu, batch_size, counts, monitor)?;
+            self.walk(&c, host - 1, origin, gpu, counts, monitor)?;
         }
         Ok(())
     }
@@ -371,6 +437,7 @@ impl GpuPerft {
         }
         let after: u64 = counts.iter().sum();
         monitor.add_progress(batch.len() as u64, after - before);
+        self.update_batch_size(gpu);
         if self.batch.capacity() == 0 {
             batch.clear();
             records.clear();
@@ -412,6 +479,11 @@ impl GpuPerft {
         }
         self.run_split(&children, &child_records, gpu - 1, counts)
     }
+}
+
+/// `mb` MiB in bytes.
+fn mib(mb: usize) -> u64 {
+    (mb as u64).saturating_mul(1 << 20)
 }
 
 /// The process's shared GPU perft (environment-selected adapter, default settings), opened on
