@@ -12,6 +12,11 @@ Standard library only.
     python3 benchmarks/gpu_perft.py                      # startpos 5-6, Kiwipete 4-5
     python3 benchmarks/gpu_perft.py --depths 7 8 --threads 16 --json out.jsonl
     python3 benchmarks/gpu_perft.py --bin target/debug/shatranj --quick
+    python3 benchmarks/gpu_perft.py --hash 256 --depths 6     # the GPU with a 256 MiB table
+
+With `--hash MB` the GPU counts with a hash table of that size (the CPU without one, so that
+the ratio is the table's gain over the plain CPU perft), and the counters line adds the
+table's probes and hit rates at the batches' roots and two plies above the leaves.
 """
 
 from __future__ import annotations
@@ -49,9 +54,10 @@ def find_binary(explicit: Optional[str], name: str, example: bool = False) -> Op
     return None
 
 
-def run_cli(binary: Path, fen: str, depth: int, device: str, threads: int) -> Dict[str, float]:
+def run_cli(binary: Path, fen: str, depth: int, device: str, threads: int,
+            hash_mb: int = 0) -> Dict[str, float]:
     cmd = [str(binary), "perft", str(depth), "--fen", fen, "--device", device, "--quiet",
-           "--threads", str(threads)]
+           "--threads", str(threads), "--hash", str(hash_mb)]
     t = time.perf_counter()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     wall = time.perf_counter() - t
@@ -68,6 +74,8 @@ def main() -> int:
     ap.add_argument("--depths", type=int, nargs="*", help="startpos depths (Kiwipete: one less)")
     ap.add_argument("--quick", action="store_true", help="startpos 4-5, Kiwipete 3-4")
     ap.add_argument("--json", help="also write one JSON line per count here")
+    ap.add_argument("--hash", type=int, default=0, metavar="MB",
+                    help="the GPU's hash table in MiB (default 0: none)")
     args = ap.parse_args()
 
     binary = find_binary(args.bin, "shatranj")
@@ -82,17 +90,19 @@ def main() -> int:
     print(f"{'position':<9} {'depth':>5} {'nodes':>16} {'GPU s':>9} {'GPU Mnps':>10} "
           f"{'CPU s':>9} {'CPU Mnps':>10} {'GPU/CPU':>8}")
     for fen, depth in runs:
-        gpu = run_cli(binary, fen, depth, "gpu", 1)
+        gpu = run_cli(binary, fen, depth, "gpu", 1, args.hash)
         cpu = run_cli(binary, fen, depth, "cpu", args.threads)
         known = KNOWN.get(fen, {}).get(depth)
         ok = gpu["nodes"] == cpu["nodes"] and (known is None or known == gpu["nodes"])
         failed |= not ok
         row = {"position": NAMES[fen], "depth": depth, "nodes": gpu["nodes"], "ok": ok,
+               "gpu_hash_mb": args.hash,
                "gpu_seconds": gpu["seconds"], "gpu_nps": gpu["nps"],
                "cpu_seconds": cpu["seconds"], "cpu_nps": cpu["nps"], "cpu_threads": args.threads,
                "ratio": gpu["nps"] / max(cpu["nps"], 1e-9)}
         if example is not None:
-            line = subprocess.run([str(example), "--fen", fen, str(depth)], check=True,
+            line = subprocess.run([str(example), "--fen", fen, "--hash", str(args.hash),
+                                   str(depth)], check=True,
                                   capture_output=True, text=True).stdout.strip().splitlines()[-1]
             row["counters"] = json.loads(line)
         rows.append(row)
@@ -106,6 +116,12 @@ def main() -> int:
                   f"per submit, {c['bytes_uploaded']:,} B up, {c['bytes_read_back']:,} B back, "
                   f"{c['overflows']} splits, {c['buffers_created_after_warmup']} buffers after "
                   f"warm-up, {c['nps'] / 1e6:.1f} Mnps")
+            if c.get("hash_bytes"):
+                rate = lambda h, p: 100.0 * h / p if p else 0.0  # noqa: E731
+                print(f"          table {c['hash_bytes'] >> 20} MiB: roots {c['root_hits']:,}/"
+                      f"{c['root_probes']:,} hit ({rate(c['root_hits'], c['root_probes']):.1f} %), "
+                      f"two plies up {c['leaf_hits']:,}/{c['leaf_probes']:,} "
+                      f"({rate(c['leaf_hits'], c['leaf_probes']):.1f} %)")
     if args.json:
         with open(args.json, "a") as f:
             for r in rows:
