@@ -160,6 +160,11 @@ fn beyond_budget(root: &Position, root_moves: &crate::MoveList, budget: Budget) 
     {
         return false;
     }
+    // An opponent with hardly a move may have none after a quiet move: children that close
+    // without a node of their own.
+    if crate::dead::mobility(root, root.turn().other()) <= FEW_REPLIES {
+        return false;
+    }
     let pawns = root.board().pawns();
     let quiet = root_moves
         .iter()
@@ -167,6 +172,10 @@ fn beyond_budget(root: &Position, root_moves: &crate::MoveList, budget: Budget) 
         .count();
     quiet >= budget.max_nodes as usize
 }
+
+/// The opponent's moves (as `dead::mobility` counts them) at or below which the skip of
+/// `beyond_budget` is not taken.
+const FEW_REPLIES: u32 = 6;
 
 /// Can the static proofs answer differently after `m` than before it? Not after a quiet
 /// move of a piece from a position without an en-passant square nor a check: material is

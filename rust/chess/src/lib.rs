@@ -87,6 +87,7 @@ pub mod perft;
 pub mod pgn;
 mod polyglot_keys;
 pub mod position;
+mod probe;
 mod pseudo;
 mod python_order;
 mod reach;
