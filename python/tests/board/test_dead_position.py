@@ -82,9 +82,9 @@ def test_r4_6_winnability_bad_colour_raises_not_panics() -> None:
 
 
 def test_r4_6_r4_9_winnability_full_tier() -> None:
-    # A position our own tiers leave open (a locked chain with a loose pawn; from the
-    # development set): the full tier decides it, by CHA's solver.
-    board = shatranj.Board("2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - - 0 1")
+    # A position our own tiers leave open (pawns facing each other on half-open files; from
+    # the development set): the full tier decides it, by CHA's solver.
+    board = shatranj.Board("3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1")
     for color in (shatranj.WHITE, shatranj.BLACK):
         full = board.winnability(color, full=True)
         assert (full.kind, full.proof, full.line) == ("unwinnable", "solver", None)

@@ -5,16 +5,17 @@
 //! Why it is needed: the closure walks every reachable position depth first, with no limit on
 //! a line's length, so in a live position it wanders down one long line of shuffles before it
 //! meets a mate: on the last twenty plies of the repository's gauntlet games it needed a
-//! median of 1,200 positions to meet one, and one side in ten needed over 3,000. The probe follows ALGORITHM's priced depth (CHA's
-//! `Find-Helpmate`): iterative deepening in which a move that makes progress towards a mate is
-//! free, so that the long lines a helpmate needs (a pawn run, a king walk) are reached at a
-//! small nominal depth, and moves that mostly throw the mate away are dear:
+//! median of 1,200 positions to meet one, and one side in ten needed over 3,000. The probe
+//! follows ALGORITHM's priced depth (CHA's `Find-Helpmate`): iterative deepening in which a
+//! move that makes progress towards a mate is free, so that the long lines a helpmate needs (a
+//! pawn run, a king walk) are reached at a small nominal depth, and moves that mostly throw the
+//! mate away are dear:
 //!
-//! - **free** (progress): the winner promotes to a queen, pushes a pawn, captures, or brings a
-//!   man or its king nearer the loser's king; the loser's king steps nearer a corner (where
-//!   mates are made) or the loser's man steps nearer its own king (where it takes a flight);
-//!   also any ordinary move right after a free one (a helpmate is made by both sides: one
-//!   side's progress should not cost the other side's reply);
+//! - **free** (progress): the winner promotes to a queen, pushes a pawn onto its sixth rank or
+//!   beyond, captures, or brings its king or a knight nearer the loser's king; the loser's
+//!   king steps nearer a corner (where mates are made); also any ordinary move right after a
+//!   free one (a helpmate is made by both sides: one side's progress should not cost the
+//!   other side's reply);
 //! - **dear**: the loser captures one of the winner's men; an under-promotion;
 //! - everything else costs one.
 //!
@@ -139,22 +140,18 @@ impl Probe {
         let role = board.role_at(from);
         if pos.turn() == self.winner {
             let target = pos.king(loser);
-            match m.kind() {
-                MoveKind::Promotion(Role::Queen) => Price::Progress,
-                MoveKind::Promotion(_) => Price::Dear,
-                _ if pos.is_capture(m) || role == Some(Role::Pawn) => Price::Progress,
-                _ if nearer(to, from, target) => Price::Progress,
+            let advanced = relative_rank(self.winner, to) >= 5;
+            match (m.kind(), role) {
+                (MoveKind::Promotion(Role::Queen), _) => Price::Progress,
+                (MoveKind::Promotion(_), _) => Price::Dear,
+                _ if pos.is_capture(m) => Price::Progress,
+                (_, Some(Role::Pawn)) if advanced => Price::Progress,
+                (_, Some(Role::King | Role::Knight)) if nearer(to, from, target) => Price::Progress,
                 _ => Price::Ordinary,
             }
         } else if board.by_color(self.winner).contains(to) {
             Price::Dear
-        } else if role == Some(Role::King) {
-            if corner_distance(to) < corner_distance(from) {
-                Price::Progress
-            } else {
-                Price::Ordinary
-            }
-        } else if nearer(to, from, pos.king(loser)) {
+        } else if role == Some(Role::King) && corner_distance(to) < corner_distance(from) {
             Price::Progress
         } else {
             Price::Ordinary
@@ -165,6 +162,14 @@ impl Probe {
 /// Does a move from `from` to `to` end nearer `target`?
 fn nearer(to: Square, from: Square, target: Square) -> bool {
     to.distance(target) < from.distance(target)
+}
+
+/// The rank of `sq` counted from `color`'s side (0: its first rank).
+fn relative_rank(color: Color, sq: Square) -> u32 {
+    match color {
+        Color::White => sq.rank().index(),
+        Color::Black => 7 - sq.rank().index(),
+    }
 }
 
 /// King steps to the nearest corner.
