@@ -147,7 +147,6 @@ def info_parse(sf: str, depth: int, repeat: int) -> Tuple[List[str], int]:
         repeat,
         {
             "native": rate(_engine_protocol._parse_uci_info, ours),
-            "python": rate(_engine_protocol._parse_uci_info_py, ours),
             "python-chess": rate(chess.engine._parse_uci_info, theirs),
         },
     )
@@ -160,7 +159,6 @@ def info_parse(sf: str, depth: int, repeat: int) -> Tuple[List[str], int]:
     ]
     for name, label in (
         ("native", "shatranj (`_core.parse_uci_info`, the default)"),
-        ("python", "shatranj (pure Python fallback)"),
         ("python-chess", "python-chess `_parse_uci_info`"),
     ):
         rows.append(f"| {label} | {1 / best[name]:,.0f} | {best[name] * 1e6:.1f} | {other / best[name]:.1f}× |")

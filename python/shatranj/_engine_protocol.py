@@ -1674,41 +1674,16 @@ class _UciAnalysis(_UciSearch[AnalysisResult]):
         self._handle_exception(exc)
 
 
-# The tokens that continue a line of moves in an info line.
-_UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][pnbrqk]?|[PNBRQK]@[a-h][1-8]|0000\Z")
-_INT_FIELDS = frozenset(
-    ["depth", "seldepth", "nodes", "multipv", "currmovenumber", "hashfull", "nps", "tbhits", "cpuload"]
-)
-
-
-def _variation(board: Board, tokens: List[str], start: int) -> Tuple[List[Move], int]:
-    """The moves written from ``tokens[start]`` on, played from ``board`` (copied), and the
-    index after them. Raises ``ValueError`` for an illegal move."""
-    end = start
-    count = len(tokens)
-    while end < count and _UCI_MOVE.match(tokens[end]):
-        end += 1
-    if end == start:
-        return [], end
-    position = board.copy(stack=False)
-    push = position.push_uci
-    return [push(token) for token in tokens[start:end]], end
-
-
-_native_parse_uci_info = getattr(_core, "parse_uci_info", None)
-
-
 def _parse_uci_info(arg: str, root_board: Board, selector: Info = INFO_ALL) -> InfoDict:
     """An ``info`` line (without the word ``info``) as an info dict; the moves in it are
     checked against ``root_board``. Parts that do not parse are logged and left out.
 
     The native parser (``_core.parse_uci_info``) does the work; it returns the score and
-    WDL as tuples, wrapped here. :func:`_parse_uci_info_py` is the same in Python."""
-    if _native_parse_uci_info is None:
-        return _parse_uci_info_py(arg, root_board, selector)
+    WDL as tuples, wrapped here. ``python/tests/engine/test_engine_client.py`` checks it
+    against python-chess's parser."""
     if not selector:
         return {}
-    info, problems = _native_parse_uci_info(arg, root_board, int(selector))
+    info, problems = _core.parse_uci_info(arg, root_board, int(selector))
     for problem in problems:
         LOGGER.error("%s", problem)
     score = info.get("score")
@@ -1718,91 +1693,6 @@ def _parse_uci_info(arg: str, root_board: Board, selector: Info = INFO_ALL) -> I
     wdl = info.get("wdl")
     if wdl is not None:
         info["wdl"] = PovWdl(Wdl(*wdl), root_board.turn)
-    return info
-
-
-def _parse_uci_info_py(arg: str, root_board: Board, selector: Info = INFO_ALL) -> InfoDict:
-    """:func:`_parse_uci_info` in Python (the reference the native parser is tested against)."""
-    info: InfoDict = {}
-    if not selector:
-        return info
-    tokens = arg.split()
-    count = len(tokens)
-    i = 0
-    while i < count:
-        word = tokens[i]
-        i += 1
-        if word in _INT_FIELDS or word == "time" or word == "ebf":
-            value = tokens[i] if i < count else ""
-            i += 1
-            try:
-                if word == "time":
-                    info["time"] = int(value) / 1000.0
-                elif word == "ebf":
-                    info["ebf"] = float(value)
-                else:
-                    info[word] = int(value)
-            except ValueError:
-                LOGGER.error("Exception parsing %s from info: %r", word, arg)
-        elif word == "score" and selector & INFO_SCORE:
-            kind = tokens[i] if i < count else ""
-            value = tokens[i + 1] if i + 1 < count else ""
-            i += 2
-            if i < count and tokens[i] in ("lowerbound", "upperbound"):
-                info[tokens[i]] = True
-                i += 1
-            try:
-                if kind == "cp":
-                    info["score"] = PovScore(Cp(int(value)), root_board.turn)
-                elif kind == "mate":
-                    info["score"] = PovScore(Mate(int(value)), root_board.turn)
-                else:
-                    LOGGER.error("Unknown score kind %r in info (expected cp or mate): %r", kind, arg)
-            except ValueError:
-                LOGGER.error("Exception parsing score from info: %r", arg)
-        elif word == "pv" and selector & INFO_PV:
-            try:
-                info["pv"], i = _variation(root_board, tokens, i)
-            except ValueError:
-                LOGGER.error("Exception parsing pv from info: %r, position at root: %s", arg, root_board.fen())
-        elif word == "string":
-            parts = arg.split(None, i)
-            info["string"] = parts[i] if len(parts) > i else ""
-            break
-        elif word == "currmove":
-            value = tokens[i] if i < count else ""
-            i += 1
-            try:
-                info["currmove"] = Move.from_uci(value)
-            except ValueError:
-                LOGGER.error("Exception parsing currmove from info: %r", arg)
-        elif word == "wdl":
-            values = tokens[i : i + 3]
-            i += 3
-            try:
-                wins, draws, losses = (int(v) for v in values)
-                info["wdl"] = PovWdl(Wdl(wins, draws, losses), root_board.turn)
-            except ValueError:
-                LOGGER.error("Exception parsing wdl from info: %r", arg)
-        elif word == "currline" and selector & INFO_CURRLINE:
-            lines = info.setdefault("currline", {})
-            value = tokens[i] if i < count else ""
-            i += 1
-            try:
-                cpu = int(value)
-                lines[cpu], i = _variation(root_board, tokens, i)
-            except ValueError:
-                LOGGER.error("Exception parsing currline from info: %r, position at root: %s", arg, root_board.fen())
-        elif word == "refutation" and selector & INFO_REFUTATION:
-            refutations = info.setdefault("refutation", {})
-            value = tokens[i] if i < count else ""
-            i += 1
-            try:
-                board = root_board.copy(stack=False)
-                refuted = board.push_uci(value)
-                refutations[refuted], i = _variation(board, tokens, i)
-            except ValueError:
-                LOGGER.error("Exception parsing refutation from info: %r, position at root: %s", arg, root_board.fen())
     return info
 
 
