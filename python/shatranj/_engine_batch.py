@@ -42,6 +42,7 @@ from typing import (
 )
 
 from ._core import Board
+from ._engine_local import Engine
 from ._engine_protocol import (
     INFO_ALL,
     AnalysisResult,
@@ -429,8 +430,6 @@ def _in_process(
     new_game: bool,
     reporter: _Progress,
 ) -> List[BatchResult]:
-    from .engine import Engine  # engine.py imports this module
-
     for field in ("mate", "white_clock", "black_clock", "white_inc", "black_inc", "remaining_moves"):
         if getattr(limit, field) is not None:
             raise ValueError(f"the in-process engine takes depth, nodes and time limits, not {field}")

@@ -16,7 +16,9 @@ process.
   info dicts (``"score"`` a :class:`PovScore`, ``"pv"`` a list of moves, ``"depth"``,
   ``"seldepth"``, ``"nodes"``, ``"nps"``, ``"time"``, ``"hashfull"``), so code written for
   an external engine reads the same. The search is native (:class:`shatranj._core.Engine`):
-  it releases the GIL, and Ctrl-C stops it and raises ``KeyboardInterrupt``.
+  it releases the GIL, and Ctrl-C stops it and raises ``KeyboardInterrupt``. Defined in
+  :mod:`shatranj._engine_local` (which :mod:`shatranj._engine_batch` imports too), named
+  ``shatranj.engine.Engine``.
 
 Scores are shared by all of them (:mod:`shatranj._engine_scores`): :class:`Cp`,
 :class:`Mate`, :data:`MateGiven`, :class:`PovScore`, with ``wdl()``.
@@ -24,11 +26,8 @@ Scores are shared by all of them (:mod:`shatranj._engine_scores`): :class:`Cp`,
 
 from __future__ import annotations
 
-import os
-from typing import Any, Dict, List, Literal, Optional, Union, overload
-
-from . import _core
 from ._engine_batch import analyse_many
+from ._engine_local import Engine, EvalFile
 from ._engine_protocol import (
     INFO_ALL,
     INFO_BASIC,
@@ -135,169 +134,3 @@ __all__ = [
 
 # Parsers python-chess's tests call directly.
 _ = (_parse_uci_bestmove, _parse_uci_info, _parse_xboard_option, _parse_xboard_post)
-
-#: The values ``eval_file=`` takes (``Engine``, ``shatranj.evaluate``, ``shatranj.selfplay``):
-#: a network file's path, ``"<default>"`` (the network built into the engine), ``"classical"``,
-#: a loaded :class:`shatranj.nnue.Network`, or ``None`` for the engine's default. A ``str`` is
-#: read as UCI's ``EvalFile`` reads it; any other ``os.PathLike`` is always a path.
-EvalFile = Union[str, "os.PathLike[str]", _core.Network, None]
-
-
-def _score(kind: str, value: int) -> Score:
-    return Cp(value) if kind == "cp" else Mate(value)
-
-
-class Engine:
-    """The shatranj search engine, in this process.
-
-    ``threads`` search threads (lazy SMP) share a transposition table of ``hash_mb`` MiB. The
-    table and the move-ordering statistics persist between searches; :meth:`clear_hash`
-    empties both. ``device`` says where
-    static evaluations run: ``"cpu"`` and ``"auto"`` inline on the CPU (the fastest for a
-    search), ``"gpu"`` through the batching service (``RuntimeError`` without a GPU back end). Searches release the GIL,
-    so other Python threads run meanwhile and one of them may call :meth:`stop`.
-
-    ``eval_file`` picks the static evaluation as UCI's ``EvalFile`` does (see
-    :data:`EvalFile`): a network file's path, ``"<default>"``, ``"classical"``, a
-    :class:`shatranj.nnue.Network`, or ``None`` for the default. A network that cannot be
-    loaded raises :class:`shatranj.NetworkError` saying why.
-    """
-
-    def __init__(
-        self, threads: int = 1, hash_mb: int = 64, device: str = "auto", eval_file: EvalFile = None
-    ) -> None:
-        for name, value in (("threads", threads), ("hash_mb", hash_mb)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-        if not isinstance(device, str):
-            raise TypeError(f"device must be a str, not {type(device).__name__}")
-        self._native = _core.Engine(threads, hash_mb, device, eval_file)
-
-    @property
-    def threads(self) -> int:
-        return self._native.threads
-
-    @property
-    def hash_mb(self) -> int:
-        return self._native.hash_mb
-
-    @property
-    def evaluator(self) -> str:
-        """Where static evaluations run: ``"cpu (inline)"`` or a back end ``"(batched)"``."""
-        return self._native.evaluator
-
-    @property
-    def evaluation(self) -> str:
-        """The static evaluation in use: ``"classical"``, or ``"network <hash> (<H> hidden, SCALE <S>)"``."""
-        return self._native.evaluation
-
-    def _search(
-        self,
-        board: _core.Board,
-        depth: Optional[int],
-        time: Optional[float],
-        nodes: Optional[int],
-        multipv: int,
-    ) -> Dict[str, Any]:
-        if not isinstance(board, _core.Board):
-            raise TypeError(f"board must be a shatranj.Board, not {type(board).__name__}")
-        for name, value in (("depth", depth), ("nodes", nodes), ("multipv", multipv)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float))):
-            raise TypeError(f"time must be a number of seconds, not {type(time).__name__}")
-        return self._native.search(
-            board,
-            depth=depth,
-            time=None if time is None else float(time),
-            nodes=nodes,
-            multipv=multipv,
-        )
-
-    @overload
-    def analyse(  # type: ignore[overload-overlap]  # multipv=1 is the dict form
-        self,
-        board: _core.Board,
-        *,
-        depth: Optional[int] = ...,
-        time: Optional[float] = ...,
-        nodes: Optional[int] = ...,
-        multipv: Literal[1] = ...,
-    ) -> InfoDict: ...
-    @overload
-    def analyse(
-        self,
-        board: _core.Board,
-        *,
-        depth: Optional[int] = ...,
-        time: Optional[float] = ...,
-        nodes: Optional[int] = ...,
-        multipv: int,
-    ) -> List[InfoDict]: ...
-    def analyse(
-        self,
-        board: _core.Board,
-        *,
-        depth: Optional[int] = None,
-        time: Optional[float] = None,
-        nodes: Optional[int] = None,
-        multipv: int = 1,
-    ) -> Union[InfoDict, List[InfoDict]]:
-        """Analyses ``board`` (its move stack counts for repetition draws) within the limits.
-
-        Returns python-chess's info dict, or with ``multipv > 1`` a list of them, best first.
-        At least one of ``depth``, ``time`` (seconds) and ``nodes`` is required.
-        """
-        raw = self._search(board, depth, time, nodes, multipv)
-        turn = board.turn
-        infos: List[InfoDict] = []
-        for index, (kind, value), pv in raw["lines"]:
-            info: InfoDict = {
-                "score": PovScore(_score(kind, value), turn),
-                "pv": pv,
-                "depth": raw["depth"],
-                "seldepth": raw["seldepth"],
-                "nodes": raw["nodes"],
-                "nps": raw["nps"],
-                "time": raw["time"],
-                "hashfull": raw["hashfull"],
-            }
-            if multipv > 1:
-                info["multipv"] = index
-            infos.append(info)
-        return infos if multipv > 1 else infos[0]
-
-    def play(
-        self,
-        board: _core.Board,
-        *,
-        time: Optional[float] = None,
-        depth: Optional[int] = None,
-        nodes: Optional[int] = None,
-    ) -> Optional[_core.Move]:
-        """The best move within the limits; ``None`` when the game is over on the board."""
-        best: Optional[_core.Move] = self._search(board, depth, time, nodes, 1)["best_move"]
-        return best
-
-    def evaluate(self, board: _core.Board) -> int:
-        """The static evaluation: centipawns from the side to move."""
-        if not isinstance(board, _core.Board):
-            raise TypeError(f"board must be a shatranj.Board, not {type(board).__name__}")
-        return self._native.evaluate(board)
-
-    def stop(self) -> None:
-        """Stops a running search (from another thread); it returns its best move so far."""
-        self._native.stop()
-
-    def clear_hash(self) -> None:
-        """Forgets earlier searches: the transposition table and the move-ordering statistics."""
-        self._native.clear_hash()
-
-    def __enter__(self) -> Engine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def __repr__(self) -> str:
-        return f"<shatranj.Engine threads={self.threads} hash_mb={self.hash_mb} evaluation={self.evaluation!r}>"
