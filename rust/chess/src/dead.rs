@@ -324,6 +324,10 @@ fn decide(pos: &Position, reach: Option<&Reach>, color: Color, options: &DeadOpt
     let w = match found {
         Found::Mate(line) => Winnability::Helpmate(line),
         Found::NoMate => Winnability::Unwinnable(Proof::Search(Tier::Deep)),
+        // The solver's fast mode is not bounded: where our closure spent its whole budget
+        // (few moves, yet too many positions), its full-width search is the costly kind too
+        // (seconds on the development set), so the arbiter does not wait for it there.
+        Found::Unknown if budget == options.locked => Winnability::Unknown,
         Found::Unknown => undecided(pos, color, options),
     };
     done(w, Some(Tier::Deep), quick + deep)
