@@ -4,8 +4,11 @@
 //! time on the calls that reach it.
 //!
 //! Position sets:
-//! - each `--pgn FILE` (real games: engine matches, self-play): every game's final position,
-//!   and every position of every game;
+//! - each `--pgn FILE` (real games: engine matches, self-play; plain or compressed): every
+//!   game's final position, every position of its last 20 plies (the real game endings where
+//!   a flag falls or a player resigns), and every position of every game. Without `--pgn`,
+//!   the repository's own games: `benchmarks/games/gauntlet-2026-11-30.pgn.gz` (520 games of
+//!   the engine against Stockfish at 10+0.1, recorded by `benchmarks/match.py --gauntlet`);
 //! - seeded random playouts from the start position that prefer captures (so they simplify
 //!   into endgames the way real games do): each game's final position (mate, stalemate,
 //!   bare material, or the ply cap); one position drawn from its last 60 plies; one drawn
@@ -15,12 +18,18 @@
 //!   kings and up to three pieces anywhere): not from games, but the positions where the
 //!   static analysis and the deep tier do their work, so that the deep tier's cost shows.
 //!
+//! On the game endings of each PGN file, a last table sets the tiers side by side per call:
+//! ours alone (the solver switched off), the arbiter (ours, then the solver's fast mode), and
+//! CHA's solver alone, fast and full.
+//!
 //!     cargo run --release -p shatranj-chess --example dead_bench -- \
 //!   [--games N] [--seed S] [--pgn FILE]...
 
 use shatranj_chess::dead::{DeadOptions, Tier, analyse_with};
 use shatranj_chess::outcome::{Rules, time_forfeit};
 use shatranj_chess::pgn::PgnReader;
+use shatranj_chess::pgn::stream::Source;
+use shatranj_chess::solver;
 use shatranj_chess::{Board, CastlingRights, Color, Piece, Position, Role, Square};
 use std::io::BufReader;
 use std::time::Instant;
@@ -100,7 +109,7 @@ fn wall(rng: &mut Rng) -> Position {
 
 /// The main line of every game in a PGN file, as positions start to end.
 fn pgn_games(path: &str) -> Vec<Vec<Position>> {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let file = Source::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut games = Vec::new();
     for game in PgnReader::new(BufReader::new(file)).flatten() {
         if game.fatal.is_some() {
@@ -198,7 +207,17 @@ fn main() {
             _ => panic!("usage: dead_bench [--games N] [--seed S] [--pgn FILE]..."),
         }
     }
+    if pgns.is_empty() {
+        pgns.push(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../benchmarks/games/gauntlet-2026-11-30.pgn.gz"
+            )
+            .to_owned(),
+        );
+    }
     let mut sets: Vec<(String, Vec<Position>)> = Vec::new();
+    let mut endings: Vec<(String, Vec<Position>)> = Vec::new();
     for path in &pgns {
         let games = pgn_games(path);
         let name = std::path::Path::new(path)
@@ -207,6 +226,12 @@ fn main() {
         let finals = games.iter().filter_map(|g| g.last().copied()).collect();
         let every = games.iter().flatten().copied().collect();
         sets.push((format!("{name}: final ({} games)", games.len()), finals));
+        let last: Vec<Position> = games
+            .iter()
+            .flat_map(|g| g[g.len().saturating_sub(20)..].iter().copied())
+            .collect();
+        endings.push((format!("{name}: last 20 plies"), last.clone()));
+        sets.push((format!("{name}: last 20 plies"), last));
         sets.push((format!("{name}: every position"), every));
     }
     let mut rng = Rng::new(seed);
@@ -265,6 +290,50 @@ fn main() {
         let ((dm, dp, dx), (fm, fp, fx)) = (summary(dead), summary(flag));
         println!(
             "| {name} | {dm:.2} | {dp:.2} | {dx:.1} | {dead_count} | {fm:.2} | {fp:.2} | {fx:.1} | {drawn} |"
+        );
+    }
+    println!();
+    println!(
+        "| game endings, per side | ours median µs | p99 | max | cannot | arbiter median µs | p99 | max | cannot | chasolver fast median µs | p99 | max | cannot | chasolver full median µs | p99 | max | cannot |"
+    );
+    println!(
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    let ours = DeadOptions {
+        solver: false,
+        ..DeadOptions::default()
+    };
+    type Tier<'a> = Box<dyn Fn(&Position, Color) -> bool + 'a>;
+    let tiers: [Tier; 4] = [
+        Box::new(|p, c| !analyse_with(p, c, &ours).winnability.can_checkmate()),
+        Box::new(|p, c| !analyse_with(p, c, &options).winnability.can_checkmate()),
+        Box::new(|p, c| solver::solve_fast(p, c) == Ok(true)),
+        Box::new(|p, c| solver::solve(p, c).is_ok_and(|w| !w.can_checkmate())),
+    ];
+    for (name, set) in &endings {
+        let mut cells = Vec::new();
+        for tier in &tiers {
+            let (mut nanos, mut cannot) = (Vec::new(), 0);
+            for _pass in 0..2 {
+                // The first pass warms up; the second is measured.
+                nanos.clear();
+                cannot = 0;
+                for p in set {
+                    for color in Color::ALL {
+                        let start = Instant::now();
+                        let c = std::hint::black_box(tier(std::hint::black_box(p), color));
+                        nanos.push(start.elapsed().as_nanos() as u64);
+                        cannot += usize::from(c);
+                    }
+                }
+            }
+            let (m, p99, max) = summary(nanos);
+            cells.push(format!("{m:.2} | {p99:.1} | {max:.0} | {cannot}"));
+        }
+        println!(
+            "| {name} ({} sides) | {} |",
+            set.len() * 2,
+            cells.join(" | ")
         );
     }
     println!();
