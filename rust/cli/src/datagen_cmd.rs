@@ -42,6 +42,9 @@ pub struct DatagenArgs {
     /// Random plies of each opening.
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
+    /// Chess960: each opening starts from a starting position drawn by number from the seed.
+    #[arg(long)]
+    chess960: bool,
     /// Depth of the search that checks an opening's balance.
     #[arg(long, default_value_t = 6)]
     balance_depth: u32,
@@ -149,6 +152,7 @@ fn config(a: &DatagenArgs, evaluation: Evaluation) -> DatagenConfig {
                 max_eval: a.balance_cp,
                 balance_depth: a.balance_depth,
                 attempts: 64,
+                chess960: a.chess960,
             },
             soft_nodes: a.soft_nodes,
             hard_nodes: a.hard_nodes,

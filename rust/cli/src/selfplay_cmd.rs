@@ -47,6 +47,10 @@ pub struct SelfPlayArgs {
     /// Random plies of each random opening.
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
+    /// Chess960: each random opening starts from a starting position drawn by number from
+    /// the seed (the PGN says `Variant "Chess960"`).
+    #[arg(long, conflicts_with = "openings")]
+    chess960: bool,
     /// Write the games here as PGN.
     #[arg(long)]
     pgn: Option<PathBuf>,
@@ -121,6 +125,7 @@ fn config(args: &SelfPlayArgs) -> Result<SelfPlayConfig, SelfPlayCliError> {
         }
         None => OpeningSource::Random(RandomOpenings {
             plies: args.random_plies,
+            chess960: args.chess960,
             ..RandomOpenings::default()
         }),
     };

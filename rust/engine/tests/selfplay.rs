@@ -305,3 +305,36 @@ fn bad_settings_are_errors_and_a_stop_ends_the_match() {
     assert!(stopped.games.is_empty());
     let _ = Position::new();
 }
+
+/// Chess960 self-play: each game starts from a starting position drawn by number from the
+/// seed, the same games for the same seed, and its PGN (`Variant "Chess960"`, `SetUp`, an
+/// X-FEN `FEN`) reads back through the PGN reader to the recorded moves.
+#[test]
+fn chess960_games_start_from_drawn_numbers_and_read_back() {
+    let mut config = quick(38, 4);
+    config.limit = MoveLimit::Depth(2);
+    config.max_plies = 40;
+    config.openings = OpeningSource::Random(RandomOpenings {
+        plies: 2,
+        balance_depth: 1,
+        chess960: true,
+        ..RandomOpenings::default()
+    });
+    println!("seed 38");
+    let report = run(&config, false);
+    assert_eq!(pgns(&report), pgns(&run(&config, false)));
+    let text: String = pgns(&report).concat();
+    let read = shatranj_chess::pgn::read_all(text.as_bytes(), &AtomicBool::new(false));
+    assert_eq!(read.games.len(), 4);
+    let mut numbers = Vec::new();
+    for (g, pgn) in report.games.iter().zip(&read.games) {
+        numbers.push(g.record.start.chess960_number().unwrap());
+        assert_eq!(pgn.tag("Variant"), Some("Chess960"));
+        assert_eq!(pgn.tag("SetUp"), Some("1"));
+        assert!(pgn.errors.is_empty(), "{:?}", pgn.errors);
+        assert_eq!(pgn.start, g.record.start);
+        assert_eq!(pgn.mainline_moves(), g.record.moves);
+    }
+    println!("numbers {numbers:?}");
+    assert!(numbers.windows(2).any(|w| w[0] != w[1]), "{numbers:?}");
+}

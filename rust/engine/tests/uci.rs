@@ -673,3 +673,25 @@ fn chess960_castling_over_uci() {
         out.text()
     );
 }
+
+/// Chess960 castling both ways over UCI: the GUI's castling as king-takes-rook is played
+/// (Black's f8h8: king g8, rook f8), and the engine's own comes back the same way: here the
+/// only mate is castling b1a1 (king c1, rook d1 checking down the open d-file).
+#[test]
+fn chess960_castling_in_and_out_over_uci() {
+    let (mut uci, out) = session();
+    uci.handle_line("setoption name UCI_Chess960 value true");
+    uci.handle_line("position fen 5k1r/8/8/8/8/8/8/4K3 b h - 0 1 moves f8h8");
+    uci.handle_line("d");
+    assert!(
+        out.text().contains("5rk1/8/8/8/8/8/8/4K3 w - - 1 2"),
+        "{}",
+        out.text()
+    );
+    out.clear();
+    uci.handle_line("position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1");
+    uci.handle_line("go depth 3");
+    let best = out.wait_for("bestmove", Duration::from_secs(60)).unwrap();
+    assert_eq!(best, "bestmove b1a1", "{}", out.text());
+    assert!(out.text().contains("score mate 1"), "{}", out.text());
+}

@@ -14,7 +14,6 @@ use super::parse::{read_tag_section, split_move_number};
 use super::split::RawGame;
 use super::tags::Tags;
 use super::tree::PgnGame;
-use crate::fen;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::san;
@@ -121,7 +120,7 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
         return Lean::Unusual;
     }
     if let Some(text) = out.tags.get("FEN") {
-        match fen::parse(text) {
+        match super::start_position(text, out.tags.get("Variant")) {
             Ok(pos) => out.start = pos,
             Err(_) => return Lean::Unusual,
         }

@@ -70,6 +70,33 @@ pub use tags::{TagIter, Tags, is_tag_name};
 pub use tree::{Children, Nag, Node, NodeId, PgnGame};
 pub use writer::{WriteOptions, write_game, write_mainline, write_with_tags};
 
+use crate::castling::CastlingMode;
+use crate::fen::{self, FenError};
+use crate::position::Position;
+
+/// Whether a `Variant` tag names Chess960 (python-chess's spellings, any case).
+pub fn is_chess960_variant(variant: &str) -> bool {
+    let v = variant.to_ascii_lowercase();
+    [
+        "chess960",
+        "chess 960",
+        "fischerandom",
+        "fischerrandom",
+        "fischer random",
+    ]
+    .contains(&v.as_str())
+}
+
+/// A game's start position from its `FEN` tag: castling rights read as X-FEN or Shredder-FEN
+/// when the `Variant` tag says Chess960, as python-chess reads them; standard chess's otherwise.
+pub(crate) fn start_position(fen_text: &str, variant: Option<&str>) -> Result<Position, FenError> {
+    let mode = match variant {
+        Some(v) if is_chess960_variant(v) => CastlingMode::Chess960,
+        _ => CastlingMode::Standard,
+    };
+    fen::parse_with(fen_text, mode)
+}
+
 /// The seven-tag roster (PGN standard 8.1.1), in the order it is written, with the value
 /// written for a tag that is missing.
 pub const TAG_ROSTER: [(&str, &str); 7] = [

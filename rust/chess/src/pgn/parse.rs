@@ -22,7 +22,6 @@ use super::split::RawGame;
 use super::tags::Tags;
 use super::tree::{Nag, NodeId, PgnGame};
 use super::{RESULTS, SUFFIX_NAGS};
-use crate::fen;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::san::{self, SanError};
@@ -53,7 +52,7 @@ pub(crate) fn parse_tree(raw: &RawGame) -> PgnGame {
     let (rest, line_no) = read_tag_section(raw, &mut game.tags, &mut game.errors);
     let start = match game.tag("FEN") {
         None => Some(Position::new()),
-        Some(text) => match fen::parse(text) {
+        Some(text) => match super::start_position(text, game.tag("Variant")) {
             Ok(pos) => Some(pos),
             Err(e) => {
                 let kind = PgnErrorKind::BadFen {

@@ -1,5 +1,6 @@
 //! Where self-play games start: a given list of openings (FEN and/or UCI moves), or random
-//! balanced ones drawn from a seed.
+//! balanced ones drawn from a seed (from the standard start, or from a Chess960 starting
+//! position drawn by number).
 //!
 //! A random opening for game `i` depends only on `(seed, i)`: its generator is seeded from
 //! both, and the balance test is a fixed-depth search with a fresh table. So any subset of
@@ -10,7 +11,7 @@ use crate::limits::Limits;
 use crate::score::Score;
 use crate::util::SplitMix64;
 use shatranj_chess::uci::parse_uci;
-use shatranj_chess::{Move, Position};
+use shatranj_chess::{CastlingMode, FenError, Move, Position, chess960};
 use std::fmt;
 
 /// A start position and the moves played from it before the engines take over.
@@ -83,7 +84,7 @@ impl Opening {
             (None, text)
         };
         let start = match fen {
-            Some(fen) => fen.parse::<Position>().map_err(|e| OpeningError::Fen {
+            Some(fen) => start_from_fen(fen).map_err(|e| OpeningError::Fen {
                 line,
                 fen: fen.to_owned(),
                 error: e.to_string(),
@@ -111,6 +112,14 @@ impl Opening {
     }
 }
 
+/// A game's start position from its FEN: standard chess's, or X-FEN/Shredder-FEN where only
+/// Chess960 explains the castling rights. (Where both read a FEN they read the same
+/// position: `KQkq` with the king on e1/e8 and rooks in the corners.)
+pub fn start_from_fen(fen: &str) -> Result<Position, FenError> {
+    fen.parse::<Position>()
+        .or_else(|e| Position::from_fen_with(fen, CastlingMode::Chess960).map_err(|_| e))
+}
+
 /// Parses an opening file: one opening per line (see [`Opening::parse`]); blank lines and
 /// lines starting with `#` are skipped.
 pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningError> {
@@ -129,7 +138,7 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningError> {
 /// How random openings are drawn.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RandomOpenings {
-    /// Uniformly random legal moves from the standard start.
+    /// Uniformly random legal moves from the start position.
     pub plies: u32,
     /// The largest |score| (centipawns, a `balance_depth` search) an opening may have.
     pub max_eval: i32,
@@ -137,6 +146,9 @@ pub struct RandomOpenings {
     pub balance_depth: u32,
     /// Draws tried before the most balanced one seen is taken.
     pub attempts: u32,
+    /// Chess960: the random moves start from a Chess960 starting position whose number
+    /// (0–959) is drawn from the game's generator, instead of the standard start.
+    pub chess960: bool,
 }
 
 impl Default for RandomOpenings {
@@ -146,6 +158,7 @@ impl Default for RandomOpenings {
             max_eval: 100,
             balance_depth: 4,
             attempts: 64,
+            chess960: false,
         }
     }
 }
@@ -154,9 +167,16 @@ impl Default for RandomOpenings {
 /// the first whose balance search scores within `max_eval`; else the best-balanced draw.
 pub fn random_opening(seed: u64, index: u64, cfg: &RandomOpenings) -> Opening {
     let mut rng = SplitMix64::for_game(seed, index);
+    // One start per game, drawn before the moves so every attempt starts from it.
+    let start = if cfg.chess960 {
+        let number = rng.below(chess960::COUNT as usize) as u32;
+        Position::chess960(number).unwrap_or_default()
+    } else {
+        Position::new()
+    };
     let mut best: Option<(i32, Opening)> = None;
     for _ in 0..cfg.attempts.max(1) {
-        let mut pos = Position::new();
+        let mut pos = start;
         let mut moves = Vec::with_capacity(cfg.plies as usize);
         for _ in 0..cfg.plies {
             let legal = pos.legal_moves();
@@ -171,10 +191,7 @@ pub fn random_opening(seed: u64, index: u64, cfg: &RandomOpenings) -> Opening {
             continue;
         }
         let imbalance = balance(&pos, cfg.balance_depth);
-        let opening = Opening {
-            start: Position::new(),
-            moves,
-        };
+        let opening = Opening { start, moves };
         if imbalance <= cfg.max_eval {
             return opening;
         }
@@ -184,7 +201,7 @@ pub fn random_opening(seed: u64, index: u64, cfg: &RandomOpenings) -> Opening {
     }
     best.map_or_else(
         || Opening {
-            start: Position::new(),
+            start,
             moves: Vec::new(),
         },
         |(_, o)| o,
@@ -221,6 +238,9 @@ mod tests {
         assert_eq!(o.moves.len(), 3);
         let o = Opening::parse("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 moves e1c1", 2).unwrap();
         assert_eq!(o.moves.len(), 1);
+        // Chess960: castling rights by file, castling as king-takes-rook.
+        let o = Opening::parse("1r4k1/8/8/8/8/8/PPP5/RK6 w A - 0 1 moves b1a1", 2).unwrap();
+        assert_eq!(o.position().fen(), "1r4k1/8/8/8/8/8/PPP5/2KR4 b - - 1 1");
         assert_eq!(Opening::parse("", 3).unwrap().moves, vec![]);
         let bad = [
             ("e2e5", "move"),
@@ -255,5 +275,28 @@ mod tests {
         let others: Vec<Opening> = (0..6).map(|i| random_opening(7, i, &cfg)).collect();
         assert!(others.windows(2).any(|w| w[0] != w[1]));
         assert_ne!(random_opening(8, 3, &cfg), a);
+    }
+
+    /// Chess960 openings start from a starting position drawn by number, the same for the
+    /// same seed and index, and different numbers over a few games.
+    #[test]
+    fn chess960_openings_start_from_a_drawn_number() {
+        let cfg = RandomOpenings {
+            plies: 2,
+            balance_depth: 1,
+            attempts: 1,
+            chess960: true,
+            ..RandomOpenings::default()
+        };
+        let numbers: Vec<u32> = (0..8)
+            .map(|i| {
+                let o = random_opening(5, i, &cfg);
+                assert_eq!(o, random_opening(5, i, &cfg));
+                assert_eq!(o.moves.len(), 2);
+                o.start.chess960_number().unwrap()
+            })
+            .collect();
+        println!("seed 5: {numbers:?}");
+        assert!(numbers.windows(2).any(|w| w[0] != w[1]), "{numbers:?}");
     }
 }

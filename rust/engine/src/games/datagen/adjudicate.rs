@@ -64,6 +64,7 @@ impl Default for GameSettings {
                 max_eval: 300,
                 balance_depth: 6,
                 attempts: 64,
+                chess960: false,
             },
             soft_nodes: 5000,
             hard_nodes: 100_000,

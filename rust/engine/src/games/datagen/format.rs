@@ -38,6 +38,7 @@ use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use crate::games::opening::start_from_fen;
 use crate::util::write_atomically;
 
 /// The first bytes of a decompressed shard.
@@ -309,7 +310,7 @@ impl<R: Read> GameReader<R> {
             let mut fen = vec![0u8; fen_len];
             read_exact_or(&mut self.input, &mut fen, truncated())?;
             let text = String::from_utf8_lossy(&fen).into_owned();
-            text.parse::<Position>().map_err(|e| DataError::BadFen {
+            start_from_fen(&text).map_err(|e| DataError::BadFen {
                 game,
                 fen: text.clone(),
                 error: e.to_string(),
@@ -461,6 +462,23 @@ mod tests {
         assert_eq!(kept[1].score, 5);
         let drawn: Vec<_> = games[1].training_positions().collect();
         assert_eq!(drawn[0].result_for_side_to_move(), 0.5);
+    }
+
+    /// A Chess960 game (its start's castling rights by file, castling as king-takes-rook)
+    /// reads back as written.
+    #[test]
+    fn chess960_games_round_trip() {
+        let start = Position::from_fen_with(
+            "1r4k1/8/8/8/8/8/PPP5/RK6 w A - 0 1",
+            shatranj_chess::CastlingMode::Chess960,
+        )
+        .unwrap();
+        let games = vec![
+            game(0, start, &["b1a1", "g8g7", "c1b1"], None),
+            game(1, Position::chess960(0).unwrap(), &["g2g3", "d8c6"], None),
+        ];
+        let bytes = shard_bytes(&games).unwrap();
+        assert_eq!(games_from_bytes(&bytes).unwrap(), games);
     }
 
     /// Every way a shard can be damaged gives its own error, never a panic.

@@ -208,11 +208,19 @@ pub struct SelfPlayGame {
     pub record: GameRecord,
     pub event: String,
     pub player: String,
+    /// A Chess960 game (PGN `Variant "Chess960"`).
+    pub chess960: bool,
 }
 
 impl SelfPlayGame {
     pub fn pgn(&self) -> String {
-        format_pgn(&self.record, &self.event, &self.player, &self.player)
+        format_pgn(
+            &self.record,
+            &self.event,
+            &self.player,
+            &self.player,
+            self.chess960,
+        )
     }
 }
 
@@ -407,12 +415,14 @@ pub fn play_games(
         None => stats.evaluator = "cpu (inline)".into(),
     }
     let player = format!("shatranj {}", config.limit.describe());
+    let chess960 = matches!(&config.openings, OpeningSource::Random(r) if r.chess960);
     let games = records
         .into_iter()
         .map(|record| SelfPlayGame {
             record,
             event: config.event.clone(),
             player: player.clone(),
+            chess960,
         })
         .collect();
     Ok(SelfPlayReport {
