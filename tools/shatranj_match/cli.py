@@ -32,6 +32,7 @@ from .config import (
     ConfigError,
     EngineSpec,
     TimeControl,
+    chess960_openings,
     engine_spec,
     load_openings,
     parse_tc,
@@ -93,6 +94,15 @@ def arguments(argv: list[str]) -> argparse.Namespace:
         "--concurrency", type=int, default=1, help="games played at once (default 1)"
     )
     parser.add_argument("--openings", metavar="FILE", help="SAN lines or FENs, one per line")
+    parser.add_argument(
+        "--chess960",
+        action="store_true",
+        help="Chess960: start positions drawn by number from --seed, each played twice with "
+        "colours swapped; UCI_Chess960 is set on both engines",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the --chess960 start positions (default 0)"
+    )
     parser.add_argument("--pgn", default="match.pgn", help="PGN file for all games (appended)")
     parser.add_argument(
         "--adjudicate-draw", metavar="MOVE:PLIES:CP", help="e.g. 40:8:10 (default: off)"
@@ -164,7 +174,12 @@ def main(argv: list[str]) -> int:
         if args.time_margin < 0:
             raise ConfigError("--time-margin must not be negative")
         adjudication = build_adjudication(args)
-        openings = load_openings(args.openings) if args.openings else list(OPENINGS)
+        if args.chess960 and args.openings:
+            raise ConfigError("--chess960 draws its own start positions: leave out --openings")
+        if args.chess960:
+            openings = chess960_openings(args.games, args.seed)
+        else:
+            openings = load_openings(args.openings) if args.openings else list(OPENINGS)
         first, opponents = pairings(args)
         own_nodes = [
             e.name for e in (first, *opponents) if isinstance(e, EngineSpec) and e.nodes is not None
@@ -305,6 +320,7 @@ def record(
         (
             f"- {f'fixed nodes: {args.nodes} a move' if args.nodes else f'time control: {tc} (seconds)'}, "
             f"{args.games} games per pairing, concurrency {args.concurrency}, one thread per engine"
+            + (f", Chess960 starts drawn with seed {args.seed}" if args.chess960 else "")
         ),
         f"- engine under test: {first.name} = `{shlex.join(first.command)}`"
         + (f" {dict(first.options)}" if first.options else "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import random
 import re
 import shlex
 import shutil
@@ -302,6 +303,30 @@ def load_openings(path: str) -> list[str]:
     if not openings:
         raise ConfigError(f"openings file {path!r} has no openings")
     return openings
+
+
+# A Chess960 opening: the starting position of that number (0-959), ``chess960:518`` being
+# the standard one. The engines are told UCI_Chess960 (python-chess does it for a Chess960 board).
+CHESS960_PREFIX = "chess960:"
+
+
+def chess960_openings(games: int, seed: int) -> list[str]:
+    """The Chess960 starts of a match of ``games`` games: ``ceil(games / 2)`` distinct numbers
+    drawn from ``seed`` (each start is then played twice, colours swapped, by :func:`schedule`)."""
+    count = min(960, max(1, (games + 1) // 2))
+    numbers = random.Random(seed).sample(range(960), count)
+    return [f"{CHESS960_PREFIX}{n}" for n in numbers]
+
+
+def chess960_number(opening: str) -> int | None:
+    """The number of a ``chess960:N`` opening, ``None`` for any other opening."""
+    text = opening.strip()
+    if not text.startswith(CHESS960_PREFIX):
+        return None
+    number = text[len(CHESS960_PREFIX) :]
+    if not number.isdigit() or not 0 <= int(number) < 960:
+        raise ConfigError(f"bad opening {opening!r}: Chess960 starts are numbered 0 to 959")
+    return int(number)
 
 
 def schedule(openings: list[str] | tuple[str, ...], games: int) -> list[tuple[str, bool]]:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import chess
 import chess.engine
 import chess.pgn
-from .config import ConfigError, EngineSpec, TimeControl
+from .config import ConfigError, EngineSpec, TimeControl, chess960_number
 
 # How long an engine may take to start (answer uci/xboard) and to quit.
 START_TIMEOUT = 30.0
@@ -159,8 +159,12 @@ class Player:
 
 
 def start_board(opening: str) -> chess.Board:
-    """The position after an opening given as SAN moves from the start, or as a FEN/EPD."""
+    """The position after an opening given as SAN moves from the start, as a FEN/EPD, or a
+    Chess960 start as ``chess960:N`` (a Chess960 board: python-chess then sets UCI_Chess960)."""
     text = opening.strip()
+    number = chess960_number(text)
+    if number is not None:
+        return chess.Board.from_chess960_pos(number)
     if "/" in text:
         try:
             if len(text.split()) >= 6 and text.split()[4].isdigit():

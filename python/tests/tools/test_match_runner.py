@@ -296,6 +296,25 @@ def test_start_board_from_san_fen_and_epd() -> None:
             match_play.start_board(bad)
 
 
+def test_chess960_starts_are_seeded_numbers_each_played_twice() -> None:
+    openings = match_config.chess960_openings(7, seed=3)
+    assert openings == match_config.chess960_openings(7, seed=3)
+    assert len(openings) == 4 and len(set(openings)) == 4
+    assert openings != match_config.chess960_openings(7, seed=4)
+    games = match_config.schedule(openings, 7)
+    assert [first_is_white for _, first_is_white in games] == [True, False] * 3 + [True]
+    assert games[0][0] == games[1][0] == openings[0]
+    board = match_play.start_board(openings[0])
+    assert board.chess960 and board.chess960_pos() == match_config.chess960_number(openings[0])
+    assert match_play.start_board("chess960:518").fen() == chess.STARTING_FEN
+    for bad in ["chess960:960", "chess960:x", "chess960:-1"]:
+        with pytest.raises(ConfigError):
+            match_play.start_board(bad)
+    # --chess960 draws its own starts: an openings file as well is a usage error.
+    argv = ["--chess960", "--openings", "book.txt", "--engine", "a", "--engine", "b"]
+    assert match.main(argv) == 2
+
+
 def test_load_openings(tmp_path) -> None:
     path = tmp_path / "book.txt"
     path.write_text("# comment\n\ne4 e5\nd4 d5\n", encoding="utf-8")
