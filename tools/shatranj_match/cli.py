@@ -8,6 +8,10 @@
     python3 benchmarks/match.py --gauntlet --engine "name=shatranj cmd=/tmp/shatranj" \\
         --games 10 --tc 10+0.1 --record --note "sample"
 
+    # Chess960: 30 games from 15 start positions drawn from the seed, colours swapped
+    python3 benchmarks/match.py --engine shatranj --engine stockfish-2000 --chess960 --seed 38 \\
+        --games 30 --nodes 20000
+
 Engine specifications are ``key=value`` words (``name``, ``cmd``, ``arg``, ``proto``, ``dir``,
 ``option.NAME``), a JSON object, or a preset name (``stockfish-1500``, ``stockfish-2000``,
 ``stockfish-2850``, ``stockfish``, ``phalanx``, ``glaurung``). See benchmarks/README.md.
