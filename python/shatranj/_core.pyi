@@ -484,7 +484,18 @@ class Engine:
         nodes: Optional[int] = None,
         multipv: int = 1,
     ) -> dict[str, Any]: ...
+    def search_fen(
+        self,
+        fen: str,
+        moves: list[str],
+        *,
+        depth: Optional[int] = None,
+        time: Optional[float] = None,
+        nodes: Optional[int] = None,
+        multipv: int = 1,
+    ) -> dict[str, Any]: ...
     def evaluate(self, board: Board) -> int: ...
+    def evaluate_fen(self, fen: str) -> int: ...
     def stop(self) -> None: ...
     def clear_hash(self) -> None: ...
     @property
@@ -514,6 +525,7 @@ def selfplay(
     hash_mb: int = 2,
     progress: Optional[Callable[[dict[str, Any]], object]] = None,
     eval_file: _EvalFile = None,
+    chess960: bool = False,
 ) -> dict[str, Any]: ...
 
 # ----- NNUE (python/shatranj/nnue.py is the public API) -------------------------------------

@@ -11,7 +11,7 @@ users import it by, so its ``repr``, pickles and documentation read as before.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Union, overload
+from typing import Any, Dict, List, Literal, Optional, Tuple, Union, overload
 
 from . import _core
 from ._engine_protocol import InfoDict
@@ -42,17 +42,45 @@ class Engine:
     :data:`EvalFile`): a network file's path, ``"<default>"``, ``"classical"``, a
     :class:`shatranj.nnue.Network`, or ``None`` for the default. A network that cannot be
     loaded raises :class:`shatranj.NetworkError` saying why.
+
+    ``chess960=True`` plays Chess960 too, as ``UCI_Chess960`` does: a board made with
+    ``chess960=True`` is searched with its castling rights by file, and its castling moves
+    come back as the king taking its own rook, as python-chess's Chess960 board holds them.
+    Without it such a board raises ``ValueError``. Standard boards play as always.
     """
 
     def __init__(
-        self, threads: int = 1, hash_mb: int = 64, device: str = "auto", eval_file: EvalFile = None
+        self,
+        threads: int = 1,
+        hash_mb: int = 64,
+        device: str = "auto",
+        eval_file: EvalFile = None,
+        *,
+        chess960: bool = False,
     ) -> None:
         for name, value in (("threads", threads), ("hash_mb", hash_mb)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"{name} must be an int, not {type(value).__name__}")
         if not isinstance(device, str):
             raise TypeError(f"device must be a str, not {type(device).__name__}")
+        if not isinstance(chess960, bool):
+            raise TypeError(f"chess960 must be a bool, not {type(chess960).__name__}")
         self._native = _core.Engine(threads, hash_mb, device, eval_file)
+        self._chess960 = chess960
+
+    @property
+    def chess960(self) -> bool:
+        """Whether Chess960 boards are played (``UCI_Chess960``)."""
+        return self._chess960
+
+    def _chess960_game(self, board: _core.Board) -> Optional[Tuple[str, List[str]]]:
+        """A Chess960 board's start FEN and UCI moves (the engine reads them in Chess960
+        mode); ``None`` for a standard board."""
+        if not board.chess960:
+            return None
+        if not self._chess960:
+            raise ValueError("a Chess960 board needs Engine(chess960=True)")
+        return board.root().fen(), [move.uci() for move in board.move_stack]
 
     @property
     def threads(self) -> int:
@@ -87,6 +115,16 @@ class Engine:
                 raise TypeError(f"{name} must be an int, not {type(value).__name__}")
         if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float))):
             raise TypeError(f"time must be a number of seconds, not {type(time).__name__}")
+        game = self._chess960_game(board)
+        if game is not None:
+            return self._native.search_fen(
+                game[0],
+                game[1],
+                depth=depth,
+                time=None if time is None else float(time),
+                nodes=nodes,
+                multipv=multipv,
+            )
         return self._native.search(
             board,
             depth=depth,
@@ -164,6 +202,8 @@ class Engine:
         """The static evaluation: centipawns from the side to move."""
         if not isinstance(board, _core.Board):
             raise TypeError(f"board must be a shatranj.Board, not {type(board).__name__}")
+        if self._chess960_game(board) is not None:
+            return self._native.evaluate_fen(board.fen())
         return self._native.evaluate(board)
 
     def stop(self) -> None:
@@ -181,7 +221,8 @@ class Engine:
         self.stop()
 
     def __repr__(self) -> str:
-        return f"<shatranj.Engine threads={self.threads} hash_mb={self.hash_mb} evaluation={self.evaluation!r}>"
+        chess960 = " chess960=True" if self._chess960 else ""
+        return f"<shatranj.Engine threads={self.threads} hash_mb={self.hash_mb}{chess960} evaluation={self.evaluation!r}>"
 
 
 Engine.__module__ = "shatranj.engine"

@@ -79,6 +79,7 @@ def selfplay(
     random_plies: int = 8,
     hash_mb: int = 2,
     eval_file: EvalFile = None,
+    chess960: bool = False,
 ) -> SelfPlayResult:
     """Plays ``games`` games (indices ``first_game ..``), each move a search of ``depth``
     plies or ``nodes`` nodes (exactly one of them), ``concurrency`` games at once.
@@ -93,6 +94,9 @@ def selfplay(
     ``elapsed``) about every 20 ms while something changes. ``eval_file`` is the static
     evaluation of both sides, as in :class:`shatranj.Engine` (a network file's path,
     ``"<default>"``, ``"classical"``, a :class:`shatranj.nnue.Network` or ``None``).
+    ``chess960=True`` starts each random opening from a Chess960 starting position whose
+    number is drawn from ``(seed, i)``; the PGN says ``Variant "Chess960"`` with the start's
+    ``FEN``, as python-chess reads it (``chess.pgn.read_game``).
     """
     for name, value in (
         ("games", games),
@@ -110,8 +114,9 @@ def selfplay(
     _int("nodes", nodes, optional=True)
     if not isinstance(device, str):
         raise TypeError(f"device must be a str, not {type(device).__name__}")
-    if not isinstance(batched, bool):
-        raise TypeError(f"batched must be a bool, not {type(batched).__name__}")
+    for flag, value in (("batched", batched), ("chess960", chess960)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{flag} must be a bool, not {type(value).__name__}")
     if seed < 0 or first_game < 0:
         raise ValueError("seed and first_game must not be negative")
     opening_list: Optional[List[str]] = None
@@ -138,6 +143,7 @@ def selfplay(
         hash_mb=hash_mb,
         progress=progress,
         eval_file=eval_file,
+        chess960=chess960,
     )
     played = [
         SelfPlayGame(index=i, result=r, termination=t, plies=n, pgn=p)

@@ -204,3 +204,31 @@ def test_uci_binary_works_under_python_chess(shatranj_binary: Path) -> None:
             result = uci.play(board, chess.engine.Limit(nodes=3000))
             assert result.move in board.legal_moves
             board.push(result.move)
+
+
+def test_chess960_boards_need_chess960_and_castle_as_king_takes_rook() -> None:
+    # The only mate is castling b1a1 (king c1, rook d1 down the open d-file).
+    board = shatranj.Board("2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1", chess960=True)
+    with pytest.raises(ValueError, match="chess960=True"):
+        shatranj.Engine(hash_mb=4).analyse(board, depth=2)
+    engine = shatranj.Engine(hash_mb=4, chess960=True)
+    assert engine.chess960 and "chess960=True" in repr(engine)
+    info = engine.analyse(board, depth=3)
+    assert info["pv"][0] == shatranj.Move.from_uci("b1a1")
+    assert info["score"].white() == Mate(1)
+    assert board.is_castling(info["pv"][0])
+    # The castling in the move stack is sent on: after b1a1 and a black move, the search
+    # starts from the castled position (its line is legal there).
+    board.push(info["pv"][0])
+    assert board.is_checkmate()
+    board = shatranj.Board("rk5r/ppp5/8/8/8/8/PPP5/RK2R3 w KQkq - 0 1", chess960=True)
+    for uci in ["b1e1", "b8a8"]:
+        board.push(shatranj.Move.from_uci(uci))
+        line = board.copy()
+        for move in engine.analyse(line, depth=3)["pv"]:
+            assert move in line.legal_moves, (line.fen(), move)
+            line.push(move)
+    assert isinstance(engine.evaluate(board), int)
+    # Standard boards are unchanged: castling is the king's move.
+    standard = shatranj.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert engine.play(standard, depth=1) in standard.legal_moves

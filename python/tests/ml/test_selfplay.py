@@ -178,3 +178,23 @@ def test_other_threads_run_while_games_play() -> None:
 
 def test_ctrl_c_stops_a_match() -> None:
     assert_ctrl_c_interrupts("shatranj.selfplay(games=100000, depth=6, concurrency=2)")
+
+
+def test_chess960_games_replay_in_python_chess() -> None:
+    result = shatranj.selfplay(games=2, depth=2, seed=38, max_plies=30, random_plies=2, chess960=True)
+    print("seed 38")
+    numbers = []
+    for game in result.games:
+        read = chess.pgn.read_game(io.StringIO(game.pgn))
+        assert read is not None and not read.errors
+        assert read.headers["Variant"] == "Chess960"
+        board = read.board()
+        assert board.chess960
+        numbers.append(board.chess960_pos())
+        for move in read.mainline_moves():
+            assert move in board.legal_moves
+            board.push(move)
+        assert len(board.move_stack) == game.plies
+    assert all(n is not None for n in numbers), numbers
+    with pytest.raises(ValueError, match="chess960"):
+        shatranj.selfplay(games=1, depth=1, openings=["e2e4"], chess960=True)

@@ -12,11 +12,13 @@
 use crate::board::Board;
 use crate::eval_file::EvalSpec;
 use crate::evaluator::{eval_error, open_evaluator, parse_device};
-use crate::moves::{interned, key_of, moves_list};
+use crate::moves::{interned, key_of, parse_uci_key};
 use crate::worker::run_interruptible;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use shatranj_chess::uci::{parse_uci, to_uci};
+use shatranj_chess::{CastlingMode, History, Move, Position};
 use shatranj_engine::engine::MAX_THREADS;
 use shatranj_engine::tt::MAX_HASH_MB;
 use shatranj_engine::{
@@ -36,6 +38,30 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// Searches `root` on a worker thread with the GIL released (see the module docs); the
+    /// moves come back as python-chess's `chess960` board holds them when `chess960`.
+    fn search_root<'py>(
+        &self,
+        py: Python<'py>,
+        root: SearchRoot,
+        limits: Limits,
+        chess960: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let start = root.position;
+        // Armed before the worker starts, so a Ctrl-C or `stop()` that comes before the
+        // search begins still stops it.
+        self.stop.arm();
+        let inner = Arc::clone(&self.inner);
+        let job = move || {
+            let mut engine = inner.lock().unwrap_or_else(|p| p.into_inner());
+            let result = engine.search(root, &limits, |_| {});
+            (result, engine.hashfull())
+        };
+        let (result, hashfull) =
+            run_interruptible(py, "search", SLICE, job, || self.stop.stop(), || Ok(()))?;
+        result_dict(py, &result, hashfull, &start, chess960)
+    }
+
     /// The engine, even if a search thread panicked while holding it (the engine's state is
     /// a hash table, which any content leaves valid).
     fn lock(&self) -> MutexGuard<'_, shatranj_engine::Engine> {
@@ -43,6 +69,20 @@ impl Engine {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// The game of a Chess960 board: its start `fen` read in Chess960 mode and its UCI `moves`
+/// (`ValueError` for a bad FEN or an illegal move).
+fn chess960_history(fen: &str, moves: &[String]) -> PyResult<History> {
+    let start = Position::from_fen_with(fen, CastlingMode::Chess960)
+        .map_err(|e| PyValueError::new_err(format!("bad Chess960 FEN {fen:?}: {e}")))?;
+    let mut history = History::new(start);
+    for text in moves {
+        let m = parse_uci(history.position(), text)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        history.push_unchecked(m);
+    }
+    Ok(history)
 }
 
 fn options(
@@ -142,16 +182,44 @@ fn score_tuple(score: Score) -> (&'static str, i32) {
     }
 }
 
+/// The Python move of each of `moves`, played in turn from `pos`: castling is the king's move
+/// on a standard board, the king taking its own rook on a Chess960 one (`chess960`), as
+/// python-chess's boards hold them.
+fn line_keys(pos: &Position, moves: &[Move], chess960: bool) -> PyResult<Vec<u16>> {
+    if !chess960 {
+        return Ok(moves.iter().map(|&m| key_of(m)).collect());
+    }
+    let mut pos = *pos;
+    moves
+        .iter()
+        .map(|&m| {
+            let key = parse_uci_key(&to_uci(&pos, m, CastlingMode::Chess960));
+            pos.play_unchecked(m);
+            key
+        })
+        .collect()
+}
+
+fn moves_of<'py>(py: Python<'py>, keys: Vec<u16>) -> PyResult<Bound<'py, PyList>> {
+    let objects = keys
+        .into_iter()
+        .map(|k| interned(py, k))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, objects)
+}
+
 fn result_dict<'py>(
     py: Python<'py>,
     result: &SearchResult,
     hashfull: u32,
+    root: &Position,
+    chess960: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    let best = result
-        .best_move
-        .map(|m| interned(py, key_of(m)))
-        .transpose()?;
+    let best = match result.best_move {
+        Some(m) => Some(moves_of(py, line_keys(root, &[m], chess960)?)?.get_item(0)?),
+        None => None,
+    };
     dict.set_item("best_move", best)?;
     dict.set_item("depth", result.depth)?;
     dict.set_item("seldepth", result.seldepth)?;
@@ -172,7 +240,7 @@ fn result_dict<'py>(
         lines.append((
             line.multipv,
             score_tuple(line.score),
-            moves_list(py, &line.pv)?,
+            moves_of(py, line_keys(root, &line.pv, chess960)?)?,
         ))?;
     }
     dict.set_item("lines", lines)?;
@@ -215,18 +283,34 @@ impl Engine {
     ) -> PyResult<Bound<'py, PyDict>> {
         let limits = limits(depth, time, nodes, multipv)?;
         let root = SearchRoot::from(crate::board::read(board)?.valid_history()?);
-        // Armed before the worker starts, so a Ctrl-C or `stop()` that comes before the
-        // search begins still stops it.
-        self.stop.arm();
-        let inner = Arc::clone(&self.inner);
-        let job = move || {
-            let mut engine = inner.lock().unwrap_or_else(|p| p.into_inner());
-            let result = engine.search(root, &limits, |_| {});
-            (result, engine.hashfull())
-        };
-        let (result, hashfull) =
-            run_interruptible(py, "search", SLICE, job, || self.stop.stop(), || Ok(()))?;
-        result_dict(py, &result, hashfull)
+        self.search_root(py, root, limits, false)
+    }
+
+    /// [`search`](Self::search) of the position reached by UCI `moves` from the Chess960
+    /// start `fen` (X-FEN or Shredder-FEN castling rights; castling as king-takes-rook or,
+    /// where standard chess has it, the king's move): the moves returned castle as the king
+    /// taking its own rook, as python-chess's Chess960 board writes them.
+    #[pyo3(signature = (fen, moves, *, depth = None, time = None, nodes = None, multipv = 1))]
+    #[allow(clippy::too_many_arguments)]
+    fn search_fen<'py>(
+        &self,
+        py: Python<'py>,
+        fen: &str,
+        moves: Vec<String>,
+        depth: Option<i64>,
+        time: Option<f64>,
+        nodes: Option<i64>,
+        multipv: i64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let limits = limits(depth, time, nodes, multipv)?;
+        let history = chess960_history(fen, &moves)?;
+        self.search_root(py, SearchRoot::from(&history), limits, true)
+    }
+
+    /// The static evaluation of the Chess960 position `fen` (see [`search_fen`](Self::search_fen)).
+    fn evaluate_fen(&self, py: Python<'_>, fen: &str) -> PyResult<i32> {
+        let pos = *chess960_history(fen, &[])?.position();
+        Ok(py.detach(|| self.lock().evaluate(&pos)))
     }
 
     /// The static evaluation of the board: centipawns from the side to move.

@@ -33,7 +33,8 @@ fn whole<T: TryFrom<i64>>(name: &str, v: i64) -> PyResult<T> {
 #[pyo3(signature = (
     *, games, depth = None, nodes = None, device = "auto", concurrency = 1, seed = 0,
     openings = None, max_plies = 400, first_game = 0, batched = false, batch_size = 4096,
-    wait_us = 200, random_plies = 8, hash_mb = 2, progress = None, eval_file = None
+    wait_us = 200, random_plies = 8, hash_mb = 2, progress = None, eval_file = None,
+    chess960 = false
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
@@ -54,6 +55,7 @@ pub fn selfplay<'py>(
     hash_mb: i64,
     progress: Option<Bound<'py, PyAny>>,
     eval_file: Option<&Bound<'py, PyAny>>,
+    chess960: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let limit = match (depth, nodes) {
         (Some(d), None) => MoveLimit::Depth(whole("depth", d)?),
@@ -68,8 +70,14 @@ pub fn selfplay<'py>(
     let openings = match openings {
         None => OpeningSource::Random(RandomOpenings {
             plies: whole("random_plies", random_plies)?,
+            chess960,
             ..RandomOpenings::default()
         }),
+        Some(_) if chess960 => {
+            return Err(PyValueError::new_err(
+                "chess960=True draws its own start positions: leave out openings=",
+            ));
+        }
         Some(list) => {
             let parsed = list
                 .iter()
