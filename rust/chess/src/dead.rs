@@ -23,8 +23,10 @@
 //!   the cheap way, so that the positions of real games that pass the gate (where a mate
 //!   nearly always exists) do not pay for the closure. Elsewhere the quick tier's "unknown"
 //!   stands;
-//! - where all of ours is undecided, CHA's solver in its bounded fast mode (feature
-//!   `solver`, `DeadOptions::solver`); its full search is `Position::winnability_full`.
+//! - where all of ours is undecided, CHA's solver in its fast mode (feature `solver`,
+//!   `DeadOptions::solver`), except where our closure ran out of budget (the fast mode has no
+//!   bound of its own and takes seconds on such positions); its full search is
+//!   `Position::winnability_full`.
 //!
 //! Each proof can be switched off ([`ProofRules`]), so that tests can show that each one is
 //! needed, and benchmarks what each one adds.
@@ -70,7 +72,7 @@ pub enum Proof {
     /// The helpmate search followed every line to one of the proofs above, a stalemate or
     /// the opponent's mate, within the budget of the tier named.
     Search(Tier),
-    /// CHA's solver in its bounded fast mode (the `solver` feature), consulted where ours
+    /// CHA's solver in its fast mode (the `solver` feature), consulted where ours
     /// could not decide.
     SolverFast,
     /// CHA's solver in full (the `solver` feature): `Position::winnability_full`.
@@ -160,7 +162,7 @@ pub struct DeadOptions {
     /// soundness; it keeps the closure's cost off the positions of real games that pass the
     /// gate, where a helpmate nearly always exists.
     pub probe: u32,
-    /// Where our tiers end undecided, consult CHA's solver in its bounded fast mode
+    /// Where our tiers end undecided, consult CHA's solver in its fast mode
     /// (`Proof::SolverFast`). On by default when the `solver` feature is; without the
     /// feature it has no effect.
     pub solver: bool,
