@@ -132,9 +132,16 @@ fn repetition_of_a_game_position_is_a_draw() {
         game.push(mv).unwrap();
     }
     let mut e = engine();
-    let r = e.search(&game, &Limits::depth(6), |_| {});
-    assert_eq!(r.best_move.unwrap().to_string(), "g1f3", "{r:?}");
-    assert_eq!(r.score, Score::Cp(0));
+    // Depth 1 too: Nf3 leads straight into quiescence, which looks for no repetition.
+    for depth in [1, 6] {
+        let r = e.search(&game, &Limits::depth(depth), |_| {});
+        assert_eq!(
+            r.best_move.unwrap().to_string(),
+            "g1f3",
+            "depth {depth}: {r:?}"
+        );
+        assert_eq!(r.score, Score::Cp(0), "depth {depth}");
+    }
     // Without the history the same position is simply lost material.
     let r = e.search(*game.position(), &Limits::depth(6), |_| {});
     assert!(matches!(r.score, Score::Cp(cp) if cp < -500), "{r:?}");

@@ -117,6 +117,10 @@ pub struct Searcher<'a> {
     pub seldepth: usize,
     /// Keys of the game before the root, then of the search path (for repetitions).
     keys: Vec<u64>,
+    /// The length of `keys` just after each null move of the current line: a repetition is
+    /// only looked for since the last one, as the opponent never allowed the positions
+    /// before a null move to be reached again.
+    null_barriers: Vec<usize>,
     frames: Vec<Frame>,
     /// Move-ordering statistics: the engine's, lent to this thread for the search
     /// ([`crate::threads::lazy_smp`]).
@@ -190,6 +194,7 @@ impl<'a> Searcher<'a> {
             unpublished_nodes: 0,
             seldepth: 0,
             keys: previous_keys.to_vec(),
+            null_barriers: Vec::new(),
             frames: vec![
                 Frame {
                     null_allowed: true,
@@ -528,7 +533,8 @@ impl<'a> Searcher<'a> {
     fn is_repetition(&self, pos: &Position) -> bool {
         let key = pos.key();
         let n = self.keys.len();
-        let reach = (pos.halfmove_clock() as usize).min(n);
+        let since_null = self.null_barriers.last().map_or(n, |&b| n - b);
+        let reach = (pos.halfmove_clock() as usize).min(since_null);
         let mut d = 4;
         while d <= reach {
             if self.keys[n - d] == key {
@@ -598,6 +604,12 @@ impl<'a> Searcher<'a> {
         self.pv[ply].clear();
         self.frames[ply].watch = None;
         if depth <= 0 {
+            // Quiescence tests the fifty-move rule and material but not repetitions (only
+            // captures follow there): a quiet move into a repetition is a draw here, not a
+            // static evaluation.
+            if !root && self.is_repetition(pos) {
+                return DRAW;
+            }
             return self.qsearch(pos, alpha, beta, ply);
         }
         self.visit();
@@ -696,8 +708,10 @@ impl<'a> Searcher<'a> {
                     self.frames[ply].current_move = None;
                     self.frames[ply + 1].null_allowed = false;
                     self.keys.push(key);
+                    self.null_barriers.push(self.keys.len());
                     let score =
                         -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                    self.null_barriers.pop();
                     self.keys.pop();
                     self.frames[ply + 1].null_allowed = true;
                     if self.stopped {
@@ -1081,15 +1095,6 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // In check every evasion is searched; otherwise only captures and queen promotions.
-        let moves = if in_check {
-            pos.legal_moves()
-        } else {
-            pos.legal_captures()
-        };
-        if in_check && moves.is_empty() {
-            return mated_in(ply);
-        }
         let static_eval = if in_check {
             -INFINITE
         } else {
@@ -1104,6 +1109,16 @@ impl<'a> Searcher<'a> {
                 return best_score;
             }
             alpha = alpha.max(best_score);
+        }
+        // Generated only past the stand-pat cut-off, where most quiescence nodes end. In
+        // check every evasion is searched; otherwise only captures and queen promotions.
+        let moves = if in_check {
+            pos.legal_moves()
+        } else {
+            pos.legal_captures()
+        };
+        if in_check && moves.is_empty() {
+            return mated_in(ply);
         }
 
         let mut list = std::mem::take(&mut self.move_buffers[ply]);
@@ -1227,6 +1242,46 @@ mod tests {
             mismatches, 0,
             "{mismatches} of {checked} evaluations differ"
         );
+    }
+
+    /// A repetition is looked for only since the last null move of the line. After White's
+    /// null move, Black's king triangle (three moves) and White's king going and coming back
+    /// rebuild the position before the null move, which the opponent never allowed: no
+    /// draw. The position after the null move, rebuilt four plies later, is one.
+    #[test]
+    fn repetitions_are_not_looked_for_across_a_null_move() {
+        let start: Position = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1".parse().unwrap();
+        let state = SharedState::for_tests(1);
+        let tt = TranspositionTable::new(1).unwrap();
+        let limits = Limits::depth(1);
+        let time = TimeManager::new(&limits, start.turn(), Duration::ZERO);
+        let ctx = SearchContext::for_tests(&state, &tt, &time, &limits, &start);
+        let mut searcher = Searcher::new(Role::Main, 0, ctx);
+        // Replays `line` ("0000": a null move) as the search would record it.
+        let mut repeats = |line: &str| {
+            let mut pos = start;
+            searcher.keys.clear();
+            searcher.null_barriers.clear();
+            for step in line.split_whitespace() {
+                searcher.keys.push(pos.key());
+                if step == "0000" {
+                    assert!(pos.play_null());
+                    searcher.null_barriers.push(searcher.keys.len());
+                } else {
+                    pos.play(Move::from_uci(&pos, step).unwrap()).unwrap();
+                }
+            }
+            searcher.is_repetition(&pos)
+        };
+        let cases = [
+            ("e1d1 e8d8 d1e1 d8e8", true),
+            ("0000 e8d8 e1d1 d8d7 d1e1 d7e8", false),
+            ("0000 e8d8 e1d1 d8e8 d1e1", true),
+            ("e1d1 e8d8 d1e1 d8d7 0000 d7e8", false),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(repeats(line), expected, "{line}");
+        }
     }
 
     /// A node another thread has finished ends this thread's search of it (and of everything

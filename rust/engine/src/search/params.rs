@@ -35,6 +35,9 @@ pub const QS_DELTA_MARGIN: i32 = 200;
 /// Singular extension: from this depth, the TT move is extended by one ply when every other
 /// move fails low against `tt_score - margin × depth` in a half-depth search.
 pub const SE_MIN_DEPTH: i32 = 6;
+/// Twice Ethereal's `ttValue − depth` and Stockfish's ≈ 1 × depth; 1 × depth, gated with the
+/// other small fixes, lost (48.0% in 300 games at 10,000 nodes, benchmarks/RESULTS.md), so it
+/// waits for the double and negative extensions it usually comes with.
 pub const SE_MARGIN_PER_DEPTH: i32 = 2;
 /// Lazy SMP: from this depth, a thread defers a move another thread is searching
 /// ([`crate::in_progress`]). Lower (3) was no better than none in time to depth: shallow
