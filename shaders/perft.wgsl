@@ -17,7 +17,9 @@
 // Position record (64 bytes, `GpuPosition` on the host): bitboards of pawns, knights,
 // bishops, rooks, queens, kings, then White's men; `flags` bit 0 the side to move (1 Black),
 // bits 1-4 castling rights (White king side, White queen side, Black king side, Black queen
-// side), bits 8-15 the en-passant target square (0: none; a target is never a1); `origin`.
+// side), bits 8-15 the en-passant target square (0: none; a target is never a1), bits 16-27
+// the files of the four rights' rooks, three bits each in the same order (0 where the right
+// is gone; Chess960 puts the rooks anywhere, standard chess on h and a); `origin`.
 
 struct Pos {
     b: array<BB, 7>,
@@ -54,6 +56,10 @@ const ROOK: u32 = 3u;
 const QUEEN: u32 = 4u;
 const KING: u32 = 5u;
 const WHITE: u32 = 6u;
+// How a move is made: plainly, en passant, or castling (its target the castling rook's square).
+const NORMAL: u32 = 0u;
+const EN_PASSANT: u32 = 1u;
+const CASTLE: u32 = 2u;
 
 @group(0) @binding(0) var<storage, read> rays: array<BB, 512>;
 @group(0) @binding(1) var<storage, read> src: array<Pos>;
@@ -371,31 +377,68 @@ fn ep_is_legal(p: Pos, a: Analysis, from_sq: u32) -> bool {
         && is_empty(pawn_attacks(bit(k), a.white) & p.b[PAWN] & them);
 }
 
-// Castling king destinations (g or c file) allowed now.
-fn castle_targets(p: Pos, a: Analysis) -> BB {
-    if !is_empty(a.checkers) {
-        return EMPTY;
+// The squares of the back rank at `base` (0 or 56) from file `f0` to file `f1`, both included.
+fn rank_span(base: u32, f0: u32, f1: u32) -> BB {
+    let lo = min(f0, f1);
+    let hi = max(f0, f1);
+    let files = ((2u << hi) - 1u) & ~((1u << lo) - 1u);
+    if base == 0u {
+        return bb(files, 0u);
     }
-    var rights = (p.flags >> 1u) & 3u;
+    return bb(0u, files << 24u);
+}
+
+// The rook square of castling right `r` (0-3: White king side, White queen side, Black king
+// side, Black queen side): its file is in `flags` bits 16 + 3r (Chess960 puts rooks anywhere).
+fn castling_rook(flags: u32, r: u32) -> u32 {
+    return select(0u, 56u, r >= 2u) + ((flags >> (16u + 3u * r)) & 7u);
+}
+
+// Castlings allowed now, as the squares of their rooks (standard chess and Chess960 alike:
+// the king lands on the g or c file, the rook on the f or d file). Every square either crosses
+// or lands on must be empty but for the two themselves; none the king crosses or lands on may
+// be attacked, its landing square also not once the rook has left (a slider behind the rook
+// on the back rank: king c1, castling rook b1, enemy queen a1).
+fn castle_targets(p: Pos, a: Analysis) -> BB {
+    var t = EMPTY;
+    var first = 0u;
     var base = 0u;
     if !a.white {
-        rights = (p.flags >> 3u) & 3u;
+        first = 2u;
         base = 56u;
     }
+    if !is_empty(a.checkers) || ((p.flags >> (1u + first)) & 3u) == 0u {
+        return t;
+    }
     let rooks = p.b[ROOK] & a.us;
-    var t = EMPTY;
-    if a.king == base + 4u {
-        let kside = bit(base + 5u) | bit(base + 6u);
-        if (rights & 1u) != 0u && has(rooks, base + 7u) && is_empty(a.occ & kside)
-            && is_empty(a.danger & kside) {
-            t |= bit(base + 6u);
+    let king_file = a.king & 7u;
+    for (var side = 0u; side < 2u; side++) {
+        let r = first + side;
+        if ((p.flags >> (1u + r)) & 1u) == 0u {
+            continue;
         }
-        let qpath = bit(base + 1u) | bit(base + 2u) | bit(base + 3u);
-        let qsafe = bit(base + 2u) | bit(base + 3u);
-        if (rights & 2u) != 0u && has(rooks, base) && is_empty(a.occ & qpath)
-            && is_empty(a.danger & qsafe) {
-            t |= bit(base + 2u);
+        let rook = castling_rook(p.flags, r);
+        if !has(rooks, rook) {
+            continue;
         }
+        var king_to = 6u;
+        var rook_to = 5u;
+        if side == 1u {
+            king_to = 2u;
+            rook_to = 3u;
+        }
+        let path = rank_span(base, king_file, king_to);
+        let ends = bit(a.king) | bit(rook);
+        let must_be_empty = (path | rank_span(base, rook & 7u, rook_to)) & ~ends;
+        if !is_empty(a.occ & must_be_empty) || !is_empty(a.danger & path) {
+            continue;
+        }
+        let after = (a.occ & ~ends) | bit(base + rook_to);
+        let their_hv = (p.b[ROOK] | p.b[QUEEN]) & a.them;
+        if !is_empty(rook_attacks(base + king_to, after) & their_hv) {
+            continue;
+        }
+        t |= bit(rook);
     }
     return t;
 }
@@ -438,52 +481,69 @@ fn count_moves(p: Pos) -> u32 {
 
 // --- making moves ----------------------------------------------------------------------------
 
-// Castling rights kept when a move touches square s (from or to).
-fn rights_kept(s: u32) -> u32 {
-    switch s {
-        case 0u: { return ~(2u << 1u); }
-        case 4u: { return ~(3u << 1u); }
-        case 7u: { return ~(1u << 1u); }
-        case 56u: { return ~(8u << 1u); }
-        case 60u: { return ~(12u << 1u); }
-        case 63u: { return ~(4u << 1u); }
-        default: { return 0xFFFFFFFFu; }
+// `flags` less the castling rights (and their rook files) that a move of `role` from `from_sq`
+// to `to_sq` ends: the mover's two when its king moves (castling included), and any right
+// whose rook square the move leaves or lands on.
+fn rights_after(flags: u32, from_sq: u32, to_sq: u32, role: u32, white: bool) -> u32 {
+    var f = flags;
+    if role == KING {
+        if white {
+            f &= ~(6u | (0x3Fu << 16u));
+        } else {
+            f &= ~(24u | (0x3Fu << 22u));
+        }
     }
+    for (var r = 0u; r < 4u; r++) {
+        if ((f >> (1u + r)) & 1u) != 0u {
+            let rook = castling_rook(f, r);
+            if rook == from_sq || rook == to_sq {
+                f &= ~((2u << r) | (7u << (16u + 3u * r)));
+            }
+        }
+    }
+    return f;
 }
 
 // The position after `role` moves from `from_sq` to `to_sq`, becoming `becomes` (the promoted role,
 // else `role`); `en_passant` marks an en-passant capture.
-fn make(p: Pos, from_sq: u32, to_sq: u32, role: u32, becomes: u32, en_passant: bool) -> Pos {
+fn make(p: Pos, from_sq: u32, to_sq: u32, role: u32, becomes: u32, special: u32) -> Pos {
     var c = p;
     let white = (p.flags & 1u) == 0u;
     let fb = bit(from_sq);
     let tb = bit(to_sq);
-    for (var r = 0u; r < 6u; r++) {
-        c.b[r] &= ~tb;
-    }
-    c.b[role] &= ~fb;
-    c.b[becomes] |= tb;
-    if white {
-        c.b[WHITE] = (c.b[WHITE] & ~fb) | tb;
-    } else {
-        c.b[WHITE] &= ~tb;
-    }
-    if en_passant {
-        let victim = bit(to_sq ^ 8u);
-        c.b[PAWN] &= ~victim;
-        c.b[WHITE] &= ~victim;
-    }
-    if role == KING && (to_sq == from_sq + 2u || from_sq == to_sq + 2u) {
-        var rook = bit(from_sq - 4u) | bit(from_sq - 1u);
-        if to_sq > from_sq {
-            rook = bit(from_sq + 3u) | bit(from_sq + 1u);
+    if special == CASTLE {
+        // `to_sq` is the castling rook's square: king and rook land on g and f, or c and d.
+        let base = from_sq & 56u;
+        var king_to = base + 6u;
+        var rook_to = base + 5u;
+        if to_sq < from_sq {
+            king_to = base + 2u;
+            rook_to = base + 3u;
         }
-        c.b[ROOK] ^= rook;
+        c.b[KING] = (c.b[KING] & ~fb) | bit(king_to);
+        c.b[ROOK] = (c.b[ROOK] & ~tb) | bit(rook_to);
         if white {
-            c.b[WHITE] ^= rook;
+            c.b[WHITE] = (c.b[WHITE] & ~fb & ~tb) | bit(king_to) | bit(rook_to);
+        }
+    } else {
+        for (var r = 0u; r < 6u; r++) {
+            c.b[r] &= ~tb;
+        }
+        c.b[role] &= ~fb;
+        c.b[becomes] |= tb;
+        if white {
+            c.b[WHITE] = (c.b[WHITE] & ~fb) | tb;
+        } else {
+            c.b[WHITE] &= ~tb;
+        }
+        if special == EN_PASSANT {
+            let victim = bit(to_sq ^ 8u);
+            c.b[PAWN] &= ~victim;
+            c.b[WHITE] &= ~victim;
         }
     }
-    var flags = (p.flags & 0x1Eu & rights_kept(from_sq) & rights_kept(to_sq)) | ((p.flags & 1u) ^ 1u);
+    var flags = (rights_after(p.flags, from_sq, to_sq, role, white) & 0x0FFF001Eu)
+        | ((p.flags & 1u) ^ 1u);
     if role == PAWN && (to_sq == from_sq + 16u || from_sq == to_sq + 16u) {
         flags |= ((from_sq + to_sq) / 2u) << 8u;
     }
@@ -502,8 +562,8 @@ var<private> visit_mode: u32;
 var<private> out_at: u32;
 var<private> child_sum: u32;
 
-fn visit(p: Pos, from_sq: u32, to_sq: u32, role: u32, becomes: u32, en_passant: bool) {
-    let c = make(p, from_sq, to_sq, role, becomes, en_passant);
+fn visit(p: Pos, from_sq: u32, to_sq: u32, role: u32, becomes: u32, special: u32) {
+    let c = make(p, from_sq, to_sq, role, becomes, special);
     if visit_mode == GENERATE {
         dst[out_at] = c;
         out_at += 1u;
@@ -512,10 +572,10 @@ fn visit(p: Pos, from_sq: u32, to_sq: u32, role: u32, becomes: u32, en_passant: 
     }
 }
 
-fn visit_all(p: Pos, from_sq: u32, targets: BB, role: u32) {
+fn visit_all(p: Pos, from_sq: u32, targets: BB, role: u32, special: u32) {
     var t = targets;
     while !is_empty(t) {
-        visit(p, from_sq, lsb(t), role, role, false);
+        visit(p, from_sq, lsb(t), role, role, special);
         t = clear_lowest(t);
     }
 }
@@ -528,10 +588,10 @@ fn visit_pawns(p: Pos, targets: BB, delta: i32, last: BB) {
         let from_sq = u32(i32(to_sq) - delta);
         if has(last, to_sq) {
             for (var r = KNIGHT; r <= QUEEN; r++) {
-                visit(p, from_sq, to_sq, PAWN, r, false);
+                visit(p, from_sq, to_sq, PAWN, r, NORMAL);
             }
         } else {
-            visit(p, from_sq, to_sq, PAWN, PAWN, false);
+            visit(p, from_sq, to_sq, PAWN, PAWN, NORMAL);
         }
         t = clear_lowest(t);
     }
@@ -540,16 +600,16 @@ fn visit_pawns(p: Pos, targets: BB, delta: i32, last: BB) {
 // Every legal move of p, in no particular order, through `visit`.
 fn visit_moves(p: Pos) {
     let a = analyse(p);
-    visit_all(p, a.king, king_attacks(a.king) & ~a.us & ~a.danger, KING);
+    visit_all(p, a.king, king_attacks(a.king) & ~a.us & ~a.danger, KING, NORMAL);
     if popcnt(a.checkers) > 1u {
         return;
     }
-    visit_all(p, a.king, castle_targets(p, a), KING);
+    visit_all(p, a.king, castle_targets(p, a), KING, CASTLE);
     for (var role = KNIGHT; role <= QUEEN; role++) {
         var men = p.b[role] & a.us;
         while !is_empty(men) {
             let s = lsb(men);
-            visit_all(p, s, piece_targets(p, a, s, role), role);
+            visit_all(p, s, piece_targets(p, a, s, role), role, NORMAL);
             men = clear_lowest(men);
         }
     }
@@ -571,7 +631,7 @@ fn visit_moves(p: Pos) {
     while !is_empty(ep) {
         let from_sq = lsb(ep);
         if ep_is_legal(p, a, from_sq) {
-            visit(p, from_sq, ep_square(p), PAWN, PAWN, true);
+            visit(p, from_sq, ep_square(p), PAWN, PAWN, EN_PASSANT);
         }
         ep = clear_lowest(ep);
     }

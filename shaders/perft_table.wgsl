@@ -59,9 +59,12 @@ fn table_key(p: Pos, depth: u32) -> vec3<u32> {
     var a = 0x2545F491u;
     var b = 0x6A09E667u;
     var c = 0xBB67AE85u;
-    for (var i = 0u; i < 15u; i++) {
+    for (var i = 0u; i < 16u; i++) {
         var w: u32;
-        if i == 14u {
+        if i == 15u {
+            // The castling rooks' files (Chess960 games may share a board and rights).
+            w = p.flags >> 16u;
+        } else if i == 14u {
             w = state_word(p) | (depth << 16u);
         } else if (i & 1u) == 0u {
             w = lo32(p.b[i / 2u]);

@@ -1,4 +1,4 @@
-//! `shatranj perft DEPTH [--fen FEN] [--threads N] [--hash MB] [--divide] [--progress S]
+//! `shatranj perft DEPTH [--fen FEN] [--chess960] [--threads N] [--hash MB] [--divide] [--progress S]
 //! [--device cpu|gpu|auto]`.
 //!
 //! Output follows Stockfish's `go perft`: `move: nodes` lines when dividing, then
@@ -8,7 +8,7 @@
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shatranj_chess::perft::{PerftError, PerftMonitor, PerftOptions, divide};
-use shatranj_chess::{FenError, Move, Position};
+use shatranj_chess::{CastlingMode, FenError, Move, Position};
 use shatranj_gpu::perft::{GpuPerft, GpuPerftError, GpuPerftSettings};
 use std::fmt;
 use std::io::{IsTerminal, Write};
@@ -23,6 +23,10 @@ pub struct PerftArgs {
     /// Start position as FEN (default: the standard start position).
     #[arg(long)]
     fen: Option<String>,
+    /// Read the FEN's castling rights as Chess960's (X-FEN or Shredder-FEN: rooks on any
+    /// file); on the CPU and the GPU alike.
+    #[arg(long)]
+    chess960: bool,
     /// Worker threads (at most 1024); 0 means one per core.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(0..=1024))]
     threads: u16,
@@ -85,7 +89,8 @@ impl fmt::Display for CliError {
 
 pub fn run(args: PerftArgs) -> Result<(), CliError> {
     let pos = match &args.fen {
-        Some(fen) => Position::from_fen(fen).map_err(CliError::Fen)?,
+        Some(fen) => Position::from_fen_with(fen, CastlingMode::from_chess960(args.chess960))
+            .map_err(CliError::Fen)?,
         None => Position::new(),
     };
     let threads = if args.threads == 0 {

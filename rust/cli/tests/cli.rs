@@ -556,6 +556,29 @@ fn the_gpu_device_prints_what_the_cpu_prints() {
         let cpu4 = shatranj(&["perft", "4", "--divide", "--quiet", "--fen", fen]);
         assert!(hashed.status.success(), "{}", stderr(&hashed));
         assert_eq!(counts(&hashed), counts(&cpu4));
+        // A Chess960 position (castling with the rooks on f and h): the same output too.
+        let fen960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let run960 = |device: &str| {
+            shatranj(&[
+                "perft",
+                "3",
+                "--divide",
+                "--quiet",
+                "--chess960",
+                "--fen",
+                fen960,
+                "--device",
+                device,
+            ])
+        };
+        let (cpu960, gpu960) = (run960("cpu"), run960("gpu"));
+        assert!(gpu960.status.success(), "{}", stderr(&gpu960));
+        assert!(
+            stdout(&cpu960).contains("Nodes searched: 12189"),
+            "{}",
+            stdout(&cpu960)
+        );
+        assert_eq!(counts(&gpu960), counts(&cpu960));
     } else {
         // No adapter: a one-line error and status 1, unless a GPU is required here.
         assert_ne!(

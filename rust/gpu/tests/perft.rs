@@ -1,6 +1,6 @@
 //! GPU perft against the reference counts in `data/perft/` and against the CPU perft: every
-//! position of perftsuite.epd and tricky.perft (Chess960 ids skipped by name), a seeded sample
-//! of random.perft, 300 positions from seeded random playouts, the divide split, both bitboard
+//! position of perftsuite.epd and tricky.perft (its Chess960 cases included), a seeded sample
+//! of chess960.perft on both bitboard representations, a seeded sample of random.perft, 300 positions from seeded random playouts, the divide split, both bitboard
 //! representations, batches split because they do not fit, interruption, and the counters
 //! (submits, leaves per submit, bytes each way, no buffer created after start-up); the hash
 //! table with a tiny table (collisions and replacements) on both representations, its probe
@@ -32,6 +32,10 @@ const RANDOM_DEPTH: u32 = 3;
 /// Random playouts checked against the CPU perft at depths 2 to 4.
 const PLAYOUTS: usize = 300;
 const SEED: u64 = 0x005E_ED34;
+/// chess960.perft positions checked (a seeded sample of the 960) to this depth, on the
+/// shared perft and again on the 2 x u32 representation.
+const CHESS960_SAMPLE: usize = 40;
+const CHESS960_DEPTH: u32 = 3;
 
 /// The GPU perft with default settings, opened once for all tests (opening compiles the
 /// shader: seconds on lavapipe), or `None` when there is no adapter and none is required.
@@ -93,10 +97,9 @@ fn perftsuite_and_tricky_match_the_reference() {
     let suite = load_perftsuite().cases;
     assert_eq!(suite.len(), 126);
     let tricky = load_blocks("tricky.perft");
-    let skipped = tricky.chess960_count();
-    let tricky: Vec<Case> = tricky.cases.into_iter().filter(|c| !c.chess960).collect();
-    assert_eq!(tricky.len(), 18);
-    println!("tricky.perft: {skipped} Chess960 cases skipped");
+    assert!(tricky.chess960_count() > 0);
+    let tricky = tricky.cases;
+    println!("tricky.perft: {} cases, Chess960's included", tricky.len());
     let checked =
         check_reference(&mut gpu, &suite, u32::MAX) + check_reference(&mut gpu, &tricky, u32::MAX);
     println!("suites: {checked} counts checked, {:?}", gpu.counters());
@@ -120,6 +123,41 @@ fn random_perft_sample_matches_the_reference() {
         checked >= RANDOM_SAMPLE * 2,
         "only {checked} counts checked"
     );
+}
+
+/// Settings that force the 2 x u32 bitboards (the portable path), whatever the adapter.
+fn halves() -> GpuPerftSettings {
+    GpuPerftSettings {
+        bitboards: Bitboards::Halves,
+        ..GpuPerftSettings::default()
+    }
+}
+
+/// A seeded sample of chess960.perft (castling with rooks and kings anywhere on the back rank).
+fn chess960_sample() -> Vec<Case> {
+    let cases = load_blocks("chess960.perft").cases;
+    assert_eq!(cases.len(), 960);
+    assert!(cases.iter().all(|c| c.chess960));
+    let mut rng = Rng::new(SEED);
+    println!("chess960.perft: {CHESS960_SAMPLE} positions sampled with seed {SEED:#x}");
+    (0..CHESS960_SAMPLE)
+        .map(|_| cases[rng.below(cases.len())].clone())
+        .collect()
+}
+
+#[test]
+fn chess960_sample_matches_the_reference_on_both_representations() {
+    let sample = chess960_sample();
+    if let Some(mut gpu) = shared_or_skip("chess960 u64") {
+        let checked = check_reference(&mut gpu, &sample, CHESS960_DEPTH);
+        assert_eq!(checked, CHESS960_SAMPLE * CHESS960_DEPTH as usize);
+    }
+    let Some(mut gpu) = gpu_or_skip("chess960 2 x u32", &halves()) else {
+        return;
+    };
+    assert!(!gpu.native_u64());
+    let checked = check_reference(&mut gpu, &sample, CHESS960_DEPTH);
+    assert_eq!(checked, CHESS960_SAMPLE * CHESS960_DEPTH as usize);
 }
 
 /// Positions of random games from the start position, `plies` of them deep at most (a game
@@ -164,11 +202,7 @@ fn random_playouts_match_the_cpu() {
 
 #[test]
 fn both_bitboard_representations_agree_with_the_cpu() {
-    let halves = GpuPerftSettings {
-        bitboards: Bitboards::Halves,
-        ..GpuPerftSettings::default()
-    };
-    let Some(mut gpu) = gpu_or_skip("halves", &halves) else {
+    let Some(mut gpu) = gpu_or_skip("halves", &halves()) else {
         return;
     };
     assert!(!gpu.native_u64());
@@ -466,7 +500,7 @@ fn hash_table_counts_are_exact_and_its_counters_add_up() {
     }
     let distinct: std::collections::HashSet<table::Key> = roots
         .iter()
-        .map(|p| table::key(&GpuPosition::new(p, 0).unwrap(), 3))
+        .map(|p| table::key(&GpuPosition::new(p, 0), 3))
         .collect();
     let repeats = (roots.len() - distinct.len()) as u64;
     let before = gpu.counters().clone();
@@ -519,7 +553,7 @@ fn the_shader_takes_host_entries_and_rejects_torn_ones() {
         let m = Move::from_uci(&start, uci).unwrap();
         let child = start.after(m).unwrap();
         (
-            table::key(&GpuPosition::new(&child, 0).unwrap(), 3),
+            table::key(&GpuPosition::new(&child, 0), 3),
             perft(&child, 3),
         )
     };

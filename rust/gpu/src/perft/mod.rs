@@ -29,7 +29,7 @@ pub mod table;
 pub use device::{
     Bitboards, MAX_ORIGINS, MAX_PLIES, PIPELINED, Pending, PerftCounters, PerftDevice, ROOT_SLOTS,
 };
-pub use record::{GpuPosition, Unsupported};
+pub use record::GpuPosition;
 
 use crate::adapter::{AdapterOptions, GpuInfo};
 use shatranj_chess::perft::{PerftMonitor, perft as cpu_perft};
@@ -68,7 +68,7 @@ impl Default for GpuPerftSettings {
 pub enum GpuPerftError {
     /// No adapter, a lost device, or another failure of the GPU back end.
     Device(EvalError),
-    /// A position the shader does not handle (Chess960 castling).
+    /// A position the GPU does not handle (more root moves than it keeps totals for).
     Unsupported(String),
     /// Stopped through [`PerftMonitor::stop`]; the monitor keeps the finished root moves.
     Interrupted,
@@ -89,12 +89,6 @@ impl std::error::Error for GpuPerftError {}
 impl From<EvalError> for GpuPerftError {
     fn from(e: EvalError) -> Self {
         GpuPerftError::Device(e)
-    }
-}
-
-impl From<Unsupported> for GpuPerftError {
-    fn from(e: Unsupported) -> Self {
-        GpuPerftError::Unsupported(e.0)
     }
 }
 
@@ -254,8 +248,6 @@ impl GpuPerft {
         monitor: &PerftMonitor,
     ) -> Result<Vec<(Move, u64)>, GpuPerftError> {
         let moves = pos.legal_moves();
-        // The whole tree is checked first, so that an unsupported position fails at once.
-        GpuPosition::new(pos, 0)?;
         if moves.len() > MAX_ORIGINS {
             return Err(GpuPerftError::Unsupported(format!(
                 "{} root moves (at most {MAX_ORIGINS})",
@@ -372,7 +364,7 @@ impl GpuPerft {
         monitor: &PerftMonitor,
     ) -> Result<(), GpuPerftError> {
         if host == 0 {
-            self.records.push(GpuPosition::new(pos, origin)?);
+            self.records.push(GpuPosition::new(pos, origin));
             self.batch.push(*pos);
             if self.batch.len() >= self.batch_size {
                 self.flush(gpu, counts, monitor)?;
@@ -470,7 +462,7 @@ impl GpuPerft {
         for &m in batch[0].legal_moves().iter() {
             let mut c = batch[0];
             c.play_unchecked(m);
-            child_records.push(GpuPosition::new(&c, origin)?);
+            child_records.push(GpuPosition::new(&c, origin));
             children.push(c);
         }
         if gpu == 1 {

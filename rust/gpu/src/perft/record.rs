@@ -2,13 +2,17 @@
 //! [`Position`] becomes what `shaders/perft.wgsl` expects.
 
 use bytemuck::{Pod, Zeroable};
-use shatranj_chess::{CastlingSide, Color, Position, Role, Square};
+#[cfg(test)]
+use shatranj_chess::Square;
+use shatranj_chess::{CastlingSide, Color, Position, Role};
 
 /// One position as `shaders/perft.wgsl` stores it (64 bytes): bitboards of pawns, knights,
 /// bishops, rooks, queens and kings, then White's men; `flags` (bit 0: Black to move; bits
 /// 1–4: castling rights White king side, White queen side, Black king side, Black queen side;
-/// bits 8–15: the en-passant target square, 0 for none) and `origin`, the index of the root
-/// move the position descends from (its leaves are added to that move's count).
+/// bits 8–15: the en-passant target square, 0 for none; bits 16–27: the files of those four
+/// rights' rooks, three bits each, 0 where the right is gone, so that Chess960 castles too)
+/// and `origin`, the index of the root move the position descends from (its leaves are added
+/// to that move's count).
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct GpuPosition {
@@ -17,14 +21,9 @@ pub struct GpuPosition {
     pub origin: u32,
 }
 
-/// A position the shader's record cannot hold: castling rights that are not the standard
-/// king on e1/e8 with rooks on the corners (Chess960 castling).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unsupported(pub String);
-
 impl GpuPosition {
     /// `pos` as the shader's record, with leaves counted for root move `origin`.
-    pub fn new(pos: &Position, origin: u32) -> Result<GpuPosition, Unsupported> {
+    pub fn new(pos: &Position, origin: u32) -> GpuPosition {
         let board = pos.board();
         let mut bitboards = [0u64; 7];
         for role in Role::ALL {
@@ -32,44 +31,26 @@ impl GpuPosition {
         }
         bitboards[6] = board.by_color(Color::White).0;
         let rights = pos.castling_rights();
-        if !rights.is_standard() {
-            return Err(Unsupported(format!(
-                "castling rights {rights:?} are Chess960's (the GPU castles only with the king \
-                 on e1/e8 and rooks in the corners)"
-            )));
-        }
         let mut flags = u32::from(pos.turn() == Color::Black);
-        for (bit, color, side) in [
-            (1, Color::White, CastlingSide::KingSide),
-            (2, Color::White, CastlingSide::QueenSide),
-            (3, Color::Black, CastlingSide::KingSide),
-            (4, Color::Black, CastlingSide::QueenSide),
+        for (r, color, side) in [
+            (0, Color::White, CastlingSide::KingSide),
+            (1, Color::White, CastlingSide::QueenSide),
+            (2, Color::Black, CastlingSide::KingSide),
+            (3, Color::Black, CastlingSide::QueenSide),
         ] {
-            if !rights.has(color, side) {
-                continue;
+            // A right held names its rook (Chess960: any file); the king is on its home square.
+            if let Some(rook) = rights.rook_square(color, side) {
+                flags |= 2 << r | (rook.file() as u32) << (16 + 3 * r);
             }
-            // The right's own king and rook squares (a Chess960 right may name an inner
-            // rook while another stands in the corner).
-            let home = color.fold_wb(Square::E1, Square::E8);
-            let rook = side.rook_from(color);
-            if rights.king_square(color) != Some(home)
-                || rights.rook_square(color, side) != Some(rook)
-            {
-                return Err(Unsupported(format!(
-                    "castling right {color:?} {side:?} without the king on its e-file square \
-                     and a rook on its corner (Chess960 castling is not on the GPU)"
-                )));
-            }
-            flags |= 1 << bit;
         }
         if let Some(ep) = pos.ep_square() {
             flags |= (ep.index() as u32) << 8;
         }
-        Ok(GpuPosition {
+        GpuPosition {
             bitboards,
             flags,
             origin,
-        })
+        }
     }
 }
 
@@ -111,11 +92,11 @@ mod tests {
     #[test]
     fn record_is_64_bytes_and_the_start_position_reads_back() {
         assert_eq!(std::mem::size_of::<GpuPosition>(), 64);
-        let start = GpuPosition::new(&Position::new(), 3).unwrap();
+        let start = GpuPosition::new(&Position::new(), 3);
         assert_eq!(start.bitboards[0], 0x00FF_0000_0000_FF00);
         assert_eq!(start.bitboards[5], 0x1000_0000_0000_0010);
         assert_eq!(start.bitboards[6], 0xFFFF);
-        assert_eq!(start.flags, 0b11110);
+        assert_eq!(start.flags, 0b11110 | 0o0707 << 16);
         assert_eq!(start.origin, 3);
     }
 
@@ -124,20 +105,22 @@ mod tests {
         let pos: Position = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"
             .parse()
             .unwrap();
-        let r = GpuPosition::new(&pos, 0).unwrap();
+        let r = GpuPosition::new(&pos, 0);
         assert_eq!(r.flags & 1, 1);
-        assert_eq!(r.flags >> 8, Square::E3.index() as u32);
+        assert_eq!(r.flags >> 8 & 0xFF, Square::E3.index() as u32);
     }
 
     #[test]
-    fn chess960_castling_is_refused() {
+    fn chess960_rights_carry_their_rooks_files() {
         let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
         let pos = Position::from_fen_with(fen, shatranj_chess::CastlingMode::Chess960).unwrap();
-        assert!(GpuPosition::new(&pos, 0).is_err());
-        // A Chess960 game whose rights happen to be standard's is fine.
+        // Rooks on h and f for both: files 7 and 5 in the order K, Q, k, q.
+        let files = 7 | 5 << 3 | 7 << 6 | 5 << 9;
+        assert_eq!(GpuPosition::new(&pos, 0).flags, 0b11110 | files << 16);
+        // Standard chess: rooks on h and a.
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         let pos = Position::from_fen_with(start, shatranj_chess::CastlingMode::Chess960).unwrap();
-        assert_eq!(GpuPosition::new(&pos, 0).unwrap().flags, 0b11110);
+        assert_eq!(GpuPosition::new(&pos, 0).flags, 0b11110 | 0o0707 << 16);
     }
 
     #[test]

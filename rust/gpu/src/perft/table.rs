@@ -22,8 +22,8 @@
 //! mask is unrelated to every stored mask: the key matches with odds 2^-64.
 //!
 //! The key is 96 bits hashed from the position record itself (the 14 bitboard words, the
-//! state word, the remaining depth): 64 bits are checked, 32 pick the bucket, so the check
-//! bits are not spent on the index. An en-passant square no pawn of the side to move
+//! state word, the remaining depth, the castling rooks' files): 64 bits are checked, 32 pick
+//! the bucket, so the check bits are not spent on the index. An en-passant square no pawn of the side to move
 //! attacks is left out (the shader sets one after every double push, and it changes no
 //! count), so that move orders with and without a double push meet. The shader hashes a position only where it probes or
 //! stores, once per position at two levels of a batch (the roots and the positions two plies
@@ -94,12 +94,14 @@ pub fn state_word(p: &GpuPosition) -> u32 {
 
 /// The key of `p` (its origin ignored) with `depth` plies left.
 pub fn key(p: &GpuPosition, depth: u32) -> Key {
-    let mut words = [0u32; 15];
+    let mut words = [0u32; 16];
     for (i, b) in p.bitboards.iter().enumerate() {
         words[2 * i] = *b as u32;
         words[2 * i + 1] = (*b >> 32) as u32;
     }
     words[14] = state_word(p) | depth << 16;
+    // The castling rooks' files (Chess960 games may share a board and rights, not rooks).
+    words[15] = p.flags >> 16;
     // Three lanes with their own constants and rotations (xxHash32's round).
     let (mut a, mut b, mut c) = (0x2545_F491u32, 0x6A09_E667u32, 0xBB67_AE85u32);
     for &w in &words {
@@ -158,12 +160,12 @@ mod tests {
 
     fn records() -> Vec<GpuPosition> {
         let start = Position::new();
-        let mut out = vec![GpuPosition::new(&start, 0).unwrap()];
+        let mut out = vec![GpuPosition::new(&start, 0)];
         for &m in start.legal_moves().iter() {
             let c = start.after(m).unwrap();
-            out.push(GpuPosition::new(&c, 7).unwrap());
+            out.push(GpuPosition::new(&c, 7));
             for &n in c.legal_moves().iter() {
-                out.push(GpuPosition::new(&c.after(n).unwrap(), 9).unwrap());
+                out.push(GpuPosition::new(&c.after(n).unwrap(), 9));
             }
         }
         out
@@ -241,7 +243,7 @@ mod tests {
     fn en_passant_is_in_the_key_only_when_a_pawn_can_take() {
         let with_ep = |fen: &str, ep: Square| {
             let pos: Position = fen.parse().unwrap();
-            let mut r = GpuPosition::new(&pos, 0).unwrap();
+            let mut r = GpuPosition::new(&pos, 0);
             r.flags &= 0xFF;
             let plain = key(&r, 3);
             r.flags |= (ep.index() as u32) << 8;
