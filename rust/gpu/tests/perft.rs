@@ -20,7 +20,7 @@ use perft_data::{Case, load_blocks, load_perftsuite};
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide, perft};
 use shatranj_chess::{Move, Position};
 use shatranj_gpu::perft::{
-    Bitboards, GpuPerft, GpuPerftError, GpuPerftSettings, GpuPosition, PerftCounters, table,
+    Bitboards, GpuPerft, GpuPerftError, GpuPerftSettings, GpuPosition, table,
 };
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
@@ -420,7 +420,7 @@ fn tiny_table_stays_exact(gpu: &mut GpuPerft, test: &str) {
             }
         }
     }
-    let c = delta(gpu.counters(), &before);
+    let c = gpu.counters().since(&before);
     println!("{test}: tiny table, {checked} suite counts and startpos 5: {c:?}");
     assert!(checked >= 10, "only {checked} suite counts");
     assert!(
@@ -430,19 +430,6 @@ fn tiny_table_stays_exact(gpu: &mut GpuPerft, test: &str) {
     assert!(c.table_root_hits > 0, "the second perft 5 finds no root");
     assert!(c.table_root_hits <= 8, "more root hits than entries");
     gpu.limit_table(None);
-}
-
-fn delta(after: &PerftCounters, before: &PerftCounters) -> PerftCounters {
-    PerftCounters {
-        submits: after.submits - before.submits,
-        leaves: after.leaves - before.leaves,
-        overflows: after.overflows - before.overflows,
-        table_root_probes: after.table_root_probes - before.table_root_probes,
-        table_root_hits: after.table_root_hits - before.table_root_hits,
-        table_leaf_probes: after.table_leaf_probes - before.table_leaf_probes,
-        table_leaf_hits: after.table_leaf_hits - before.table_leaf_hits,
-        ..after.clone()
-    }
 }
 
 #[test]
@@ -474,7 +461,7 @@ fn hash_table_counts_are_exact_and_its_counters_add_up() {
             expected,
             "{pos} with four plies a batch"
         );
-        let c = delta(gpu.counters(), &before);
+        let c = gpu.counters().since(&before);
         assert_eq!(c.table_root_hits, root_hits, "{pos}: {c:?}");
     }
     // A fresh 1 MiB table (32,768 buckets) and three plies a batch: perft 6 of perftsuite's
@@ -505,7 +492,7 @@ fn hash_table_counts_are_exact_and_its_counters_add_up() {
     let repeats = (roots.len() - distinct.len()) as u64;
     let before = gpu.counters().clone();
     assert_eq!(gpu.perft(&pos, 6).unwrap(), 11_030_083);
-    let first = delta(gpu.counters(), &before);
+    let first = gpu.counters().since(&before);
     println!(
         "hash table, position 3 perft 6: {} roots, {} distinct: {first:?}",
         roots.len(),
@@ -521,7 +508,7 @@ fn hash_table_counts_are_exact_and_its_counters_add_up() {
     // The same count again: the table has kept the roots' counts.
     let before = gpu.counters().clone();
     assert_eq!(gpu.perft(&pos, 6).unwrap(), 11_030_083);
-    let again = delta(gpu.counters(), &before);
+    let again = gpu.counters().since(&before);
     println!("hash table, the same again: {again:?}");
     assert!(
         again.table_root_hits * 5 >= again.table_root_probes * 4,
@@ -569,7 +556,7 @@ fn the_shader_takes_host_entries_and_rejects_torn_ones() {
         197_281 + (1 << 40),
         "the planted entry"
     );
-    assert_eq!(delta(gpu.counters(), &before).table_root_hits, 1);
+    assert_eq!(gpu.counters().since(&before).table_root_hits, 1);
     for mask in 1..15u32 {
         let torn: [u32; 4] = std::array::from_fn(|w| {
             if mask >> w & 1 == 1 {
@@ -585,7 +572,7 @@ fn the_shader_takes_host_entries_and_rejects_torn_ones() {
             197_281,
             "torn entry, mask {mask:04b}"
         );
-        assert_eq!(delta(gpu.counters(), &before).table_root_hits, 0);
+        assert_eq!(gpu.counters().since(&before).table_root_hits, 0);
     }
     gpu.limit_table(None);
 }

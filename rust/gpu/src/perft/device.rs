@@ -96,6 +96,27 @@ pub struct PerftCounters {
     pub table_leaf_hits: u64,
 }
 
+impl PerftCounters {
+    /// The counts from `before` to `self` (maxima are kept as they are), as
+    /// [`EvalCounters::since`](crate::EvalCounters::since) does for the evaluation.
+    pub fn since(&self, before: &PerftCounters) -> PerftCounters {
+        PerftCounters {
+            submits: self.submits - before.submits,
+            leaves: self.leaves - before.leaves,
+            max_leaves_per_submit: self.max_leaves_per_submit,
+            bytes_uploaded: self.bytes_uploaded - before.bytes_uploaded,
+            bytes_read_back: self.bytes_read_back - before.bytes_read_back,
+            buffers_created: self.buffers_created - before.buffers_created,
+            overflows: self.overflows - before.overflows,
+            max_in_flight: self.max_in_flight,
+            table_root_probes: self.table_root_probes - before.table_root_probes,
+            table_root_hits: self.table_root_hits - before.table_root_hits,
+            table_leaf_probes: self.table_leaf_probes - before.table_leaf_probes,
+            table_leaf_hits: self.table_leaf_hits - before.table_leaf_hits,
+        }
+    }
+}
+
 /// The device, its kernels and buffers.
 pub struct PerftDevice {
     info: GpuInfo,
