@@ -69,6 +69,12 @@ impl History {
         &self.entries[0].pos
     }
 
+    /// The positions of the game, oldest first: `positions().nth(i)` is the one in which
+    /// `moves()[i]` was played, and the last is the current position.
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = &Position> + DoubleEndedIterator {
+        self.entries.iter().map(|e| &e.pos)
+    }
+
     /// The moves played, oldest first.
     pub fn moves(&self) -> &[Move] {
         &self.moves

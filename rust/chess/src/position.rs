@@ -443,6 +443,17 @@ impl Position {
         m.is_en_passant() || self.board.by_color(self.turn.other()).contains(m.to())
     }
 
+    /// The square of the rook that castling move `m` moves (its origin), or `None` when `m`
+    /// is no castling of the side to move. Chess960 writes castling as the king taking this
+    /// rook, and only the position before the move knows where it stood.
+    pub fn castling_rook(&self, m: Move) -> Option<Square> {
+        if !m.is_castle() {
+            return None;
+        }
+        self.castling
+            .rook_square(self.turn, CastlingSide::of_king_to(m.to()))
+    }
+
     /// Does `m` reset the fifty-move count (a pawn move or a capture)?
     pub fn is_zeroing(&self, m: Move) -> bool {
         self.is_capture(m) || self.board.pawns().contains(m.from())

@@ -138,8 +138,7 @@ fn is_standard_castling(pos: &Position, m: Move) -> bool {
 /// king takes its own rook (`e1h1`, `b1a1`), as python-chess writes it.
 pub fn to_uci(pos: &Position, m: Move, mode: CastlingMode) -> String {
     if m.is_castle() && (mode.is_chess960() || !is_standard_castling(pos, m)) {
-        let side = CastlingSide::of_king_to(m.to());
-        if let Some(rook) = pos.castling_rights().rook_square(pos.turn(), side) {
+        if let Some(rook) = pos.castling_rook(m) {
             return format!("{}{rook}", m.from());
         }
     }

@@ -16,7 +16,9 @@ use shatranj_chess::fen::{
 use shatranj_chess::position::SetupError;
 use shatranj_chess::san::{parse_san, to_san};
 use shatranj_chess::uci::{parse_uci, to_uci};
-use shatranj_chess::{CastlingMode, CastlingSide, Color, File, Move, MoveKind, Position, Role};
+use shatranj_chess::{
+    CastlingMode, CastlingSide, Color, File, History, Move, MoveKind, Position, Role,
+};
 
 const C960: CastlingMode = CastlingMode::Chess960;
 const STANDARD: CastlingMode = CastlingMode::Standard;
@@ -260,6 +262,16 @@ fn king_and_rook_end_on_the_standard_squares() {
         let m = parse_uci(&p, uci).unwrap_or_else(|e| panic!("{fen} {uci}: {e}"));
         assert_eq!(m.kind(), MoveKind::Castle, "{fen} {uci}");
         assert_eq!(to_uci(&p, m, C960), uci);
+        // The rook castling moves is the one the king takes in UCI.
+        assert_eq!(
+            p.castling_rook(m).map(|s| s.to_string()),
+            Some(uci[2..].to_owned())
+        );
+        assert_eq!(
+            p.castling_rook(Move::normal(m.from(), m.to())),
+            None,
+            "{fen}"
+        );
         assert_eq!(to_san(&p, m), san);
         assert_eq!(parse_san(&p, san).unwrap(), m);
         let a = p.after(m).unwrap();
@@ -382,6 +394,7 @@ fn random_games_keep_keys_rights_and_notation_consistent() {
     for _ in 0..60 {
         let n = rng.below(960) as u32;
         let mut p = Position::chess960(n).unwrap();
+        let mut game = History::new(p);
         for _ in 0..120 {
             let legal = p.legal_moves();
             if legal.is_empty() {
@@ -409,6 +422,14 @@ fn random_games_keep_keys_rights_and_notation_consistent() {
                 legal[rng.below(legal.len())]
             };
             p.play(m).unwrap();
+            game.push(m).unwrap();
+        }
+        // The game keeps each position a move was played in, the current one last.
+        let before: Vec<&Position> = game.positions().collect();
+        assert_eq!(before.len(), game.moves().len() + 1);
+        assert_eq!(*before[before.len() - 1], p);
+        for (i, &m) in game.moves().iter().enumerate() {
+            assert_eq!(before[i].after(m).unwrap(), *before[i + 1]);
         }
     }
     println!("{positions} positions, {castlings} castlings");
