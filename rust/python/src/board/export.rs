@@ -1,0 +1,88 @@
+//! The board in other forms: the Polyglot key, numpy planes and features, pickling
+//! (`__reduce__`, `__setstate__`: the start FEN and the moves in UCI) and python-chess's
+//! `chess.Board` both ways.
+
+use super::setup_mode::{delegate, delegate_py};
+use super::{Board, BoardState, read};
+use crate::errors::{fen_error, uci_error};
+use crate::moves::{key_of, uci_of};
+use crate::planes;
+use crate::py_modules;
+use pyo3::prelude::*;
+use pyo3::types::IntoPyDict;
+use shatranj_chess::fen::{self, EnPassantMode};
+use shatranj_chess::{History, uci};
+
+impl BoardState {
+    pub(crate) fn zobrist_hash(&self) -> PyResult<u64> {
+        delegate!(self, "zobrist_hash", ());
+        Ok(self.position().key())
+    }
+
+    pub(crate) fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "to_planes", ());
+        planes::planes_array(py, std::slice::from_ref(self.position()))
+    }
+
+    pub(crate) fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "features", ());
+        planes::features_array(py, std::slice::from_ref(self.position()))
+    }
+
+    pub(crate) fn __setstate__(&mut self, state: &str) -> PyResult<()> {
+        let mut game = History::new(*self.game.start());
+        for text in state.split_ascii_whitespace() {
+            let m = uci::parse_uci(game.position(), text).map_err(uci_error)?;
+            game.push_unchecked(m);
+        }
+        self.reset(game);
+        Ok(())
+    }
+
+    pub(crate) fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "to_chess", ());
+        let board = py_modules::chess_board_class(py)?
+            .call1((fen::to_fen_with(self.game.start(), EnPassantMode::Always),))?;
+        let from_uci = py_modules::chess_move_class(py)?.getattr("from_uci")?;
+        for &m in self.game.moves() {
+            board.call_method1("push", (from_uci.call1((uci_of(key_of(m)),))?,))?;
+        }
+        Ok(board)
+    }
+}
+
+/// `Board.__reduce__`: `(Board, (start FEN,), moves in UCI)`, or the setup board's own
+/// reduction in setup mode.
+pub(super) fn reduce<'py>(slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
+    let me = read(slf)?;
+    if let Some(setup) = &me.setup {
+        // (shatranj._setup.board_from_setup, (setup,)): the setup board pickles itself.
+        return setup.bind(slf.py()).call_method0("reduce_board");
+    }
+    let start = fen::to_fen_with(me.game.start(), EnPassantMode::Always);
+    let moves: Vec<String> = me
+        .game
+        .moves()
+        .iter()
+        .map(|m| key_of(*m))
+        .map(uci_of)
+        .collect();
+    (slf.get_type(), (start,), moves.join(" "))
+        .into_pyobject(slf.py())
+        .map(Bound::into_any)
+}
+
+/// `Board.from_chess`: the start position and moves of a python-chess board.
+pub(super) fn from_chess(board: &Bound<'_, PyAny>) -> PyResult<Board> {
+    let root = board.call_method0("root")?;
+    let kwargs = [("en_passant", "fen")].into_py_dict(board.py())?;
+    let fen: String = root.call_method("fen", (), Some(&kwargs))?.extract()?;
+    let start = fen::parse(&fen).map_err(fen_error)?;
+    let mut game = History::new(start);
+    for m in board.getattr("move_stack")?.try_iter()? {
+        let text: String = m?.call_method0("uci")?.extract()?;
+        let m = uci::parse_uci(game.position(), &text).map_err(uci_error)?;
+        game.push_unchecked(m);
+    }
+    Ok(Board::from_history(game))
+}

@@ -1,0 +1,205 @@
+//! Moves on the board: what a move is here (legal, capture, castling, zeroing, check),
+//! `push` and `pop` (called by `hot_methods.rs`), `find_move`, and the move lists behind
+//! `legal_moves` and `pseudo_legal_moves` (`legal.rs`).
+
+use super::BoardState;
+use super::setup_mode::{delegate, delegate_py, delegate_unit};
+use crate::args;
+use crate::errors::IllegalMoveError;
+use crate::moves::{self, Move, interned, key_of, uci_of};
+use crate::resolve::{castling_alias, is_castling, is_en_passant, resolve};
+use pyo3::exceptions::PyIndexError;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use shatranj_chess::{Bitboard, Role, san};
+
+impl BoardState {
+    pub(crate) fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_pseudo_legal", (r#move,));
+        Ok({
+            let pos = self.position();
+            let key = r#move.get().key;
+            let list = pos.pseudo_legal_moves();
+            moves::find_key(&list, key)
+                .or_else(|| {
+                    castling_alias(pos, key).and_then(|alias| moves::find_key(&list, alias))
+                })
+                .is_some()
+        })
+    }
+
+    pub(crate) fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.legal_move_list(py)?.try_iter()?.into_any())
+    }
+
+    pub(crate) fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_legal", (r#move,));
+        Ok(self.find_legal(r#move.get().key).is_some())
+    }
+
+    pub(crate) fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_capture", (r#move,));
+        Ok({
+            let pos = self.position();
+            pos.is_capture(resolve(pos, r#move.get().key))
+        })
+    }
+
+    pub(crate) fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_en_passant", (r#move,));
+        Ok(is_en_passant(self.position(), r#move.get().key))
+    }
+
+    pub(crate) fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_castling", (r#move,));
+        Ok(is_castling(self.position(), r#move.get().key))
+    }
+
+    pub(crate) fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_kingside_castling", (r#move,));
+        Ok({
+            let key = r#move.get().key;
+            is_castling(self.position(), key)
+                && moves::to_square(key).file() > moves::from_square(key).file()
+        })
+    }
+
+    pub(crate) fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_queenside_castling", (r#move,));
+        Ok({
+            let key = r#move.get().key;
+            is_castling(self.position(), key)
+                && moves::to_square(key).file() < moves::from_square(key).file()
+        })
+    }
+
+    pub(crate) fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "is_zeroing", (r#move,));
+        Ok({
+            let pos = self.position();
+            let key = r#move.get().key;
+            // python-chess: any pawn on either square, or a capture.
+            let touched =
+                Bitboard::from_square(moves::from_square(key)).with(moves::to_square(key));
+            (touched & pos.board().pawns()).any() || pos.is_capture(resolve(pos, key))
+        })
+    }
+
+    pub(crate) fn gives_check(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        delegate!(self, "gives_check", (r#move,));
+        Ok(match self.find_legal(r#move.get().key) {
+            Some(m) => self.position().gives_check(m),
+            None => false,
+        })
+    }
+
+    pub(crate) fn push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<()> {
+        delegate_unit!(self, "push", (r#move,));
+        let key = r#move.get().key;
+        if key == moves::NULL_KEY {
+            return self.push_null();
+        }
+        match self.find_legal(key) {
+            Some(m) => {
+                self.push_legal(m);
+                Ok(())
+            }
+            None => Err(IllegalMoveError::new_err(format!(
+                "illegal move {} in {}",
+                uci_of(key),
+                self.position().fen()
+            ))),
+        }
+    }
+
+    pub(crate) fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "pop", ());
+        match self.game.pop() {
+            Some(m) => interned(py, key_of(m)),
+            None => Err(PyIndexError::new_err("pop from empty move stack")),
+        }
+    }
+
+    pub(crate) fn find_move<'py>(
+        &mut self,
+        py: Python<'py>,
+        from_square: i64,
+        to_square: i64,
+        promotion: Option<i64>,
+    ) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "find_move", (from_square, to_square, promotion,));
+        let from = args::square(from_square)?;
+        let to = args::square(to_square)?;
+        let mut promotion = promotion.map(args::role).transpose()?;
+        let b = self.position().board();
+        if promotion.is_none()
+            && b.pawns().contains(from)
+            && (to.rank() == shatranj_chess::Rank::First
+                || to.rank() == shatranj_chess::Rank::Eighth)
+        {
+            promotion = Some(Role::Queen);
+        }
+        let key = moves::make_key(from, to, promotion);
+        let m = self.find_legal(key).ok_or_else(|| {
+            IllegalMoveError::new_err(format!(
+                "no matching legal move for {} in {}",
+                uci_of(key),
+                self.position().fen()
+            ))
+        })?;
+        interned(py, key_of(m))
+    }
+}
+
+impl BoardState {
+    pub fn legal_move_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(setup) = &self.setup {
+            return Ok(setup
+                .bind(py)
+                .call_method0("legal_move_list")?
+                .cast_into()?);
+        }
+        // Generated afresh even when `push`'s cache holds them: the cache keeps the rules
+        // crate's order, and generating in python-chess's order costs less than reordering.
+        moves::legal_list_python_order(py, self.position())
+    }
+
+    pub fn count_legal(&self, py: Python<'_>) -> PyResult<usize> {
+        if let Some(setup) = &self.setup {
+            return setup.bind(py).call_method0("count_legal")?.extract();
+        }
+        Ok(match self.cached_legal() {
+            Some(list) => list.len(),
+            None => self.position().count_legal_moves(),
+        })
+    }
+
+    pub fn sans(&mut self, py: Python<'_>) -> PyResult<Vec<String>> {
+        if let Some(setup) = &self.setup {
+            return setup.bind(py).call_method0("legal_sans")?.extract();
+        }
+        let pos = *self.position();
+        let legal = pos.legal_moves_python_order();
+        Ok(legal
+            .iter()
+            .map(|&m| san::to_san_among(&pos, m, &legal))
+            .collect())
+    }
+
+    pub fn pseudo_legal_list<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if let Some(setup) = &self.setup {
+            return Ok(setup
+                .bind(py)
+                .call_method0("pseudo_legal_move_list")?
+                .cast_into()?);
+        }
+        moves::list_of(py, &self.position().pseudo_legal_moves())
+    }
+
+    pub fn contains_legal(&mut self, py: Python<'_>, m: &Bound<'_, Move>) -> PyResult<bool> {
+        if let Some(setup) = &self.setup {
+            return setup.bind(py).call_method1("is_legal", (m,))?.extract();
+        }
+        Ok(self.find_legal(m.get().key).is_some())
+    }
+}

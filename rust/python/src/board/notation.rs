@@ -1,0 +1,148 @@
+//! Moves as text: SAN and LAN written (`san`, `lan`, `variation_san`) and SAN and UCI read
+//! (`parse_san`, `push_san`, `parse_uci`, `push_uci`), null moves included.
+
+use super::BoardState;
+use super::setup_mode::{delegate, delegate_py};
+use crate::errors::{IllegalMoveError, san_error, uci_error};
+use crate::moves::{self, Move, interned, key_of, uci_of};
+use crate::resolve::castling_alias;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use shatranj_chess::{Color, san, uci};
+
+/// The null move as SAN: `--` (python-chess's), and `Z0`, `0000`, `@@@@` as it also reads.
+fn is_null_san(san: &str) -> bool {
+    matches!(san, "--" | "Z0" | "0000" | "@@@@")
+}
+
+/// SAN text as python-chess accepts it: no surrounding whitespace (`"Nc3\n"` is invalid).
+fn strict_san(san: &str) -> PyResult<&str> {
+    if san.trim() != san {
+        return Err(crate::errors::InvalidMoveError::new_err(format!(
+            "invalid san: {san:?}"
+        )));
+    }
+    Ok(san)
+}
+
+impl BoardState {
+    pub(crate) fn san(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        delegate!(self, "san", (r#move,));
+        if r#move.get().key == moves::NULL_KEY {
+            return Ok("--".to_owned());
+        }
+        let m = self.find_legal_or_raise(r#move.get().key)?;
+        Ok(self.san_of(m))
+    }
+
+    pub(crate) fn lan(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        delegate!(self, "lan", (r#move,));
+        let m = self.find_legal_or_raise(r#move.get().key)?;
+        Ok(san::to_lan(self.position(), m))
+    }
+
+    pub(crate) fn san_and_push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+        delegate!(self, "san_and_push", (r#move,));
+        if r#move.get().key == moves::NULL_KEY {
+            self.push_null()?;
+            return Ok("--".to_owned());
+        }
+        let m = self.find_legal_or_raise(r#move.get().key)?;
+        let text = self.san_of(m);
+        self.push_legal(m);
+        Ok(text)
+    }
+
+    pub(crate) fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
+        delegate!(self, "variation_san", (variation,));
+        let mut pos = *self.position();
+        let mut parts: Vec<String> = Vec::new();
+        for item in variation.try_iter()? {
+            let item = item?;
+            let mv = item.cast::<Move>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "variation_san expects Move objects, got {}",
+                    crate::errors::type_name(&item)
+                ))
+            })?;
+            let key = mv.get().key;
+            if key == moves::NULL_KEY {
+                if !pos.play_null() {
+                    return Err(IllegalMoveError::new_err(format!(
+                        "illegal move 0000 (a null move in check) in position {}",
+                        pos.fen()
+                    )));
+                }
+                parts.push("--".to_owned());
+                continue;
+            }
+            let legal = pos.legal_moves();
+            let found = legal
+                .iter()
+                .copied()
+                .find(|m| key_of(*m) == key)
+                .or_else(|| {
+                    castling_alias(&pos, key)
+                        .and_then(|alias| legal.iter().copied().find(|m| key_of(*m) == alias))
+                });
+            let Some(m) = found else {
+                return Err(IllegalMoveError::new_err(format!(
+                    "illegal move {} in position {}",
+                    uci_of(key),
+                    pos.fen()
+                )));
+            };
+            let text = san::to_san_among(&pos, m, &legal);
+            if pos.turn() == Color::White {
+                parts.push(format!("{}. {text}", pos.fullmove_number()));
+            } else if parts.is_empty() {
+                parts.push(format!("{}...{text}", pos.fullmove_number()));
+            } else {
+                parts.push(text);
+            }
+            pos.play_unchecked(m);
+        }
+        Ok(parts.join(" "))
+    }
+
+    pub(crate) fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "parse_san", (san,));
+        if is_null_san(san) {
+            return interned(py, moves::NULL_KEY);
+        }
+        let m = san::parse_san(self.position(), strict_san(san)?).map_err(san_error)?;
+        interned(py, key_of(m))
+    }
+
+    pub(crate) fn push_san<'py>(
+        &mut self,
+        py: Python<'py>,
+        san: &str,
+    ) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "push_san", (san,));
+        if is_null_san(san) {
+            self.push_null()?;
+            return interned(py, moves::NULL_KEY);
+        }
+        let m = san::parse_san(self.position(), strict_san(san)?).map_err(san_error)?;
+        self.push_legal(m);
+        interned(py, key_of(m))
+    }
+
+    pub(crate) fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "parse_uci", (uci,));
+        let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
+        interned(py, key_of(m))
+    }
+
+    pub(crate) fn push_uci<'py>(
+        &mut self,
+        py: Python<'py>,
+        uci: &str,
+    ) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "push_uci", (uci,));
+        let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
+        self.push_legal(m);
+        interned(py, key_of(m))
+    }
+}

@@ -1,0 +1,216 @@
+//! What is on the board: side to move, castling rights, en-passant square, clocks, occupancy
+//! and pieces by square, type and colour; and python-chess's equality, which compares these.
+
+use super::setup_mode::{delegate, delegate_get, delegate_py};
+use super::{Board, BoardState, read};
+use crate::args::{self, py_color, square_set};
+use crate::piece;
+use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
+use shatranj_chess::{Bitboard, CastlingSide, Color, Position, Role};
+
+fn role_mask(pos: &Position, role: Role) -> u64 {
+    pos.board().by_role(role).0
+}
+
+impl BoardState {
+    pub(crate) fn turn(&self) -> PyResult<bool> {
+        delegate_get!(self, "turn");
+        Ok(py_color(self.position().turn()))
+    }
+
+    pub(crate) fn castling_rights(&self) -> PyResult<u64> {
+        delegate_get!(self, "castling_rights");
+        if let Some((raw, _)) = self.raw {
+            return Ok(raw);
+        }
+        Ok({
+            let rights = self.position().castling_rights();
+            let mut mask = 0u64;
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    if rights.has(color, side) {
+                        mask |= 1 << side.rook_from(color).index();
+                    }
+                }
+            }
+            mask
+        })
+    }
+
+    pub(crate) fn has_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        delegate!(self, "has_castling_rights", (color,));
+        let c = args::color(color)?;
+        Ok(!self.position().castling_rights().of(c).is_empty())
+    }
+
+    pub(crate) fn has_kingside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        delegate!(self, "has_kingside_castling_rights", (color,));
+        let c = args::color(color)?;
+        Ok(self
+            .position()
+            .castling_rights()
+            .has(c, CastlingSide::KingSide))
+    }
+
+    pub(crate) fn has_queenside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
+        delegate!(self, "has_queenside_castling_rights", (color,));
+        let c = args::color(color)?;
+        Ok(self
+            .position()
+            .castling_rights()
+            .has(c, CastlingSide::QueenSide))
+    }
+
+    pub(crate) fn ep_square(&self) -> PyResult<Option<u8>> {
+        delegate_get!(self, "ep_square");
+        if let Some((_, raw)) = self.raw {
+            return Ok(raw);
+        }
+        Ok(self.position().ep_square().map(|s| s.index() as u8))
+    }
+
+    pub(crate) fn halfmove_clock(&self) -> PyResult<u32> {
+        delegate_get!(self, "halfmove_clock");
+        Ok(self.position().halfmove_clock())
+    }
+
+    pub(crate) fn fullmove_number(&self) -> PyResult<u32> {
+        delegate_get!(self, "fullmove_number");
+        Ok(self.position().fullmove_number())
+    }
+
+    pub(crate) fn occupied(&self) -> PyResult<u64> {
+        delegate_get!(self, "occupied");
+        Ok(self.position().board().occupied().0)
+    }
+
+    pub(crate) fn occupied_co(&self) -> PyResult<[u64; 2]> {
+        delegate_get!(self, "occupied_co");
+        Ok({
+            let b = self.position().board();
+            [b.by_color(Color::Black).0, b.by_color(Color::White).0]
+        })
+    }
+
+    pub(crate) fn pawns(&self) -> PyResult<u64> {
+        delegate_get!(self, "pawns");
+        Ok(role_mask(self.position(), Role::Pawn))
+    }
+
+    pub(crate) fn knights(&self) -> PyResult<u64> {
+        delegate_get!(self, "knights");
+        Ok(role_mask(self.position(), Role::Knight))
+    }
+
+    pub(crate) fn bishops(&self) -> PyResult<u64> {
+        delegate_get!(self, "bishops");
+        Ok(role_mask(self.position(), Role::Bishop))
+    }
+
+    pub(crate) fn rooks(&self) -> PyResult<u64> {
+        delegate_get!(self, "rooks");
+        Ok(role_mask(self.position(), Role::Rook))
+    }
+
+    pub(crate) fn queens(&self) -> PyResult<u64> {
+        delegate_get!(self, "queens");
+        Ok(role_mask(self.position(), Role::Queen))
+    }
+
+    pub(crate) fn kings(&self) -> PyResult<u64> {
+        delegate_get!(self, "kings");
+        Ok(role_mask(self.position(), Role::King))
+    }
+
+    pub(crate) fn chess960(&self) -> PyResult<bool> {
+        delegate_get!(self, "chess960");
+        Ok(false)
+    }
+
+    pub(crate) fn piece_at<'py>(
+        &self,
+        py: Python<'py>,
+        square: i64,
+    ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
+        delegate_py!(self, py, "piece_at", (square,));
+        let sq = args::square(square)?;
+        self.position()
+            .piece_at(sq)
+            .map(|p| piece::interned(py, p))
+            .transpose()
+    }
+
+    pub(crate) fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
+        delegate!(self, "piece_type_at", (square,));
+        let sq = args::square(square)?;
+        Ok(self.position().board().role_at(sq).map(args::piece_type))
+    }
+
+    pub(crate) fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
+        delegate!(self, "color_at", (square,));
+        let sq = args::square(square)?;
+        Ok(self.position().board().color_at(sq).map(py_color))
+    }
+
+    pub(crate) fn king(&self, color: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+        delegate!(self, "king", (color,));
+        let c = args::color(color)?;
+        Ok(self.position().board().king_of(c).map(|s| s.index() as u8))
+    }
+
+    pub(crate) fn pieces_mask(&self, piece_type: i64, color: &Bound<'_, PyAny>) -> PyResult<u64> {
+        delegate!(self, "pieces_mask", (piece_type, color,));
+        let piece = shatranj_chess::Piece::new(args::color(color)?, args::role(piece_type)?);
+        Ok(self.position().board().by_piece(piece).0)
+    }
+
+    pub(crate) fn pieces<'py>(
+        &self,
+        py: Python<'py>,
+        piece_type: i64,
+        color: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        delegate_py!(self, py, "pieces", (piece_type, color,));
+        square_set(py, Bitboard(self.pieces_mask(piece_type, color)?))
+    }
+
+    pub(crate) fn __richcmp__(
+        &self,
+        other: &Bound<'_, PyAny>,
+        op: CompareOp,
+    ) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let Ok(other) = other.cast::<Board>() else {
+            return Ok(py.NotImplemented());
+        };
+        let either_setup = self.setup.is_some() || read(other)?.setup.is_some();
+        let same = if either_setup {
+            // Setup boards compare by FEN (placement, side, castling, legal en passant,
+            // clocks), which is python-chess's equality.
+            let mine: String = match &self.setup {
+                Some(setup) => setup
+                    .bind(py)
+                    .call_method1("fen", (false, "legal", None::<bool>))?
+                    .extract()?,
+                None => self.fen(false, "legal", None)?,
+            };
+            let theirs: String = other.call_method0("fen")?.extract()?;
+            mine == theirs
+        } else {
+            let other = read(other)?;
+            let (a, b) = (self.position(), other.position());
+            a.board() == b.board()
+                && a.turn() == b.turn()
+                && a.castling_rights() == b.castling_rights()
+                && a.legal_ep_square() == b.legal_ep_square()
+                && a.halfmove_clock() == b.halfmove_clock()
+                && a.fullmove_number() == b.fullmove_number()
+        };
+        Ok(match op {
+            CompareOp::Eq => same.into_pyobject(py)?.to_owned().into_any().unbind(),
+            CompareOp::Ne => (!same).into_pyobject(py)?.to_owned().into_any().unbind(),
+            _ => py.NotImplemented(),
+        })
+    }
+}

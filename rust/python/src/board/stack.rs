@@ -1,0 +1,120 @@
+//! The move stack (`peek`, `move_stack`, `ply`, `clear_stack`) and new boards made from this
+//! one: `root`, `copy` with all, none or the last moves of the stack, and `mirror`.
+
+use super::setup_mode::{delegate, delegate_get_py, delegate_py, delegate_unit};
+use super::{Board, BoardState};
+use crate::moves::Move;
+use crate::moves::{interned, key_of, moves_list};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use shatranj_chess::{Color, History};
+
+impl BoardState {
+    pub(crate) fn peek<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
+        delegate_py!(self, py, "peek", ());
+        match self.game.moves().last() {
+            Some(&m) => interned(py, key_of(m)),
+            None => Err(PyIndexError::new_err("peek into empty move stack")),
+        }
+    }
+
+    pub(crate) fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        delegate_get_py!(self, py, "move_stack");
+        moves_list(py, self.game.moves())
+    }
+
+    pub(crate) fn ply(&self) -> PyResult<u32> {
+        delegate!(self, "ply", ());
+        Ok({
+            let pos = self.position();
+            2 * (pos.fullmove_number() - 1) + u32::from(pos.turn() == Color::Black)
+        })
+    }
+
+    pub(crate) fn clear_stack(&mut self) -> PyResult<()> {
+        delegate_unit!(self, "clear_stack", ());
+        let pos = *self.position();
+        let raw = self.raw;
+        self.reset(History::new(pos));
+        self.raw = raw;
+        Ok(())
+    }
+
+    pub(crate) fn root(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+        if let Some(setup) = &self.setup {
+            return Py::new(
+                py,
+                Board::with_setup(setup.bind(py).call_method0("root")?.unbind()),
+            );
+        }
+        self.board_of(py, History::new(*self.game.start()))
+    }
+
+    pub(crate) fn copy(
+        &self,
+        py: Python<'_>,
+        stack: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<Board>> {
+        if let Some(setup) = &self.setup {
+            let copy = setup.bind(py).call_method1("copy", (stack,))?;
+            return Py::new(py, Board::with_setup(copy.unbind()));
+        }
+        let keep = match stack {
+            None => self.stack_len(),
+            Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
+                if s.is_truthy()? {
+                    self.stack_len()
+                } else {
+                    0
+                }
+            }
+            Some(s) => {
+                let n: i64 = s
+                    .extract()
+                    .map_err(|_| PyTypeError::new_err("stack must be a bool or an int"))?;
+                usize::try_from(n).unwrap_or(0).min(self.stack_len())
+            }
+        };
+        if keep == self.stack_len() {
+            return self.board_of(py, self.game.clone());
+        }
+        let moves = self.game.moves();
+        let split = moves.len() - keep;
+        let mut start = *self.game.start();
+        for &m in &moves[..split] {
+            if m == shatranj_chess::Move::NULL {
+                start.play_null();
+            } else {
+                start.play_unchecked(m);
+            }
+        }
+        self.board_of(py, BoardState::replay(start, &moves[split..]))
+    }
+
+    pub(crate) fn __copy__(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+        if self.setup.is_some() {
+            return self.copy(py, None);
+        }
+        self.board_of(py, self.game.clone())
+    }
+
+    pub(crate) fn __deepcopy__(
+        &self,
+        py: Python<'_>,
+        _memo: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<Board>> {
+        if self.setup.is_some() {
+            return self.copy(py, None);
+        }
+        self.board_of(py, self.game.clone())
+    }
+
+    pub(crate) fn mirror(&self, py: Python<'_>) -> PyResult<Py<Board>> {
+        if let Some(setup) = &self.setup {
+            let mirrored = setup.bind(py).call_method0("mirror")?;
+            return Py::new(py, Board::with_setup(mirrored.unbind()));
+        }
+        self.board_of(py, History::new(self.position().mirrored()))
+    }
+}
