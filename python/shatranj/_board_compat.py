@@ -411,7 +411,7 @@ def status(self: Board) -> Any:
     setup = self._setup
     if setup is not None:
         return setup.status()
-    if not self.is_check():
+    if not self.is_check() and not self.chess960:
         return _native_status(self)
     state = _edit(self)
     if self.move_stack:

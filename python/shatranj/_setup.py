@@ -456,7 +456,7 @@ def state_of(board: Any) -> SetupBoard:
         out: SetupBoard = setup.copy(stack=False)
         out.clear_stack()
         return out
-    out = SetupBoard(Setup(board.board_fen()))
+    out = SetupBoard(Setup(board.board_fen(), bool(board.chess960)))
     out.turn = board.turn
     out.castling_rights = board.castling_rights
     out.ep_square = board.ep_square

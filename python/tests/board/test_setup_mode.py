@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import chess
+import chess.polyglot
 import pytest
 
 import shatranj
@@ -74,6 +75,8 @@ def test_edits_move_between_setup_mode_and_the_native_board() -> None:
     board = shatranj.Board()
     board.remove_piece_at(shatranj.E1)
     assert board._setup is not None and board.status() == shatranj.STATUS_NO_WHITE_KING | shatranj.STATUS_BAD_CASTLING_RIGHTS
+    with pytest.raises(ValueError):
+        board.zobrist_hash()  # the native-only methods say why they are not there
     board.set_piece_at(shatranj.E1, shatranj.Piece(shatranj.KING, shatranj.WHITE))
     # The rights were cleaned when the king left; python-chess keeps them as set, and so
     # does the board, reporting them: only the native board plays again.
@@ -83,9 +86,10 @@ def test_edits_move_between_setup_mode_and_the_native_board() -> None:
     board.castling_rights = shatranj.BB_A1 | shatranj.BB_H8
     assert board.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Qk - 0 1"
     board.chess960 = True
-    assert board._setup is not None and board.chess960 and board.shredder_fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Ah - 0 1"
-    with pytest.raises(ValueError):
-        board.zobrist_hash()  # the native-only methods say why they are not there
+    # A legal Chess960 board plays on the native board too (issue 38 step 5).
+    assert board._setup is None and board.chess960 and board.shredder_fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Ah - 0 1"
+    ref = chess.Board(board.fen(), chess960=True)
+    assert board.zobrist_hash() == chess.polyglot.zobrist_hash(ref)
 
 
 def test_status_of_native_boards_matches_python_chess() -> None:

@@ -137,10 +137,11 @@ fn is_standard_castling(pos: &Position, m: Move) -> bool {
 /// standard chess; in Chess960 mode, and for any castling standard chess does not have, the
 /// king takes its own rook (`e1h1`, `b1a1`), as python-chess writes it.
 pub fn to_uci(pos: &Position, m: Move, mode: CastlingMode) -> String {
-    if m.is_castle() && (mode.is_chess960() || !is_standard_castling(pos, m)) {
-        if let Some(rook) = pos.castling_rook(m) {
-            return format!("{}{rook}", m.from());
-        }
+    if m.is_castle()
+        && (mode.is_chess960() || !is_standard_castling(pos, m))
+        && let Some(rook) = pos.castling_rook(m)
+    {
+        return format!("{}{rook}", m.from());
     }
     m.to_string()
 }

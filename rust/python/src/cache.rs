@@ -50,4 +50,13 @@ impl PlyMoves {
         debug_assert!(self.list.contains(&m), "{m} resolved from a legal key");
         Some(m)
     }
+
+    /// [`find`](Self::find) on a Chess960 board: the key read as python-chess's Chess960
+    /// board reads it, then looked up in the list (the index cannot tell a castling from
+    /// a king move to the same square: `b1c1` is both in Chess960).
+    #[inline]
+    pub fn find_960(&self, pos: &Position, key: u16) -> Option<Move> {
+        let m = crate::resolve::resolve_960(pos, key)?;
+        self.list.contains(&m).then_some(m)
+    }
 }

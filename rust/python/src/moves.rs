@@ -334,48 +334,84 @@ pub fn list_of<'py>(
     py: Python<'py>,
     moves: &[shatranj_chess::Move],
 ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    key_list(py, moves.iter().map(|&m| key_of(m)), moves.len())
+}
+
+/// A new list of the interned moves of `pos` for `moves`, castling written as a board in
+/// `chess960` mode writes it (see [`crate::resolve::key_in`]).
+pub fn list_in<'py>(
+    py: Python<'py>,
+    pos: &shatranj_chess::Position,
+    moves: &[shatranj_chess::Move],
+    chess960: bool,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    let keys = moves
+        .iter()
+        .map(|&m| crate::resolve::key_in(pos, m, chess960));
+    key_list(py, keys, moves.len())
+}
+
+/// A game's move stack as a board in `chess960` mode writes it: castling in Chess960 is the
+/// king taking its rook, which only the position before the move knows.
+pub fn stack_list<'py>(
+    py: Python<'py>,
+    game: &shatranj_chess::History,
+    chess960: bool,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    let moves = game.moves();
+    if !chess960 {
+        return list_of(py, moves);
+    }
+    let keys = game
+        .positions()
+        .zip(moves)
+        .map(|(pos, &m)| crate::resolve::key_in(pos, m, true));
+    key_list(py, keys, moves.len())
+}
+
+/// A new list of the interned moves of `len` keys, built with the C API directly.
+fn key_list<'py>(
+    py: Python<'py>,
+    keys: impl Iterator<Item = u16>,
+    len: usize,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
     // SAFETY: `PyList_New` returns a new list with `len` NULL slots (or NULL with an
     // exception set); each slot is filled exactly once with an owned reference before the
-    // list is handed out.
+    // list is handed out (`take(len)`, and every caller passes as many keys as `len`).
     unsafe {
-        let list =
-            Bound::from_owned_ptr_or_err(py, ffi::PyList_New(moves.len() as ffi::Py_ssize_t))?
-                .cast_into_unchecked::<pyo3::types::PyList>();
-        for (i, &m) in moves.iter().enumerate() {
-            let item = interned(py, key_of(m))?;
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len as ffi::Py_ssize_t))?
+            .cast_into_unchecked::<pyo3::types::PyList>();
+        let mut filled = 0;
+        for (i, key) in keys.take(len).enumerate() {
+            let item = interned(py, key)?;
             ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr());
+            filled += 1;
         }
+        assert_eq!(filled, len, "key_list: fewer keys than slots");
         Ok(list)
     }
 }
 
 /// A new list of the interned legal moves of `pos`, in python-chess's order (see the rules
-/// crate's `python_order`): the hot path of `list(board.legal_moves)`. The moves go straight
-/// into a buffer of keys, without a `MoveList` in between.
+/// crate's `python_order`), castling as a board in `chess960` mode writes it: the hot path
+/// of `list(board.legal_moves)`. The moves go straight into a buffer of keys, without a
+/// `MoveList` in between.
 pub fn legal_list_python_order<'py>(
     py: Python<'py>,
     pos: &shatranj_chess::Position,
+    chess960: bool,
 ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
     let mut keys = [0u16; shatranj_chess::moves::INLINE_MOVES];
     let mut n = 0;
     pos.for_each_legal_move_python_order(|m| {
         if let Some(slot) = keys.get_mut(n) {
-            *slot = key_of(m);
+            *slot = crate::resolve::key_in(pos, m, chess960);
         }
         n += 1;
     });
     let Some(keys) = keys.get(..n) else {
         // More moves than the buffer holds (contrived set-ups only).
-        return list_of(py, &pos.legal_moves_python_order());
+        return list_in(py, pos, &pos.legal_moves_python_order(), chess960);
     };
-    // SAFETY: as in `list_of`.
-    unsafe {
-        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n as ffi::Py_ssize_t))?
-            .cast_into_unchecked::<pyo3::types::PyList>();
-        for (i, &key) in keys.iter().enumerate() {
-            let item = interned(py, key)?;
-            ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr());
-        }
-        Ok(list)
-    }
+    key_list(py, keys.iter().copied(), n)
 }

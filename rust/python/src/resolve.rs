@@ -1,9 +1,12 @@
 //! How python-chess reads a `Move` (origin, destination, promotion) in a position: which
 //! moves castle (including king-takes-rook, `e1h1`), which capture en passant, and the
-//! rules-crate move a Python key denotes.
+//! rules-crate move a Python key denotes; and how a rules-crate move is written back as a
+//! key. A board's `chess960` flag changes only castling: python-chess's Chess960 board holds
+//! it as the king taking its own rook (`b1a1`, and `e1h1` from the standard start), where
+//! the rules crate keeps the king's destination (`b1c1`).
 
 use crate::moves;
-use shatranj_chess::{CastlingSide, MoveKind, Position, Square};
+use shatranj_chess::{CastlingSide, File, MoveKind, Position, Square};
 
 /// `e1h1` style castling (king onto its own rook) as the key of the king's two-step move:
 /// only from the king's original square and with that castling right, as python-chess's
@@ -64,4 +67,65 @@ pub fn is_en_passant(pos: &Position, key: u16) -> bool {
         && pos.board().pawns().contains(from)
         && matches!(to.index().abs_diff(from.index()), 7 | 9)
         && !pos.board().occupied().contains(to)
+}
+
+/// The Python key of `m`, a legal move of `pos`, on a board in `chess960` mode or not:
+/// Chess960 castling is the king taking its own rook.
+#[inline]
+pub fn key_in(pos: &Position, m: shatranj_chess::Move, chess960: bool) -> u16 {
+    if chess960 && let Some(rook) = pos.castling_rook(m) {
+        return moves::make_key(m.from(), rook, None);
+    }
+    moves::key_of(m)
+}
+
+/// A Python key read as a rules-crate move of `pos` on a Chess960 board, or `None` for a
+/// drop. Castling is the king onto the rook of a castling right, or, as python-chess's
+/// `_to_chess960` reads it, the king's two-square move from e1/e8 with no rook on g/c
+/// (`e1g1` for `e1h1`); a king move one file over stays a king move (`b1c1` beside `b1a1`).
+pub fn resolve_960(pos: &Position, key: u16) -> Option<shatranj_chess::Move> {
+    if moves::drop_of(key).is_some() {
+        return None;
+    }
+    let (from, to) = (moves::from_square(key), moves::to_square(key));
+    if let Some(role) = moves::promotion(key) {
+        return Some(shatranj_chess::Move::new(
+            from,
+            to,
+            MoveKind::Promotion(role),
+        ));
+    }
+    let us = pos.turn();
+    let b = pos.board();
+    if (b.kings() & b.by_color(us)).contains(from) {
+        let rook = king_takes_rook(pos, from, to);
+        for side in CastlingSide::ALL {
+            if pos.castling_rights().rook_square(us, side) == Some(rook) {
+                return Some(shatranj_chess::Move::new(
+                    from,
+                    side.king_to(us),
+                    MoveKind::Castle,
+                ));
+            }
+        }
+    }
+    if is_en_passant(pos, key) {
+        return Some(shatranj_chess::Move::new(from, to, MoveKind::EnPassant));
+    }
+    Some(shatranj_chess::Move::normal(from, to))
+}
+
+/// python-chess's `_to_chess960`: the king's two-square move from e1/e8 onto g/c without a
+/// rook there, as the king taking the corner rook; any other destination unchanged.
+fn king_takes_rook(pos: &Position, from: Square, to: Square) -> Square {
+    if from != Square::E1 && from != Square::E8 {
+        return to;
+    }
+    let rank = from.rank();
+    for (king_to, rook) in [(File::G, File::H), (File::C, File::A)] {
+        if to == Square::from_coords(king_to, rank) && !pos.board().rooks().contains(to) {
+            return Square::from_coords(rook, rank);
+        }
+    }
+    to
 }

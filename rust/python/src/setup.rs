@@ -413,13 +413,19 @@ impl PySetup {
         }
     }
 
-    /// The FEN of the legal standard-chess position this setup describes once its castling
-    /// rights are cleaned and an impossible en-passant square dropped (python-chess plays such
-    /// a FEN as that position), or `None` (Chess960, promoted pieces, or no legal position).
+    /// The FEN of the legal position this setup describes once its castling rights are
+    /// cleaned and an impossible en-passant square dropped (python-chess plays such a FEN as
+    /// that position), or `None` (promoted pieces, or no legal position). A Chess960 setup's
+    /// is a Shredder-FEN (rook files), for the native board to read in Chess960 mode.
     fn clean_fen(&self) -> Option<String> {
-        if self.inner.chess960 || self.inner.promoted.any() {
+        if self.inner.promoted.any() {
             return None;
         }
-        self.inner.position().ok().map(|pos| pos.fen())
+        let pos = self.inner.position().ok()?;
+        Some(if self.inner.chess960 {
+            shatranj_chess::fen::to_shredder_fen(&pos, EnPassantMode::Legal)
+        } else {
+            pos.fen()
+        })
     }
 }

@@ -10,7 +10,8 @@ use pyo3::prelude::*;
 impl BoardState {
     pub(crate) fn __repr__(&self) -> PyResult<String> {
         delegate!(self, "__repr__", ());
-        Ok(format!("Board('{}')", self.position().fen()))
+        let flag = if self.chess960 { ", chess960=True" } else { "" };
+        Ok(format!("Board('{}'{flag})", self.position().fen()))
     }
 
     pub(crate) fn __str__(&self) -> PyResult<String> {

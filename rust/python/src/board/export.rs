@@ -5,7 +5,7 @@
 use super::setup_mode::{delegate, delegate_py};
 use super::{Board, BoardState, read};
 use crate::errors::{fen_error, uci_error};
-use crate::moves::{key_of, uci_of};
+use crate::moves::uci_of;
 use crate::planes;
 use crate::py_modules;
 use pyo3::prelude::*;
@@ -41,11 +41,13 @@ impl BoardState {
 
     pub(crate) fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         delegate_py!(self, py, "to_chess", ());
-        let board = py_modules::chess_board_class(py)?
-            .call1((fen::to_fen_with(self.game.start(), EnPassantMode::Always),))?;
+        let board = py_modules::chess_board_class(py)?.call(
+            (fen::to_fen_with(self.game.start(), EnPassantMode::Always),),
+            Some(&[("chess960", self.chess960)].into_py_dict(py)?),
+        )?;
         let from_uci = py_modules::chess_move_class(py)?.getattr("from_uci")?;
-        for &m in self.game.moves() {
-            board.call_method1("push", (from_uci.call1((uci_of(key_of(m)),))?,))?;
+        for (pos, &m) in self.game.positions().zip(self.game.moves()) {
+            board.call_method1("push", (from_uci.call1((uci_of(self.key_in(pos, m)),))?,))?;
         }
         Ok(board)
     }
@@ -62,11 +64,20 @@ pub(super) fn reduce<'py>(slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>
     let start = fen::to_fen_with(me.game.start(), EnPassantMode::Always);
     let moves: Vec<String> = me
         .game
-        .moves()
-        .iter()
-        .map(|m| key_of(*m))
-        .map(uci_of)
+        .positions()
+        .zip(me.game.moves())
+        .map(|(pos, &m)| uci_of(me.key_in(pos, m)))
         .collect();
+    if me.chess960 {
+        // `Board(fen, chess960=True)` through a function: the class takes the flag by keyword.
+        let new = slf
+            .py()
+            .import("shatranj._setup")?
+            .getattr("board_from_fen")?;
+        return (new, (start, true), moves.join(" "))
+            .into_pyobject(slf.py())
+            .map(Bound::into_any);
+    }
     (slf.get_type(), (start,), moves.join(" "))
         .into_pyobject(slf.py())
         .map(Bound::into_any)
@@ -77,12 +88,16 @@ pub(super) fn from_chess(board: &Bound<'_, PyAny>) -> PyResult<Board> {
     let root = board.call_method0("root")?;
     let kwargs = [("en_passant", "fen")].into_py_dict(board.py())?;
     let fen: String = root.call_method("fen", (), Some(&kwargs))?.extract()?;
-    let start = fen::parse(&fen).map_err(fen_error)?;
+    let chess960: bool = board.getattr("chess960")?.is_truthy()?;
+    let mode = shatranj_chess::CastlingMode::from_chess960(chess960);
+    let start = fen::parse_with(&fen, mode).map_err(fen_error)?;
     let mut game = History::new(start);
     for m in board.getattr("move_stack")?.try_iter()? {
         let text: String = m?.call_method0("uci")?.extract()?;
         let m = uci::parse_uci(game.position(), &text).map_err(uci_error)?;
         game.push_unchecked(m);
     }
-    Ok(Board::from_history(game))
+    let mut state = BoardState::from_history(game);
+    state.chess960 = chess960;
+    Ok(Board::wrap(state))
 }

@@ -25,22 +25,13 @@ pub(crate) fn ep_mode(en_passant: &str) -> PyResult<Option<EnPassantMode>> {
 
 /// The EPD with Shredder-FEN castling (rook files) when `shredder`: on the hot path every
 /// right is a corner rook's, so `KQkq` is `HAha`.
-fn shredder_of(epd: String, shredder: bool) -> String {
+fn shredder_of(epd: String, pos: &Position, shredder: bool) -> String {
     if !shredder {
         return epd;
     }
     let mut fields: Vec<String> = epd.split(' ').map(str::to_owned).collect();
     if let Some(castling) = fields.get_mut(2) {
-        *castling = castling
-            .chars()
-            .map(|c| match c {
-                'K' => 'H',
-                'Q' => 'A',
-                'k' => 'h',
-                'q' => 'a',
-                other => other,
-            })
-            .collect();
+        *castling = fen::castling_shredder(pos);
     }
     fields.join(" ")
 }
@@ -75,7 +66,7 @@ impl BoardState {
         let pos = self.position();
         Ok(format!(
             "{} {} {}",
-            shredder_of(epd_of(pos, en_passant)?, shredder),
+            shredder_of(epd_of(pos, en_passant)?, pos, shredder),
             pos.halfmove_clock(),
             pos.fullmove_number()
         ))
@@ -89,7 +80,11 @@ impl BoardState {
     ) -> PyResult<String> {
         delegate!(self, "epd", (shredder, en_passant, promoted,));
         let _ = promoted;
-        Ok(shredder_of(epd_of(self.position(), en_passant)?, shredder))
+        Ok(shredder_of(
+            epd_of(self.position(), en_passant)?,
+            self.position(),
+            shredder,
+        ))
     }
 
     pub(crate) fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
@@ -103,7 +98,7 @@ impl BoardState {
     pub(crate) fn set_fen(&mut self, py: Python<'_>, fen: &str) -> PyResult<()> {
         let chess960 = match &self.setup {
             Some(setup) => setup.bind(py).getattr("chess960")?.is_truthy()?,
-            None => false,
+            None => self.chess960,
         };
         if !chess960 {
             match fen::parse(fen) {

@@ -6,8 +6,8 @@ use super::BoardState;
 use super::setup_mode::{delegate, delegate_py, delegate_unit};
 use crate::args;
 use crate::errors::IllegalMoveError;
-use crate::moves::{self, Move, interned, key_of, uci_of};
-use crate::resolve::{castling_alias, is_castling, is_en_passant, resolve};
+use crate::moves::{self, Move, interned, uci_of};
+use crate::resolve::{castling_alias, is_castling, is_en_passant};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -20,6 +20,9 @@ impl BoardState {
             let pos = self.position();
             let key = r#move.get().key;
             let list = pos.pseudo_legal_moves();
+            if self.chess960 {
+                return Ok(crate::resolve::resolve_960(pos, key).is_some_and(|m| list.contains(&m)));
+            }
             moves::find_key(&list, key)
                 .or_else(|| {
                     castling_alias(pos, key).and_then(|alias| moves::find_key(&list, alias))
@@ -41,7 +44,8 @@ impl BoardState {
         delegate!(self, "is_capture", (r#move,));
         Ok({
             let pos = self.position();
-            pos.is_capture(resolve(pos, r#move.get().key))
+            self.read_key(r#move.get().key)
+                .is_some_and(|m| pos.is_capture(m))
         })
     }
 
@@ -81,7 +85,8 @@ impl BoardState {
             // python-chess: any pawn on either square, or a capture.
             let touched =
                 Bitboard::from_square(moves::from_square(key)).with(moves::to_square(key));
-            (touched & pos.board().pawns()).any() || pos.is_capture(resolve(pos, key))
+            (touched & pos.board().pawns()).any()
+                || self.read_key(key).is_some_and(|m| pos.is_capture(m))
         })
     }
 
@@ -115,7 +120,8 @@ impl BoardState {
     pub(crate) fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "pop", ());
         match self.game.pop() {
-            Some(m) => interned(py, key_of(m)),
+            // The position is now the one the move was played in.
+            Some(m) => interned(py, self.key_in(self.position(), m)),
             None => Err(PyIndexError::new_err("pop from empty move stack")),
         }
     }
@@ -147,7 +153,7 @@ impl BoardState {
                 self.position().fen()
             ))
         })?;
-        interned(py, key_of(m))
+        interned(py, self.key_in(self.position(), m))
     }
 }
 
@@ -161,7 +167,7 @@ impl BoardState {
         }
         // Generated afresh even when `push`'s cache holds them: the cache keeps the rules
         // crate's order, and generating in python-chess's order costs less than reordering.
-        moves::legal_list_python_order(py, self.position())
+        moves::legal_list_python_order(py, self.position(), self.chess960)
     }
 
     pub fn count_legal(&self, py: Python<'_>) -> PyResult<usize> {
@@ -193,7 +199,8 @@ impl BoardState {
                 .call_method0("pseudo_legal_move_list")?
                 .cast_into()?);
         }
-        moves::list_of(py, &self.position().pseudo_legal_moves())
+        let pos = self.position();
+        moves::list_in(py, pos, &pos.pseudo_legal_moves(), self.chess960)
     }
 
     pub fn contains_legal(&mut self, py: Python<'_>, m: &Bound<'_, Move>) -> PyResult<bool> {

@@ -77,14 +77,18 @@ impl BoardState {
                 continue;
             }
             let legal = pos.legal_moves();
-            let found = legal
-                .iter()
-                .copied()
-                .find(|m| key_of(*m) == key)
-                .or_else(|| {
-                    castling_alias(&pos, key)
-                        .and_then(|alias| legal.iter().copied().find(|m| key_of(*m) == alias))
-                });
+            let found = if self.chess960 {
+                crate::resolve::resolve_960(&pos, key).filter(|m| legal.contains(m))
+            } else {
+                legal
+                    .iter()
+                    .copied()
+                    .find(|m| key_of(*m) == key)
+                    .or_else(|| {
+                        castling_alias(&pos, key)
+                            .and_then(|alias| legal.iter().copied().find(|m| key_of(*m) == alias))
+                    })
+            };
             let Some(m) = found else {
                 return Err(IllegalMoveError::new_err(format!(
                     "illegal move {} in position {}",
@@ -111,7 +115,7 @@ impl BoardState {
             return interned(py, moves::NULL_KEY);
         }
         let m = san::parse_san(self.position(), strict_san(san)?).map_err(san_error)?;
-        interned(py, key_of(m))
+        interned(py, self.key_in(self.position(), m))
     }
 
     pub(crate) fn push_san<'py>(
@@ -125,14 +129,15 @@ impl BoardState {
             return interned(py, moves::NULL_KEY);
         }
         let m = san::parse_san(self.position(), strict_san(san)?).map_err(san_error)?;
+        let key = self.key_in(self.position(), m);
         self.push_legal(m);
-        interned(py, key_of(m))
+        interned(py, key)
     }
 
     pub(crate) fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "parse_uci", (uci,));
         let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
-        interned(py, key_of(m))
+        interned(py, self.key_in(self.position(), m))
     }
 
     pub(crate) fn push_uci<'py>(
@@ -142,7 +147,8 @@ impl BoardState {
     ) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "push_uci", (uci,));
         let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
+        let key = self.key_in(self.position(), m);
         self.push_legal(m);
-        interned(py, key_of(m))
+        interned(py, key)
     }
 }

@@ -29,8 +29,8 @@ impl BoardState {
             let mut mask = 0u64;
             for color in Color::ALL {
                 for side in CastlingSide::ALL {
-                    if rights.has(color, side) {
-                        mask |= 1 << side.rook_from(color).index();
+                    if let Some(rook) = rights.rook_square(color, side) {
+                        mask |= 1 << rook.index();
                     }
                 }
             }
@@ -125,7 +125,7 @@ impl BoardState {
 
     pub(crate) fn chess960(&self) -> PyResult<bool> {
         delegate_get!(self, "chess960");
-        Ok(false)
+        Ok(self.chess960)
     }
 
     pub(crate) fn piece_at<'py>(

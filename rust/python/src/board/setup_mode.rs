@@ -80,9 +80,18 @@ impl BoardState {
     /// (a FEN with cleaned castling rights and en-passant square) is a legal position, else
     /// setup mode with `setup`.
     pub(super) fn adopt(clean: Option<String>, raw: RawState, setup: Py<PyAny>) -> BoardState {
-        if let Some(pos) = clean.and_then(|fen| fen::parse(&fen).ok()) {
+        let chess960 = Python::attach(|py| {
+            setup
+                .bind(py)
+                .getattr("chess960")
+                .and_then(|flag| flag.is_truthy())
+        })
+        .unwrap_or(false);
+        let mode = shatranj_chess::CastlingMode::from_chess960(chess960);
+        if let Some(pos) = clean.and_then(|fen| fen::parse_with(&fen, mode).ok()) {
             let mut board = BoardState::from_position(pos);
             board.raw = raw;
+            board.chess960 = chess960;
             return board;
         }
         BoardState::with_setup(setup)

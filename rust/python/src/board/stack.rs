@@ -4,7 +4,7 @@
 use super::setup_mode::{delegate, delegate_get_py, delegate_py, delegate_unit};
 use super::{Board, BoardState};
 use crate::moves::Move;
-use crate::moves::{interned, key_of, moves_list};
+use crate::moves::{self, interned};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -14,14 +14,22 @@ impl BoardState {
     pub(crate) fn peek<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
         delegate_py!(self, py, "peek", ());
         match self.game.moves().last() {
-            Some(&m) => interned(py, key_of(m)),
+            Some(&m) => {
+                let before = self
+                    .game
+                    .positions()
+                    .rev()
+                    .nth(1)
+                    .unwrap_or(self.position());
+                interned(py, self.key_in(before, m))
+            }
             None => Err(PyIndexError::new_err("peek into empty move stack")),
         }
     }
 
     pub(crate) fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         delegate_get_py!(self, py, "move_stack");
-        moves_list(py, self.game.moves())
+        moves::stack_list(py, &self.game, self.chess960)
     }
 
     pub(crate) fn ply(&self) -> PyResult<u32> {

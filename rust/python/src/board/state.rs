@@ -21,6 +21,9 @@ pub struct BoardState {
     /// Castling rights (rook squares) and en-passant square as given, where the position
     /// cleaned them (see the module docs).
     pub(super) raw: RawState,
+    /// python-chess's `chess960` flag: castling moves are written as the king taking its own
+    /// rook (`b1a1`, `e1h1`), and the position's castling rights may name any rook files.
+    pub(super) chess960: bool,
 }
 
 /// Castling rights (rook squares) and en-passant square as given, when the position cleaned
@@ -34,6 +37,7 @@ impl BoardState {
             cache: Vec::new(),
             setup: None,
             raw: None,
+            chess960: false,
         }
     }
 
@@ -41,8 +45,8 @@ impl BoardState {
     /// (engines, planes, perft), which works on legal standard positions only.
     pub fn valid_position(&self) -> PyResult<&Position> {
         match &self.setup {
-            None => Ok(self.game.position()),
-            Some(_) => Err(PyValueError::new_err(
+            None if !self.chess960 => Ok(self.game.position()),
+            _ => Err(PyValueError::new_err(
                 "this board holds a position the rules do not allow (see Board.status()) or a Chess960 position; it needs a legal standard chess position here",
             )),
         }
@@ -107,9 +111,12 @@ impl BoardState {
             self.cache.resize_with(ply + 1, || None);
         }
         let pos = self.game.position();
-        self.cache[ply]
-            .get_or_insert_with(|| Box::new(PlyMoves::new(pos)))
-            .find(pos, key)
+        let moves = self.cache[ply].get_or_insert_with(|| Box::new(PlyMoves::new(pos)));
+        if self.chess960 {
+            moves.find_960(pos, key)
+        } else {
+            moves.find(pos, key)
+        }
     }
 
     pub(super) fn find_legal_or_raise(&mut self, key: u16) -> PyResult<shatranj_chess::Move> {
@@ -166,7 +173,26 @@ impl BoardState {
     }
 
     pub(super) fn board_of(&self, py: Python<'_>, game: History) -> PyResult<Py<Board>> {
-        Py::new(py, Board::from_history(game))
+        let mut state = BoardState::from_history(game);
+        state.chess960 = self.chess960;
+        Py::new(py, Board::wrap(state))
+    }
+
+    /// The Python key of `m`, a legal move of `pos`, on this board (see `resolve::key_in`).
+    #[inline]
+    pub(super) fn key_in(&self, pos: &Position, m: shatranj_chess::Move) -> u16 {
+        crate::resolve::key_in(pos, m, self.chess960)
+    }
+
+    /// A Python key read as a move of the current position, as this board reads it
+    /// (`None`: a drop, on a Chess960 board).
+    pub(super) fn read_key(&self, key: u16) -> Option<shatranj_chess::Move> {
+        let pos = self.position();
+        if self.chess960 {
+            crate::resolve::resolve_960(pos, key)
+        } else {
+            Some(crate::resolve::resolve(pos, key))
+        }
     }
 
     /// SAN of a legal move, disambiguated against the cached move list.
