@@ -73,7 +73,11 @@ pub fn is_en_passant(pos: &Position, key: u16) -> bool {
 /// Chess960 castling is the king taking its own rook.
 #[inline]
 pub fn key_in(pos: &Position, m: shatranj_chess::Move, chess960: bool) -> u16 {
-    if chess960 && let Some(rook) = pos.castling_rook(m) {
+    // The flag and the move's own castle bit first: the position is read for castlings only.
+    if chess960
+        && m.is_castle()
+        && let Some(rook) = pos.castling_rook(m)
+    {
         return moves::make_key(m.from(), rook, None);
     }
     moves::key_of(m)

@@ -21,15 +21,21 @@
 //! move stack, copies), `export.rs` (planes, pickling, python-chess) and `display.rs`.
 //!
 //! Setup mode. python-chess's board holds any placement (no king, pawns on the back rank, the
-//! side not to move in check) and Chess960; the rules crate's `Position` is always a legal
-//! standard-chess position, and stays the hot path. A FEN or an edit the `Position` refuses
+//! side not to move in check); the rules crate's `Position` is always a legal position, and
+//! stays the hot path. A FEN or an edit the `Position` refuses
 //! puts the board in *setup mode*: `setup` then holds a Python `shatranj._setup.SetupBoard`,
 //! which answers every method (each method's first line hands the call over; on the hot path
 //! that line is one untaken branch). Its rules are the rules crate's `Setup` (`setup.rs`);
 //! the Python class keeps the move stack and python-chess's method names. A FEN that is legal once its
 //! castling rights are cleaned or its impossible en-passant square dropped stays on the hot
 //! path: `raw` keeps what was given, for `castling_rights`, `ep_square` and `status()`, until
-//! the next move. Chess960 boards are always in setup mode.
+//! the next move.
+//!
+//! Chess960. A legal Chess960 position is a `Position` in Chess960 mode on the hot path, with
+//! `chess960` set: the one difference the board sees is how castling is written, the king
+//! taking its own rook (python-chess's Chess960 convention), where the rules crate keeps the
+//! king's destination; `resolve.rs` converts both ways (`key_in`, `resolve_960`), at the
+//! boundary only, so push/pop and the move lists cost what they cost in standard chess.
 //!
 //! Differences from python-chess, all deliberate: `push` refuses illegal moves (python-chess
 
@@ -255,7 +261,7 @@ impl Board {
         read(slf)?.kings()
     }
 
-    /// `False` on the hot path: Chess960 boards are in setup mode.
+    /// python-chess's `chess960` flag (castling written as the king taking its own rook).
     #[getter]
     fn chess960(slf: &Bound<'_, Self>) -> PyResult<bool> {
         read(slf)?.chess960()
