@@ -104,3 +104,39 @@ def test_castling_spellings_on_a_chess960_board() -> None:
         r.push(chess.Move.from_uci(uci))
         _same(b, r)
         assert b.san(shatranj.Move.from_uci("e8f8")) == r.san(chess.Move.from_uci("e8f8"))
+
+
+def test_derived_boards_and_notation_match_python_chess() -> None:
+    # Mirrors, partial copies, from_chess, LAN, xboard, find_move and the castling-rights
+    # helpers of Chess960 positions reached by seeded random games.
+    seed = 5
+    print("seed", seed)
+    rng = random.Random(seed)
+    for _ in range(12):
+        n = rng.randrange(960)
+        board, ref = shatranj.Board.from_chess960_pos(n), chess.Board.from_chess960_pos(n)
+        for _ in range(rng.randrange(0, 40)):
+            moves = list(ref.legal_moves)
+            if not moves:
+                break
+            move = rng.choice([m for m in moves if ref.is_castling(m)] or moves)
+            ref.push(move)
+            board.push(shatranj.Move.from_uci(move.uci()))
+        assert board.mirror().fen() == ref.mirror().fen() and board.mirror().chess960
+        assert board.copy(stack=2).fen() == ref.copy(stack=2).fen()
+        assert [m.uci() for m in board.copy(stack=2).move_stack] == [m.uci() for m in ref.copy(stack=2).move_stack]
+        assert board.epd(shredder=True) == ref.epd(shredder=True)
+        assert board.clean_castling_rights() == ref.clean_castling_rights()
+        assert board.has_chess960_castling_rights() == ref.has_chess960_castling_rights()
+        assert board.chess960_pos() == ref.chess960_pos()
+        back = shatranj.Board.from_chess(ref)
+        assert back.chess960 and back.fen() == ref.fen()
+        assert [m.uci() for m in back.move_stack] == [m.uci() for m in ref.move_stack]
+        for m in ref.legal_moves:
+            ours = shatranj.Move.from_uci(m.uci())
+            assert board.lan(ours) == ref.lan(m)
+            assert board.xboard(ours) == ref.xboard(m)
+            assert board.is_kingside_castling(ours) == ref.is_kingside_castling(m)
+            assert board.is_zeroing(ours) == ref.is_zeroing(m)
+            if not ref.is_castling(m):
+                assert board.find_move(m.from_square, m.to_square).uci() == ref.find_move(m.from_square, m.to_square).uci()
