@@ -70,6 +70,11 @@ python_object!(
     setup_set_attribute: PyAny = "shatranj._setup", "set_attribute"
 );
 python_object!(
+    /// `shatranj._setup.board_from_fen(fen, chess960)`: `Board(fen, chess960=...)`, which
+    /// unpickles a Chess960 board (the class takes the flag by keyword only).
+    setup_board_from_fen: PyAny = "shatranj._setup", "board_from_fen"
+);
+python_object!(
     /// `shatranj.svg.board(board, **options)`, for `Board._repr_svg_`.
     svg_board: PyAny = "shatranj.svg", "board"
 );

@@ -70,10 +70,7 @@ pub(super) fn reduce<'py>(slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>
         .collect();
     if me.chess960 {
         // `Board(fen, chess960=True)` through a function: the class takes the flag by keyword.
-        let new = slf
-            .py()
-            .import("shatranj._setup")?
-            .getattr("board_from_fen")?;
+        let new = py_modules::setup_board_from_fen(slf.py())?;
         return (new, (start, true), moves.join(" "))
             .into_pyobject(slf.py())
             .map(Bound::into_any);
