@@ -443,6 +443,79 @@ fn r4_6_each_proof_named() {
     }
 }
 
+/// The static analysis's rules beyond pawns blocked by pawns (`reach`), each with positions
+/// of the development set (`data/deadpos/dev-vector.txt`, from CHA's test vector) that it
+/// alone lets the static proofs decide, with no search at all: (FEN, side that cannot mate,
+/// the rule).
+const STATIC_RULES: &[(&str, Color, &str)] = &[
+    // Barrier pawns: White's a2, c2, e2, g2 face Black's a5, c5, e5, g5 on their files and
+    // nothing can ever take one or be taken by one, so neither side's pawns ever pass to
+    // promote; behind the locked wall on ranks 6-7 no king can ever be checked.
+    (
+        "3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1",
+        Color::White,
+        "barrier pawns",
+    ),
+    (
+        "3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1",
+        Color::Black,
+        "barrier pawns",
+    ),
+    (
+        "2k5/p1p1p1p1/P1P1P1P1/2p1p2K/8/8/2P1P1P1/8 w - - 0 1",
+        Color::Black,
+        "barrier pawns (White's king may take c5 and e5: White's c2 and e2 still stop Black's)",
+    ),
+    // Boxed pieces: the bishop a4 is boxed in by its own fixed pawns b3 and b5, the knight h8
+    // by g6 and f7; with them fixed, the pawns they block are fixed too.
+    (
+        "k4bBN/b3pPp1/3pP1Pp/2pP3P/BpP5/1P6/K7/8 b - - 0 1",
+        Color::White,
+        "boxed pieces",
+    ),
+    // A king that can never move blocks: Black's king a8 has no square (b7 is its own fixed
+    // pawn, b8 is attacked by White's a7, a7 is defended by the fixed b6), so a7, whose
+    // front square the king holds, is fixed; the same in the corner a1 for White's king.
+    (
+        "k1b5/Pp6/1P6/8/8/1p6/pP1B4/K1B5 w - - 0 1",
+        Color::White,
+        "a king that never moves",
+    ),
+    (
+        "k1b5/Pp6/1P6/8/8/1p6/pP1B4/K1B5 w - - 0 1",
+        Color::Black,
+        "a king that never moves",
+    ),
+];
+
+/// Each rule of `STATIC_RULES` decides its cases by a static proof (no search), in the
+/// position and in its colour-swapped image.
+#[test]
+fn r4_6_static_rules_named() {
+    let static_only = DeadOptions {
+        quick: Budget::NONE,
+        deep: Budget::NONE,
+        locked: Budget::NONE,
+        probe: 0,
+        solver: false,
+        ..DeadOptions::default()
+    };
+    for &(fen, color, rule) in STATIC_RULES {
+        let p = pos(fen);
+        for (q, c) in [(p, color), (p.mirrored(), color.other())] {
+            let w = winnability_with(&q, c, &static_only);
+            assert!(
+                matches!(
+                    w,
+                    Winnability::Unwinnable(Proof::NoCheck | Proof::NoMatingSquare)
+                ),
+                "{rule}: {} ({c:?}) answered {w:?}",
+                q.fen()
+            );
+        }
+    }
+}
+
 /// The mutation check: each proof rule, and each search tier, switched off on its own
 /// changes some answer that a test expects, so none of them can silently stop working.
 #[test]
