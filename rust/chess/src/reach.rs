@@ -13,7 +13,8 @@
 //!   square is no longer held by a man of `S` or by a king whose region is its own square; a
 //!   boxed piece's box has a man that may leave), when an enemy man could stand diagonally in
 //!   front of a pawn of `S` (so it could capture), or when an enemy man could capture it, or
-//!   the enemy king could while no fixed man defends it; then the floods are redone. When
+//!   the enemy king could while no fixed man, nor a king that can never move, defends it;
+//!   then the floods are redone. When
 //!   nothing is dropped, `S` is proven: the first move that disturbed a man of `S` would be
 //!   made by a man standing where, with `S` intact, it cannot stand.
 //! - **Barrier pawns.** A set `B` of pawns, each facing an enemy pawn ahead of it on its
@@ -206,7 +207,8 @@ pub struct Reach {
     pub attacks: [u64; 2],
     /// By colour and role: the pieces of `fixed`, boxed in by their own fixed men.
     boxed: [Occupancy; 2],
-    /// By colour: every square its fixed men attack.
+    /// By colour: every square its fixed men attack, and its king's neighbours where the
+    /// king can never move.
     guarded: [u64; 2],
     /// The placement the analysis was made of, for the per-man floods.
     pawns: [u64; 2],
@@ -346,15 +348,25 @@ impl Reach {
             }
         }
         let color = |s: usize| if s == 0 { Color::White } else { Color::Black };
+        // What fixed men attack, and a king that can never move: it guards its neighbours
+        // for ever, so the enemy king never takes a man there.
         let guarded = [0, 1].map(|s| {
             let mut occ = boxed[s];
             occ[PAWN] = fixed & pawns[s];
-            span(color(s), &occ)
+            let stuck = if king[s].count_ones() == 1 {
+                Step::Any.from(king[s])
+            } else {
+                0
+            };
+            span(color(s), &occ) | stuck
         });
         let attacks = [0, 1].map(|s| {
-            let mut occ = men[s];
-            occ[PAWN] |= fixed & pawns[s];
-            span(color(s), &occ) | guarded[s]
+            let mut occ = boxed[s];
+            occ[PAWN] = fixed & pawns[s];
+            for (all, r) in occ.iter_mut().zip(men[s]) {
+                *all |= r;
+            }
+            span(color(s), &occ)
         });
         Reach {
             fixed,

@@ -486,6 +486,14 @@ const STATIC_RULES: &[(&str, Color, &str)] = &[
         Color::Black,
         "a king that never moves",
     ),
+    // A king that can never move guards its neighbours: White's king a1 has no square (b1 is
+    // attacked by Black's a2, a2 is defended by b3, b2 is its own), so the enemy king can
+    // never take b2, which stays fixed with b3 and a2; Black's light bishops never check a1.
+    (
+        "k7/1b6/2b5/8/8/1pB5/pP6/K7 w - - 0 1",
+        Color::Black,
+        "a king that never moves guards its neighbours",
+    ),
 ];
 
 /// Each rule of `STATIC_RULES` decides its cases by a static proof (no search), in the

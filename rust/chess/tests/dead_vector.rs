@@ -114,7 +114,7 @@ fn r4_6_r4_9_dev_vector_quick_tier_is_sound() {
     assert!(found_unlocked < found, "the locked tier decided nothing");
     // The floors record what the tiers reach now (ISSUE 39: the quick tier at least 90%).
     assert!(
-        found * 100 >= unwinnable * 92,
+        found * 100 >= unwinnable * 93,
         "quick tier {found}/{unwinnable}"
     );
     assert!(
