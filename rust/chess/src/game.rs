@@ -273,25 +273,9 @@ impl Game {
     /// The endings that need no one's act (R4.1, R4.5, R4.6, R4.8; R5.1, R5.2), in this
     /// order: checkmate (so a mate on the 75th move stands), the material list, stalemate,
     /// dead positions (FIDE mode), seventy-five moves, fivefold; and in automatic mode
-    /// fifty moves and threefold.
+    /// fifty moves and threefold (`History::outcome_under`).
     fn automatic_ending(&self) -> Option<Outcome> {
-        let ending = self.history.outcome_under(self.rules);
-        let on_the_board = |o: &Outcome| {
-            matches!(
-                o.termination,
-                Termination::Checkmate | Termination::InsufficientMaterial | Termination::Stalemate
-            )
-        };
-        if self.rules == Rules::Fide
-            && !ending.as_ref().is_some_and(on_the_board)
-            && self.history.position().is_dead_position()
-        {
-            return Some(Outcome {
-                termination: Termination::DeadPosition,
-                winner: None,
-            });
-        }
-        ending
+        self.history.outcome_under(self.rules)
     }
 
     /// The flag of the player to move fell (R4.3, R4.9).

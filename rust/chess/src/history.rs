@@ -292,20 +292,35 @@ impl fmt::Display for AgreementTooEarly {
 impl std::error::Error for AgreementTooEarly {}
 
 impl History {
-    /// The game's end by itself under `rules` (R5): under FIDE rules (R5.1) what ends a
-    /// game without a claim — checkmate, stalemate, dead material, seventy-five moves,
-    /// fivefold repetition; under automatic rules (R5.2) also the third occurrence of a
+    /// The game's end by itself under `rules` (R5), in this order: checkmate (so a mate on
+    /// the 75th move stands), the material list, stalemate; under FIDE rules (R5.1) then a
+    /// dead position by the real test (`Position::is_dead_position`: neither side can ever
+    /// mate, R4.6), which `outcome` leaves out as python-chess does; then seventy-five moves
+    /// and fivefold repetition; under automatic rules (R5.2) also the third occurrence of a
     /// position and the fifty-move condition, at once.
     pub fn outcome_under(&self, rules: Rules) -> Option<Outcome> {
-        if let Some(o) = self.outcome(false) {
-            return Some(o);
-        }
+        let ending = self.outcome(false);
         let draw = |termination| {
             Some(Outcome {
                 termination,
                 winner: None,
             })
         };
+        let on_the_board = |o: &Outcome| {
+            matches!(
+                o.termination,
+                Termination::Checkmate | Termination::InsufficientMaterial | Termination::Stalemate
+            )
+        };
+        if rules == Rules::Fide
+            && !ending.as_ref().is_some_and(on_the_board)
+            && self.position().is_dead_position()
+        {
+            return draw(Termination::DeadPosition);
+        }
+        if ending.is_some() {
+            return ending;
+        }
         match rules {
             Rules::Fide => None,
             Rules::Automatic if self.is_fifty_moves() => draw(Termination::FiftyMoves),

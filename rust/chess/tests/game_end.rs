@@ -163,6 +163,32 @@ fn r5_1_fide_mode_threefold_and_fifty_are_claims_only() {
 }
 
 #[test]
+fn r4_6_r5_1_fide_outcome_ends_a_dead_position() {
+    // R4.6: under FIDE rules a dead position ends the game at once, by the real test; the
+    // python-chess outcome (and automatic mode, R5.2) judge by the material list alone.
+    let wall = History::new(pos("8/8/8/1k6/p1p1p1p1/P1P1P1P1/8/5K2 w - - 0 1"));
+    let o = wall.outcome_under(Rules::Fide).unwrap();
+    assert_eq!((o.termination, o.winner), (Termination::DeadPosition, None));
+    assert_eq!(wall.outcome(false), None);
+    assert_eq!(wall.outcome_under(Rules::Automatic), None);
+    // Barrier pawns (issue 39): no pawn ever passes, and behind the wall no king is checked.
+    let facing = History::new(pos(
+        "3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1",
+    ));
+    assert_eq!(
+        facing.outcome_under(Rules::Fide).map(|o| o.termination),
+        Some(Termination::DeadPosition)
+    );
+    // The material list keeps its own name, and a live position is not over.
+    let bare = History::new(pos("8/8/4k3/8/8/3K4/8/8 w - - 0 1"));
+    assert_eq!(
+        bare.outcome_under(Rules::Fide).map(|o| o.termination),
+        Some(Termination::InsufficientMaterial)
+    );
+    assert_eq!(History::new(pos(START)).outcome_under(Rules::Fide), None);
+}
+
+#[test]
 fn r4_7_agreement_needs_a_move_from_each_player() {
     // R4.7: a draw by agreement, once each player has made at least one move.
     let h = game(START, &[]);
