@@ -1,11 +1,11 @@
 """python-chess ``Board`` methods the native board lacks, written in Python and attached to
 :class:`shatranj.Board` when the package is imported: EPD operations (``set_epd``,
-``from_epd``, and ``epd(**operations)``), the XBoard move notation (``xboard``,
-``parse_xboard``, ``push_xboard``), the ``generate_*`` family with python-chess's
-``from_mask``/``to_mask`` arguments, ``attacks``, ``is_irreversible``, the mirror and flip
-transforms, plus the class attributes ``uci_variant`` (``"chess"``) and ``xboard_variant``
-(``"normal"``). None of these is on a hot path: each filters or combines the native move
-lists and bitboards.
+``from_epd``, and ``epd(**operations)``), the transforms (``transform``,
+``apply_transform``), and the edits, ``status()`` and Chess960 set-ups that go through
+setup mode (``shatranj._setup``). The rest of python-chess's extras (XBoard notation, the
+``generate_*`` family with masks, ``attacks``, ``is_irreversible``, ``apply_mirror``,
+``reset``, ``shredder_fen``, ``empty``, the variant names) are native
+(``rust/python/src/board/compat.rs``). None of these is on a hot path.
 
 They sit on top of the native methods (``set_fen``, ``parse_san``, ``push_san``, ``uci``);
 the rules stay in Rust. An EPD's operations are ``opcode operand...;`` groups; the operand
@@ -17,11 +17,10 @@ for ``bm``/``am``, a line played move by move for ``pv``, one move otherwise.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Type, TypeVar, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar, Union
 
 from ._core import Board, Move
 from . import _bitboards as bb
-from ._squareset import SquareSet
 
 EpdValue = Union[None, str, int, float, Move, List[Move]]
 BoardT = TypeVar("BoardT", bound=Board)
@@ -122,26 +121,6 @@ def from_epd(cls: Type[BoardT], epd: str, *, chess960: bool = False) -> Tuple[Bo
     return board, set_epd(board, epd)
 
 
-def xboard(self: Board, move: Move, chess960: Optional[bool] = None) -> str:
-    """``move`` as XBoard writes it: coordinates (``@@@@`` for the null move), and
-    ``O-O``/``O-O-O`` for castling on a Chess960 board."""
-    if not move:
-        return "@@@@"
-    if (self.chess960 if chess960 is None else chess960) and self.is_castling(move):
-        return "O-O-O" if self.is_queenside_castling(move) else "O-O"
-    return move.uci()
-
-
-def parse_xboard(self: Board, xboard: str) -> Move:
-    """A move as XBoard engines write it (SAN or coordinates)."""
-    return self.parse_san(xboard)
-
-
-def push_xboard(self: Board, xboard: str) -> Move:
-    """Plays a move written as XBoard engines write it; returns it."""
-    return self.push_san(xboard)
-
-
 # --- EPD writing -----------------------------------------------------------------------------
 
 
@@ -186,102 +165,7 @@ def epd(self: Board, *, shredder: bool = False, en_passant: str = "legal", promo
     return text + " " + " ".join(_epd_operand(self, opcode, value) for opcode, value in operations.items())
 
 
-# --- move generation with masks -------------------------------------------------------------
-
-
-def _masked(board: Board, moves: Iterable[Move], from_mask: int, to_mask: int) -> Iterator[Move]:
-    """The moves from ``from_mask`` to ``to_mask``; castling is selected by its rook's square,
-    as python-chess selects it (its castling moves are king-takes-rook internally)."""
-    everything = from_mask == bb.BB_ALL and to_mask == bb.BB_ALL
-    for move in moves:
-        if everything:
-            yield move
-        elif from_mask >> move.from_square & 1:
-            target = _castling_rook(board, move) if board.is_castling(move) else move.to_square
-            if to_mask >> target & 1:
-                yield move
-
-
-def generate_pseudo_legal_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
-    return _masked(self, list(self.pseudo_legal_moves), int(from_mask), int(to_mask))
-
-
-def generate_legal_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
-    return _masked(self, list(self.legal_moves), int(from_mask), int(to_mask))
-
-
-def generate_pseudo_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
-    return (m for m in generate_pseudo_legal_moves(self, from_mask, to_mask) if self.is_capture(m))
-
-
-def generate_legal_captures(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
-    return (m for m in generate_legal_moves(self, from_mask, to_mask) if self.is_capture(m))
-
-
-def generate_pseudo_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
-    return (m for m in generate_pseudo_legal_moves(self, from_mask, to_mask) if self.is_en_passant(m))
-
-
-def generate_legal_ep(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
-    return (m for m in generate_legal_moves(self, from_mask, to_mask) if self.is_en_passant(m))
-
-
-def generate_castling_moves(self: Board, from_mask: int = bb.BB_ALL, to_mask: int = bb.BB_ALL) -> Iterator[Move]:
-    """Castling moves, selected as python-chess selects them: ``from_mask`` must hold the
-    king and ``to_mask`` the rook it castles with (king takes rook)."""
-    return (m for m in _masked(self, list(self.legal_moves), int(from_mask), int(to_mask)) if self.is_castling(m))
-
-
-def _castling_rook(board: Board, move: Move) -> int:
-    if (board.rooks & board.occupied_co[board.turn]) >> move.to_square & 1:
-        return move.to_square  # written king takes rook
-    rank = move.from_square & ~7
-    return rank + 7 if move.to_square > move.from_square else rank
-
-
-def has_pseudo_legal_en_passant(self: Board) -> bool:
-    return any(True for _ in generate_pseudo_legal_ep(self))
-
-
-# --- attacks --------------------------------------------------------------------------------
-
-
-def attacks_mask(self: Board, square: int) -> int:
-    """The squares the piece on ``square`` attacks (empty for an empty square)."""
-    piece = self.piece_at(square)
-    if piece is None:
-        return 0
-    return bb.piece_attacks(piece.piece_type, piece.color, square, self.occupied)
-
-
-def attacks(self: Board, square: int) -> SquareSet:
-    return SquareSet(attacks_mask(self, square))
-
-
-def is_irreversible(self: Board, move: Move) -> bool:
-    """Whether the move can never be undone: a capture or pawn move, a loss of castling
-    rights, or the passing of a legal en passant chance (python-chess's definition)."""
-    if not move:
-        return False
-    if self.is_zeroing(move):
-        return True
-    rights = self.castling_rights
-    if rights:
-        touched = (1 << move.from_square) | (1 << move.to_square)
-        king = self.king(self.turn)
-        if king is not None and move.from_square == king and rights & bb.BB_RANKS[0 if self.turn else 7]:
-            return True
-        if rights & touched:
-            return True
-    return self.has_legal_en_passant()
-
-
 # --- transforms -----------------------------------------------------------------------------
-
-
-def apply_mirror(self: Board) -> None:
-    """Mirrors the board in place (colours swapped, ranks flipped); the stack is cleared."""
-    self.set_fen(self.mirror().fen())
 
 
 def transform(self: Board, f: Callable[[int], int]) -> Board:
@@ -369,11 +253,6 @@ def clear(self: Board) -> None:
     _commit(self, SetupBoard.from_fen(None, chess960=bool(self.chess960)))
 
 
-def reset(self: Board) -> None:
-    """The standard start position (python-chess's ``reset``)."""
-    self.set_fen(STARTING_FEN_TEXT)
-
-
 def set_castling_fen(self: Board, castling_fen: str) -> None:
     setup = _edit(self)
     setup.set_castling_fen(castling_fen)
@@ -451,19 +330,9 @@ def is_valid(self: Board) -> bool:
     return bool(status(self) == bb.STATUS_VALID)
 
 
-def shredder_fen(self: Board, *, en_passant: str = "legal", promoted: Optional[bool] = None) -> str:
-    """The FEN with Shredder-FEN castling (rook files: ``HAha``)."""
-    return self.fen(shredder=True, en_passant=en_passant, promoted=promoted)  # type: ignore[arg-type]
-
-
 def _promoted(self: Board) -> int:
     setup = self._setup
     return 0 if setup is None else int(setup.promoted)
-
-
-def empty(cls: Type[BoardT], *, chess960: bool = False) -> BoardT:
-    """An empty board (python-chess's ``Board.empty()``)."""
-    return cls(None, chess960=chess960)
 
 
 def from_chess960_pos(cls: Type[BoardT], scharnagl: int) -> BoardT:
@@ -500,7 +369,6 @@ def chess960_pos(self: Board, *, ignore_turn: bool = False, ignore_castling: boo
     return index
 
 
-STARTING_FEN_TEXT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _native_epd: Any = Board.epd
 
 
@@ -508,20 +376,6 @@ def install() -> None:
     for name, value in (
         ("set_epd", set_epd),
         ("from_epd", classmethod(from_epd)),
-        ("xboard", xboard),
-        ("parse_xboard", parse_xboard),
-        ("push_xboard", push_xboard),
-        ("generate_pseudo_legal_moves", generate_pseudo_legal_moves),
-        ("generate_pseudo_legal_captures", generate_pseudo_legal_captures),
-        ("generate_legal_captures", generate_legal_captures),
-        ("generate_pseudo_legal_ep", generate_pseudo_legal_ep),
-        ("generate_legal_ep", generate_legal_ep),
-        ("generate_castling_moves", generate_castling_moves),
-        ("has_pseudo_legal_en_passant", has_pseudo_legal_en_passant),
-        ("attacks_mask", attacks_mask),
-        ("attacks", attacks),
-        ("is_irreversible", is_irreversible),
-        ("apply_mirror", apply_mirror),
         ("transform", transform),
         ("apply_transform", apply_transform),
         ("set_piece_at", set_piece_at),
@@ -530,23 +384,17 @@ def install() -> None:
         ("set_board_fen", set_board_fen),
         ("clear_board", clear_board),
         ("clear", clear),
-        ("reset", reset),
         ("set_castling_fen", set_castling_fen),
         ("clean_castling_rights", clean_castling_rights),
         ("status", status),
         ("has_chess960_castling_rights", has_chess960_castling_rights),
-        ("shredder_fen", shredder_fen),
         ("promoted", property(_promoted)),
-        ("empty", classmethod(empty)),
         ("from_chess960_pos", classmethod(from_chess960_pos)),
         ("set_chess960_pos", set_chess960_pos),
         ("chess960_pos", chess960_pos),
-        ("uci_variant", "chess"),
-        ("xboard_variant", "normal"),
     ):
         if name not in Board.__dict__:  # a native version wins
             setattr(Board, name, value)
-    # Python versions that replace native ones: python-chess's masks, and EPD operations.
-    Board.generate_legal_moves = generate_legal_moves  # type: ignore[method-assign,assignment]
+    # Python versions that replace native ones: EPD operations, and validity in setup mode.
     Board.epd = epd  # type: ignore[method-assign,assignment]
     Board.is_valid = is_valid  # type: ignore[method-assign,assignment]

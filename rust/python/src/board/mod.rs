@@ -39,6 +39,7 @@
 //!
 //! Differences from python-chess, all deliberate: `push` refuses illegal moves (python-chess
 
+mod compat;
 mod display;
 mod export;
 mod fen;
@@ -53,6 +54,8 @@ mod state;
 pub(crate) use fen::ep_mode;
 pub use state::BoardState;
 
+use compat::MoveFilter;
+
 use crate::errors::fen_error;
 use crate::gil_cell::{GilCell, GilRef, GilRefMut};
 use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
@@ -60,7 +63,7 @@ use crate::moves::Move;
 use crate::piece;
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyList, PyType};
+use pyo3::types::{IntoPyDict, PyList, PyType};
 use shatranj_chess::{History, Position};
 
 /// python-chess's `STARTING_FEN`.
@@ -504,12 +507,15 @@ impl Board {
         read(slf)?.is_pseudo_legal(r#move)
     }
 
-    /// An iterator over the legal moves (python-chess's generator, without its filters).
+    /// An iterator over the legal moves from `from_mask` to `to_mask` (python-chess's
+    /// masks: castling is selected by its king's and its rook's squares).
+    #[pyo3(signature = (from_mask = None, to_mask = None), text_signature = "(self, from_mask=18446744073709551615, to_mask=18446744073709551615)")]
     fn generate_legal_moves<'py>(
-        slf: &Bound<'_, Self>,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
+        from_mask: Option<&Bound<'_, PyAny>>,
+        to_mask: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        read(slf)?.generate_legal_moves(py)
+        compat::generate(slf, false, from_mask, to_mask, MoveFilter::Any)
     }
 
     fn is_legal(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
@@ -694,6 +700,154 @@ impl Board {
     /// The same game as a python-chess `chess.Board` (python-chess must be installed).
     fn to_chess<'py>(slf: &Bound<'_, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         read(slf)?.to_chess(py)
+    }
+
+    // ----- python-chess's extras (compat.rs) ------------------------------------------------
+    // The `generate_*` masks default to python-chess's `BB_ALL` (the number in their
+    // signatures); `None` reads as `BB_ALL` too.
+
+    /// python-chess's UCI name of the variant.
+    #[classattr]
+    fn uci_variant() -> &'static str {
+        "chess"
+    }
+
+    /// python-chess's XBoard name of the variant.
+    #[classattr]
+    fn xboard_variant() -> &'static str {
+        "normal"
+    }
+
+    /// An empty board (python-chess's ``Board.empty()``).
+    #[classmethod]
+    #[pyo3(signature = (*, chess960 = false))]
+    fn empty<'py>(cls: &Bound<'py, PyType>, chess960: bool) -> PyResult<Bound<'py, PyAny>> {
+        let kwargs = [("chess960", chess960)].into_py_dict(cls.py())?;
+        cls.call((None::<&str>,), Some(&kwargs))
+    }
+
+    /// The standard start position (python-chess's ``reset``).
+    fn reset(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<()> {
+        write(slf)?.set_fen(py, STARTING_FEN)
+    }
+
+    /// The FEN with Shredder-FEN castling (rook files: ``HAha``).
+    #[pyo3(signature = (*, en_passant = "legal", promoted = None))]
+    fn shredder_fen(
+        slf: &Bound<'_, Self>,
+        en_passant: &str,
+        promoted: Option<bool>,
+    ) -> PyResult<String> {
+        read(slf)?.fen(true, en_passant, promoted)
+    }
+
+    /// ``move`` as XBoard writes it: coordinates (``@@@@`` for the null move), and
+    /// ``O-O``/``O-O-O`` for castling on a Chess960 board.
+    #[pyo3(signature = (r#move, chess960 = None))]
+    fn xboard(
+        slf: &Bound<'_, Self>,
+        r#move: &Bound<'_, Move>,
+        chess960: Option<bool>,
+    ) -> PyResult<String> {
+        read(slf)?.xboard(r#move, chess960)
+    }
+
+    /// A move as XBoard engines write it (SAN or coordinates).
+    fn parse_xboard<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        xboard: &str,
+    ) -> PyResult<Bound<'py, Move>> {
+        read(slf)?.parse_san(py, xboard)
+    }
+
+    /// Plays a move written as XBoard engines write it; returns it.
+    fn push_xboard<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        xboard: &str,
+    ) -> PyResult<Bound<'py, Move>> {
+        write(slf)?.push_san(py, xboard)
+    }
+
+    #[pyo3(signature = (from_mask = None, to_mask = None), text_signature = "(self, from_mask=18446744073709551615, to_mask=18446744073709551615)")]
+    fn generate_pseudo_legal_moves<'py>(
+        slf: &Bound<'py, Self>,
+        from_mask: Option<&Bound<'_, PyAny>>,
+        to_mask: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        compat::generate(slf, true, from_mask, to_mask, MoveFilter::Any)
+    }
+
+    #[pyo3(signature = (from_mask = None, to_mask = None), text_signature = "(self, from_mask=18446744073709551615, to_mask=18446744073709551615)")]
+    fn generate_pseudo_legal_captures<'py>(
+        slf: &Bound<'py, Self>,
+        from_mask: Option<&Bound<'_, PyAny>>,
+        to_mask: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        compat::generate(slf, true, from_mask, to_mask, MoveFilter::Capture)
+    }
+
+    #[pyo3(signature = (from_mask = None, to_mask = None), text_signature = "(self, from_mask=18446744073709551615, to_mask=18446744073709551615)")]
+    fn generate_legal_captures<'py>(
+        slf: &Bound<'py, Self>,
+        from_mask: Option<&Bound<'_, PyAny>>,
+        to_mask: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        compat::generate(slf, false, from_mask, to_mask, MoveFilter::Capture)
+    }
+
+    #[pyo3(signature = (from_mask = None, to_mask = None), text_signature = "(self, from_mask=18446744073709551615, to_mask=18446744073709551615)")]
+    fn generate_pseudo_legal_ep<'py>(
+        slf: &Bound<'py, Self>,
+        from_mask: Option<&Bound<'_, PyAny>>,
+        to_mask: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        compat::generate(slf, true, from_mask, to_mask, MoveFilter::EnPassant)
+    }
+
+    #[pyo3(signature = (from_mask = None, to_mask = None), text_signature = "(self, from_mask=18446744073709551615, to_mask=18446744073709551615)")]
+    fn generate_legal_ep<'py>(
+        slf: &Bound<'py, Self>,
+        from_mask: Option<&Bound<'_, PyAny>>,
+        to_mask: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        compat::generate(slf, false, from_mask, to_mask, MoveFilter::EnPassant)
+    }
+
+    /// Castling moves, selected as python-chess selects them: ``from_mask`` must hold the
+    /// king and ``to_mask`` the rook it castles with (king takes rook).
+    #[pyo3(signature = (from_mask = None, to_mask = None), text_signature = "(self, from_mask=18446744073709551615, to_mask=18446744073709551615)")]
+    fn generate_castling_moves<'py>(
+        slf: &Bound<'py, Self>,
+        from_mask: Option<&Bound<'_, PyAny>>,
+        to_mask: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        compat::generate(slf, false, from_mask, to_mask, MoveFilter::Castling)
+    }
+
+    fn has_pseudo_legal_en_passant(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<bool> {
+        write(slf)?.has_pseudo_legal_en_passant(py)
+    }
+
+    /// The squares the piece on ``square`` attacks (empty for an empty square).
+    fn attacks_mask(slf: &Bound<'_, Self>, square: i64) -> PyResult<u64> {
+        read(slf)?.attacks_mask(square)
+    }
+
+    fn attacks<'py>(slf: &Bound<'py, Self>, square: i64) -> PyResult<Bound<'py, PyAny>> {
+        compat::attacks(slf, square)
+    }
+
+    /// Whether the move can never be undone: a capture or pawn move, a loss of castling
+    /// rights, or the passing of a legal en passant chance (python-chess's definition).
+    fn is_irreversible(slf: &Bound<'_, Self>, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        read(slf)?.is_irreversible(r#move)
+    }
+
+    /// Mirrors the board in place (colours swapped, ranks flipped); the stack is cleared.
+    fn apply_mirror(slf: &Bound<'_, Self>) -> PyResult<()> {
+        compat::apply_mirror(slf)
     }
 
     // ----- text ---------------------------------------------------------------------------

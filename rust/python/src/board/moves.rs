@@ -31,10 +31,6 @@ impl BoardState {
         })
     }
 
-    pub(crate) fn generate_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(self.legal_move_list(py)?.try_iter()?.into_any())
-    }
-
     pub(crate) fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         delegate!(self, "is_legal", (r#move,));
         Ok(self.find_legal(r#move.get().key).is_some())

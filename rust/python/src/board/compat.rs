@@ -1,0 +1,198 @@
+//! python-chess `Board` methods that only combine the board's own answers: the XBoard move
+//! notation, the `generate_*` family with python-chess's `from_mask`/`to_mask`, attacks,
+//! irreversibility, mirroring in place, `reset`, Shredder-FEN, `empty()` and the variant names.
+//! They were attached to the class from Python at import (`_board_compat.py`); here the class
+//! and its stub are the one definition. None is on a hot path: each filters or combines the
+//! move lists and bitboards of the other files, so setup mode reaches them through those.
+
+use super::setup_mode::delegate;
+use super::{Board, BoardState, read, write};
+use crate::args;
+use crate::moves::{self, Move, uci_of};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyList};
+use shatranj_chess::{Bitboard, Setup};
+
+/// python-chess's `BB_ALL`, the default of every mask.
+const BB_ALL: u64 = u64::MAX;
+
+/// Which moves a `generate_*` method keeps after the masks.
+#[derive(Clone, Copy)]
+pub(super) enum MoveFilter {
+    Any,
+    Capture,
+    EnPassant,
+    Castling,
+}
+
+/// A mask argument as python-chess reads it (`int(mask)`, a `SquareSet` too), cut to the
+/// board's 64 squares; `None` (the default) is every square.
+pub(super) fn mask(value: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    match value {
+        None => Ok(BB_ALL),
+        Some(value) => {
+            let int = value.py().get_type::<PyInt>().call1((value,))?;
+            int.bitand(BB_ALL)?.extract()
+        }
+    }
+}
+
+impl BoardState {
+    pub(crate) fn xboard(
+        &self,
+        r#move: &Bound<'_, Move>,
+        chess960: Option<bool>,
+    ) -> PyResult<String> {
+        let key = r#move.get().key;
+        if key == moves::NULL_KEY {
+            return Ok("@@@@".to_owned());
+        }
+        let chess960 = match chess960 {
+            Some(flag) => flag,
+            None => self.chess960()?,
+        };
+        if chess960 && self.is_castling(r#move)? {
+            let side = if self.is_queenside_castling(r#move)? {
+                "O-O-O"
+            } else {
+                "O-O"
+            };
+            return Ok(side.to_owned());
+        }
+        Ok(uci_of(key))
+    }
+
+    pub(crate) fn attacks_mask(&self, square: i64) -> PyResult<u64> {
+        delegate!(self, "attacks_mask", (square,));
+        let sq = args::square(square)?;
+        // The rules crate's one definition of a piece's attacks (a pawn: its two diagonals).
+        Ok(Setup::from(self.position()).attacks(sq).0)
+    }
+
+    /// python-chess's definition: a capture or pawn move, a move that loses castling rights,
+    /// or one that lets a legal en-passant capture go.
+    pub(crate) fn is_irreversible(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+        let key = r#move.get().key;
+        if key == moves::NULL_KEY {
+            return Ok(false);
+        }
+        if self.is_zeroing(r#move)? {
+            return Ok(true);
+        }
+        let rights = self.castling_rights()?;
+        if rights != 0 {
+            let from = u8::try_from(key & 63).unwrap_or(0);
+            let to = u8::try_from(key >> 6 & 63).unwrap_or(0);
+            let touched = (1u64 << from) | (1u64 << to);
+            let turn = self.turn()?;
+            let king = self.king(PyBool::new(r#move.py(), turn).as_any())?;
+            let back_rank: u64 = if turn { 0xff } else { 0xff << 56 };
+            if king == Some(from) && rights & back_rank != 0 {
+                return Ok(true);
+            }
+            if rights & touched != 0 {
+                return Ok(true);
+            }
+        }
+        self.has_legal_en_passant()
+    }
+
+    /// The moves of `list` from `from_mask` to `to_mask` that pass `filter`. Castling is
+    /// selected by its rook's square, as python-chess selects it (king takes rook inside).
+    pub(super) fn masked<'py>(
+        &self,
+        list: Bound<'py, PyList>,
+        from_mask: u64,
+        to_mask: u64,
+        filter: MoveFilter,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let py = list.py();
+        let everything = from_mask == BB_ALL && to_mask == BB_ALL;
+        if everything && matches!(filter, MoveFilter::Any) {
+            return Ok(list);
+        }
+        let kept = PyList::empty(py);
+        for item in list.iter() {
+            let m = item.cast::<Move>()?;
+            if !everything {
+                let key = m.get().key;
+                let from = key & 63;
+                if from_mask >> from & 1 == 0 {
+                    continue;
+                }
+                let target = if self.is_castling(m)? {
+                    self.castling_rook(key)?
+                } else {
+                    key >> 6 & 63
+                };
+                if to_mask >> target & 1 == 0 {
+                    continue;
+                }
+            }
+            let keep = match filter {
+                MoveFilter::Any => true,
+                MoveFilter::Capture => self.is_capture(m)?,
+                MoveFilter::EnPassant => self.is_en_passant(m)?,
+                MoveFilter::Castling => self.is_castling(m)?,
+            };
+            if keep {
+                kept.append(m)?;
+            }
+        }
+        Ok(kept)
+    }
+
+    /// The square of the rook a castling move castles with: its destination when written as
+    /// king takes rook, else the corner on the king's side of the move.
+    fn castling_rook(&self, key: u16) -> PyResult<u16> {
+        let (from, to) = (key & 63, key >> 6 & 63);
+        let ours = self.occupied_co()?[usize::from(self.turn()?)];
+        if (self.rooks()? & ours) >> to & 1 == 1 {
+            return Ok(to);
+        }
+        let rank = from & !7;
+        Ok(if to > from { rank + 7 } else { rank })
+    }
+
+    pub(crate) fn has_pseudo_legal_en_passant(&mut self, py: Python<'_>) -> PyResult<bool> {
+        let list = self.pseudo_legal_list(py)?;
+        let ep = self.masked(list, BB_ALL, BB_ALL, MoveFilter::EnPassant)?;
+        Ok(!ep.is_empty())
+    }
+}
+
+/// `generate_*`: the legal or pseudo-legal moves after the masks and `filter`, as an
+/// iterator.
+pub(super) fn generate<'py>(
+    slf: &Bound<'py, Board>,
+    pseudo_legal: bool,
+    from_mask: Option<&Bound<'_, PyAny>>,
+    to_mask: Option<&Bound<'_, PyAny>>,
+    filter: MoveFilter,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (from_mask, to_mask) = (mask(from_mask)?, mask(to_mask)?);
+    let mut me = write(slf)?;
+    let list = if pseudo_legal {
+        me.pseudo_legal_list(slf.py())?
+    } else {
+        me.legal_move_list(slf.py())?
+    };
+    Ok(me
+        .masked(list, from_mask, to_mask, filter)?
+        .try_iter()?
+        .into_any())
+}
+
+/// `apply_mirror`: the mirrored board's FEN set on this one (the stack is cleared).
+pub(super) fn apply_mirror(slf: &Bound<'_, Board>) -> PyResult<()> {
+    let py = slf.py();
+    let mirrored = read(slf)?.mirror(py)?;
+    let fen = read(mirrored.bind(py))?.fen(false, "legal", None)?;
+    write(slf)?.set_fen(py, &fen)
+}
+
+/// `attacks`: [`BoardState::attacks_mask`] as a `SquareSet`.
+pub(super) fn attacks<'py>(slf: &Bound<'py, Board>, square: i64) -> PyResult<Bound<'py, PyAny>> {
+    let mask = read(slf)?.attacks_mask(square)?;
+    args::square_set(slf.py(), Bitboard(mask))
+}
