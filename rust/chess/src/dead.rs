@@ -300,15 +300,31 @@ fn decide(pos: &Position, reach: Option<&Reach>, color: Color, options: &DeadOpt
         }
         Found::Unknown => {}
     }
-    // The deep tier: the locked budget behind its gate (few moves on the board), the deep one
-    // where only the static analysis found fixed pawns, none elsewhere.
-    let budget = if few_moves(pos) {
+    // The deep tier: the locked budget behind its gate (few moves on the board, and a pawn
+    // structure for the static analysis to work on), the deep one where only the static
+    // analysis found fixed pawns, none elsewhere.
+    let few = few_moves(pos);
+    let budget = if few && reach::pawn_structure(pos) {
         options.locked
     } else if reach.is_some_and(|r| pawn_locked(pos, r)) {
         options.deep
     } else {
         Budget::NONE
     };
+    // Few moves but no pawn blocked nor facing an enemy pawn on its file: the kings and
+    // pieces roam freely, so the closure could only run out (tens of milliseconds: the tail
+    // of random playouts' endings, K+N against K+P and the like), and so would the solver's
+    // fast mode, unbounded. Only the probe looks for the helpmate.
+    if few && budget != options.locked {
+        if options.probe > 0 {
+            let (line, nodes) = probe(pos, color, options.probe);
+            if let Some(line) = line {
+                return done(Winnability::Helpmate(line), Some(Tier::Deep), quick + nodes);
+            }
+            return done(Winnability::Unknown, Some(Tier::Deep), quick + nodes);
+        }
+        return done(Winnability::Unknown, Some(Tier::Quick), quick);
+    }
     if budget.max_nodes == 0 {
         return done(undecided(pos, color, options), Some(Tier::Quick), quick);
     }

@@ -236,6 +236,18 @@ fn ahead(color: Color, b: u64) -> u64 {
     span
 }
 
+/// Is some pawn blocked by a pawn or a king, or facing an enemy pawn ahead on its file? The
+/// seeds of the analysis: without them no man is ever fixed, nor any pawn a barrier.
+pub(crate) fn pawn_structure(pos: &Position) -> bool {
+    let b = pos.board();
+    let pawns = b.pawns().0;
+    let white = pawns & b.by_color(Color::White).0;
+    let black = pawns & b.by_color(Color::Black).0;
+    let blockers = pawns | b.kings().0;
+    (white & blockers >> 8) | (black & blockers << 8) != 0
+        || ahead(Color::White, white) & black != 0
+}
+
 impl Reach {
     /// The analysis of `pos`, or `None` when no pawn is fixed nor a barrier (then every
     /// region is the whole board, and nothing is gained over counting material). A pawn
