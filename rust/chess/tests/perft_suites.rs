@@ -232,10 +232,25 @@ fn jobs_where<'a>(suite: &'a Suite, keep: impl Fn(&Case, u32, u64) -> bool) -> V
         .collect()
 }
 
-/// Depth 1 against the full move list too (perft counts the last ply without listing it).
+/// Depth 1 against the full move list too (perft counts the last ply without listing it),
+/// and each listed move's `gives_check` (answered without playing the move) against the
+/// position after it.
 fn check_move_lists(suite: &Suite) {
     let mut bad = Vec::new();
     for case in &suite.cases {
+        let pos = case.position();
+        for &m in pos.legal_moves().iter() {
+            let after = pos.after(m).unwrap();
+            if pos.gives_check(m) != after.is_check() {
+                bad.push(format!(
+                    "{} {}: {} gives_check({m}) says {}",
+                    case.file,
+                    case.id,
+                    case.fen,
+                    pos.gives_check(m)
+                ));
+            }
+        }
         if let Some(&(_, n)) = case.counts.iter().find(|(d, _)| *d == 1) {
             let pos = case.position();
             let listed = pos.legal_moves().len() as u64;

@@ -1071,6 +1071,32 @@ fn r3_9_a_pinned_piece_still_gives_check() {
 }
 
 #[test]
+fn r3_9_gives_check_sees_direct_discovered_en_passant_promotion_and_castling_checks() {
+    // (position, move, gives check): gives_check answers without playing the move, so each
+    // way a move can uncover or deliver check is listed, and checked against the move played.
+    let cases = [
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8", true), // direct
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a7", false),
+        ("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "e2c3", true), // discovered
+        ("8/8/8/R2Pp2k/8/8/8/4K3 w - e6 0 2", "d5e6", true), // en passant opens the rank
+        ("8/8/8/2k5/8/8/8/4K3 w - - 0 1", "e1e2", false),
+        ("8/1P6/2k5/8/8/8/8/4K3 w - - 0 1", "b7b8n", true), // promotion to a knight
+        ("8/1P6/2k5/8/8/8/8/4K3 w - - 0 1", "b7b8q", false),
+        ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", true), // the castling rook checks
+        ("6k1/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", false),
+        ("4k3/8/8/8/8/8/3P4/4K3 w - - 0 1", "d2d4", false), // a pawn that checks nobody
+        ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", "d5d6", false),
+        ("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", "d6d7", true), // pawn check
+    ];
+    for (fen, uci, want) in cases {
+        let p = pos(fen);
+        let m = parse_uci(&p, uci).unwrap();
+        assert_eq!(p.gives_check(m), want, "{fen} {uci}");
+        assert_eq!(p.after(m).unwrap().is_check(), want, "{fen} {uci} played");
+    }
+}
+
+#[test]
 fn r3_9_no_move_leaves_or_puts_the_king_in_check() {
     // R3.9: after every legal move, the mover's king is not attacked; and every pseudo-move
     // that would leave it attacked is missing.

@@ -817,9 +817,8 @@ impl<'a> Searcher<'a> {
             let tactical = is_tactical(pos, m);
             let is_killer_or_counter = hints.killers.contains(&Some(m)) || hints.counter == Some(m);
 
-            let mut child = *pos;
-            child.play_unchecked(m);
-            let gives_check = child.is_check();
+            // Asked of the move unplayed: most moves pruned below are never played.
+            let gives_check = pos.gives_check(m);
 
             // Shallow pruning, once a line that is not mated is known. Quiet moves that give
             // check are kept: they are where short mates hide.
@@ -855,6 +854,8 @@ impl<'a> Searcher<'a> {
                 deferred.push((m, order_score));
                 continue;
             }
+            let mut child = *pos;
+            child.play_unchecked(m);
             self.tt.prefetch(child.key());
             let mut extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             // Singular extension: if the table's move is far better than every other one,
