@@ -219,15 +219,10 @@ class SetupBoard:
     def push(self, move: Move) -> None:
         # Copy on write: the states on the stack are never changed, so copies of this board
         # may share them. The rules crate refuses an illegal move (once: no separate check).
-        before = self._s
-        after = before.copy()
-        try:
-            played = after.push(move)
-        except IllegalMoveError:
-            why = " (leaves the king in check)" if before.is_pseudo_legal(move) else ""
-            raise IllegalMoveError(f"illegal move {move.uci()}{why} in {self.fen(False, 'legal', None)}") from None
+        # The native board's setup mode does the same from Rust (board/setup_mode.rs).
+        after, played = self._s.after(move)
+        self._stack.append((played, self._s))
         self._s = after
-        self._stack.append((played, before))
 
     def pop(self) -> Move:
         if not self._stack:

@@ -60,6 +60,23 @@ impl PySetup {
     }
 }
 
+/// What the native board's setup mode (`board/setup_mode.rs`) asks of the setup its
+/// `SetupBoard` holds, without a call through Python.
+impl PySetup {
+    pub(crate) fn legal_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.legal_moves(py)
+    }
+
+    pub(crate) fn legal_count(&self) -> usize {
+        self.count_legal()
+    }
+
+    /// Whether `m` is legal here (`SetupBoard.is_legal`: the null move is not).
+    pub(crate) fn has_legal(&self, m: &Bound<'_, Move>) -> PyResult<bool> {
+        Ok(m.get().key != moves::NULL_KEY && self.legal_of(m)?.is_some())
+    }
+}
+
 #[pymethods]
 impl PySetup {
     /// Reads a FEN as python-chess does (`ValueError` for text it refuses too); `None` is
@@ -339,6 +356,35 @@ impl PySetup {
         let m = self.legal_of(r#move)?.ok_or_else(|| self.illegal(r#move))?;
         self.inner.play_unchecked(m);
         interned(py, key_of(m))
+    }
+
+    /// The setup after `m` and the move as the legal move list has it (for `SetupBoard.push`
+    /// and the native board's setup mode: the setup before stays as it is, for the stack);
+    /// an illegal move's error names the position, and says so when `m` is pseudo-legal
+    /// (it leaves the king in check).
+    pub(crate) fn after<'py>(
+        &self,
+        py: Python<'py>,
+        r#move: &Bound<'py, Move>,
+    ) -> PyResult<(PySetup, Bound<'py, Move>)> {
+        let mut after = self.clone();
+        match after.push(py, r#move) {
+            Ok(played) => Ok((after, played)),
+            Err(err) if err.is_instance_of::<IllegalMoveError>(py) => {
+                let why = if self.is_pseudo_legal(r#move)? {
+                    " (leaves the king in check)"
+                } else {
+                    ""
+                };
+                Err(IllegalMoveError::new_err(format!(
+                    "illegal move {}{why} in {}",
+                    moves::uci_of(r#move.get().key),
+                    self.inner
+                        .fen_with(false, Some(EnPassantMode::Legal), false)
+                )))
+            }
+            Err(err) => Err(err),
+        }
     }
 
     fn san(&self, r#move: &Bound<'_, Move>) -> PyResult<String> {

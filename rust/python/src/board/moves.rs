@@ -3,7 +3,7 @@
 //! `legal_moves` and `pseudo_legal_moves` (`legal.rs`).
 
 use super::BoardState;
-use super::setup_mode::{delegate, delegate_py, delegate_unit};
+use super::setup_mode::{delegate, delegate_py, fast};
 use crate::args;
 use crate::errors::IllegalMoveError;
 use crate::moves::{self, Move, interned, uci_of};
@@ -32,7 +32,9 @@ impl BoardState {
     }
 
     pub(crate) fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        delegate!(self, "is_legal", (r#move,));
+        if let Some(setup) = &self.setup {
+            return fast::is_legal(setup.bind(r#move.py()), r#move);
+        }
         Ok(self.find_legal(r#move.get().key).is_some())
     }
 
@@ -95,7 +97,9 @@ impl BoardState {
     }
 
     pub(crate) fn push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<()> {
-        delegate_unit!(self, "push", (r#move,));
+        if let Some(setup) = &self.setup {
+            return fast::push(setup.bind(r#move.py()), r#move);
+        }
         let key = r#move.get().key;
         if key == moves::NULL_KEY {
             return self.push_null();
@@ -114,7 +118,9 @@ impl BoardState {
     }
 
     pub(crate) fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
-        delegate_py!(self, py, "pop", ());
+        if let Some(setup) = &self.setup {
+            return fast::pop(setup.bind(py));
+        }
         match self.game.pop() {
             // The position is now the one the move was played in.
             Some(m) => interned(py, self.key_in(self.position(), m)),
@@ -156,10 +162,7 @@ impl BoardState {
 impl BoardState {
     pub fn legal_move_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let Some(setup) = &self.setup {
-            return Ok(setup
-                .bind(py)
-                .call_method0("legal_move_list")?
-                .cast_into()?);
+            return fast::legal_list(setup.bind(py));
         }
         // Generated afresh even when `push`'s cache holds them: the cache keeps the rules
         // crate's order, and generating in python-chess's order costs less than reordering.
@@ -168,7 +171,7 @@ impl BoardState {
 
     pub fn count_legal(&self, py: Python<'_>) -> PyResult<usize> {
         if let Some(setup) = &self.setup {
-            return setup.bind(py).call_method0("count_legal")?.extract();
+            return fast::count_legal(setup.bind(py));
         }
         Ok(match self.cached_legal() {
             Some(list) => list.len(),
@@ -201,7 +204,7 @@ impl BoardState {
 
     pub fn contains_legal(&mut self, py: Python<'_>, m: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(setup) = &self.setup {
-            return setup.bind(py).call_method1("is_legal", (m,))?.extract();
+            return fast::is_legal(setup.bind(py), m);
         }
         Ok(self.find_legal(m.get().key).is_some())
     }
