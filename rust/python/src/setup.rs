@@ -14,13 +14,24 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use shatranj_chess::fen::EnPassantMode;
 use shatranj_chess::{Bitboard, Color, FenError, MoveKind, Piece, Rank, Square};
+use std::sync::Mutex;
 
 /// A board as python-chess holds it, unvalidated (no king, extra kings, pawns on the back
 /// ranks, rights and en-passant square as given), with python-chess's rules for it.
 #[pyclass(module = "shatranj._core", name = "Setup")]
-#[derive(Clone)]
 pub struct PySetup {
     inner: shatranj_chess::Setup,
+    /// The legal moves of `inner` as it was when they were listed, kept beside that setup:
+    /// a board in setup mode asks the same setup for them at every `push` (and `pop` brings
+    /// the setup back). An edit through the setters makes `inner` differ from the kept
+    /// setup, and the moves are listed again.
+    legal: Mutex<Option<(shatranj_chess::Setup, Vec<shatranj_chess::Move>)>>,
+}
+
+impl Clone for PySetup {
+    fn clone(&self) -> PySetup {
+        PySetup::wrap(self.inner)
+    }
 }
 
 /// A Python move key as the setup's move (origin, destination, promotion); drops refused.
@@ -56,7 +67,30 @@ impl PySetup {
     }
 
     fn legal_of(&self, m: &Bound<'_, Move>) -> PyResult<Option<shatranj_chess::Move>> {
-        Ok(self.inner.legal_form(setup_move(m.get().key)?))
+        let m = setup_move(m.get().key)?;
+        Ok(self.with_legal(|legal| self.inner.legal_form_among(m, legal)))
+    }
+
+    fn wrap(inner: shatranj_chess::Setup) -> PySetup {
+        PySetup {
+            inner,
+            legal: Mutex::new(None),
+        }
+    }
+
+    /// `f` of the legal moves (python-chess's order), listed once per setup (see `legal`).
+    fn with_legal<T>(&self, f: impl FnOnce(&[shatranj_chess::Move]) -> T) -> T {
+        // No panic happens while the lock is held, but a poisoned lock holds good data too.
+        let mut kept = self.legal.lock().unwrap_or_else(|e| e.into_inner());
+        match &*kept {
+            Some((setup, legal)) if *setup == self.inner => f(legal),
+            _ => {
+                let legal = self.inner.legal_moves();
+                let out = f(&legal);
+                *kept = Some((self.inner, legal));
+                out
+            }
+        }
     }
 }
 
@@ -103,7 +137,7 @@ impl PySetup {
                 ..shatranj_chess::Setup::empty()
             },
         };
-        Ok(PySetup { inner })
+        Ok(PySetup::wrap(inner))
     }
 
     fn copy(&self) -> PySetup {
@@ -280,7 +314,7 @@ impl PySetup {
 
     /// The legal moves in python-chess's order.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        list(py, &self.inner.legal_moves())
+        self.with_legal(|legal| list(py, legal))
     }
 
     fn pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -288,7 +322,7 @@ impl PySetup {
     }
 
     fn count_legal(&self) -> usize {
-        self.inner.legal_moves().len()
+        self.with_legal(<[_]>::len)
     }
 
     /// The move as the legal move list has it (castling in this board's notation), or
@@ -368,9 +402,16 @@ impl PySetup {
         r#move: &Bound<'py, Move>,
     ) -> PyResult<(PySetup, Bound<'py, Move>)> {
         let mut after = self.clone();
-        match after.push(py, r#move) {
-            Ok(played) => Ok((after, played)),
-            Err(err) if err.is_instance_of::<IllegalMoveError>(py) => {
+        if r#move.get().key == moves::NULL_KEY {
+            after.inner.play_unchecked(shatranj_chess::Move::NULL);
+            return Ok((after, r#move.clone()));
+        }
+        match self.legal_of(r#move)? {
+            Some(m) => {
+                after.inner.play_unchecked(m);
+                Ok((after, interned(py, key_of(m))?))
+            }
+            None => {
                 let why = if self.is_pseudo_legal(r#move)? {
                     " (leaves the king in check)"
                 } else {
@@ -383,7 +424,6 @@ impl PySetup {
                         .fen_with(false, Some(EnPassantMode::Legal), false)
                 )))
             }
-            Err(err) => Err(err),
         }
     }
 
@@ -447,16 +487,14 @@ impl PySetup {
         for (sq, p) in s.board.pieces() {
             board.set_piece_at(sq.flip_vertical(), Piece::new(p.color.other(), p.role));
         }
-        PySetup {
-            inner: shatranj_chess::Setup {
-                board,
-                promoted: s.promoted.flip_vertical(),
-                turn: s.turn.other(),
-                castling_rights: s.castling_rights.flip_vertical(),
-                ep_square: s.ep_square.map(Square::flip_vertical),
-                ..*s
-            },
-        }
+        PySetup::wrap(shatranj_chess::Setup {
+            board,
+            promoted: s.promoted.flip_vertical(),
+            turn: s.turn.other(),
+            castling_rights: s.castling_rights.flip_vertical(),
+            ep_square: s.ep_square.map(Square::flip_vertical),
+            ..*s
+        })
     }
 
     /// The FEN of the legal position this setup describes once its castling rights are

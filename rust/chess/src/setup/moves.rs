@@ -441,15 +441,27 @@ impl Setup {
     /// differ from [`Setup::is_legal`] only where a promoted king stands above the king
     /// (python-chess's generator and its `is_legal` then judge with different kings).
     pub fn legal_form(&self, m: Move) -> Option<Move> {
-        let m = self.as_king_takes_rook(plain(m.from(), m.to(), m.promotion()));
-        let m = if self.is_castling(m) && m.promotion().is_none() {
-            self.castling_move(m.from(), m.to())
-        } else {
-            m
-        };
+        let m = self.list_form(m);
         let mut moves = Vec::new();
         self.legal_into(Bitboard::from_square(m.from()), Bitboard::FULL, &mut moves);
         moves.contains(&m).then_some(m)
+    }
+
+    /// [`Setup::legal_form`] against `legal`, this setup's [`Setup::legal_moves`] kept by
+    /// the caller (the Python board's setup mode checks each move against a list it keeps).
+    pub fn legal_form_among(&self, m: Move, legal: &[Move]) -> Option<Move> {
+        let m = self.list_form(m);
+        legal.contains(&m).then_some(m)
+    }
+
+    /// A move as the move lists write it: castling as this board writes it.
+    fn list_form(&self, m: Move) -> Move {
+        let m = self.as_king_takes_rook(plain(m.from(), m.to(), m.promotion()));
+        if self.is_castling(m) && m.promotion().is_none() {
+            self.castling_move(m.from(), m.to())
+        } else {
+            m
+        }
     }
 
     /// Whether an en-passant capture is legal (python-chess's `has_legal_en_passant`).
