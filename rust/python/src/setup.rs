@@ -68,7 +68,14 @@ impl PySetup {
 
     fn legal_of(&self, m: &Bound<'_, Move>) -> PyResult<Option<shatranj_chess::Move>> {
         let m = setup_move(m.get().key)?;
-        Ok(self.with_legal(|legal| self.inner.legal_form_among(m, legal)))
+        // Against the kept list when there is one (a board pushing and popping the moves of
+        // a position it listed); else only the moving piece's moves are listed, since a
+        // game played forward asks each new setup for one move.
+        let kept = self.legal.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(match &*kept {
+            Some((setup, legal)) if *setup == self.inner => self.inner.legal_form_among(m, legal),
+            _ => self.inner.legal_form(m),
+        })
     }
 
     fn wrap(inner: shatranj_chess::Setup) -> PySetup {
