@@ -82,9 +82,10 @@ def test_r4_6_winnability_bad_colour_raises_not_panics() -> None:
 
 
 def test_r4_6_r4_9_winnability_full_tier() -> None:
-    # A position our own tiers leave open (pawns facing each other on half-open files; from
-    # the development set): the full tier decides it, by CHA's solver.
-    board = shatranj.Board("3k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - - 0 1")
+    # A position our own tiers leave open (from the development set: White's king walled in on
+    # h1, the pawns elsewhere still free to move): the full tier decides it, by CHA's solver.
+    # (The wall of pawns that stood here before is now decided by the quick tier's barrier rule.)
+    board = shatranj.Board("k7/p1p1p3/8/8/8/P1P1P1p1/6Pp/7K w - - 0 1")
     for color in (shatranj.WHITE, shatranj.BLACK):
         full = board.winnability(color, full=True)
         assert (full.kind, full.proof, full.line) == ("unwinnable", "solver", None)
