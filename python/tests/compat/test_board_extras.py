@@ -1,7 +1,7 @@
 """python-chess's ``Board`` extras that the native class carries (``board/compat.rs``): the
 ``generate_*`` family with ``from_mask``/``to_mask``, XBoard notation, ``attacks``,
 ``is_irreversible``, ``has_pseudo_legal_en_passant``, ``shredder_fen``, ``apply_mirror``,
-``reset``, ``empty`` and the variant names, against python-chess over seeded random games,
+the transforms, ``reset``, ``empty`` and the variant names, against python-chess over seeded random games,
 standard and Chess960 (setup mode) alike."""
 
 from __future__ import annotations
@@ -109,6 +109,15 @@ def test_extras_agree_with_python_chess(game: int) -> None:
     mirrored_ref.apply_mirror()
     mirrored.apply_mirror()
     assert mirrored.fen() == mirrored_ref.fen() and mirrored.move_stack == []
+    for flip in (chess.flip_vertical, chess.flip_horizontal, chess.flip_diagonal, chess.flip_anti_diagonal):
+        # The placement as python-chess's; the side and clocks kept, castling and en passant
+        # dropped (python-chess transforms its castling rights too).
+        mine_t, ref_t = ours.transform(flip), ref.transform(flip)
+        assert mine_t.board_fen() == ref_t.board_fen(), (flip.__name__, ref.fen())
+        assert mine_t.fen().split()[1:] == [ref.fen().split()[1], "-", "-", *ref.fen().split()[4:]]
+        in_place = ours.copy()
+        in_place.apply_transform(flip)
+        assert in_place.fen() == mine_t.fen() and in_place.move_stack == []
     ours.reset()
     ref.reset()
     assert ours.fen() == ref.fen() and ours.chess960 == ref.chess960
@@ -134,3 +143,73 @@ def test_bad_arguments_are_typed_errors() -> None:
         board.xboard("e2e4")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         board.push_xboard("Ke2")
+
+
+EPD_LINES = [
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 3; fmvn 12; bm e5 c5; id \"start \\\"x\\\"\";",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - pv Bb5 a6 Ba4; ce 35; acd 12;",
+    "8/8/8/4k3/8/8/8/4K2Q w - - am Qh8+ Qa8; c0 \"tab\\there\"; c1 \"unterminated",
+    "4k3/8/8/8/8/8/4P3/4K3 w - - sm e4; dm 12; rel 1.5e2; noop; bm; pv;",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 - ; ; id \"x\";",
+    "4k3/8/8/8/8/8/8/4K3 w - - fmvn +7; hmvc -0; v0 .5; v1 -2E-3",
+]
+
+BAD_EPD_LINES = [
+    "rnbqkbnr/pppppppp/8/8",  # fewer than four fields
+    "4k3/8/8/8/8/8/8/4K3 w - - 1x 3;",  # an opcode must start with a letter
+    "4k3/8/8/8/8/8/8/4K3 w - - v0 inf.0;",  # not a finite number
+    "4k3/8/8/8/8/8/8/4K3 w - - v0 12abc;",  # not a number
+    "4k3/8/8/8/8/8/8/4K3 w - - bm Qh8;",  # not a legal move
+]
+
+
+def plain(value: object) -> object:
+    """An operation's value with moves as UCI text, comparable across the two libraries."""
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, (chess.Move, shatranj.Move)):
+        return value.uci()
+    return value
+
+
+@pytest.mark.parametrize("line", EPD_LINES)
+def test_epd_operations_read_and_written_as_python_chess(line: str) -> None:
+    ours, ref = shatranj.Board(), chess.Board()
+    mine_ops, ref_ops = ours.set_epd(line), ref.set_epd(line)
+    assert {k: plain(v) for k, v in mine_ops.items()} == {k: plain(v) for k, v in ref_ops.items()}
+    assert list(mine_ops) == list(ref_ops)
+    assert ours.fen() == ref.fen() and ours.move_stack == []
+    built, built_ops = shatranj.Board.from_epd(line)
+    assert built.fen() == ref.fen() and built_ops.keys() == ref_ops.keys()
+    # Written back: the same operations (moves in SAN, sorted for bm/am, a line for pv).
+    mine_text = ours.epd(**mine_ops)  # type: ignore[arg-type]
+    ref_text = ref.epd(**ref_ops)  # type: ignore[arg-type]
+    assert mine_text == ref_text
+
+
+def test_epd_writes_every_operand_kind() -> None:
+    ours, ref = shatranj.Board(), chess.Board()
+    e4, d4 = shatranj.Move.from_uci("e2e4"), shatranj.Move.from_uci("d2d4")
+    ref_e4, ref_d4 = chess.Move.from_uci("e2e4"), chess.Move.from_uci("d2d4")
+    ops = dict(bm=[e4, d4], pv=[e4, shatranj.Move.from_uci("e7e5")], sm=e4, n=3, x=-1.25, s='a "q" \\ \n\t\r', none=None)
+    ref_ops = dict(bm=[ref_e4, ref_d4], pv=[ref_e4, chess.Move.from_uci("e7e5")], sm=ref_e4, n=3, x=-1.25, s='a "q" \\ \n\t\r', none=None)
+    assert ours.epd(**ops) == ref.epd(**ref_ops)  # type: ignore[arg-type]
+    # A null move is written 0000 here, as before the move to Rust (python-chess writes --).
+    assert ours.epd(nm=shatranj.Move.null()).endswith(" nm 0000;")
+    assert ours.epd(shredder=True, en_passant="fen", hmvc=0) == ref.epd(shredder=True, en_passant="fen", hmvc=0)
+    assert ours.epd() == ref.epd() and ours.move_stack == []
+    # Operands python-chess takes (True), asserts on (nan) or trips over (a str for a move):
+    # typed errors here.
+    for bad, error in ((dict(flag=True), TypeError), (dict(x=float("nan")), ValueError), (dict(bm=["e2e4"]), TypeError)):
+        with pytest.raises(error):
+            ours.epd(**bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        ours.epd(**{"1x": 3})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("line", BAD_EPD_LINES)
+def test_bad_epd_is_a_value_error(line: str) -> None:
+    with pytest.raises(ValueError):
+        chess.Board().set_epd(line)
+    with pytest.raises(ValueError):
+        shatranj.Board().set_epd(line)

@@ -196,3 +196,64 @@ pub(super) fn attacks<'py>(slf: &Bound<'py, Board>, square: i64) -> PyResult<Bou
     let mask = read(slf)?.attacks_mask(square)?;
     args::square_set(slf.py(), Bitboard(mask))
 }
+
+/// `transform`: a new board with every piece moved to `f(its square's bitboard)` (the
+/// highest bit of the answer; a piece sent off the board is dropped), the side to move and
+/// clocks kept, no castling rights or en-passant square.
+pub(super) fn transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> PyResult<Py<Board>> {
+    let py = slf.py();
+    let mut placement: [Option<String>; 64] = std::array::from_fn(|_| None);
+    for square in 0..64i64 {
+        // No borrow is held while `f` runs: it is any Python callable.
+        let piece = read(slf)?.piece_at(py, square)?;
+        if let Some(piece) = piece {
+            let symbol: String = piece.call_method0("symbol")?.extract()?;
+            let target = py
+                .get_type::<PyInt>()
+                .call1((f.call1((1u64 << square,))?,))?;
+            let bits: i64 = target.call_method0("bit_length")?.extract()?;
+            if let Some(slot) = usize::try_from(bits - 1)
+                .ok()
+                .and_then(|i| placement.get_mut(i))
+            {
+                *slot = Some(symbol);
+            }
+        }
+    }
+    let mut rows = Vec::with_capacity(8);
+    for rank in (0..8).rev() {
+        let (mut row, mut empty) = (String::new(), 0);
+        for file in 0..8 {
+            match &placement[rank * 8 + file] {
+                None => empty += 1,
+                Some(symbol) => {
+                    if empty > 0 {
+                        row += &empty.to_string();
+                    }
+                    row += symbol;
+                    empty = 0;
+                }
+            }
+        }
+        if empty > 0 {
+            row += &empty.to_string();
+        }
+        rows.push(row);
+    }
+    let fen = read(slf)?.fen(false, "legal", None)?;
+    let [_, turn, _, _, halfmove, fullmove] = fen.split_whitespace().collect::<Vec<_>>()[..] else {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "a FEN of six fields expected, got {fen:?}"
+        )));
+    };
+    let text = format!("{} {turn} - - {halfmove} {fullmove}", rows.join("/"));
+    Py::new(py, Board::new(py, Some(&text), false)?)
+}
+
+/// `apply_transform`: [`transform`]'s board set on this one (the stack is cleared).
+pub(super) fn apply_transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = slf.py();
+    let transformed = transform(slf, f)?;
+    let fen = read(transformed.bind(py))?.fen(false, "legal", None)?;
+    write(slf)?.set_fen(py, &fen)
+}

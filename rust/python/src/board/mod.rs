@@ -41,6 +41,7 @@
 
 mod compat;
 mod display;
+mod epd;
 mod export;
 mod fen;
 mod moves;
@@ -63,7 +64,7 @@ use crate::moves::Move;
 use crate::piece;
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::{IntoPyDict, PyList, PyType};
+use pyo3::types::{IntoPyDict, PyDict, PyList, PyType};
 use shatranj_chess::{History, Position};
 
 /// python-chess's `STARTING_FEN`.
@@ -280,16 +281,41 @@ impl Board {
         read(slf)?.fen(shredder, en_passant, promoted)
     }
 
-    /// The EPD position (the first four FEN fields); `shatranj._board_compat` wraps it to
-    /// write EPD operations.
-    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None))]
+    /// The EPD of the position (FEN without the clocks), then ``operations`` written as
+    /// ``opcode operand;``: moves in SAN (a sorted set for ``bm``/``am``, a line for ``pv``),
+    /// numbers, quoted strings, or ``None`` for a bare opcode.
+    #[pyo3(signature = (*, shredder = false, en_passant = "legal", promoted = None, **operations))]
     fn epd(
         slf: &Bound<'_, Self>,
         shredder: bool,
         en_passant: &str,
         promoted: Option<bool>,
+        operations: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
-        read(slf)?.epd(shredder, en_passant, promoted)
+        let position = read(slf)?.epd(shredder, en_passant, promoted)?;
+        match operations {
+            Some(operations) if !operations.is_empty() => {
+                epd::epd_with_operations(slf, position, operations)
+            }
+            _ => Ok(position),
+        }
+    }
+
+    /// Sets the position of an EPD line and returns its operations (``hmvc`` and ``fmvn``
+    /// set the clocks); the move stack is cleared.
+    fn set_epd<'py>(slf: &Bound<'py, Self>, epd: &str) -> PyResult<Bound<'py, PyDict>> {
+        epd::set_epd(slf, epd)
+    }
+
+    /// A new board at an EPD's position, and its operations.
+    #[classmethod]
+    #[pyo3(signature = (epd, *, chess960 = false))]
+    fn from_epd<'py>(
+        cls: &Bound<'py, PyType>,
+        epd: &str,
+        chess960: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        epd::from_epd(cls, epd, chess960)
     }
 
     #[pyo3(signature = (*, promoted = false))]
@@ -848,6 +874,16 @@ impl Board {
     /// Mirrors the board in place (colours swapped, ranks flipped); the stack is cleared.
     fn apply_mirror(slf: &Bound<'_, Self>) -> PyResult<()> {
         compat::apply_mirror(slf)
+    }
+
+    /// A copy with every bitboard passed through ``f`` (``chess.flip_vertical`` …); the
+    /// side to move and the clocks are kept, castling rights and en passant are not.
+    fn transform(slf: &Bound<'_, Self>, f: &Bound<'_, PyAny>) -> PyResult<Py<Board>> {
+        compat::transform(slf, f)
+    }
+
+    fn apply_transform(slf: &Bound<'_, Self>, f: &Bound<'_, PyAny>) -> PyResult<()> {
+        compat::apply_transform(slf, f)
     }
 
     // ----- text ---------------------------------------------------------------------------
