@@ -19,7 +19,7 @@ What each module owns:
 - ``shatranj.selfplay``: many engine games at once.
 - ``shatranj.distributed``: perft, analysis and self-play on a Ray cluster.
 - The private modules hold python-chess's pure-Python parts: bitboards (``_bitboards``),
-  ``_squareset``, ``_baseboard``, the Board methods written in Python (``_board_compat``), setup
+  ``_squareset``, ``_baseboard``, the Board edits still written in Python (``_board_compat``), setup
   mode (``_setup``), endings (``_outcome``, ``_winnability``) and the engine protocols
   (``_engine_*``).
 """

@@ -5,8 +5,8 @@ Python and attached to :class:`shatranj.Board` when the package is imported: the
 wait for setup mode's move to the rules crate's ``Setup`` (issue 38). Every other
 python-chess extra (EPD with operations, XBoard notation, the ``generate_*`` family with
 masks, ``attacks``, ``is_irreversible``, the mirror and transforms in place, ``reset``,
-``shredder_fen``, ``empty``, the variant names) is native (``rust/python/src/board/compat.rs``,
-``epd.rs``). None of these is on a hot path.
+``shredder_fen``, ``empty``, ``chess960_pos``, the variant names) is native
+(``rust/python/src/board/compat.rs``, ``epd.rs``). None of these is on a hot path.
 """
 
 from __future__ import annotations
@@ -175,24 +175,6 @@ def set_chess960_pos(self: Board, scharnagl: int) -> None:
     _commit(self, setup)
 
 
-def chess960_pos(self: Board, *, ignore_turn: bool = False, ignore_castling: bool = False, ignore_counters: bool = True) -> Optional[int]:
-    """The Chess960 start position index of the board, or ``None``."""
-    from ._setup import chess960_index
-
-    index = chess960_index(self.board_fen())
-    if index is None:
-        return None
-    if not ignore_turn and not self.turn:
-        return None
-    if not ignore_counters and (self.halfmove_clock != 0 or self.fullmove_number != 1):
-        return None
-    if self.ep_square is not None:
-        return None
-    return index
-
-
-
-
 def install() -> None:
     for name, value in (
         ("set_piece_at", set_piece_at),
@@ -208,7 +190,6 @@ def install() -> None:
         ("promoted", property(_promoted)),
         ("from_chess960_pos", classmethod(from_chess960_pos)),
         ("set_chess960_pos", set_chess960_pos),
-        ("chess960_pos", chess960_pos),
     ):
         if name not in Board.__dict__:  # a native version wins
             setattr(Board, name, value)

@@ -213,3 +213,23 @@ def test_bad_epd_is_a_value_error(line: str) -> None:
         chess.Board().set_epd(line)
     with pytest.raises(ValueError):
         shatranj.Board().set_epd(line)
+
+
+def test_chess960_pos_as_python_chess() -> None:
+    rng = random.Random(SEED)
+    print(f"seed {SEED}")
+    for number in range(960):
+        ref = chess.Board.from_chess960_pos(number)
+        for fen in (ref.fen(), ref.fen().replace(" w ", " b "), ref.fen().replace(" 0 1", " 3 7")):
+            theirs = chess.Board(fen, chess960=True)
+            ours = shatranj.Board(fen, chess960=True)
+            for flags in ({}, dict(ignore_turn=True), dict(ignore_counters=False), dict(ignore_castling=True)):
+                assert ours.chess960_pos(**flags) == theirs.chess960_pos(**flags), (fen, flags)
+    # Standard boards too: the start is 518; after a move, or with an en-passant square, none.
+    assert shatranj.Board().chess960_pos() == 518
+    board, ref = shatranj.Board(), chess.Board()
+    for _ in range(6):
+        move = rng.choice(list(ref.legal_moves))
+        ref.push(move)
+        board.push(shatranj.Move.from_uci(move.uci()))
+        assert board.chess960_pos() == ref.chess960_pos() and board.chess960_pos(ignore_turn=True) == ref.chess960_pos(ignore_turn=True)

@@ -11,7 +11,7 @@ use crate::args;
 use crate::moves::{self, Move, uci_of};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList};
-use shatranj_chess::{Bitboard, Setup};
+use shatranj_chess::{Bitboard, Setup, chess960};
 
 /// python-chess's `BB_ALL`, the default of every mask.
 const BB_ALL: u64 = u64::MAX;
@@ -256,4 +256,44 @@ pub(super) fn apply_transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> P
     let transformed = transform(slf, f)?;
     let fen = read(transformed.bind(py))?.fen(false, "legal", None)?;
     write(slf)?.set_fen(py, &fen)
+}
+
+/// The number of the Chess960 start placement `board_fen` shows (pieces only), or `None`.
+fn chess960_number(board_fen: &str) -> Option<u32> {
+    let rows: Vec<&str> = board_fen.split('/').collect();
+    let [black, "pppppppp", "8", "8", "8", "8", "PPPPPPPP", white] = rows[..] else {
+        return None;
+    };
+    if black != white.to_lowercase() {
+        return None;
+    }
+    (0..960).find(|&n| {
+        chess960::back_rank(n)
+            .is_ok_and(|rank| rank.iter().map(|r| r.upper_char()).eq(white.chars()))
+    })
+}
+
+impl BoardState {
+    /// python-chess's `chess960_pos`: the placement decides, then the side to move and
+    /// clocks unless ignored; never with an en-passant square. (`ignore_castling` is
+    /// accepted and, as before, not consulted.)
+    pub(crate) fn chess960_pos(
+        &self,
+        ignore_turn: bool,
+        ignore_counters: bool,
+    ) -> PyResult<Option<u32>> {
+        let Some(number) = chess960_number(&self.board_fen(Some(false))?) else {
+            return Ok(None);
+        };
+        if !ignore_turn && !self.turn()? {
+            return Ok(None);
+        }
+        if !ignore_counters && (self.halfmove_clock()? != 0 || self.fullmove_number()? != 1) {
+            return Ok(None);
+        }
+        if self.ep_square()?.is_some() {
+            return Ok(None);
+        }
+        Ok(Some(number))
+    }
 }

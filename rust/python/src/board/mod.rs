@@ -886,6 +886,18 @@ impl Board {
         compat::apply_transform(slf, f)
     }
 
+    /// The Chess960 start position index of the board, or ``None``.
+    #[pyo3(signature = (*, ignore_turn = false, ignore_castling = false, ignore_counters = true))]
+    fn chess960_pos(
+        slf: &Bound<'_, Self>,
+        ignore_turn: bool,
+        ignore_castling: bool,
+        ignore_counters: bool,
+    ) -> PyResult<Option<u32>> {
+        let _ = ignore_castling;
+        read(slf)?.chess960_pos(ignore_turn, ignore_counters)
+    }
+
     // ----- text ---------------------------------------------------------------------------
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
