@@ -27,7 +27,10 @@ def _same(board: shatranj.Board, ref: chess.Board) -> None:
     assert sorted(m.uci() for m in board.pseudo_legal_moves) == sorted(m.uci() for m in ref.pseudo_legal_moves)
     assert board.zobrist_hash() == chess.polyglot.zobrist_hash(ref)
     assert board.is_check() == ref.is_check()
-    assert board.outcome() == ref.outcome() or (board.outcome() and ref.outcome() and board.outcome().result() == ref.outcome().result())
+    ours, theirs = board.outcome(), ref.outcome()
+    assert (ours is None) == (theirs is None)
+    if ours is not None and theirs is not None:
+        assert ours.result() == theirs.result()
     assert int(board.status()) == int(ref.status())
     assert board.has_kingside_castling_rights(chess.WHITE) == ref.has_kingside_castling_rights(chess.WHITE)
     assert board.has_queenside_castling_rights(chess.BLACK) == ref.has_queenside_castling_rights(chess.BLACK)
