@@ -11,7 +11,7 @@ users import it by, so its ``repr``, pickles and documentation read as before.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Tuple, Union, overload
+from typing import Any, Dict, List, Literal, Optional, Union, overload
 
 from . import _core
 from ._engine_protocol import InfoDict
@@ -73,14 +73,10 @@ class Engine:
         """Whether Chess960 boards are played (``UCI_Chess960``)."""
         return self._chess960
 
-    def _chess960_game(self, board: _core.Board) -> Optional[Tuple[str, List[str]]]:
-        """A Chess960 board's start FEN and UCI moves (the engine reads them in Chess960
-        mode); ``None`` for a standard board."""
-        if not board.chess960:
-            return None
-        if not self._chess960:
+    def _check_chess960(self, board: _core.Board) -> None:
+        """A Chess960 board needs ``Engine(chess960=True)`` (``UCI_Chess960``)."""
+        if board.chess960 and not self._chess960:
             raise ValueError("a Chess960 board needs Engine(chess960=True)")
-        return board.root().fen(), [move.uci() for move in board.move_stack]
 
     @property
     def threads(self) -> int:
@@ -115,16 +111,7 @@ class Engine:
                 raise TypeError(f"{name} must be an int, not {type(value).__name__}")
         if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float))):
             raise TypeError(f"time must be a number of seconds, not {type(time).__name__}")
-        game = self._chess960_game(board)
-        if game is not None:
-            return self._native.search_fen(
-                game[0],
-                game[1],
-                depth=depth,
-                time=None if time is None else float(time),
-                nodes=nodes,
-                multipv=multipv,
-            )
+        self._check_chess960(board)
         return self._native.search(
             board,
             depth=depth,
@@ -202,8 +189,7 @@ class Engine:
         """The static evaluation: centipawns from the side to move."""
         if not isinstance(board, _core.Board):
             raise TypeError(f"board must be a shatranj.Board, not {type(board).__name__}")
-        if self._chess960_game(board) is not None:
-            return self._native.evaluate_fen(board.fen())
+        self._check_chess960(board)
         return self._native.evaluate(board)
 
     def stop(self) -> None:

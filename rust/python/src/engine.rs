@@ -17,8 +17,8 @@ use crate::worker::run_interruptible;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use shatranj_chess::uci::{parse_uci, to_uci};
-use shatranj_chess::{CastlingMode, History, Move, Position};
+use shatranj_chess::uci::to_uci;
+use shatranj_chess::{CastlingMode, Move, Position};
 use shatranj_engine::engine::MAX_THREADS;
 use shatranj_engine::tt::MAX_HASH_MB;
 use shatranj_engine::{
@@ -69,20 +69,6 @@ impl Engine {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
-}
-
-/// The game of a Chess960 board: its start `fen` read in Chess960 mode and its UCI `moves`
-/// (`ValueError` for a bad FEN or an illegal move).
-fn chess960_history(fen: &str, moves: &[String]) -> PyResult<History> {
-    let start = Position::from_fen_with(fen, CastlingMode::Chess960)
-        .map_err(|e| PyValueError::new_err(format!("bad Chess960 FEN {fen:?}: {e}")))?;
-    let mut history = History::new(start);
-    for text in moves {
-        let m = parse_uci(history.position(), text)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        history.push_unchecked(m);
-    }
-    Ok(history)
 }
 
 fn options(
@@ -282,40 +268,15 @@ impl Engine {
         multipv: i64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let limits = limits(depth, time, nodes, multipv)?;
-        let root = SearchRoot::from(crate::board::read(board)?.valid_history()?);
-        self.search_root(py, root, limits, false)
-    }
-
-    /// [`search`](Self::search) of the position reached by UCI `moves` from the Chess960
-    /// start `fen` (X-FEN or Shredder-FEN castling rights; castling as king-takes-rook or,
-    /// where standard chess has it, the king's move): the moves returned castle as the king
-    /// taking its own rook, as python-chess's Chess960 board writes them.
-    #[pyo3(signature = (fen, moves, *, depth = None, time = None, nodes = None, multipv = 1))]
-    #[allow(clippy::too_many_arguments)]
-    fn search_fen<'py>(
-        &self,
-        py: Python<'py>,
-        fen: &str,
-        moves: Vec<String>,
-        depth: Option<i64>,
-        time: Option<f64>,
-        nodes: Option<i64>,
-        multipv: i64,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let limits = limits(depth, time, nodes, multipv)?;
-        let history = chess960_history(fen, &moves)?;
-        self.search_root(py, SearchRoot::from(&history), limits, true)
-    }
-
-    /// The static evaluation of the Chess960 position `fen` (see [`search_fen`](Self::search_fen)).
-    fn evaluate_fen(&self, py: Python<'_>, fen: &str) -> PyResult<i32> {
-        let pos = *chess960_history(fen, &[])?.position();
-        Ok(py.detach(|| self.lock().evaluate(&pos)))
+        let state = crate::board::read(board)?;
+        let (history, chess960) = state.playable_history()?;
+        let root = SearchRoot::from(history);
+        self.search_root(py, root, limits, chess960)
     }
 
     /// The static evaluation of the board: centipawns from the side to move.
     fn evaluate(&self, py: Python<'_>, board: &Bound<'_, Board>) -> PyResult<i32> {
-        let pos = *crate::board::read(board)?.valid_position()?;
+        let pos = *crate::board::read(board)?.playable_history()?.0.position();
         // A search in another thread holds the engine: wait for it without the GIL.
         Ok(py.detach(|| self.lock().evaluate(&pos)))
     }

@@ -58,6 +58,18 @@ impl BoardState {
         Ok(&self.game)
     }
 
+    /// The game of a legal board, standard or Chess960, with python-chess's `chess960` flag
+    /// (how its castling moves are written), or `ValueError` in setup mode: for the engine,
+    /// which plays both.
+    pub fn playable_history(&self) -> PyResult<(&History, bool)> {
+        match &self.setup {
+            None => Ok((&self.game, self.chess960)),
+            Some(_) => Err(PyValueError::new_err(
+                "this board holds a position the rules do not allow (see Board.status()); it needs a legal position here",
+            )),
+        }
+    }
+
     pub fn from_position(pos: Position) -> BoardState {
         BoardState::from_history(History::new(pos))
     }
