@@ -19,9 +19,9 @@ What each module owns:
 - ``shatranj.selfplay``: many engine games at once.
 - ``shatranj.distributed``: perft, analysis and self-play on a Ray cluster.
 - The private modules hold python-chess's pure-Python parts: bitboards (``_bitboards``),
-  ``_squareset``, ``_baseboard``, the Board edits still written in Python (``_board_compat``), setup
-  mode (``_setup``), endings (``_outcome``, ``_winnability``) and the engine protocols
-  (``_engine_*``).
+  ``_squareset``, ``_baseboard``, the function Chess960 boards unpickle through (``_setup``),
+  endings (``_outcome``, ``_winnability``) and the engine protocols (``_engine_*``). The
+  ``Board`` class is defined in Rust (``_core``) and its stub, nowhere else.
 """
 
 from __future__ import annotations
@@ -51,14 +51,10 @@ from ._core import (
     pack_positions,
     perft,
 )
-from . import _board_compat
 from ._outcome import Outcome, Termination
 from ._winnability import Winnability
 
-# python-chess Board methods written in Python (EPD operations, XBoard notation).
-_board_compat.install()
-
-from .engine import Engine  # noqa: E402 - after the Board methods it uses
+from .engine import Engine
 from .selfplay import SelfPlayGame, SelfPlayResult, selfplay
 from ._squareset import SquareSet
 from ._baseboard import BaseBoard

@@ -13,6 +13,28 @@ pub struct Board {
 }
 
 impl Board {
+    /// python-chess's `has_insufficient_material`: `color` cannot mate even with the
+    /// opponent's help, judged by material alone (the automatic-mode list of R5.2). On the
+    /// board, so that positions and setups (any placement) share the one rule.
+    pub fn has_insufficient_material(&self, color: Color) -> bool {
+        let b = self;
+        let ours = b.by_color(color);
+        if (ours & (b.pawns() | b.rooks() | b.queens())).any() {
+            return false;
+        }
+        if (ours & b.knights()).any() {
+            // A lone knight, and an opponent without pieces that could block a self-mate.
+            return ours.count() <= 2
+                && (b.by_color(color.other()) & !b.kings() & !b.queens()).is_empty();
+        }
+        if (ours & b.bishops()).any() {
+            let same_colour = (b.bishops() & Bitboard::DARK_SQUARES).is_empty()
+                || (b.bishops() & Bitboard::LIGHT_SQUARES).is_empty();
+            return same_colour && b.pawns().is_empty() && b.knights().is_empty();
+        }
+        true
+    }
+
     pub const fn empty() -> Board {
         Board {
             by_role: [Bitboard::EMPTY; 6],

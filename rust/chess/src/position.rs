@@ -411,22 +411,7 @@ impl Position {
     /// python-chess's `has_insufficient_material`: `color` cannot mate even with the
     /// opponent's help, judged by material alone. This is the automatic-mode list of R5.2.
     pub fn has_insufficient_material(&self, color: Color) -> bool {
-        let b = &self.board;
-        let ours = b.by_color(color);
-        if (ours & (b.pawns() | b.rooks() | b.queens())).any() {
-            return false;
-        }
-        if (ours & b.knights()).any() {
-            // A lone knight, and an opponent without pieces that could block a self-mate.
-            return ours.count() <= 2
-                && (b.by_color(color.other()) & !b.kings() & !b.queens()).is_empty();
-        }
-        if (ours & b.bishops()).any() {
-            let same_colour = (b.bishops() & Bitboard::DARK_SQUARES).is_empty()
-                || (b.bishops() & Bitboard::LIGHT_SQUARES).is_empty();
-            return same_colour && b.pawns().is_empty() && b.knights().is_empty();
-        }
-        true
+        self.board.has_insufficient_material(color)
     }
 
     /// Neither side has mating material (R5.2's list; see `has_insufficient_material`).

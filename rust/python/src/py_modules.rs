@@ -2,15 +2,16 @@
 //!
 //! Some answers are Python objects: python-chess's `Outcome` and `Termination` enum, the
 //! `SquareSet` and `Winnability` classes (pure Python in the package, so they behave exactly
-//! like python-chess's), numpy arrays; setup-mode boards are resolved by `shatranj._setup`,
+//! like python-chess's), numpy arrays; `status()` is python-chess's `Status` flag enum, a Chess960 board
+//! unpickles through `shatranj._setup.board_from_fen`,
 //! `Board._repr_svg_` draws through `shatranj.svg`, and `Board.to_chess` builds a python-chess
 //! board. Each accessor below imports its object on first use and keeps it for the
 //! interpreter's life, so this list is what the Rust side depends on in Python, and adding a
 //! dependency means adding a line here.
 //!
 //! Nothing is imported when `shatranj._core` loads (except `sys`, read once by the module's
-//! init): `shatranj._setup` imports `_core`, so that cycle closes only when a board first needs
-//! it, and python-chess (the test reference, never a dependency) only when `to_chess` is
+//! init): the package's modules import `_core`, so that cycle closes only when a board first needs
+//! them, and python-chess (the test reference, never a dependency) only when `to_chess` is
 //! called.
 
 use pyo3::prelude::*;
@@ -60,14 +61,8 @@ python_object!(
     winnability_class: PyType = "shatranj._winnability", "Winnability"
 );
 python_object!(
-    /// `shatranj._setup.resolve_fen(fen, chess960)`: a FEN the rules crate refused, as a
-    /// setup-mode board (or `ValueError`).
-    setup_resolve_fen: PyAny = "shatranj._setup", "resolve_fen"
-);
-python_object!(
-    /// `shatranj._setup.set_attribute(board, name, value)`: python-chess's writable
-    /// attributes (`board.turn = ...`).
-    setup_set_attribute: PyAny = "shatranj._setup", "set_attribute"
+    /// `shatranj._bitboards.Status`, python-chess's `enum.IntFlag` of what `status()` finds.
+    status_class: PyType = "shatranj._bitboards", "Status"
 );
 python_object!(
     /// `shatranj._setup.board_from_fen(fen, chess960)`: `Board(fen, chess960=...)`, which

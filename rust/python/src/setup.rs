@@ -1,8 +1,9 @@
 //! `Setup`: the rules crate's unvalidated board ([`shatranj_chess::Setup`]) for the Python
-//! board's setup mode (`shatranj._setup.SetupBoard` holds one and its move stack). Every rule
-//! of setup mode (status, castling rights as given and cleaned, python-chess's move
-//! generation and order, SAN/LAN/UCI, FEN, make-move) is the rules crate's; the Python side
-//! keeps the stack and the python-chess API around it.
+//! board's setup mode (`board/setup_mode.rs` holds one and its move stack). Every rule of
+//! setup mode (status, castling rights as given and cleaned, python-chess's move generation
+//! and order, SAN/LAN/UCI, FEN, make-move) is the rules crate's; this wrapper keeps a setup's
+//! legal moves once listed and speaks Python's move keys. Also `shatranj._core.Setup`, for
+//! tests and `Board._setup`.
 
 use crate::args::{self, py_color};
 use crate::board::ep_mode;
@@ -20,7 +21,7 @@ use std::sync::Mutex;
 /// ranks, rights and en-passant square as given), with python-chess's rules for it.
 #[pyclass(module = "shatranj._core", name = "Setup")]
 pub struct PySetup {
-    inner: shatranj_chess::Setup,
+    pub(crate) inner: shatranj_chess::Setup,
     /// The legal moves of `inner` as it was when they were listed, kept beside that setup:
     /// a board in setup mode asks the same setup for them at every `push` (and `pop` brings
     /// the setup back). An edit through the setters makes `inner` differ from the kept
@@ -58,7 +59,7 @@ fn list<'py>(py: Python<'py>, moves: &[shatranj_chess::Move]) -> PyResult<Bound<
 }
 
 impl PySetup {
-    fn illegal(&self, m: &Bound<'_, Move>) -> PyErr {
+    pub(crate) fn illegal(&self, m: &Bound<'_, Move>) -> PyErr {
         IllegalMoveError::new_err(format!(
             "illegal move {} in {}",
             moves::uci_of(m.get().key),
@@ -66,19 +67,23 @@ impl PySetup {
         ))
     }
 
-    fn legal_of(&self, m: &Bound<'_, Move>) -> PyResult<Option<shatranj_chess::Move>> {
-        let m = setup_move(m.get().key)?;
+    pub(crate) fn legal_of(&self, m: &Bound<'_, Move>) -> PyResult<Option<shatranj_chess::Move>> {
+        Ok(self.legal_key(setup_move(m.get().key)?))
+    }
+
+    /// The legal form of `m` (castling in this board's notation), or `None`.
+    fn legal_key(&self, m: shatranj_chess::Move) -> Option<shatranj_chess::Move> {
         // Against the kept list when there is one (a board pushing and popping the moves of
         // a position it listed); else only the moving piece's moves are listed, since a
         // game played forward asks each new setup for one move.
         let kept = self.legal.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(match &*kept {
+        match &*kept {
             Some((setup, legal)) if *setup == self.inner => self.inner.legal_form_among(m, legal),
             _ => self.inner.legal_form(m),
-        })
+        }
     }
 
-    fn wrap(inner: shatranj_chess::Setup) -> PySetup {
+    pub(crate) fn wrap(inner: shatranj_chess::Setup) -> PySetup {
         PySetup {
             inner,
             legal: Mutex::new(None),
@@ -86,7 +91,7 @@ impl PySetup {
     }
 
     /// `f` of the legal moves (python-chess's order), listed once per setup (see `legal`).
-    fn with_legal<T>(&self, f: impl FnOnce(&[shatranj_chess::Move]) -> T) -> T {
+    pub(crate) fn with_legal<T>(&self, f: impl FnOnce(&[shatranj_chess::Move]) -> T) -> T {
         // No panic happens while the lock is held, but a poisoned lock holds good data too.
         let mut kept = self.legal.lock().unwrap_or_else(|e| e.into_inner());
         match &*kept {
@@ -101,18 +106,39 @@ impl PySetup {
     }
 }
 
-/// What the native board's setup mode (`board/setup_mode.rs`) asks of the setup its
-/// `SetupBoard` holds, without a call through Python.
+/// What the native board's setup mode (`board/setup_mode.rs`) asks of its setup.
 impl PySetup {
-    pub(crate) fn legal_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.legal_moves(py)
+    /// [`PySetup::after`] by Python move key; an illegal move's error names the position,
+    /// and says so when the move is pseudo-legal (it leaves the king in check).
+    pub(crate) fn after_key(&self, key: u16) -> PyResult<(PySetup, u16)> {
+        let mut after = self.clone();
+        if key == moves::NULL_KEY {
+            after.inner.play_unchecked(shatranj_chess::Move::NULL);
+            return Ok((after, key));
+        }
+        let m = setup_move(key)?;
+        match self.legal_key(m) {
+            Some(m) => {
+                after.inner.play_unchecked(m);
+                Ok((after, key_of(m)))
+            }
+            None => {
+                let why = if self.inner.is_pseudo_legal(m) {
+                    " (leaves the king in check)"
+                } else {
+                    ""
+                };
+                Err(IllegalMoveError::new_err(format!(
+                    "illegal move {}{why} in {}",
+                    moves::uci_of(key),
+                    self.inner
+                        .fen_with(false, Some(EnPassantMode::Legal), false)
+                )))
+            }
+        }
     }
 
-    pub(crate) fn legal_count(&self) -> usize {
-        self.count_legal()
-    }
-
-    /// Whether `m` is legal here (`SetupBoard.is_legal`: the null move is not).
+    /// Whether `m` is legal here (the null move is not).
     pub(crate) fn has_legal(&self, m: &Bound<'_, Move>) -> PyResult<bool> {
         Ok(m.get().key != moves::NULL_KEY && self.legal_of(m)?.is_some())
     }
@@ -124,7 +150,7 @@ impl PySetup {
     /// the empty board.
     #[new]
     #[pyo3(signature = (fen = None, chess960 = false))]
-    fn new(fen: Option<&str>, chess960: bool) -> PyResult<PySetup> {
+    pub(crate) fn new(fen: Option<&str>, chess960: bool) -> PyResult<PySetup> {
         let inner = match fen {
             Some(text) => {
                 let setup = shatranj_chess::Setup::from_fen(text, chess960).map_err(fen_error)?;
@@ -147,71 +173,71 @@ impl PySetup {
         Ok(PySetup::wrap(inner))
     }
 
-    fn copy(&self) -> PySetup {
+    pub(crate) fn copy(&self) -> PySetup {
         self.clone()
     }
 
     #[getter]
-    fn get_turn(&self) -> bool {
+    pub(crate) fn get_turn(&self) -> bool {
         py_color(self.inner.turn)
     }
     #[setter]
-    fn set_turn(&mut self, value: bool) {
+    pub(crate) fn set_turn(&mut self, value: bool) {
         self.inner.turn = if value { Color::White } else { Color::Black };
     }
     #[getter]
-    fn get_castling_rights(&self) -> u64 {
+    pub(crate) fn get_castling_rights(&self) -> u64 {
         self.inner.castling_rights.0
     }
     #[setter]
-    fn set_castling_rights(&mut self, value: u64) {
+    pub(crate) fn set_castling_rights(&mut self, value: u64) {
         self.inner.castling_rights = Bitboard(value);
     }
     #[getter]
-    fn get_ep_square(&self) -> Option<u8> {
+    pub(crate) fn get_ep_square(&self) -> Option<u8> {
         self.inner.ep_square.map(|sq| sq.index() as u8)
     }
     #[setter]
-    fn set_ep_square(&mut self, value: Option<i64>) -> PyResult<()> {
+    pub(crate) fn set_ep_square(&mut self, value: Option<i64>) -> PyResult<()> {
         self.inner.ep_square = value.map(args::square).transpose()?;
         Ok(())
     }
     #[getter]
-    fn get_halfmove_clock(&self) -> u32 {
+    pub(crate) fn get_halfmove_clock(&self) -> u32 {
         self.inner.halfmove_clock
     }
     #[setter]
-    fn set_halfmove_clock(&mut self, value: u32) {
+    pub(crate) fn set_halfmove_clock(&mut self, value: u32) {
         self.inner.halfmove_clock = value;
     }
     #[getter]
-    fn get_fullmove_number(&self) -> u32 {
+    pub(crate) fn get_fullmove_number(&self) -> u32 {
         self.inner.fullmove_number
     }
     #[setter]
-    fn set_fullmove_number(&mut self, value: u32) {
+    pub(crate) fn set_fullmove_number(&mut self, value: u32) {
         self.inner.fullmove_number = value;
     }
     #[getter]
-    fn get_chess960(&self) -> bool {
+    pub(crate) fn get_chess960(&self) -> bool {
         self.inner.chess960
     }
     #[setter]
-    fn set_chess960(&mut self, value: bool) {
+    pub(crate) fn set_chess960(&mut self, value: bool) {
         self.inner.chess960 = value;
     }
     #[getter]
-    fn get_promoted(&self) -> u64 {
+    pub(crate) fn get_promoted(&self) -> u64 {
         self.inner.promoted.0
     }
     #[setter]
-    fn set_promoted(&mut self, value: u64) {
+    pub(crate) fn set_promoted(&mut self, value: u64) {
         self.inner.promoted = Bitboard(value);
     }
 
     /// The squares of the pieces of a type and colour (`None`: any).
     #[pyo3(signature = (piece_type = None, color = None))]
-    fn mask(&self, piece_type: Option<i64>, color: Option<bool>) -> PyResult<u64> {
+    pub(crate) fn mask(&self, piece_type: Option<i64>, color: Option<bool>) -> PyResult<u64> {
         let b = &self.inner.board;
         let mut out = b.occupied();
         if let Some(t) = piece_type {
@@ -223,7 +249,7 @@ impl PySetup {
         Ok(out.0)
     }
 
-    fn piece_at<'py>(
+    pub(crate) fn piece_at<'py>(
         &self,
         py: Python<'py>,
         square: i64,
@@ -236,7 +262,7 @@ impl PySetup {
     }
 
     /// Puts a piece (`piece_type` `None`: nothing) on a square.
-    fn set_piece_at(
+    pub(crate) fn set_piece_at(
         &mut self,
         square: i64,
         piece_type: Option<i64>,
@@ -258,7 +284,7 @@ impl PySetup {
     }
 
     /// Replaces the placement (the first FEN field; `~` marks promoted pieces).
-    fn set_board_fen(&mut self, fen: &str) -> PyResult<()> {
+    pub(crate) fn set_board_fen(&mut self, fen: &str) -> PyResult<()> {
         let text = format!("{} w - - 0 1", fen.trim());
         if fen.trim().contains(' ') {
             return Err(PyValueError::new_err(format!(
@@ -272,7 +298,7 @@ impl PySetup {
     }
 
     /// Sets the castling rights from a FEN castling field, read against the board.
-    fn set_castling_fen(&mut self, castling: &str) -> PyResult<()> {
+    pub(crate) fn set_castling_fen(&mut self, castling: &str) -> PyResult<()> {
         let text = format!("{} w {castling} - 0 1", self.inner.board_fen(false));
         let read = shatranj_chess::Setup::from_fen(&text, self.inner.chess960)
             .ok()
@@ -282,22 +308,27 @@ impl PySetup {
         Ok(())
     }
 
-    fn status(&self) -> u32 {
+    pub(crate) fn status(&self) -> u32 {
         self.inner.status().bits()
     }
 
-    fn clean_castling_rights(&self) -> u64 {
+    pub(crate) fn clean_castling_rights(&self) -> u64 {
         self.inner.clean_castling_rights().0
     }
 
-    fn king(&self, color: bool) -> Option<u8> {
+    pub(crate) fn king(&self, color: bool) -> Option<u8> {
         let color = if color { Color::White } else { Color::Black };
         self.inner.king(color).map(|sq| sq.index() as u8)
     }
 
     /// The pieces of `color` attacking `square` (`occupied`: the squares that block).
     #[pyo3(signature = (color, square, occupied = None))]
-    fn attackers_mask(&self, color: bool, square: i64, occupied: Option<u64>) -> PyResult<u64> {
+    pub(crate) fn attackers_mask(
+        &self,
+        color: bool,
+        square: i64,
+        occupied: Option<u64>,
+    ) -> PyResult<u64> {
         let color = if color { Color::White } else { Color::Black };
         let occupied = occupied.map_or(self.inner.board.occupied(), Bitboard);
         Ok(self
@@ -306,35 +337,35 @@ impl PySetup {
             .0)
     }
 
-    fn attacks_mask(&self, square: i64) -> PyResult<u64> {
+    pub(crate) fn attacks_mask(&self, square: i64) -> PyResult<u64> {
         Ok(self.inner.attacks(args::square(square)?).0)
     }
 
-    fn checkers_mask(&self) -> u64 {
+    pub(crate) fn checkers_mask(&self) -> u64 {
         self.inner.checkers().0
     }
 
-    fn pin_mask(&self, color: bool, square: i64) -> PyResult<u64> {
+    pub(crate) fn pin_mask(&self, color: bool, square: i64) -> PyResult<u64> {
         let color = if color { Color::White } else { Color::Black };
         Ok(self.inner.pin_mask(color, args::square(square)?).0)
     }
 
     /// The legal moves in python-chess's order.
-    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    pub(crate) fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         self.with_legal(|legal| list(py, legal))
     }
 
-    fn pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    pub(crate) fn pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         list(py, &self.inner.pseudo_legal_moves())
     }
 
-    fn count_legal(&self) -> usize {
+    pub(crate) fn count_legal(&self) -> usize {
         self.with_legal(<[_]>::len)
     }
 
     /// The move as the legal move list has it (castling in this board's notation), or
     /// `None` if it is not legal.
-    fn legal_form<'py>(
+    pub(crate) fn legal_form<'py>(
         &self,
         py: Python<'py>,
         r#move: &Bound<'py, Move>,
@@ -347,45 +378,45 @@ impl PySetup {
             .transpose()
     }
 
-    fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         Ok(self.inner.is_pseudo_legal(setup_move(r#move.get().key)?))
     }
 
-    fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         Ok(self.inner.is_castling(setup_move(r#move.get().key)?))
     }
 
-    fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         Ok(self
             .inner
             .is_kingside_castling(setup_move(r#move.get().key)?))
     }
 
-    fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         Ok(self
             .inner
             .is_queenside_castling(setup_move(r#move.get().key)?))
     }
 
-    fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         Ok(self.inner.is_en_passant(setup_move(r#move.get().key)?))
     }
 
-    fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         Ok(self.inner.is_capture(setup_move(r#move.get().key)?))
     }
 
-    fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    pub(crate) fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         Ok(self.inner.is_zeroing(setup_move(r#move.get().key)?))
     }
 
-    fn has_legal_en_passant(&self) -> bool {
+    pub(crate) fn has_legal_en_passant(&self) -> bool {
         self.inner.has_legal_en_passant()
     }
 
     /// Plays a legal move or the null move (`IllegalMoveError` otherwise); returns the move
     /// as the legal move list has it.
-    fn push<'py>(
+    pub(crate) fn push<'py>(
         &mut self,
         py: Python<'py>,
         r#move: &Bound<'py, Move>,
@@ -399,63 +430,39 @@ impl PySetup {
         interned(py, key_of(m))
     }
 
-    /// The setup after `m` and the move as the legal move list has it (for `SetupBoard.push`
-    /// and the native board's setup mode: the setup before stays as it is, for the stack);
-    /// an illegal move's error names the position, and says so when `m` is pseudo-legal
-    /// (it leaves the king in check).
+    /// The setup after `m` and the move as the legal move list has it (for the native
+    /// board's setup mode: the setup before stays as it is, for the stack).
     pub(crate) fn after<'py>(
         &self,
         py: Python<'py>,
         r#move: &Bound<'py, Move>,
     ) -> PyResult<(PySetup, Bound<'py, Move>)> {
-        let mut after = self.clone();
-        if r#move.get().key == moves::NULL_KEY {
-            after.inner.play_unchecked(shatranj_chess::Move::NULL);
-            return Ok((after, r#move.clone()));
-        }
-        match self.legal_of(r#move)? {
-            Some(m) => {
-                after.inner.play_unchecked(m);
-                Ok((after, interned(py, key_of(m))?))
-            }
-            None => {
-                let why = if self.is_pseudo_legal(r#move)? {
-                    " (leaves the king in check)"
-                } else {
-                    ""
-                };
-                Err(IllegalMoveError::new_err(format!(
-                    "illegal move {}{why} in {}",
-                    moves::uci_of(r#move.get().key),
-                    self.inner
-                        .fen_with(false, Some(EnPassantMode::Legal), false)
-                )))
-            }
-        }
+        let (after, key) = self.after_key(r#move.get().key)?;
+        Ok((after, interned(py, key)?))
     }
 
-    fn san(&self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+    pub(crate) fn san(&self, r#move: &Bound<'_, Move>) -> PyResult<String> {
         let m = setup_move(r#move.get().key)?;
         self.inner.san(m).map_err(|_| self.illegal(r#move))
     }
 
-    fn lan(&self, r#move: &Bound<'_, Move>) -> PyResult<String> {
+    pub(crate) fn lan(&self, r#move: &Bound<'_, Move>) -> PyResult<String> {
         let m = setup_move(r#move.get().key)?;
         self.inner.lan(m).map_err(|_| self.illegal(r#move))
     }
 
-    fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
+    pub(crate) fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
         let m = self.inner.parse_san(san).map_err(san_error)?;
         interned(py, key_of(m))
     }
 
-    fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
+    pub(crate) fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
         let m = self.inner.parse_uci(uci).map_err(uci_error)?;
         interned(py, key_of(m))
     }
 
     #[pyo3(signature = (from_square, to_square, promotion = None))]
-    fn find_move<'py>(
+    pub(crate) fn find_move<'py>(
         &self,
         py: Python<'py>,
         from_square: i64,
@@ -471,24 +478,24 @@ impl PySetup {
     }
 
     #[pyo3(signature = (shredder = false, en_passant = "legal", promoted = false))]
-    fn fen(&self, shredder: bool, en_passant: &str, promoted: bool) -> PyResult<String> {
+    pub(crate) fn fen(&self, shredder: bool, en_passant: &str, promoted: bool) -> PyResult<String> {
         Ok(self
             .inner
             .fen_with(shredder, ep_mode(en_passant)?, promoted))
     }
 
     #[pyo3(signature = (shredder = false, en_passant = "legal", promoted = false))]
-    fn epd(&self, shredder: bool, en_passant: &str, promoted: bool) -> PyResult<String> {
+    pub(crate) fn epd(&self, shredder: bool, en_passant: &str, promoted: bool) -> PyResult<String> {
         Ok(self.inner.epd(shredder, ep_mode(en_passant)?, promoted))
     }
 
     #[pyo3(signature = (promoted = false))]
-    fn board_fen(&self, promoted: bool) -> String {
+    pub(crate) fn board_fen(&self, promoted: bool) -> String {
         self.inner.board_fen(promoted)
     }
 
     /// The board flipped top to bottom with the colours swapped.
-    fn mirror(&self) -> PySetup {
+    pub(crate) fn mirror(&self) -> PySetup {
         let s = &self.inner;
         let mut board = shatranj_chess::Board::empty();
         for (sq, p) in s.board.pieces() {
@@ -508,7 +515,7 @@ impl PySetup {
     /// cleaned and an impossible en-passant square dropped (python-chess plays such a FEN as
     /// that position), or `None` (promoted pieces, or no legal position). A Chess960 setup's
     /// is a Shredder-FEN (rook files), for the native board to read in Chess960 mode.
-    fn clean_fen(&self) -> Option<String> {
+    pub(crate) fn clean_fen(&self) -> Option<String> {
         if self.inner.promoted.any() {
             return None;
         }

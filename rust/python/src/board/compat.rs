@@ -5,7 +5,6 @@
 //! and its stub are the one definition. None is on a hot path: each filters or combines the
 //! move lists and bitboards of the other files, so setup mode reaches them through those.
 
-use super::setup_mode::delegate;
 use super::{Board, BoardState, read, write};
 use crate::args;
 use crate::moves::{self, Move, uci_of};
@@ -63,7 +62,9 @@ impl BoardState {
     }
 
     pub(crate) fn attacks_mask(&self, square: i64) -> PyResult<u64> {
-        delegate!(self, "attacks_mask", (square,));
+        if let Some(g) = &self.setup {
+            return g.now.attacks_mask(square);
+        }
         let sq = args::square(square)?;
         // The rules crate's one definition of a piece's attacks (a pawn: its two diagonals).
         Ok(Setup::from(self.position()).attacks(sq).0)
@@ -188,7 +189,7 @@ pub(super) fn apply_mirror(slf: &Bound<'_, Board>) -> PyResult<()> {
     let py = slf.py();
     let mirrored = read(slf)?.mirror(py)?;
     let fen = read(mirrored.bind(py))?.fen(false, "legal", None)?;
-    write(slf)?.set_fen(py, &fen)
+    write(slf)?.set_fen(&fen)
 }
 
 /// `attacks`: [`BoardState::attacks_mask`] as a `SquareSet`.
@@ -247,7 +248,7 @@ pub(super) fn transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> PyResul
         )));
     };
     let text = format!("{} {turn} - - {halfmove} {fullmove}", rows.join("/"));
-    Py::new(py, Board::new(py, Some(&text), false)?)
+    Py::new(py, Board::new(Some(&text), false)?)
 }
 
 /// `apply_transform`: [`transform`]'s board set on this one (the stack is cleared).
@@ -255,7 +256,7 @@ pub(super) fn apply_transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> P
     let py = slf.py();
     let transformed = transform(slf, f)?;
     let fen = read(transformed.bind(py))?.fen(false, "legal", None)?;
-    write(slf)?.set_fen(py, &fen)
+    write(slf)?.set_fen(&fen)
 }
 
 /// The number of the Chess960 start placement `board_fen` shows (pieces only), or `None`.

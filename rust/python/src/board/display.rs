@@ -1,6 +1,5 @@
 //! The board shown: `repr`, the ASCII and Unicode diagrams, and SVG for notebooks.
 
-use super::setup_mode::delegate;
 use super::{Board, BoardState, read};
 use crate::moves::{interned, key_of};
 use crate::py_modules;
@@ -9,13 +8,17 @@ use pyo3::prelude::*;
 
 impl BoardState {
     pub(crate) fn __repr__(&self) -> PyResult<String> {
-        delegate!(self, "__repr__", ());
+        if let Some(g) = &self.setup {
+            return Ok(g.repr());
+        }
         let flag = if self.chess960 { ", chess960=True" } else { "" };
         Ok(format!("Board('{}'{flag})", self.position().fen()))
     }
 
     pub(crate) fn __str__(&self) -> PyResult<String> {
-        delegate!(self, "__str__", ());
+        if let Some(g) = &self.setup {
+            return Ok(g.ascii());
+        }
         Ok(text::ascii(self.position().board()))
     }
 
@@ -26,11 +29,9 @@ impl BoardState {
         empty_square: &str,
         orientation: bool,
     ) -> PyResult<String> {
-        delegate!(
-            self,
-            "unicode",
-            (invert_color, borders, empty_square, orientation,)
-        );
+        if let Some(g) = &self.setup {
+            return Ok(g.unicode(invert_color, borders, empty_square, orientation));
+        }
         Ok(text::unicode(
             self.position().board(),
             invert_color,

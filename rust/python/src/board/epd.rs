@@ -59,7 +59,7 @@ pub(super) fn set_epd<'py>(slf: &Bound<'py, Board>, epd: &str) -> PyResult<Bound
         Some(value) => value.str()?.to_string(),
         None => "1".to_owned(),
     };
-    write(slf)?.set_fen(py, &format!("{position} {halfmove} {fullmove}"))?;
+    write(slf)?.set_fen(&format!("{position} {halfmove} {fullmove}"))?;
     Ok(operations)
 }
 
@@ -197,7 +197,7 @@ fn read_moves<'py>(
     operand: &str,
     position: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let board = Bound::new(py, Board::new(py, Some(position), false)?)?;
+    let board = Bound::new(py, Board::new(Some(position), false)?)?;
     let mut me = write(&board)?;
     match opcode {
         "pv" => {

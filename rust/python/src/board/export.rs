@@ -2,7 +2,6 @@
 //! (`__reduce__`, `__setstate__`: the start FEN and the moves in UCI) and python-chess's
 //! `chess.Board` both ways.
 
-use super::setup_mode::{delegate, delegate_py};
 use super::{Board, BoardState, read};
 use crate::errors::{fen_error, uci_error};
 use crate::moves::uci_of;
@@ -15,17 +14,23 @@ use shatranj_chess::{History, uci};
 
 impl BoardState {
     pub(crate) fn zobrist_hash(&self) -> PyResult<u64> {
-        delegate!(self, "zobrist_hash", ());
+        if let Some(g) = &self.setup {
+            return Python::attach(|py| Err(g.not_offered(py, "zobrist_hash")));
+        }
         Ok(self.position().key())
     }
 
     pub(crate) fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        delegate_py!(self, py, "to_planes", ());
+        if let Some(g) = &self.setup {
+            return Err(g.not_offered(py, "to_planes"));
+        }
         planes::planes_array(py, std::slice::from_ref(self.position()))
     }
 
     pub(crate) fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        delegate_py!(self, py, "features", ());
+        if let Some(g) = &self.setup {
+            return Err(g.not_offered(py, "features"));
+        }
         planes::features_array(py, std::slice::from_ref(self.position()))
     }
 
@@ -40,7 +45,9 @@ impl BoardState {
     }
 
     pub(crate) fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        delegate_py!(self, py, "to_chess", ());
+        if let Some(g) = &self.setup {
+            return Err(g.not_offered(py, "to_chess"));
+        }
         let board = py_modules::chess_board_class(py)?.call(
             (fen::to_fen_with(self.game.start(), EnPassantMode::Always),),
             Some(&[("chess960", self.chess960)].into_py_dict(py)?),
@@ -57,9 +64,13 @@ impl BoardState {
 /// reduction in setup mode.
 pub(super) fn reduce<'py>(slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
     let me = read(slf)?;
-    if let Some(setup) = &me.setup {
-        // (shatranj._setup.board_from_setup, (setup,)): the setup board pickles itself.
-        return setup.bind(slf.py()).call_method0("reduce_board");
+    if let Some(g) = &me.setup {
+        // `Board(fen, chess960=...)` of the current setup (the stack is not kept).
+        let fen = g.fen(false, "fen", None)?;
+        let new = py_modules::setup_board_from_fen(slf.py())?;
+        return (new, (fen, g.setup().chess960))
+            .into_pyobject(slf.py())
+            .map(Bound::into_any);
     }
     let start = fen::to_fen_with(me.game.start(), EnPassantMode::Always);
     let moves: Vec<String> = me

@@ -2,7 +2,6 @@
 //! which may put the board in setup mode).
 
 use super::BoardState;
-use super::setup_mode::delegate;
 use crate::errors::fen_error;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -61,7 +60,9 @@ impl BoardState {
         en_passant: &str,
         promoted: Option<bool>,
     ) -> PyResult<String> {
-        delegate!(self, "fen", (shredder, en_passant, promoted,));
+        if let Some(g) = &self.setup {
+            return g.fen(shredder, en_passant, promoted);
+        }
         let _ = promoted;
         let pos = self.position();
         Ok(format!(
@@ -78,7 +79,9 @@ impl BoardState {
         en_passant: &str,
         promoted: Option<bool>,
     ) -> PyResult<String> {
-        delegate!(self, "epd", (shredder, en_passant, promoted,));
+        if let Some(g) = &self.setup {
+            return g.now.epd(shredder, en_passant, promoted.unwrap_or(false));
+        }
         let _ = promoted;
         Ok(shredder_of(
             epd_of(self.position(), en_passant)?,
@@ -88,31 +91,29 @@ impl BoardState {
     }
 
     pub(crate) fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
-        delegate!(self, "board_fen", (promoted,));
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().board_fen(promoted.unwrap_or(false)));
+        }
         Ok({
             let _ = promoted;
             self.position().board().board_fen()
         })
     }
 
-    pub(crate) fn set_fen(&mut self, py: Python<'_>, fen: &str) -> PyResult<()> {
-        let chess960 = match &self.setup {
-            Some(setup) => setup.bind(py).getattr("chess960")?.is_truthy()?,
-            None => self.chess960,
-        };
-        if !chess960 {
+    pub(crate) fn set_fen(&mut self, fen: &str) -> PyResult<()> {
+        if !self.chess960 {
             match fen::parse(fen) {
                 Ok(pos) => {
                     self.reset(History::new(pos));
                     return Ok(());
                 }
                 Err(e) => {
-                    *self = BoardState::lenient(py, Some(fen), false).map_err(|_| fen_error(e))?;
+                    *self = BoardState::lenient(Some(fen), false).map_err(|_| fen_error(e))?;
                     return Ok(());
                 }
             }
         }
-        *self = BoardState::lenient(py, Some(fen), true)?;
+        *self = BoardState::lenient(Some(fen), true)?;
         Ok(())
     }
 

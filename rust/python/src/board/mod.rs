@@ -15,7 +15,7 @@
 //! one `#[pymethods]` block (PyO3 allows one per class without its `multiple-pymethods`
 //! feature, which would add the `inventory` crate and link-time registration for no gain at
 //! run time); the state and its methods are split by concern: `state.rs` (the state, the
-//! move cache, push), `setup_mode.rs` (the hand-over to the setup board), `position.rs` (what is
+//! move cache, push), `setup_mode.rs` (setup mode, the edits), `position.rs` (what is
 //! on the board, equality), `fen.rs`, `query.rs` (attacks, checks, draws, outcome), `moves.rs`
 //! (move predicates, push/pop, the move lists), `notation.rs` (SAN, LAN, UCI), `stack.rs` (the
 //! move stack, copies), `export.rs` (planes, pickling, python-chess) and `display.rs`.
@@ -23,11 +23,13 @@
 //! Setup mode. python-chess's board holds any placement (no king, pawns on the back rank, the
 //! side not to move in check); the rules crate's `Position` is always a legal position, and
 //! stays the hot path. A FEN or an edit the `Position` refuses
-//! puts the board in *setup mode*: `setup` then holds a Python `shatranj._setup.SetupBoard`,
-//! which answers every method (each method's first line hands the call over; on the hot path
-//! that line is one untaken branch). Its rules are the rules crate's `Setup` (`setup.rs`);
-//! the Python class keeps the move stack and python-chess's method names. A FEN that is legal once its
-//! castling rights are cleaned or its impossible en-passant square dropped stays on the hot
+//! puts the board in *setup mode*: `setup` then holds a [`setup_mode::SetupGame`], the rules
+//! crate's `Setup` (`setup.rs`) with its legal moves and the move stack, from which every
+//! method answers (each method's first line checks; on the hot path that is one untaken
+//! branch). The edits (`set_piece_at`, `set_board_fen`, `board.turn = ...`) work on a `Setup`
+//! of either kind of board and resolve the result again (`setup_mode.rs`: `adopt`): an edit
+//! that makes the position legal returns the board to the hot path. A FEN that is legal once
+//! its castling rights are cleaned or its impossible en-passant square dropped stays on the hot
 //! path: `raw` keeps what was given, for `castling_rights`, `ep_square` and `status()`, until
 //! the next move.
 //!
@@ -97,12 +99,12 @@ impl Board {
         Board::wrap(BoardState::from_position(pos))
     }
 
-    pub(super) fn with_setup(setup: Py<PyAny>) -> Board {
-        Board::wrap(BoardState::with_setup(setup))
+    pub(super) fn with_setup(game: setup_mode::SetupGame) -> Board {
+        Board::wrap(BoardState::with_setup(game))
     }
 
-    pub(super) fn lenient(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Board> {
-        BoardState::lenient(py, fen, chess960).map(Board::wrap)
+    pub(super) fn lenient(fen: Option<&str>, chess960: bool) -> PyResult<Board> {
+        BoardState::lenient(fen, chess960).map(Board::wrap)
     }
 }
 
@@ -122,64 +124,53 @@ pub fn write<'a>(board: &'a Bound<'_, Board>) -> PyResult<GilRefMut<'a, BoardSta
 impl Board {
     #[new]
     #[pyo3(signature = (fen = Some(STARTING_FEN), *, chess960 = false))]
-    fn new(py: Python<'_>, fen: Option<&str>, chess960: bool) -> PyResult<Self> {
+    fn new(fen: Option<&str>, chess960: bool) -> PyResult<Self> {
         match fen {
             Some(STARTING_FEN) if !chess960 => Ok(Board::from_position(Position::new())),
             Some(text) if !chess960 => match shatranj_chess::fen::parse(text) {
                 Ok(pos) => Ok(Board::from_position(pos)),
                 // What python-chess cannot load either keeps the rules crate's typed error.
-                Err(e) => Board::lenient(py, fen, false).map_err(|_| fen_error(e)),
+                Err(e) => Board::lenient(fen, false).map_err(|_| fen_error(e)),
             },
-            _ => Board::lenient(py, fen, chess960),
+            _ => Board::lenient(fen, chess960),
         }
     }
 
-    /// The setup board of setup mode, or `None` (see the module docs).
+    /// A copy of setup mode's current setup (a `Setup`), or `None` on the hot path (see the
+    /// module docs).
     #[getter]
-    fn _setup(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        Ok(read(slf)?._setup(py))
-    }
-
-    /// Takes the state `shatranj._setup` resolved an edit to (see `adopt`); the move stack
-    /// is cleared, as python-chess's edits clear it.
-    fn _load(
-        slf: &Bound<'_, Self>,
-        clean: Option<String>,
-        raw: state::RawState,
-        setup: Py<PyAny>,
-    ) -> PyResult<()> {
-        write(slf)?._load(clean, raw, setup);
-        Ok(())
+    fn _setup(slf: &Bound<'_, Self>) -> PyResult<Option<crate::setup::PySetup>> {
+        Ok(read(slf)?._setup())
     }
 
     #[setter]
     fn set_castling_rights(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        setup_mode::set_attribute(slf, "castling_rights", value)
+        write(slf)?.set_attribute("castling_rights", value)
     }
 
     #[setter]
     fn set_chess960(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        setup_mode::set_attribute(slf, "chess960", value)
+        write(slf)?.set_attribute("chess960", value)
     }
 
     #[setter]
     fn set_turn(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        setup_mode::set_attribute(slf, "turn", value)
+        write(slf)?.set_attribute("turn", value)
     }
 
     #[setter]
     fn set_ep_square(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        setup_mode::set_attribute(slf, "ep_square", value)
+        write(slf)?.set_attribute("ep_square", value)
     }
 
     #[setter]
     fn set_halfmove_clock(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        setup_mode::set_attribute(slf, "halfmove_clock", value)
+        write(slf)?.set_attribute("halfmove_clock", value)
     }
 
     #[setter]
     fn set_fullmove_number(slf: &Bound<'_, Self>, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        setup_mode::set_attribute(slf, "fullmove_number", value)
+        write(slf)?.set_attribute("fullmove_number", value)
     }
 
     // ----- the position ------------------------------------------------------------------
@@ -324,8 +315,8 @@ impl Board {
     }
 
     #[pyo3(signature = (fen))]
-    fn set_fen(slf: &Bound<'_, Self>, py: Python<'_>, fen: &str) -> PyResult<()> {
-        write(slf)?.set_fen(py, fen)
+    fn set_fen(slf: &Bound<'_, Self>, fen: &str) -> PyResult<()> {
+        write(slf)?.set_fen(fen)
     }
 
     /// Back to the start position, with an empty move stack.
@@ -753,8 +744,8 @@ impl Board {
     }
 
     /// The standard start position (python-chess's ``reset``).
-    fn reset(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<()> {
-        write(slf)?.set_fen(py, STARTING_FEN)
+    fn reset(slf: &Bound<'_, Self>) -> PyResult<()> {
+        write(slf)?.set_fen(STARTING_FEN)
     }
 
     /// The FEN with Shredder-FEN castling (rook files: ``HAha``).
@@ -896,6 +887,102 @@ impl Board {
     ) -> PyResult<Option<u32>> {
         let _ = ignore_castling;
         read(slf)?.chess960_pos(ignore_turn, ignore_counters)
+    }
+
+    // ----- edits (setup_mode.rs): any placement; the move stack is cleared ----------------
+
+    /// Puts ``piece`` (or nothing, for ``None``) on ``square``; any placement is allowed
+    /// (``status()`` says what is wrong). The move stack is cleared, as in python-chess.
+    #[pyo3(signature = (square, piece, promoted = false))]
+    fn set_piece_at(
+        slf: &Bound<'_, Self>,
+        square: &Bound<'_, PyAny>,
+        piece: Option<&Bound<'_, PyAny>>,
+        promoted: bool,
+    ) -> PyResult<()> {
+        let square = setup_mode::square_of(square)?;
+        let piece = piece
+            .filter(|p| !p.is_none())
+            .map(setup_mode::piece_of)
+            .transpose()?;
+        write(slf)?.set_piece_at(square, piece, promoted)
+    }
+
+    /// Removes and returns the piece on ``square`` (``None`` if empty).
+    fn remove_piece_at<'py>(
+        slf: &Bound<'py, Self>,
+        square: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
+        let square = setup_mode::square_of(square)?;
+        let piece = read(slf)?.piece_at(slf.py(), square)?;
+        write(slf)?.set_piece_at(square, None, false)?;
+        Ok(piece)
+    }
+
+    fn set_piece_map(slf: &Bound<'_, Self>, pieces: &Bound<'_, PyAny>) -> PyResult<()> {
+        let placed = setup_mode::piece_map(pieces)?;
+        write(slf)?.set_piece_map(placed)
+    }
+
+    /// Sets the placement (the first FEN field); turn, castling rights and clocks stay.
+    fn set_board_fen(slf: &Bound<'_, Self>, fen: &str) -> PyResult<()> {
+        write(slf)?.set_board_fen(fen)
+    }
+
+    fn clear_board(slf: &Bound<'_, Self>) -> PyResult<()> {
+        write(slf)?.clear_board()
+    }
+
+    /// An empty board, White to move, no castling rights or en-passant square, clocks reset.
+    fn clear(slf: &Bound<'_, Self>) -> PyResult<()> {
+        write(slf)?.clear();
+        Ok(())
+    }
+
+    fn set_castling_fen(slf: &Bound<'_, Self>, castling_fen: &str) -> PyResult<()> {
+        write(slf)?.set_castling_fen(castling_fen)
+    }
+
+    /// The castling rights that can be used: each right's rook and king on their squares.
+    fn clean_castling_rights(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        read(slf)?.clean_castling_rights()
+    }
+
+    /// Whether the castling rights include one that only Chess960 has (a king off the
+    /// e-file, or a rook off the corners).
+    fn has_chess960_castling_rights(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(read(slf)?.has_chess960_castling_rights())
+    }
+
+    /// What is wrong with the position, as python-chess's ``STATUS_*`` flags
+    /// (``STATUS_VALID``, 0, when nothing is).
+    fn status<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        read(slf)?.status(slf.py())
+    }
+
+    fn is_valid(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(read(slf)?.is_valid())
+    }
+
+    #[getter]
+    fn promoted(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(read(slf)?.promoted())
+    }
+
+    /// Chess960 start position ``scharnagl`` (0..959) on a Chess960 board.
+    #[classmethod]
+    fn from_chess960_pos<'py>(
+        cls: &Bound<'py, PyType>,
+        scharnagl: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        setup_mode::from_chess960_pos(cls, scharnagl)
+    }
+
+    /// Sets up Chess960 start position ``scharnagl`` (518 is the standard one), with
+    /// castling rights for its rooks, on a Chess960 board (``chess960`` set, as python-chess
+    /// sets it).
+    fn set_chess960_pos(slf: &Bound<'_, Self>, scharnagl: i64) -> PyResult<()> {
+        write(slf)?.set_chess960_pos(scharnagl)
     }
 
     // ----- text ---------------------------------------------------------------------------

@@ -3,7 +3,6 @@
 //! `legal_moves` and `pseudo_legal_moves` (`legal.rs`).
 
 use super::BoardState;
-use super::setup_mode::{delegate, delegate_py, fast};
 use crate::args;
 use crate::errors::IllegalMoveError;
 use crate::moves::{self, Move, interned, uci_of};
@@ -15,7 +14,9 @@ use shatranj_chess::{Bitboard, Role, san};
 
 impl BoardState {
     pub(crate) fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        delegate!(self, "is_pseudo_legal", (r#move,));
+        if let Some(g) = &self.setup {
+            return Ok(r#move.get().key != moves::NULL_KEY && g.now.is_pseudo_legal(r#move)?);
+        }
         Ok({
             let pos = self.position();
             let key = r#move.get().key;
@@ -32,14 +33,16 @@ impl BoardState {
     }
 
     pub(crate) fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        if let Some(setup) = &self.setup {
-            return fast::is_legal(setup.bind(r#move.py()), r#move);
+        if let Some(g) = &self.setup {
+            return g.now.has_legal(r#move);
         }
         Ok(self.find_legal(r#move.get().key).is_some())
     }
 
     pub(crate) fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        delegate!(self, "is_capture", (r#move,));
+        if let Some(g) = &self.setup {
+            return g.now.is_capture(r#move);
+        }
         Ok({
             let pos = self.position();
             self.read_key(r#move.get().key)
@@ -48,17 +51,23 @@ impl BoardState {
     }
 
     pub(crate) fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        delegate!(self, "is_en_passant", (r#move,));
+        if let Some(g) = &self.setup {
+            return g.now.is_en_passant(r#move);
+        }
         Ok(is_en_passant(self.position(), r#move.get().key))
     }
 
     pub(crate) fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        delegate!(self, "is_castling", (r#move,));
+        if let Some(g) = &self.setup {
+            return g.now.is_castling(r#move);
+        }
         Ok(is_castling(self.position(), r#move.get().key))
     }
 
     pub(crate) fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        delegate!(self, "is_kingside_castling", (r#move,));
+        if let Some(g) = &self.setup {
+            return g.now.is_kingside_castling(r#move);
+        }
         Ok({
             let key = r#move.get().key;
             is_castling(self.position(), key)
@@ -67,7 +76,9 @@ impl BoardState {
     }
 
     pub(crate) fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        delegate!(self, "is_queenside_castling", (r#move,));
+        if let Some(g) = &self.setup {
+            return g.now.is_queenside_castling(r#move);
+        }
         Ok({
             let key = r#move.get().key;
             is_castling(self.position(), key)
@@ -76,7 +87,9 @@ impl BoardState {
     }
 
     pub(crate) fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        delegate!(self, "is_zeroing", (r#move,));
+        if let Some(g) = &self.setup {
+            return g.now.is_zeroing(r#move);
+        }
         Ok({
             let pos = self.position();
             let key = r#move.get().key;
@@ -89,7 +102,9 @@ impl BoardState {
     }
 
     pub(crate) fn gives_check(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
-        delegate!(self, "gives_check", (r#move,));
+        if let Some(g) = &self.setup {
+            return Ok(g.now.after_key(r#move.get().key)?.0.inner.is_check());
+        }
         Ok(match self.find_legal(r#move.get().key) {
             Some(m) => self.position().gives_check(m),
             None => false,
@@ -97,8 +112,8 @@ impl BoardState {
     }
 
     pub(crate) fn push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<()> {
-        if let Some(setup) = &self.setup {
-            return fast::push(setup.bind(r#move.py()), r#move);
+        if let Some(g) = &mut self.setup {
+            return g.push(r#move.get().key);
         }
         let key = r#move.get().key;
         if key == moves::NULL_KEY {
@@ -118,8 +133,8 @@ impl BoardState {
     }
 
     pub(crate) fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
-        if let Some(setup) = &self.setup {
-            return fast::pop(setup.bind(py));
+        if let Some(g) = &mut self.setup {
+            return interned(py, g.pop()?);
         }
         match self.game.pop() {
             // The position is now the one the move was played in.
@@ -135,7 +150,9 @@ impl BoardState {
         to_square: i64,
         promotion: Option<i64>,
     ) -> PyResult<Bound<'py, Move>> {
-        delegate_py!(self, py, "find_move", (from_square, to_square, promotion,));
+        if let Some(g) = &self.setup {
+            return g.now.find_move(py, from_square, to_square, promotion);
+        }
         let from = args::square(from_square)?;
         let to = args::square(to_square)?;
         let mut promotion = promotion.map(args::role).transpose()?;
@@ -161,8 +178,8 @@ impl BoardState {
 
 impl BoardState {
     pub fn legal_move_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        if let Some(setup) = &self.setup {
-            return fast::legal_list(setup.bind(py));
+        if let Some(g) = &self.setup {
+            return g.now.legal_moves(py);
         }
         // Generated afresh even when `push`'s cache holds them: the cache keeps the rules
         // crate's order, and generating in python-chess's order costs less than reordering.
@@ -170,8 +187,9 @@ impl BoardState {
     }
 
     pub fn count_legal(&self, py: Python<'_>) -> PyResult<usize> {
-        if let Some(setup) = &self.setup {
-            return fast::count_legal(setup.bind(py));
+        let _ = py;
+        if let Some(g) = &self.setup {
+            return Ok(g.count_legal());
         }
         Ok(match self.cached_legal() {
             Some(list) => list.len(),
@@ -180,8 +198,9 @@ impl BoardState {
     }
 
     pub fn sans(&mut self, py: Python<'_>) -> PyResult<Vec<String>> {
-        if let Some(setup) = &self.setup {
-            return setup.bind(py).call_method0("legal_sans")?.extract();
+        if let Some(g) = &self.setup {
+            let legal = g.now.legal_moves(py)?;
+            return legal.iter().map(|m| g.now.san(m.cast::<Move>()?)).collect();
         }
         let pos = *self.position();
         let legal = pos.legal_moves_python_order();
@@ -192,19 +211,17 @@ impl BoardState {
     }
 
     pub fn pseudo_legal_list<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        if let Some(setup) = &self.setup {
-            return Ok(setup
-                .bind(py)
-                .call_method0("pseudo_legal_move_list")?
-                .cast_into()?);
+        if let Some(g) = &self.setup {
+            return g.now.pseudo_legal_moves(py);
         }
         let pos = self.position();
         moves::list_in(py, pos, &pos.pseudo_legal_moves(), self.chess960)
     }
 
     pub fn contains_legal(&mut self, py: Python<'_>, m: &Bound<'_, Move>) -> PyResult<bool> {
-        if let Some(setup) = &self.setup {
-            return fast::is_legal(setup.bind(py), m);
+        let _ = py;
+        if let Some(g) = &self.setup {
+            return g.now.has_legal(m);
         }
         Ok(self.find_legal(m.get().key).is_some())
     }

@@ -2,7 +2,6 @@
 //! (`parse_san`, `push_san`, `parse_uci`, `push_uci`), null moves included.
 
 use super::BoardState;
-use super::setup_mode::{delegate, delegate_py};
 use crate::errors::{IllegalMoveError, san_error, uci_error};
 use crate::moves::{self, Move, interned, key_of, uci_of};
 use crate::resolve::castling_alias;
@@ -27,7 +26,13 @@ fn strict_san(san: &str) -> PyResult<&str> {
 
 impl BoardState {
     pub(crate) fn san(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
-        delegate!(self, "san", (r#move,));
+        if let Some(g) = &self.setup {
+            return if r#move.get().key == moves::NULL_KEY {
+                Ok("--".to_owned())
+            } else {
+                g.now.san(r#move)
+            };
+        }
         if r#move.get().key == moves::NULL_KEY {
             return Ok("--".to_owned());
         }
@@ -36,13 +41,23 @@ impl BoardState {
     }
 
     pub(crate) fn lan(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
-        delegate!(self, "lan", (r#move,));
+        if let Some(g) = &self.setup {
+            return if r#move.get().key == moves::NULL_KEY {
+                Ok("--".to_owned())
+            } else {
+                g.now.lan(r#move)
+            };
+        }
         let m = self.find_legal_or_raise(r#move.get().key)?;
         Ok(san::to_lan(self.position(), m))
     }
 
     pub(crate) fn san_and_push(&mut self, r#move: &Bound<'_, Move>) -> PyResult<String> {
-        delegate!(self, "san_and_push", (r#move,));
+        if self.setup.is_some() {
+            let text = self.san(r#move)?;
+            self.push(r#move)?;
+            return Ok(text);
+        }
         if r#move.get().key == moves::NULL_KEY {
             self.push_null()?;
             return Ok("--".to_owned());
@@ -54,7 +69,9 @@ impl BoardState {
     }
 
     pub(crate) fn variation_san(&self, variation: &Bound<'_, PyAny>) -> PyResult<String> {
-        delegate!(self, "variation_san", (variation,));
+        if let Some(g) = &self.setup {
+            return g.variation_san(variation);
+        }
         let mut pos = *self.position();
         let mut parts: Vec<String> = Vec::new();
         for item in variation.try_iter()? {
@@ -110,7 +127,9 @@ impl BoardState {
     }
 
     pub(crate) fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
-        delegate_py!(self, py, "parse_san", (san,));
+        if let Some(g) = &self.setup {
+            return g.now.parse_san(py, san);
+        }
         if is_null_san(san) {
             return interned(py, moves::NULL_KEY);
         }
@@ -123,7 +142,11 @@ impl BoardState {
         py: Python<'py>,
         san: &str,
     ) -> PyResult<Bound<'py, Move>> {
-        delegate_py!(self, py, "push_san", (san,));
+        if let Some(g) = &self.setup {
+            let m = g.now.parse_san(py, san)?;
+            self.push(&m)?;
+            return Ok(m);
+        }
         if is_null_san(san) {
             self.push_null()?;
             return interned(py, moves::NULL_KEY);
@@ -135,7 +158,9 @@ impl BoardState {
     }
 
     pub(crate) fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
-        delegate_py!(self, py, "parse_uci", (uci,));
+        if let Some(g) = &self.setup {
+            return g.now.parse_uci(py, uci);
+        }
         let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
         interned(py, self.key_in(self.position(), m))
     }
@@ -145,7 +170,11 @@ impl BoardState {
         py: Python<'py>,
         uci: &str,
     ) -> PyResult<Bound<'py, Move>> {
-        delegate_py!(self, py, "push_uci", (uci,));
+        if let Some(g) = &self.setup {
+            let m = g.now.parse_uci(py, uci)?;
+            self.push(&m)?;
+            return Ok(m);
+        }
         let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
         let key = self.key_in(self.position(), m);
         self.push_legal(m);

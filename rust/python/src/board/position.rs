@@ -1,7 +1,6 @@
 //! What is on the board: side to move, castling rights, en-passant square, clocks, occupancy
 //! and pieces by square, type and colour; and python-chess's equality, which compares these.
 
-use super::setup_mode::{delegate, delegate_get, delegate_py};
 use super::{Board, BoardState, read};
 use crate::args::{self, py_color, square_set};
 use crate::piece;
@@ -15,12 +14,16 @@ fn role_mask(pos: &Position, role: Role) -> u64 {
 
 impl BoardState {
     pub(crate) fn turn(&self) -> PyResult<bool> {
-        delegate_get!(self, "turn");
+        if let Some(g) = &self.setup {
+            return Ok(py_color(g.setup().turn));
+        }
         Ok(py_color(self.position().turn()))
     }
 
     pub(crate) fn castling_rights(&self) -> PyResult<u64> {
-        delegate_get!(self, "castling_rights");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().castling_rights.0);
+        }
         if let Some((raw, _)) = self.raw {
             return Ok(raw);
         }
@@ -39,13 +42,18 @@ impl BoardState {
     }
 
     pub(crate) fn has_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
-        delegate!(self, "has_castling_rights", (color,));
+        if let Some(g) = &self.setup {
+            let rank = Bitboard::from_rank(args::color(color)?.back_rank());
+            return Ok(g.clean_castling_rights() & rank.0 != 0);
+        }
         let c = args::color(color)?;
         Ok(!self.position().castling_rights().of(c).is_empty())
     }
 
     pub(crate) fn has_kingside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
-        delegate!(self, "has_kingside_castling_rights", (color,));
+        if let Some(g) = &self.setup {
+            return Ok(g.side_rights(args::color(color)?, false));
+        }
         let c = args::color(color)?;
         Ok(self
             .position()
@@ -54,7 +62,9 @@ impl BoardState {
     }
 
     pub(crate) fn has_queenside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
-        delegate!(self, "has_queenside_castling_rights", (color,));
+        if let Some(g) = &self.setup {
+            return Ok(g.side_rights(args::color(color)?, true));
+        }
         let c = args::color(color)?;
         Ok(self
             .position()
@@ -63,7 +73,9 @@ impl BoardState {
     }
 
     pub(crate) fn ep_square(&self) -> PyResult<Option<u8>> {
-        delegate_get!(self, "ep_square");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().ep_square.map(|s| s.index() as u8));
+        }
         if let Some((_, raw)) = self.raw {
             return Ok(raw);
         }
@@ -71,22 +83,31 @@ impl BoardState {
     }
 
     pub(crate) fn halfmove_clock(&self) -> PyResult<u32> {
-        delegate_get!(self, "halfmove_clock");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().halfmove_clock);
+        }
         Ok(self.position().halfmove_clock())
     }
 
     pub(crate) fn fullmove_number(&self) -> PyResult<u32> {
-        delegate_get!(self, "fullmove_number");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().fullmove_number);
+        }
         Ok(self.position().fullmove_number())
     }
 
     pub(crate) fn occupied(&self) -> PyResult<u64> {
-        delegate_get!(self, "occupied");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().board.occupied().0);
+        }
         Ok(self.position().board().occupied().0)
     }
 
     pub(crate) fn occupied_co(&self) -> PyResult<[u64; 2]> {
-        delegate_get!(self, "occupied_co");
+        if let Some(g) = &self.setup {
+            let b = &g.setup().board;
+            return Ok([b.by_color(Color::Black).0, b.by_color(Color::White).0]);
+        }
         Ok({
             let b = self.position().board();
             [b.by_color(Color::Black).0, b.by_color(Color::White).0]
@@ -94,37 +115,48 @@ impl BoardState {
     }
 
     pub(crate) fn pawns(&self) -> PyResult<u64> {
-        delegate_get!(self, "pawns");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().board.by_role(Role::Pawn).0);
+        }
         Ok(role_mask(self.position(), Role::Pawn))
     }
 
     pub(crate) fn knights(&self) -> PyResult<u64> {
-        delegate_get!(self, "knights");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().board.by_role(Role::Knight).0);
+        }
         Ok(role_mask(self.position(), Role::Knight))
     }
 
     pub(crate) fn bishops(&self) -> PyResult<u64> {
-        delegate_get!(self, "bishops");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().board.by_role(Role::Bishop).0);
+        }
         Ok(role_mask(self.position(), Role::Bishop))
     }
 
     pub(crate) fn rooks(&self) -> PyResult<u64> {
-        delegate_get!(self, "rooks");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().board.by_role(Role::Rook).0);
+        }
         Ok(role_mask(self.position(), Role::Rook))
     }
 
     pub(crate) fn queens(&self) -> PyResult<u64> {
-        delegate_get!(self, "queens");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().board.by_role(Role::Queen).0);
+        }
         Ok(role_mask(self.position(), Role::Queen))
     }
 
     pub(crate) fn kings(&self) -> PyResult<u64> {
-        delegate_get!(self, "kings");
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().board.by_role(Role::King).0);
+        }
         Ok(role_mask(self.position(), Role::King))
     }
 
     pub(crate) fn chess960(&self) -> PyResult<bool> {
-        delegate_get!(self, "chess960");
         Ok(self.chess960)
     }
 
@@ -133,7 +165,9 @@ impl BoardState {
         py: Python<'py>,
         square: i64,
     ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
-        delegate_py!(self, py, "piece_at", (square,));
+        if let Some(g) = &self.setup {
+            return g.piece_at(py, square);
+        }
         let sq = args::square(square)?;
         self.position()
             .piece_at(sq)
@@ -142,25 +176,42 @@ impl BoardState {
     }
 
     pub(crate) fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
-        delegate!(self, "piece_type_at", (square,));
+        if let Some(g) = &self.setup {
+            return Ok(g
+                .setup()
+                .board
+                .role_at(args::square(square)?)
+                .map(args::piece_type));
+        }
         let sq = args::square(square)?;
         Ok(self.position().board().role_at(sq).map(args::piece_type))
     }
 
     pub(crate) fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
-        delegate!(self, "color_at", (square,));
+        if let Some(g) = &self.setup {
+            return Ok(g
+                .setup()
+                .board
+                .color_at(args::square(square)?)
+                .map(py_color));
+        }
         let sq = args::square(square)?;
         Ok(self.position().board().color_at(sq).map(py_color))
     }
 
     pub(crate) fn king(&self, color: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
-        delegate!(self, "king", (color,));
+        if let Some(g) = &self.setup {
+            return Ok(g.setup().king(args::color(color)?).map(|s| s.index() as u8));
+        }
         let c = args::color(color)?;
         Ok(self.position().board().king_of(c).map(|s| s.index() as u8))
     }
 
     pub(crate) fn pieces_mask(&self, piece_type: i64, color: &Bound<'_, PyAny>) -> PyResult<u64> {
-        delegate!(self, "pieces_mask", (piece_type, color,));
+        if let Some(g) = &self.setup {
+            let piece = shatranj_chess::Piece::new(args::color(color)?, args::role(piece_type)?);
+            return Ok(g.setup().board.by_piece(piece).0);
+        }
         let piece = shatranj_chess::Piece::new(args::color(color)?, args::role(piece_type)?);
         Ok(self.position().board().by_piece(piece).0)
     }
@@ -171,7 +222,6 @@ impl BoardState {
         piece_type: i64,
         color: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        delegate_py!(self, py, "pieces", (piece_type, color,));
         square_set(py, Bitboard(self.pieces_mask(piece_type, color)?))
     }
 
@@ -188,13 +238,7 @@ impl BoardState {
         let same = if either_setup {
             // Setup boards compare by FEN (placement, side, castling, legal en passant,
             // clocks), which is python-chess's equality.
-            let mine: String = match &self.setup {
-                Some(setup) => setup
-                    .bind(py)
-                    .call_method1("fen", (false, "legal", None::<bool>))?
-                    .extract()?,
-                None => self.fen(false, "legal", None)?,
-            };
+            let mine = self.fen(false, "legal", None)?;
             let theirs: String = other.call_method0("fen")?.extract()?;
             mine == theirs
         } else {

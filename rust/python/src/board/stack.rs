@@ -1,7 +1,7 @@
 //! The move stack (`peek`, `move_stack`, `ply`, `clear_stack`) and new boards made from this
 //! one: `root`, `copy` with all, none or the last moves of the stack, and `mirror`.
 
-use super::setup_mode::{delegate, delegate_get_py, delegate_py, delegate_unit};
+use super::setup_mode::{SetupGame, key_list};
 use super::{Board, BoardState};
 use crate::moves::Move;
 use crate::moves::{self, interned};
@@ -12,7 +12,9 @@ use shatranj_chess::{Color, History};
 
 impl BoardState {
     pub(crate) fn peek<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Move>> {
-        delegate_py!(self, py, "peek", ());
+        if let Some(g) = &self.setup {
+            return interned(py, g.peek()?);
+        }
         match self.game.moves().last() {
             Some(&m) => {
                 let before = self
@@ -28,12 +30,17 @@ impl BoardState {
     }
 
     pub(crate) fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        delegate_get_py!(self, py, "move_stack");
+        if let Some(g) = &self.setup {
+            return key_list(py, g.stack.iter().map(|&(m, _)| m));
+        }
         moves::stack_list(py, &self.game, self.chess960)
     }
 
     pub(crate) fn ply(&self) -> PyResult<u32> {
-        delegate!(self, "ply", ());
+        if let Some(g) = &self.setup {
+            let s = g.setup();
+            return Ok(2 * (s.fullmove_number.max(1) - 1) + u32::from(s.turn == Color::Black));
+        }
         Ok({
             let pos = self.position();
             2 * (pos.fullmove_number() - 1) + u32::from(pos.turn() == Color::Black)
@@ -41,7 +48,10 @@ impl BoardState {
     }
 
     pub(crate) fn clear_stack(&mut self) -> PyResult<()> {
-        delegate_unit!(self, "clear_stack", ());
+        if let Some(g) = &mut self.setup {
+            g.stack.clear();
+            return Ok(());
+        }
         let pos = *self.position();
         let raw = self.raw;
         self.reset(History::new(pos));
@@ -50,11 +60,8 @@ impl BoardState {
     }
 
     pub(crate) fn root(&self, py: Python<'_>) -> PyResult<Py<Board>> {
-        if let Some(setup) = &self.setup {
-            return Py::new(
-                py,
-                Board::with_setup(setup.bind(py).call_method0("root")?.unbind()),
-            );
+        if let Some(g) = &self.setup {
+            return Py::new(py, Board::with_setup(g.root()));
         }
         self.board_of(py, History::new(*self.game.start()))
     }
@@ -64,15 +71,15 @@ impl BoardState {
         py: Python<'_>,
         stack: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<Board>> {
-        if let Some(setup) = &self.setup {
-            let copy = setup.bind(py).call_method1("copy", (stack,))?;
-            return Py::new(py, Board::with_setup(copy.unbind()));
-        }
+        let len = self
+            .setup
+            .as_ref()
+            .map_or(self.stack_len(), |g| g.stack.len());
         let keep = match stack {
-            None => self.stack_len(),
+            None => len,
             Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
                 if s.is_truthy()? {
-                    self.stack_len()
+                    len
                 } else {
                     0
                 }
@@ -81,9 +88,12 @@ impl BoardState {
                 let n: i64 = s
                     .extract()
                     .map_err(|_| PyTypeError::new_err("stack must be a bool or an int"))?;
-                usize::try_from(n).unwrap_or(0).min(self.stack_len())
+                usize::try_from(n).unwrap_or(0).min(len)
             }
         };
+        if let Some(g) = &self.setup {
+            return Py::new(py, Board::with_setup(g.copy(keep)));
+        }
         if keep == self.stack_len() {
             return self.board_of(py, self.game.clone());
         }
@@ -119,9 +129,8 @@ impl BoardState {
     }
 
     pub(crate) fn mirror(&self, py: Python<'_>) -> PyResult<Py<Board>> {
-        if let Some(setup) = &self.setup {
-            let mirrored = setup.bind(py).call_method0("mirror")?;
-            return Py::new(py, Board::with_setup(mirrored.unbind()));
+        if let Some(g) = &self.setup {
+            return Py::new(py, Board::with_setup(SetupGame::new(g.now.mirror().inner)));
         }
         self.board_of(py, History::new(self.position().mirrored()))
     }

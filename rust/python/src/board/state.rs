@@ -1,9 +1,10 @@
 //! `BoardState`, what a Python `Board` holds: the game (`History`), the per-ply cache of legal
-//! moves, the setup board of setup mode and the castling rights and en-passant square as given
+//! moves, the setup and move stack of setup mode and the castling rights and en-passant square as given
 //! (see the `board` module docs). Here are the state's own operations, which the methods of the
 //! other files build on: finding a legal move through the cache, pushing one, resetting.
 
 use super::Board;
+use super::setup_mode::SetupGame;
 use crate::cache::PlyMoves;
 use crate::errors::IllegalMoveError;
 use crate::moves::uci_of;
@@ -16,8 +17,8 @@ pub struct BoardState {
     pub(super) game: History,
     /// Legal moves by ply, valid while `Some` (see the module docs).
     pub(super) cache: Vec<Option<Box<PlyMoves>>>,
-    /// The Python setup board of setup mode (see the module docs); `None` on the hot path.
-    pub(super) setup: Option<Py<PyAny>>,
+    /// The setup and move stack of setup mode (see the module docs); `None` on the hot path.
+    pub(super) setup: Option<Box<SetupGame>>,
     /// Castling rights (rook squares) and en-passant square as given, where the position
     /// cleaned them (see the module docs).
     pub(super) raw: RawState,
