@@ -224,7 +224,7 @@ def test_chess960_start_positions_and_bad_edits() -> None:
     with pytest.raises(ValueError):
         shatranj.Board().set_chess960_pos(960)
     with pytest.raises(IndexError):
-        shatranj.Board().set_piece_at(64, chess.Piece(chess.PAWN, chess.WHITE))
+        shatranj.Board().set_piece_at(64, shatranj.Piece(shatranj.PAWN, shatranj.WHITE))
     with pytest.raises(IndexError):
         shatranj.Board().remove_piece_at(-1)
     with pytest.raises(ValueError):
