@@ -110,16 +110,16 @@ impl PySetup {
 impl PySetup {
     /// [`PySetup::after`] by Python move key; an illegal move's error names the position,
     /// and says so when the move is pseudo-legal (it leaves the king in check).
-    pub(crate) fn after_key(&self, key: u16) -> PyResult<(PySetup, u16)> {
-        let mut after = self.clone();
+    pub(crate) fn after_key(&self, key: u16) -> PyResult<(shatranj_chess::Setup, u16)> {
+        let mut after = self.inner;
         if key == moves::NULL_KEY {
-            after.inner.play_unchecked(shatranj_chess::Move::NULL);
+            after.play_unchecked(shatranj_chess::Move::NULL);
             return Ok((after, key));
         }
         let m = setup_move(key)?;
         match self.legal_key(m) {
             Some(m) => {
-                after.inner.play_unchecked(m);
+                after.play_unchecked(m);
                 Ok((after, key_of(m)))
             }
             None => {
@@ -438,7 +438,7 @@ impl PySetup {
         r#move: &Bound<'py, Move>,
     ) -> PyResult<(PySetup, Bound<'py, Move>)> {
         let (after, key) = self.after_key(r#move.get().key)?;
-        Ok((after, interned(py, key)?))
+        Ok((PySetup::wrap(after), interned(py, key)?))
     }
 
     pub(crate) fn san(&self, r#move: &Bound<'_, Move>) -> PyResult<String> {

@@ -63,7 +63,7 @@ impl BoardState {
 
     pub(crate) fn attacks_mask(&self, square: i64) -> PyResult<u64> {
         if let Some(g) = &self.setup {
-            return g.now.attacks_mask(square);
+            return g.now().attacks_mask(square);
         }
         let sq = args::square(square)?;
         // The rules crate's one definition of a piece's attacks (a pawn: its two diagonals).

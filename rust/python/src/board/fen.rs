@@ -80,7 +80,7 @@ impl BoardState {
         promoted: Option<bool>,
     ) -> PyResult<String> {
         if let Some(g) = &self.setup {
-            return g.now.epd(shredder, en_passant, promoted.unwrap_or(false));
+            return g.now().epd(shredder, en_passant, promoted.unwrap_or(false));
         }
         let _ = promoted;
         Ok(shredder_of(

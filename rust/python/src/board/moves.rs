@@ -15,7 +15,7 @@ use shatranj_chess::{Bitboard, Role, san};
 impl BoardState {
     pub(crate) fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return Ok(r#move.get().key != moves::NULL_KEY && g.now.is_pseudo_legal(r#move)?);
+            return Ok(r#move.get().key != moves::NULL_KEY && g.now().is_pseudo_legal(r#move)?);
         }
         Ok({
             let pos = self.position();
@@ -34,14 +34,14 @@ impl BoardState {
 
     pub(crate) fn is_legal(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return g.now.has_legal(r#move);
+            return g.now().has_legal(r#move);
         }
         Ok(self.find_legal(r#move.get().key).is_some())
     }
 
     pub(crate) fn is_capture(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return g.now.is_capture(r#move);
+            return g.now().is_capture(r#move);
         }
         Ok({
             let pos = self.position();
@@ -52,21 +52,21 @@ impl BoardState {
 
     pub(crate) fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return g.now.is_en_passant(r#move);
+            return g.now().is_en_passant(r#move);
         }
         Ok(is_en_passant(self.position(), r#move.get().key))
     }
 
     pub(crate) fn is_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return g.now.is_castling(r#move);
+            return g.now().is_castling(r#move);
         }
         Ok(is_castling(self.position(), r#move.get().key))
     }
 
     pub(crate) fn is_kingside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return g.now.is_kingside_castling(r#move);
+            return g.now().is_kingside_castling(r#move);
         }
         Ok({
             let key = r#move.get().key;
@@ -77,7 +77,7 @@ impl BoardState {
 
     pub(crate) fn is_queenside_castling(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return g.now.is_queenside_castling(r#move);
+            return g.now().is_queenside_castling(r#move);
         }
         Ok({
             let key = r#move.get().key;
@@ -88,7 +88,7 @@ impl BoardState {
 
     pub(crate) fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return g.now.is_zeroing(r#move);
+            return g.now().is_zeroing(r#move);
         }
         Ok({
             let pos = self.position();
@@ -103,7 +103,7 @@ impl BoardState {
 
     pub(crate) fn gives_check(&mut self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return Ok(g.now.after_key(r#move.get().key)?.0.inner.is_check());
+            return Ok(g.now().after_key(r#move.get().key)?.0.is_check());
         }
         Ok(match self.find_legal(r#move.get().key) {
             Some(m) => self.position().gives_check(m),
@@ -151,7 +151,7 @@ impl BoardState {
         promotion: Option<i64>,
     ) -> PyResult<Bound<'py, Move>> {
         if let Some(g) = &self.setup {
-            return g.now.find_move(py, from_square, to_square, promotion);
+            return g.now().find_move(py, from_square, to_square, promotion);
         }
         let from = args::square(from_square)?;
         let to = args::square(to_square)?;
@@ -179,7 +179,7 @@ impl BoardState {
 impl BoardState {
     pub fn legal_move_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let Some(g) = &self.setup {
-            return g.now.legal_moves(py);
+            return g.now().legal_moves(py);
         }
         // Generated afresh even when `push`'s cache holds them: the cache keeps the rules
         // crate's order, and generating in python-chess's order costs less than reordering.
@@ -199,8 +199,11 @@ impl BoardState {
 
     pub fn sans(&mut self, py: Python<'_>) -> PyResult<Vec<String>> {
         if let Some(g) = &self.setup {
-            let legal = g.now.legal_moves(py)?;
-            return legal.iter().map(|m| g.now.san(m.cast::<Move>()?)).collect();
+            let legal = g.now().legal_moves(py)?;
+            return legal
+                .iter()
+                .map(|m| g.now().san(m.cast::<Move>()?))
+                .collect();
         }
         let pos = *self.position();
         let legal = pos.legal_moves_python_order();
@@ -212,7 +215,7 @@ impl BoardState {
 
     pub fn pseudo_legal_list<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let Some(g) = &self.setup {
-            return g.now.pseudo_legal_moves(py);
+            return g.now().pseudo_legal_moves(py);
         }
         let pos = self.position();
         moves::list_in(py, pos, &pos.pseudo_legal_moves(), self.chess960)
@@ -221,7 +224,7 @@ impl BoardState {
     pub fn contains_legal(&mut self, py: Python<'_>, m: &Bound<'_, Move>) -> PyResult<bool> {
         let _ = py;
         if let Some(g) = &self.setup {
-            return g.now.has_legal(m);
+            return g.now().has_legal(m);
         }
         Ok(self.find_legal(m.get().key).is_some())
     }

@@ -30,7 +30,7 @@ impl BoardState {
             return if r#move.get().key == moves::NULL_KEY {
                 Ok("--".to_owned())
             } else {
-                g.now.san(r#move)
+                g.now().san(r#move)
             };
         }
         if r#move.get().key == moves::NULL_KEY {
@@ -45,7 +45,7 @@ impl BoardState {
             return if r#move.get().key == moves::NULL_KEY {
                 Ok("--".to_owned())
             } else {
-                g.now.lan(r#move)
+                g.now().lan(r#move)
             };
         }
         let m = self.find_legal_or_raise(r#move.get().key)?;
@@ -128,7 +128,7 @@ impl BoardState {
 
     pub(crate) fn parse_san<'py>(&self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
         if let Some(g) = &self.setup {
-            return g.now.parse_san(py, san);
+            return g.now().parse_san(py, san);
         }
         if is_null_san(san) {
             return interned(py, moves::NULL_KEY);
@@ -143,7 +143,7 @@ impl BoardState {
         san: &str,
     ) -> PyResult<Bound<'py, Move>> {
         if let Some(g) = &self.setup {
-            let m = g.now.parse_san(py, san)?;
+            let m = g.now().parse_san(py, san)?;
             self.push(&m)?;
             return Ok(m);
         }
@@ -159,7 +159,7 @@ impl BoardState {
 
     pub(crate) fn parse_uci<'py>(&self, py: Python<'py>, uci: &str) -> PyResult<Bound<'py, Move>> {
         if let Some(g) = &self.setup {
-            return g.now.parse_uci(py, uci);
+            return g.now().parse_uci(py, uci);
         }
         let m = uci::parse_uci(self.position(), uci).map_err(uci_error)?;
         interned(py, self.key_in(self.position(), m))
@@ -171,7 +171,7 @@ impl BoardState {
         uci: &str,
     ) -> PyResult<Bound<'py, Move>> {
         if let Some(g) = &self.setup {
-            let m = g.now.parse_uci(py, uci)?;
+            let m = g.now().parse_uci(py, uci)?;
             self.push(&m)?;
             return Ok(m);
         }

@@ -12,7 +12,7 @@ impl BoardState {
     pub(crate) fn attackers_mask(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<u64> {
         if let Some(g) = &self.setup {
             return g
-                .now
+                .now()
                 .attackers_mask(args::color(color)?.is_white(), square, None);
         }
         Ok(self
@@ -36,7 +36,7 @@ impl BoardState {
     pub(crate) fn is_attacked_by(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
         if let Some(g) = &self.setup {
             return Ok(g
-                .now
+                .now()
                 .attackers_mask(args::color(color)?.is_white(), square, None)?
                 != 0);
         }
@@ -47,7 +47,7 @@ impl BoardState {
 
     pub(crate) fn is_pinned(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
         if let Some(g) = &self.setup {
-            return Ok(g.now.pin_mask(args::color(color)?.is_white(), square)? != u64::MAX);
+            return Ok(g.now().pin_mask(args::color(color)?.is_white(), square)? != u64::MAX);
         }
         Ok(self
             .position()
@@ -63,7 +63,7 @@ impl BoardState {
         if let Some(g) = &self.setup {
             return square_set(
                 py,
-                Bitboard(g.now.pin_mask(args::color(color)?.is_white(), square)?),
+                Bitboard(g.now().pin_mask(args::color(color)?.is_white(), square)?),
             );
         }
         let mask = self

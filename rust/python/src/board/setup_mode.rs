@@ -23,19 +23,21 @@ use shatranj_chess::{
     Bitboard, CastlingMode, Color, Outcome, Position, Setup, Status, Termination, chess960,
 };
 
-/// A board in setup mode: the current setup (with its legal moves, listed once) and the
-/// move stack, each move as played with the setup it was played in. Setups on the stack
-/// never change, so a pop hands back the setup and the moves it had listed.
+/// A board in setup mode: the setups of the game, each kept with its legal moves once
+/// listed, and the moves between them. `setups[i]` is the setup `moves[i]` was played in and
+/// the last one the current setup, so there is always one more setup than moves. A push
+/// appends and a pop drops: setups never change or move once made (a setup is a few hundred
+/// bytes, and moving it in and out of a field per push cost a quarter of push+pop).
 pub(crate) struct SetupGame {
-    pub(super) now: PySetup,
-    pub(super) stack: Vec<(u16, PySetup)>,
+    setups: Vec<PySetup>,
+    moves: Vec<u16>,
 }
 
 impl Clone for SetupGame {
     fn clone(&self) -> SetupGame {
         SetupGame {
-            now: self.now.clone(),
-            stack: self.stack.clone(),
+            setups: self.setups.clone(),
+            moves: self.moves.clone(),
         }
     }
 }
@@ -43,20 +45,39 @@ impl Clone for SetupGame {
 impl SetupGame {
     pub(super) fn new(setup: Setup) -> SetupGame {
         SetupGame {
-            now: PySetup::wrap(setup),
-            stack: Vec::new(),
+            setups: vec![PySetup::wrap(setup)],
+            moves: Vec::new(),
         }
+    }
+
+    /// The current setup, with its legal moves.
+    #[inline]
+    pub(super) fn now(&self) -> &PySetup {
+        // Never empty: `new` makes one and `pop` keeps it (see the type's docs).
+        &self.setups[self.setups.len() - 1]
     }
 
     #[inline]
     pub(super) fn setup(&self) -> &Setup {
-        &self.now.inner
+        &self.now().inner
+    }
+
+    /// The moves of the stack, as played.
+    pub(super) fn moves(&self) -> &[u16] {
+        &self.moves
+    }
+
+    /// Forgets the moves (the current setup becomes the root).
+    pub(super) fn clear_stack(&mut self) {
+        let first = self.setups.len() - 1;
+        self.setups.drain(..first);
+        self.moves.clear();
     }
 
     /// The castling rights that can be used: cleaned before the first move; after a move
     /// they are clean already and only lost (python-chess).
     pub(super) fn clean_castling_rights(&self) -> u64 {
-        if self.stack.is_empty() {
+        if self.moves.is_empty() {
             self.setup().clean_castling_rights().0
         } else {
             self.setup().castling_rights.0
@@ -77,45 +98,44 @@ impl SetupGame {
     }
 
     pub(super) fn push(&mut self, key: u16) -> PyResult<()> {
-        let (after, played) = self.now.after_key(key)?;
-        let before = std::mem::replace(&mut self.now, after);
-        self.stack.push((played, before));
+        let (after, played) = self.now().after_key(key)?;
+        self.setups.push(PySetup::wrap(after));
+        self.moves.push(played);
         Ok(())
     }
 
     pub(super) fn pop(&mut self) -> PyResult<u16> {
-        let (m, before) = self
-            .stack
+        let m = self
+            .moves
             .pop()
             .ok_or_else(|| PyIndexError::new_err("pop from empty move stack"))?;
-        self.now = before;
+        self.setups.pop();
         Ok(m)
     }
 
     pub(super) fn peek(&self) -> PyResult<u16> {
-        self.stack
+        self.moves
             .last()
-            .map(|&(m, _)| m)
+            .copied()
             .ok_or_else(|| PyIndexError::new_err("peek into empty move stack"))
     }
 
     /// The board after `stack` as `copy(stack=...)` reads it: all, none or the last moves.
     pub(super) fn copy(&self, keep: usize) -> SetupGame {
-        let keep = keep.min(self.stack.len());
+        let keep = keep.min(self.moves.len());
         SetupGame {
-            now: self.now.clone(),
-            stack: self.stack[self.stack.len() - keep..].to_vec(),
+            setups: self.setups[self.setups.len() - 1 - keep..].to_vec(),
+            moves: self.moves[self.moves.len() - keep..].to_vec(),
         }
     }
 
     /// The setup before the first move of the stack.
     pub(super) fn root(&self) -> SetupGame {
-        let first = self.stack.first().map_or(&self.now, |(_, before)| before);
-        SetupGame::new(first.inner)
+        SetupGame::new(self.setups[0].inner)
     }
 
     pub(super) fn count_legal(&self) -> usize {
-        self.now.count_legal()
+        self.now().count_legal()
     }
 
     pub(super) fn is_checkmate(&self) -> bool {
@@ -148,7 +168,7 @@ impl SetupGame {
         }
         let setup = self.setup();
         setup.halfmove_clock >= 99
-            && self.now.with_legal(|legal| {
+            && self.now().with_legal(|legal| {
                 legal.iter().any(|&m| {
                     let mut after = *setup;
                     !setup.is_zeroing(m) && {
@@ -196,7 +216,7 @@ impl SetupGame {
         en_passant: &str,
         promoted: Option<bool>,
     ) -> PyResult<String> {
-        self.now
+        self.now()
             .fen(shredder, en_passant, promoted.unwrap_or(false))
     }
 
@@ -222,7 +242,7 @@ impl SetupGame {
                 ))
             })?;
             let key = m.get().key;
-            if key != moves::NULL_KEY && !board.now.has_legal(m)? {
+            if key != moves::NULL_KEY && !board.now().has_legal(m)? {
                 return Err(IllegalMoveError::new_err(format!(
                     "illegal move {} in position {}",
                     moves::uci_of(key),
@@ -232,7 +252,7 @@ impl SetupGame {
             let text = if key == moves::NULL_KEY {
                 "--".to_owned()
             } else {
-                board.now.san(m)?
+                board.now().san(m)?
             };
             let number = board.setup().fullmove_number;
             if board.setup().turn == Color::White {
@@ -288,7 +308,7 @@ impl SetupGame {
         py: Python<'py>,
         square: i64,
     ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
-        self.now.piece_at(py, square)
+        self.now().piece_at(py, square)
     }
 
     pub(super) fn attackers<'py>(
@@ -297,7 +317,7 @@ impl SetupGame {
         color: Color,
         square: i64,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mask = self.now.attackers_mask(py_color(color), square, None)?;
+        let mask = self.now().attackers_mask(py_color(color), square, None)?;
         square_set(py, Bitboard(mask))
     }
 }
@@ -605,7 +625,7 @@ impl BoardState {
     /// A copy of setup mode's current setup, or `None` on the hot path (for tests and
     /// benchmarks that ask which mode a board is in).
     pub(crate) fn _setup(&self) -> Option<PySetup> {
-        self.setup.as_ref().map(|game| game.now.clone())
+        self.setup.as_ref().map(|game| game.now().clone())
     }
 }
 

@@ -31,7 +31,7 @@ impl BoardState {
 
     pub(crate) fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let Some(g) = &self.setup {
-            return key_list(py, g.stack.iter().map(|&(m, _)| m));
+            return key_list(py, g.moves().iter().copied());
         }
         moves::stack_list(py, &self.game, self.chess960)
     }
@@ -49,7 +49,7 @@ impl BoardState {
 
     pub(crate) fn clear_stack(&mut self) -> PyResult<()> {
         if let Some(g) = &mut self.setup {
-            g.stack.clear();
+            g.clear_stack();
             return Ok(());
         }
         let pos = *self.position();
@@ -74,7 +74,7 @@ impl BoardState {
         let len = self
             .setup
             .as_ref()
-            .map_or(self.stack_len(), |g| g.stack.len());
+            .map_or(self.stack_len(), |g| g.moves().len());
         let keep = match stack {
             None => len,
             Some(s) if s.is_instance_of::<pyo3::types::PyBool>() => {
@@ -130,7 +130,10 @@ impl BoardState {
 
     pub(crate) fn mirror(&self, py: Python<'_>) -> PyResult<Py<Board>> {
         if let Some(g) = &self.setup {
-            return Py::new(py, Board::with_setup(SetupGame::new(g.now.mirror().inner)));
+            return Py::new(
+                py,
+                Board::with_setup(SetupGame::new(g.now().mirror().inner)),
+            );
         }
         self.board_of(py, History::new(self.position().mirrored()))
     }
