@@ -1,7 +1,7 @@
 """Setup mode (issue 20) against python-chess: Chess960 games and boards that are not legal
 positions, played move by move, must agree on the legal moves, SAN, FEN and status().
 
-Setup mode (``shatranj._setup`` over the rules crate's ``Setup``) plays what the rules crate's
+Setup mode (board/setup_mode.rs, over the rules crate's ``Setup``) plays what the rules crate's
 ``Position`` refuses; python-chess is the reference here, as in test_differential.
 """
 
@@ -93,7 +93,7 @@ def test_edits_move_between_setup_mode_and_the_native_board() -> None:
 
 
 def test_status_of_native_boards_matches_python_chess() -> None:
-    # status() of boards on the hot path has its own quick route (shatranj._board_compat).
+    # status() of boards on the hot path: the native position read as a Setup (board/setup_mode.rs).
     rng = random.Random(1)
     for _ in range(30):
         ref, board = chess.Board(), shatranj.Board()

@@ -48,7 +48,7 @@ NAMED = {
     "checkmate": "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
 }
 
-# Boards the rules crate refuses, played by setup mode (python/shatranj/_setup.py).
+# Boards the rules crate refuses, played by setup mode (rust/python/src/board/setup_mode.rs).
 SETUP = {
     "no kings": "8/3p4/8/2N5/5b2/8/4P3/8 w - - 0 1",
     "two white kings": "4k3/8/8/8/8/8/8/K3K3 w - - 0 1",

@@ -1,9 +1,10 @@
 //! python-chess `Board` methods that only combine the board's own answers: the XBoard move
 //! notation, the `generate_*` family with python-chess's `from_mask`/`to_mask`, attacks,
 //! irreversibility, mirroring in place, `reset`, Shredder-FEN, `empty()` and the variant names.
-//! They were attached to the class from Python at import (`_board_compat.py`); here the class
-//! and its stub are the one definition. None is on a hot path: each filters or combines the
-//! move lists and bitboards of the other files, so setup mode reaches them through those.
+//! They were attached to the class from Python at import (the former `_board_compat.py`);
+//! here the class and its stub are the one definition. None is on a hot path: each filters or
+//! combines the move lists and bitboards of the other files, so setup mode reaches them
+//! through those.
 
 use super::{Board, BoardState, read, write};
 use crate::args;
