@@ -781,6 +781,7 @@ impl<'a> Searcher<'a> {
         let mut n_quiets = 0;
         let mut skip_quiets = false;
         let original_alpha = alpha;
+        let tt_move_tactical = tt_move.is_some_and(|t| is_tactical(pos, t));
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
         // Moves another thread was inside when their turn came: searched after the rest
         // (not at the root, whose moves every thread needs in its own order).
@@ -916,14 +917,37 @@ impl<'a> Searcher<'a> {
                     r -= i32::from(improving);
                     r -= i32::from(is_killer_or_counter);
                     r -= i32::from(gives_check);
+                    // The table's best move takes material: quiet moves after it rarely
+                    // do better.
+                    r += i32::from(tt_move_tactical);
                     if !tactical {
                         r -= self.heur.quiet_score(turn, m, piece_to(pos, m), &earlier) / 8000;
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let mut new_depth = new_depth;
+                let reduced = new_depth - r;
+                let mut s = -self.search(&child, -alpha - 1, -alpha, reduced, ply + 1, true);
                 if s > alpha && r > 0 {
-                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // The reduced search failed high: searched again a ply deeper when it did
+                    // so by far, a ply shallower when it barely beat the best score so far.
+                    new_depth += lmr_research_adjustment(s, best_score, new_depth);
+                    if new_depth > reduced {
+                        s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                        // What the deeper search found teaches the continuation histories of
+                        // a quiet move, whether it cuts off here or not.
+                        if !tactical {
+                            let bonus = if s <= alpha {
+                                -history_bonus(new_depth)
+                            } else if s >= beta {
+                                history_bonus(new_depth)
+                            } else {
+                                0
+                            };
+                            self.heur
+                                .update_continuation(piece_to(pos, m), &earlier, bonus);
+                        }
+                    }
                 }
                 if s > alpha && s < beta && pv_node {
                     s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false);
@@ -1191,6 +1215,15 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// The change of depth (−1, 0 or +1) of the search that follows a reduced search which
+/// failed high with `score`, whose full depth was `new_depth`, at a node whose best score so
+/// far is `best_score` (Stockfish 17's `doDeeper` and `doShallower`): deeper when the
+/// reduced search beat the best score by far, shallower when barely.
+fn lmr_research_adjustment(score: Value, best_score: Value, new_depth: i32) -> i32 {
+    i32::from(score > best_score + LMR_DEEPER_MARGIN + 2 * new_depth)
+        - i32::from(score < best_score + LMR_SHALLOWER_MARGIN)
+}
+
 /// The history reward of a quiet move that cut off at `depth` (and the penalty of the quiet
 /// moves tried before it).
 fn history_bonus(depth: i32) -> i32 {
@@ -1243,6 +1276,42 @@ mod tests {
             mismatches, 0,
             "{mismatches} of {checked} evaluations differ"
         );
+    }
+
+    /// After a reduced search fails high, the next search goes a ply deeper when the score
+    /// beat the best so far by more than the margin (which grows with depth), a ply
+    /// shallower when by less than the small margin, and to the planned depth otherwise.
+    #[test]
+    fn a_reduced_search_that_fails_high_is_searched_again_deeper_or_shallower() {
+        let deeper = LMR_DEEPER_MARGIN;
+        let shallower = LMR_SHALLOWER_MARGIN;
+        let cases = [
+            ("by far", 100 + deeper + 2 * 6 + 1, 100, 6, 1),
+            (
+                "by the deeper margin exactly",
+                100 + deeper + 2 * 6,
+                100,
+                6,
+                0,
+            ),
+            (
+                "the margin grows with depth",
+                100 + deeper + 2 * 6 + 1,
+                100,
+                7,
+                0,
+            ),
+            ("by a middling amount", 100 + shallower, 100, 6, 0),
+            ("barely", 100 + shallower - 1, 100, 6, -1),
+            ("below the best so far", 90, 100, 6, -1),
+        ];
+        for (what, score, best, new_depth, expected) in cases {
+            assert_eq!(
+                lmr_research_adjustment(score, best, new_depth),
+                expected,
+                "{what}"
+            );
+        }
     }
 
     /// A repetition is looked for only since the last null move of the line. After White's

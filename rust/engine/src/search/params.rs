@@ -23,6 +23,11 @@ pub const NMP_DEPTH_DIVISOR: i32 = 4;
 /// Late move reductions: `base + ln(depth) × ln(moves) / divisor` (scaled by 100).
 pub const LMR_BASE_PERCENT: i32 = 75;
 pub const LMR_DIVISOR_PERCENT: i32 = 225;
+/// After a reduced search fails high, the full-depth search goes a ply deeper when the score
+/// beat the best so far by more than `deeper + 2 × depth`, a ply shallower when by less than
+/// `shallower` (Stockfish 17's 43 and 9, on its own scale).
+pub const LMR_DEEPER_MARGIN: i32 = 40;
+pub const LMR_SHALLOWER_MARGIN: i32 = 10;
 /// Late move pruning of quiet moves at shallow depth: `base + depth²` moves are searched.
 pub const LMP_BASE: i32 = 3;
 pub const LMP_MAX_DEPTH: i32 = 8;
