@@ -272,12 +272,18 @@ def test_read_games_ctrl_c(tmp_path: Path) -> None:
 
 
 def test_read_games_releases_the_gil(tmp_path: Path) -> None:
-    """Another Python thread keeps running while read_games parses."""
+    """Another Python thread keeps running while read_games parses.
+
+    Holding the GIL, the parse would let the loop below tick only while the worker starts
+    (two or three ticks). The file is large enough (300,000 games) that a release build's
+    parse lasts well over the ten ticks asked for: 30,000 games took about 8 ms on CI's two
+    cores, too close to the threshold.
+    """
     import threading
     import time
 
     path = tmp_path / "some.pgn"
-    path.write_text(SHORT_GAME * 30_000, encoding="utf-8")
+    path.write_text(SHORT_GAME * 300_000, encoding="utf-8")
     result: List[int] = []
     worker = threading.Thread(target=lambda: result.append(pgn.read_games(path).read))
     ticks = 0
@@ -286,7 +292,7 @@ def test_read_games_releases_the_gil(tmp_path: Path) -> None:
         ticks += 1
         time.sleep(0.001)
     worker.join()
-    assert result == [30_000]
+    assert result == [300_000]
     assert ticks >= 10, ticks
 
 
