@@ -133,6 +133,49 @@ def test_setup_mode_games_match_python_chess(seed: int) -> None:
     assert played > 0
 
 
+# Setups where a key can name a castling (either notation), a promotion or a king move beside
+# a castling, and a random one.
+KEYED = [
+    "r2pk2r/1P4P1/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "r3k2r/8/8/8/8/8/1p4p1/R2PK2R b KQkq - 0 1",
+    "1rkpr3/P7/8/8/8/8/8/1RK1R2Q w BEbe - 0 1",
+    "4k3/8/8/8/8/8/8/RN2K1PR w KQ - 0 1",
+]
+
+
+@pytest.mark.parametrize("fen", KEYED + ["random"])
+def test_setup_mode_finds_a_move_by_its_kept_list_as_without_it(fen: str) -> None:
+    """A setup answers whether a move is legal from its legal moves once listed (an index by
+    origin square), else from the moving piece's moves: both must agree, on every key from a
+    piece of the side to move (each promotion piece, and none), and with python-chess's list."""
+    if fen == "random":
+        rng = random.Random(3810)
+        print("seed", 3810)
+        ref = _random_setup(rng)
+        while shatranj.Board(ref.fen())._setup is None:
+            ref = _random_setup(rng)
+    else:
+        ref = chess.Board(fen, chess960="BE" in fen)
+    fresh = shatranj.Board(ref.fen(), chess960=ref.chess960)
+    listed = shatranj.Board(ref.fen(), chess960=ref.chess960)
+    assert fresh._setup is not None
+    legal = {m.uci() for m in ref.legal_moves}
+    assert {m.uci() for m in listed.legal_moves} == legal
+    for origin in chess.SquareSet(ref.occupied_co[ref.turn]):
+        for target in chess.SQUARES:
+            for promotion in (None, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING):
+                m = shatranj.Move(origin, target, promotion)
+                assert listed.is_legal(m) == fresh.is_legal(m), m.uci()
+                if m.uci() in legal:
+                    assert listed.is_legal(m), m.uci()
+    for move in ref.legal_moves:
+        listed.push(_mv(move))
+        ref.push(move)
+        assert listed.fen() == ref.fen()
+        listed.pop()
+        ref.pop()
+
+
 def test_setup_mode_refuses_illegal_moves_and_native_only_methods() -> None:
     board = shatranj.Board("8/8/8/8/8/8/8/K6k w - - 0 1")  # kings only: legal
     assert board._setup is None

@@ -37,14 +37,8 @@ impl PlyMoves {
                 .contains(to)
                 .then(|| crate::resolve::resolve(pos, alias));
         }
-        let b = pos.board();
-        let us = pos.turn();
-        let pawn = (b.pawns() & b.by_color(us)).contains(from);
-        let promotes = pawn && to.rank() == us.other().back_rank();
-        match moves::promotion(key) {
-            Some(Role::Knight | Role::Bishop | Role::Rook | Role::Queen) if promotes => {}
-            None if !promotes => {}
-            _ => return None,
+        if !promotion_fits(pos, key) {
+            return None;
         }
         let m = crate::resolve::resolve(pos, key);
         debug_assert!(self.list.contains(&m), "{m} resolved from a legal key");
@@ -52,11 +46,34 @@ impl PlyMoves {
     }
 
     /// [`find`](Self::find) on a Chess960 board: the key read as python-chess's Chess960
-    /// board reads it, then looked up in the list (the index cannot tell a castling from
-    /// a king move to the same square: `b1c1` is both in Chess960).
+    /// board reads it. A king's move is looked up in the list (the index cannot tell a
+    /// castling from a king move to the same square: `b1c1` is both in Chess960); any other
+    /// piece's by the index, as `find` does, since its key names one move at most.
     #[inline]
     pub fn find_960(&self, pos: &Position, key: u16) -> Option<Move> {
         let m = crate::resolve::resolve_960(pos, key)?;
-        self.list.contains(&m).then_some(m)
+        if pos.board().kings().contains(m.from()) {
+            return self.list.contains(&m).then_some(m);
+        }
+        let found = self.targets[m.from().index()].contains(m.to()) && promotion_fits(pos, key);
+        debug_assert_eq!(found, self.list.contains(&m), "{m} by the index");
+        found.then_some(m)
+    }
+}
+
+/// Whether a key from a legal move's origin to its destination names a promotion exactly
+/// when the move promotes (a pawn of the side to move reaching the last rank), and then a
+/// piece a pawn may become.
+#[inline]
+fn promotion_fits(pos: &Position, key: u16) -> bool {
+    let (from, to) = (moves::from_square(key), moves::to_square(key));
+    let b = pos.board();
+    let us = pos.turn();
+    let pawn = (b.pawns() & b.by_color(us)).contains(from);
+    let promotes = pawn && to.rank() == us.other().back_rank();
+    match moves::promotion(key) {
+        Some(Role::Knight | Role::Bishop | Role::Rook | Role::Queen) => promotes,
+        None => !promotes,
+        _ => false,
     }
 }

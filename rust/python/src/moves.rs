@@ -370,7 +370,7 @@ pub fn stack_list<'py>(
 }
 
 /// A new list of the interned moves of `len` keys, built with the C API directly.
-fn key_list<'py>(
+pub(crate) fn key_list<'py>(
     py: Python<'py>,
     keys: impl Iterator<Item = u16>,
     len: usize,

@@ -1,9 +1,9 @@
 //! `Setup`: the rules crate's unvalidated board ([`shatranj_chess::Setup`]) for the Python
-//! board's setup mode (`board/setup_mode.rs` holds one and its move stack). Every rule of
+//! board's setup mode (`board/setup_mode.rs` holds one per ply of its game). Every rule of
 //! setup mode (status, castling rights as given and cleaned, python-chess's move generation
-//! and order, SAN/LAN/UCI, FEN, make-move) is the rules crate's; this wrapper keeps a setup's
-//! legal moves once listed and speaks Python's move keys. Also `shatranj._core.Setup`, for
-//! tests and `Board._setup`.
+//! and order, SAN/LAN/UCI, FEN, make-move) is the rules crate's; this type keeps a setup's
+//! legal moves once listed, with an index for `push`, and speaks Python's move keys. Also
+//! `shatranj._core.Setup`, for tests and `Board._setup`.
 
 use crate::args::{self, py_color};
 use crate::board::ep_mode;
@@ -15,23 +15,79 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use shatranj_chess::fen::EnPassantMode;
 use shatranj_chess::{Bitboard, Color, FenError, MoveKind, Piece, Rank, Square};
-use std::sync::Mutex;
+use std::sync::OnceLock;
 
 /// A board as python-chess holds it, unvalidated (no king, extra kings, pawns on the back
 /// ranks, rights and en-passant square as given), with python-chess's rules for it.
 #[pyclass(module = "shatranj._core", name = "Setup")]
 pub struct PySetup {
+    /// Read freely; changed only through [`PySetup::edit`], which forgets `legal`.
     pub(crate) inner: shatranj_chess::Setup,
-    /// The legal moves of `inner` as it was when they were listed, kept beside that setup:
-    /// a board in setup mode asks the same setup for them at every `push` (and `pop` brings
-    /// the setup back). An edit through the setters makes `inner` differ from the kept
-    /// setup, and the moves are listed again.
-    legal: Mutex<Option<(shatranj_chess::Setup, Vec<shatranj_chess::Move>)>>,
+    /// The legal moves of `inner`, filled when first asked for: a ply of a setup-mode game
+    /// never changes once made, and a board pushing and popping the moves it listed asks
+    /// the same ply at every `push`. A plain once-filled cell: no lock, and no comparison
+    /// with the setup they were listed for (an edit empties it instead).
+    legal: OnceLock<Box<LegalMoves>>,
 }
 
 impl Clone for PySetup {
     fn clone(&self) -> PySetup {
         PySetup::wrap(self.inner)
+    }
+}
+
+/// A setup's legal moves in python-chess's order, with an index for `push`: per origin
+/// square, the destinations of the moves that do not promote and of those that do. A
+/// setup's moves are plain (origin, destination, promotion; castling in the list's own
+/// form), so a non-promoting move is found by one bit test, as the hot path's `PlyMoves`
+/// finds its moves, rather than by searching the list.
+pub(crate) struct LegalMoves {
+    list: Vec<shatranj_chess::Move>,
+    plain: [Bitboard; 64],
+    promoting: [Bitboard; 64],
+}
+
+impl LegalMoves {
+    fn new(setup: &shatranj_chess::Setup) -> LegalMoves {
+        let list = setup.legal_moves();
+        let mut plain = [Bitboard::EMPTY; 64];
+        let mut promoting = [Bitboard::EMPTY; 64];
+        for m in &list {
+            let index = if m.promotion().is_some() {
+                &mut promoting
+            } else {
+                &mut plain
+            };
+            index[m.from().index()] = index[m.from().index()].with(m.to());
+        }
+        LegalMoves {
+            list,
+            plain,
+            promoting,
+        }
+    }
+
+    /// Whether the list holds `m` as written.
+    #[inline]
+    fn contains(&self, m: shatranj_chess::Move) -> bool {
+        let (from, to) = (m.from().index(), m.to());
+        if m.promotion().is_some() {
+            // Rare: the bit test narrows it down, the list names the piece.
+            self.promoting[from].contains(to) && self.list.contains(&m)
+        } else {
+            self.plain[from].contains(to)
+        }
+    }
+}
+
+/// The key of the move [`PySetup::move_of_key`] found for `key`: the null move's, or the
+/// legal move's as the list writes it.
+#[inline]
+pub(crate) fn played_key(key: u16, m: shatranj_chess::Move) -> u16 {
+    if m == shatranj_chess::Move::NULL {
+        key
+    } else {
+        key_of(m)
     }
 }
 
@@ -72,37 +128,46 @@ impl PySetup {
     }
 
     /// The legal form of `m` (castling in this board's notation), or `None`.
+    #[inline]
     fn legal_key(&self, m: shatranj_chess::Move) -> Option<shatranj_chess::Move> {
         // Against the kept list when there is one (a board pushing and popping the moves of
         // a position it listed); else only the moving piece's moves are listed, since a
         // game played forward asks each new setup for one move.
-        let kept = self.legal.lock().unwrap_or_else(|e| e.into_inner());
-        match &*kept {
-            Some((setup, legal)) if *setup == self.inner => self.inner.legal_form_among(m, legal),
-            _ => self.inner.legal_form(m),
+        match self.legal.get() {
+            // A move of the list is its own list form, so a key written as the list writes
+            // it is found by the index alone; another key may still name a listed move
+            // (castling written the other way: `e1h1` for `e1g1`, `e1g1` for Chess960's
+            // `e1h1`), which the list search finds.
+            Some(legal) if legal.contains(m) => {
+                debug_assert_eq!(self.inner.legal_form_among(m, &legal.list), Some(m));
+                Some(m)
+            }
+            Some(legal) => self.inner.legal_form_among(m, &legal.list),
+            None => self.inner.legal_form(m),
         }
     }
 
+    #[inline]
     pub(crate) fn wrap(inner: shatranj_chess::Setup) -> PySetup {
         PySetup {
             inner,
-            legal: Mutex::new(None),
+            legal: OnceLock::new(),
         }
     }
 
-    /// `f` of the legal moves (python-chess's order), listed once per setup (see `legal`).
-    pub(crate) fn with_legal<T>(&self, f: impl FnOnce(&[shatranj_chess::Move]) -> T) -> T {
-        // No panic happens while the lock is held, but a poisoned lock holds good data too.
-        let mut kept = self.legal.lock().unwrap_or_else(|e| e.into_inner());
-        match &*kept {
-            Some((setup, legal)) if *setup == self.inner => f(legal),
-            _ => {
-                let legal = self.inner.legal_moves();
-                let out = f(&legal);
-                *kept = Some((self.inner, legal));
-                out
-            }
-        }
+    /// The setup to change: its kept legal moves are forgotten.
+    pub(crate) fn edit(&mut self) -> &mut shatranj_chess::Setup {
+        self.legal = OnceLock::new();
+        &mut self.inner
+    }
+
+    /// The legal moves (python-chess's order), listed once per setup (see `legal`).
+    #[inline]
+    pub(crate) fn legal(&self) -> &[shatranj_chess::Move] {
+        &self
+            .legal
+            .get_or_init(|| Box::new(LegalMoves::new(&self.inner)))
+            .list
     }
 }
 
@@ -111,17 +176,22 @@ impl PySetup {
     /// [`PySetup::after`] by Python move key; an illegal move's error names the position,
     /// and says so when the move is pseudo-legal (it leaves the king in check).
     pub(crate) fn after_key(&self, key: u16) -> PyResult<(shatranj_chess::Setup, u16)> {
+        let m = self.move_of_key(key)?;
         let mut after = self.inner;
+        after.play_unchecked(m);
+        Ok((after, played_key(key, m)))
+    }
+
+    /// The move a Python key plays here, as the legal move list has it, or the null move;
+    /// an illegal move's error as [`PySetup::after_key`]'s.
+    #[inline]
+    pub(crate) fn move_of_key(&self, key: u16) -> PyResult<shatranj_chess::Move> {
         if key == moves::NULL_KEY {
-            after.play_unchecked(shatranj_chess::Move::NULL);
-            return Ok((after, key));
+            return Ok(shatranj_chess::Move::NULL);
         }
         let m = setup_move(key)?;
         match self.legal_key(m) {
-            Some(m) => {
-                after.play_unchecked(m);
-                Ok((after, key_of(m)))
-            }
+            Some(m) => Ok(m),
             None => {
                 let why = if self.inner.is_pseudo_legal(m) {
                     " (leaves the king in check)"
@@ -183,7 +253,7 @@ impl PySetup {
     }
     #[setter]
     pub(crate) fn set_turn(&mut self, value: bool) {
-        self.inner.turn = if value { Color::White } else { Color::Black };
+        self.edit().turn = if value { Color::White } else { Color::Black };
     }
     #[getter]
     pub(crate) fn get_castling_rights(&self) -> u64 {
@@ -191,7 +261,7 @@ impl PySetup {
     }
     #[setter]
     pub(crate) fn set_castling_rights(&mut self, value: u64) {
-        self.inner.castling_rights = Bitboard(value);
+        self.edit().castling_rights = Bitboard(value);
     }
     #[getter]
     pub(crate) fn get_ep_square(&self) -> Option<u8> {
@@ -199,7 +269,7 @@ impl PySetup {
     }
     #[setter]
     pub(crate) fn set_ep_square(&mut self, value: Option<i64>) -> PyResult<()> {
-        self.inner.ep_square = value.map(args::square).transpose()?;
+        self.edit().ep_square = value.map(args::square).transpose()?;
         Ok(())
     }
     #[getter]
@@ -208,7 +278,7 @@ impl PySetup {
     }
     #[setter]
     pub(crate) fn set_halfmove_clock(&mut self, value: u32) {
-        self.inner.halfmove_clock = value;
+        self.edit().halfmove_clock = value;
     }
     #[getter]
     pub(crate) fn get_fullmove_number(&self) -> u32 {
@@ -216,7 +286,7 @@ impl PySetup {
     }
     #[setter]
     pub(crate) fn set_fullmove_number(&mut self, value: u32) {
-        self.inner.fullmove_number = value;
+        self.edit().fullmove_number = value;
     }
     #[getter]
     pub(crate) fn get_chess960(&self) -> bool {
@@ -224,7 +294,7 @@ impl PySetup {
     }
     #[setter]
     pub(crate) fn set_chess960(&mut self, value: bool) {
-        self.inner.chess960 = value;
+        self.edit().chess960 = value;
     }
     #[getter]
     pub(crate) fn get_promoted(&self) -> u64 {
@@ -232,7 +302,7 @@ impl PySetup {
     }
     #[setter]
     pub(crate) fn set_promoted(&mut self, value: u64) {
-        self.inner.promoted = Bitboard(value);
+        self.edit().promoted = Bitboard(value);
     }
 
     /// The squares of the pieces of a type and colour (`None`: any).
@@ -270,14 +340,15 @@ impl PySetup {
         promoted: bool,
     ) -> PyResult<()> {
         let sq = args::square(square)?;
-        let b = &mut self.inner.board;
-        b.remove_piece_at(sq);
-        self.inner.promoted = self.inner.promoted.without(sq);
-        if let Some(t) = piece_type {
+        let role = piece_type.map(args::role).transpose()?;
+        let setup = self.edit();
+        setup.board.remove_piece_at(sq);
+        setup.promoted = setup.promoted.without(sq);
+        if let Some(role) = role {
             let color = if color { Color::White } else { Color::Black };
-            b.set_piece_at(sq, Piece::new(color, args::role(t)?));
+            setup.board.set_piece_at(sq, Piece::new(color, role));
             if promoted {
-                self.inner.promoted = self.inner.promoted.with(sq);
+                setup.promoted = setup.promoted.with(sq);
             }
         }
         Ok(())
@@ -292,8 +363,9 @@ impl PySetup {
             )));
         }
         let read = shatranj_chess::Setup::from_fen(&text, false).map_err(fen_error)?;
-        self.inner.board = read.board;
-        self.inner.promoted = read.promoted;
+        let setup = self.edit();
+        setup.board = read.board;
+        setup.promoted = read.promoted;
         Ok(())
     }
 
@@ -304,7 +376,7 @@ impl PySetup {
             .ok()
             .filter(|_| !castling.is_empty() && !castling.contains(' '))
             .ok_or_else(|| PyValueError::new_err(format!("invalid castling fen: {castling:?}")))?;
-        self.inner.castling_rights = read.castling_rights;
+        self.edit().castling_rights = read.castling_rights;
         Ok(())
     }
 
@@ -352,7 +424,8 @@ impl PySetup {
 
     /// The legal moves in python-chess's order.
     pub(crate) fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.with_legal(|legal| list(py, legal))
+        let legal = self.legal();
+        crate::moves::key_list(py, legal.iter().map(|&m| key_of(m)), legal.len())
     }
 
     pub(crate) fn pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -360,7 +433,7 @@ impl PySetup {
     }
 
     pub(crate) fn count_legal(&self) -> usize {
-        self.with_legal(<[_]>::len)
+        self.legal().len()
     }
 
     /// The move as the legal move list has it (castling in this board's notation), or
@@ -422,11 +495,11 @@ impl PySetup {
         r#move: &Bound<'py, Move>,
     ) -> PyResult<Bound<'py, Move>> {
         if r#move.get().key == moves::NULL_KEY {
-            self.inner.play_unchecked(shatranj_chess::Move::NULL);
+            self.edit().play_unchecked(shatranj_chess::Move::NULL);
             return Ok(r#move.clone());
         }
         let m = self.legal_of(r#move)?.ok_or_else(|| self.illegal(r#move))?;
-        self.inner.play_unchecked(m);
+        self.edit().play_unchecked(m);
         interned(py, key_of(m))
     }
 

@@ -24,10 +24,11 @@ use shatranj_chess::{
 };
 
 /// A board in setup mode: the setups of the game, each kept with its legal moves once
-/// listed, and the moves between them. `setups[i]` is the setup `moves[i]` was played in and
-/// the last one the current setup, so there is always one more setup than moves. A push
-/// appends and a pop drops: setups never change or move once made (a setup is a few hundred
-/// bytes, and moving it in and out of a field per push cost a quarter of push+pop).
+/// listed (a `PySetup` is the rules crate's `Setup` and a once-filled cell for them; no
+/// Python object is made), and the moves between them. `setups[i]` is the setup `moves[i]`
+/// was played in and the last one the current setup, so there is always one more setup than
+/// moves. A push appends and a pop drops: setups never change or move once made (moving one
+/// in and out of a field per push cost a quarter of push+pop).
 pub(crate) struct SetupGame {
     setups: Vec<PySetup>,
     moves: Vec<u16>,
@@ -98,9 +99,14 @@ impl SetupGame {
     }
 
     pub(super) fn push(&mut self, key: u16) -> PyResult<()> {
-        let (after, played) = self.now().after_key(key)?;
-        self.setups.push(PySetup::wrap(after));
-        self.moves.push(played);
+        let m = self.now().move_of_key(key)?;
+        // The setup copied once, straight into its place, and the move played there: a
+        // setup made on the stack and moved in cost a third of push (perf: stalls on its
+        // copies).
+        self.setups.push(PySetup::wrap(*self.setup()));
+        let last = self.setups.len() - 1;
+        self.setups[last].edit().play_unchecked(m);
+        self.moves.push(crate::setup::played_key(key, m));
         Ok(())
     }
 
@@ -168,14 +174,12 @@ impl SetupGame {
         }
         let setup = self.setup();
         setup.halfmove_clock >= 99
-            && self.now().with_legal(|legal| {
-                legal.iter().any(|&m| {
-                    let mut after = *setup;
-                    !setup.is_zeroing(m) && {
-                        after.play_unchecked(m);
-                        after.halfmove_clock >= 100 && after.has_legal_moves()
-                    }
-                })
+            && self.now().legal().iter().any(|&m| {
+                let mut after = *setup;
+                !setup.is_zeroing(m) && {
+                    after.play_unchecked(m);
+                    after.halfmove_clock >= 100 && after.has_legal_moves()
+                }
             })
     }
 
@@ -456,8 +460,9 @@ impl BoardState {
         placed: Vec<(i64, shatranj_chess::Piece)>,
     ) -> PyResult<()> {
         self.edit(|setup| {
-            setup.inner.board = shatranj_chess::Board::empty();
-            setup.inner.promoted = Bitboard::EMPTY;
+            let inner = setup.edit();
+            inner.board = shatranj_chess::Board::empty();
+            inner.promoted = Bitboard::EMPTY;
             for (square, piece) in placed {
                 put(setup, square, Some(piece), false)?;
             }
@@ -471,8 +476,9 @@ impl BoardState {
 
     pub(crate) fn clear_board(&mut self) -> PyResult<()> {
         self.edit(|setup| {
-            setup.inner.board = shatranj_chess::Board::empty();
-            setup.inner.promoted = Bitboard::EMPTY;
+            let inner = setup.edit();
+            inner.board = shatranj_chess::Board::empty();
+            inner.promoted = Bitboard::EMPTY;
             Ok(())
         })
     }
