@@ -275,6 +275,15 @@ def main(argv: list[str]) -> int:
     return 130 if interrupted else 0
 
 
+def _threads(first: EngineSpec, opponents: list[EngineSpec | str]) -> str:
+    """The threads line of a record: one each unless an engine's options set ``Threads``."""
+    engines = [first] + [o for o in opponents if isinstance(o, EngineSpec)]
+    threads = {e.name: dict(e.options).get("Threads", 1) for e in engines}
+    if all(t == 1 for t in threads.values()):
+        return "one thread per engine"
+    return "threads: " + ", ".join(f"{name} {t}" for name, t in threads.items())
+
+
 def _git_commit() -> str:
     try:
         commit = subprocess.run(
@@ -323,7 +332,7 @@ def record(
         f"- CPU: {_cpu()}; 1-minute load average at the end: {os.getloadavg()[0]:.2f}",
         (
             f"- {f'fixed nodes: {args.nodes} a move' if args.nodes else f'time control: {tc} (seconds)'}, "
-            f"{args.games} games per pairing, concurrency {args.concurrency}, one thread per engine"
+            f"{args.games} games per pairing, concurrency {args.concurrency}, {_threads(first, opponents)}"
             + (f", Chess960 starts drawn with seed {args.seed}" if args.chess960 else "")
         ),
         f"- engine under test: {first.name} = `{shlex.join(first.command)}`"

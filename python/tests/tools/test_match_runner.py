@@ -174,6 +174,15 @@ def test_parse_engine_spec_json() -> None:
     assert spec.options == (("Hash", 16), ("Ponder", False))
 
 
+def test_the_record_names_the_threads_an_engine_was_given() -> None:
+    # The record's settings line said "one thread per engine" even for a Threads=2 engine.
+    two = match_config.parse_engine_spec("name=two cmd=x option.Threads=2")
+    one = match_config.parse_engine_spec("name=one cmd=x option.Threads=1")
+    plain = match_config.parse_engine_spec("name=plain cmd=y")
+    assert match._threads(two, [one, "missing"]) == "threads: two 2, one 1"
+    assert match._threads(plain, [one]) == "one thread per engine"
+
+
 def test_parse_engine_spec_nodes() -> None:
     """``nodes`` gives one engine its own nodes a move in a fixed-node match."""
     assert match_config.parse_engine_spec("cmd=x nodes=14000").nodes == 14000
