@@ -106,14 +106,6 @@ fn setup_move(key: u16) -> PyResult<shatranj_chess::Move> {
     })
 }
 
-fn list<'py>(py: Python<'py>, moves: &[shatranj_chess::Move]) -> PyResult<Bound<'py, PyList>> {
-    let items = moves
-        .iter()
-        .map(|&m| interned(py, key_of(m)))
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, items)
-}
-
 impl PySetup {
     pub(crate) fn illegal(&self, m: &Bound<'_, Move>) -> PyErr {
         IllegalMoveError::new_err(format!(
@@ -424,12 +416,11 @@ impl PySetup {
 
     /// The legal moves in python-chess's order.
     pub(crate) fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let legal = self.legal();
-        crate::moves::key_list(py, legal.iter().map(|&m| key_of(m)), legal.len())
+        moves::list_of(py, self.legal())
     }
 
     pub(crate) fn pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        list(py, &self.inner.pseudo_legal_moves())
+        moves::list_of(py, &self.inner.pseudo_legal_moves())
     }
 
     pub(crate) fn count_legal(&self) -> usize {

@@ -10,14 +10,14 @@ use super::compat::mask;
 use super::{Board, BoardState, write};
 use crate::args::{self, py_color, square_set};
 use crate::errors::{IllegalMoveError, fen_error};
-use crate::moves::{self, Move, interned};
+use crate::moves::{self, Move};
 use crate::piece;
 use crate::py_modules;
 use crate::setup::PySetup;
 use crate::text;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList};
+use pyo3::types::{PyDict, PyInt};
 use shatranj_chess::fen::{self, EnPassantMode};
 use shatranj_chess::{
     Bitboard, CastlingMode, Color, Outcome, Position, Setup, Status, Termination, chess960,
@@ -633,15 +633,4 @@ impl BoardState {
     pub(crate) fn _setup(&self) -> Option<PySetup> {
         self.setup.as_ref().map(|game| game.now().clone())
     }
-}
-
-/// The move keys of a list, as Python moves.
-pub(super) fn key_list<'py>(
-    py: Python<'py>,
-    keys: impl Iterator<Item = u16>,
-) -> PyResult<Bound<'py, PyList>> {
-    let items = keys
-        .map(|k| interned(py, k))
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, items)
 }

@@ -1,7 +1,7 @@
 //! The move stack (`peek`, `move_stack`, `ply`, `clear_stack`) and new boards made from this
 //! one: `root`, `copy` with all, none or the last moves of the stack, and `mirror`.
 
-use super::setup_mode::{SetupGame, key_list};
+use super::setup_mode::SetupGame;
 use super::{Board, BoardState};
 use crate::moves::Move;
 use crate::moves::{self, interned};
@@ -31,7 +31,7 @@ impl BoardState {
 
     pub(crate) fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         if let Some(g) = &self.setup {
-            return key_list(py, g.moves().iter().copied());
+            return moves::key_list(py, g.moves().iter().copied(), g.moves().len());
         }
         moves::stack_list(py, &self.game, self.chess960)
     }
