@@ -16,7 +16,7 @@ use crate::ordering::{
 use crate::score::*;
 use crate::see::{capture_gain, see_ge};
 use crate::threads::SharedState;
-use crate::time::TimeManager;
+use crate::time::{self, TimeManager};
 use crate::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
 use params::*;
 use shatranj_chess::{Color, Move, Position, Role as PieceRole};
@@ -128,6 +128,9 @@ pub struct Searcher<'a> {
     pv: Vec<Vec<Move>>,
     move_buffers: Vec<Vec<(Move, i32)>>,
     pub root_moves: Vec<RootMove>,
+    /// Nodes this thread has spent below each root move over the whole search, for the time
+    /// manager: a best move that took most of the effort is settled.
+    root_effort: Vec<(Move, u64)>,
     pv_index: usize,
     pub completed_depth: i32,
     pub stopped: bool,
@@ -153,6 +156,41 @@ pub struct Searcher<'a> {
     pub eval: EvalState<'a>,
 }
 
+/// What the completed iterations say about how settled the search is: the time manager
+/// stretches the soft budget while the best move keeps changing or its score falls.
+#[derive(Default)]
+struct Settling {
+    /// Changes of the best move between iterations, forgotten one every fourth iteration.
+    best_move_changes: u32,
+    last_best: Option<Move>,
+    /// The best line's score after each completed iteration.
+    scores: Vec<Value>,
+}
+
+impl Settling {
+    /// How many iterations back the score a fall is measured from.
+    const FALL_SPAN: usize = 3;
+
+    fn record(&mut self, depth: i32, best: &RootMove) {
+        if self.last_best.is_some_and(|b| b != best.mv) {
+            self.best_move_changes += 1;
+        }
+        self.best_move_changes = self
+            .best_move_changes
+            .saturating_sub(u32::from(depth % 4 == 0));
+        self.last_best = Some(best.mv);
+        self.scores.push(best.score);
+    }
+
+    /// How far the best score fell over the last few iterations (negative: it rose); none
+    /// while either end is a mate score.
+    fn score_drop(&self) -> Option<Value> {
+        let now = *self.scores.last()?;
+        let then = self.scores[self.scores.len().saturating_sub(Self::FALL_SPAN + 1)];
+        (now.abs() < MATE_BOUND && then.abs() < MATE_BOUND).then_some(then - now)
+    }
+}
+
 impl<'a> Searcher<'a> {
     pub fn new(role: Role, id: usize, ctx: SearchContext<'a>) -> Searcher<'a> {
         let SearchContext {
@@ -172,7 +210,7 @@ impl<'a> Searcher<'a> {
             }
         }
         let legal = root.legal_moves();
-        let root_moves = legal
+        let root_moves: Vec<RootMove> = legal
             .iter()
             .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
             .map(|&mv| RootMove {
@@ -183,6 +221,7 @@ impl<'a> Searcher<'a> {
                 seldepth: 0,
             })
             .collect();
+        let root_effort = root_moves.iter().map(|rm| (rm.mv, 0)).collect();
         Searcher {
             role,
             id,
@@ -208,6 +247,7 @@ impl<'a> Searcher<'a> {
                 .collect(),
             move_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             root_moves,
+            root_effort,
             pv_index: 0,
             completed_depth: 0,
             stopped: false,
@@ -240,8 +280,7 @@ impl<'a> Searcher<'a> {
             return;
         }
         self.eval.reset(root);
-        let mut best_move_changes = 0u32;
-        let mut last_best = None;
+        let mut settling = Settling::default();
         for depth in 1..=max_depth {
             if self.skips(depth, max_depth) {
                 continue;
@@ -318,13 +357,8 @@ impl<'a> Searcher<'a> {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 break;
             }
-            let best = self.root_moves[0].mv;
-            if last_best.is_some_and(|b| b != best) {
-                best_move_changes += 1;
-            }
-            best_move_changes = best_move_changes.saturating_sub(u32::from(depth % 4 == 0));
-            last_best = Some(best);
-            if self.role == Role::Main && self.should_stop_after_iteration(best_move_changes) {
+            settling.record(depth, &self.root_moves[0]);
+            if self.role == Role::Main && self.should_stop_after_iteration(&settling) {
                 break;
             }
         }
@@ -372,7 +406,7 @@ impl<'a> Searcher<'a> {
         self.shared.nodes.len() > 1 && self.multipv() == 1
     }
 
-    fn should_stop_after_iteration(&self, best_move_changes: u32) -> bool {
+    fn should_stop_after_iteration(&self, settling: &Settling) -> bool {
         let score = self.root_moves[0].score;
         if let Some(n) = self.limits.mate
             && score >= MATE_BOUND
@@ -393,8 +427,18 @@ impl<'a> Searcher<'a> {
         if self.root_moves.len() == 1 && self.time.soft.is_some() && self.completed_depth >= 6 {
             return true;
         }
-        // Unstable best move: think longer; a stable one: stop earlier.
-        let scale = (60 + 40 * best_move_changes).min(180);
+        let best = self.root_moves[0].mv;
+        let all_nodes: u64 = self.root_effort.iter().map(|&(_, nodes)| nodes).sum();
+        let best_nodes = self
+            .root_effort
+            .iter()
+            .find(|&&(mv, _)| mv == best)
+            .map_or(0, |&(_, nodes)| nodes);
+        let scale = time::soft_scale_percent(
+            settling.best_move_changes,
+            (best_nodes * 1000).checked_div(all_nodes).unwrap_or(1000),
+            settling.score_drop(),
+        );
         self.time.soft_expired(scale)
     }
 
@@ -896,6 +940,7 @@ impl<'a> Searcher<'a> {
             // Set again for every move: a singular-extension search at this ply clears it.
             self.frames[ply].watch = watch;
 
+            let nodes_before = self.nodes;
             let score = if moves_searched == 0 {
                 -self.search(
                     &child,
@@ -979,6 +1024,9 @@ impl<'a> Searcher<'a> {
             moves_searched += 1;
 
             if root {
+                if let Some(effort) = self.root_effort.iter_mut().find(|(mv, _)| *mv == m) {
+                    effort.1 += self.nodes - nodes_before;
+                }
                 let (seldepth, child_pv) = (self.seldepth, self.pv[1].clone());
                 if let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == m) {
                     if moves_searched == 1 || score > alpha {
@@ -1237,6 +1285,47 @@ mod tests {
     use crate::limits::Limits;
     use std::sync::Arc;
     use std::time::Duration;
+
+    #[test]
+    fn settling_counts_best_move_changes_and_measures_the_fall() {
+        let start = Position::default();
+        let moves = start.legal_moves();
+        let line = |mv: Move, score: Value| RootMove {
+            mv,
+            score,
+            previous_score: score,
+            pv: vec![mv],
+            seldepth: 0,
+        };
+        let mut settling = Settling::default();
+        assert_eq!(settling.score_drop(), None, "no iteration yet");
+        settling.record(1, &line(moves[0], 30));
+        assert_eq!(settling.score_drop(), Some(0));
+        settling.record(2, &line(moves[1], 20));
+        settling.record(3, &line(moves[1], 10));
+        assert_eq!(settling.best_move_changes, 1);
+        assert_eq!(
+            settling.score_drop(),
+            Some(20),
+            "from the first iteration's 30"
+        );
+        settling.record(5, &line(moves[1], -50));
+        assert_eq!(
+            settling.score_drop(),
+            Some(80),
+            "three iterations back: 30 to -50"
+        );
+        // A fourth depth forgets a change.
+        settling.record(8, &line(moves[1], -50));
+        assert_eq!(settling.best_move_changes, 0);
+        assert_eq!(
+            settling.score_drop(),
+            Some(70),
+            "the window moved on: 20 to -50"
+        );
+        settling.record(9, &line(moves[1], MATE - 3));
+        assert_eq!(settling.score_drop(), None, "a mate score has no fall");
+    }
 
     /// Every static evaluation a search makes with a network, incremental and lazy, equals
     /// the network's evaluation of the same position from scratch: over more than 100,000
