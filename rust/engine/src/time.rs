@@ -2,8 +2,9 @@
 //!
 //! Two budgets: the *soft* one is checked between iterations of iterative deepening (and
 //! stretched or shrunk by how settled the search is: [`soft_scale_percent`]); the *hard* one
-//! is checked inside the search and ends it at once. Pondering switches both off until `ponderhit`; the clock then
-//! counts from the start of the `go`, as the time pondered was the opponent's.
+//! is checked inside the search and ends it at once. Pondering switches both off until
+//! `ponderhit`; the clock then counts from the start of the `go`, as the time pondered was
+//! the opponent's.
 
 use crate::limits::Limits;
 use crate::score::Value;
