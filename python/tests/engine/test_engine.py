@@ -123,9 +123,9 @@ def test_evaluate_is_side_to_move_relative_and_symmetric(engine: shatranj.Engine
     # A queen up is worth several pawns to the side that has it, and less than nothing to
     # the other side.
     up = shatranj.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
-    assert engine.evaluate(up) > 500
+    assert engine.evaluate(up) > 300
     up_black = shatranj.Board("4k3/8/8/8/8/8/8/3QK3 b - - 0 1")
-    assert engine.evaluate(up_black) < -500
+    assert engine.evaluate(up_black) < -300
 
 
 def test_bad_arguments_raise_typed_errors(engine: shatranj.Engine) -> None:
