@@ -129,7 +129,8 @@ pub struct Searcher<'a> {
     move_buffers: Vec<Vec<(Move, i32)>>,
     pub root_moves: Vec<RootMove>,
     /// Nodes this thread has spent below each root move over the whole search, for the time
-    /// manager: a best move that took most of the effort is settled.
+    /// manager: a best move that took most of the effort is settled. Kept apart from
+    /// `root_moves`, which a thread replaces with another thread's lines when it takes them.
     root_effort: Vec<(Move, u64)>,
     pv_index: usize,
     pub completed_depth: i32,
