@@ -4,11 +4,13 @@
 //
 // Constants prepended by `shatranj_gpu::layout::nnue_prelude` (so this file alone does not
 // compile): HIDDEN (H), HALF (H / 2, the u32 words of one row), QA, QB, SCALE, MAX_EVAL,
-// B1_AT, W2_AT, B2_AT (word offsets in `weights`) and WORKGROUP_SIZE (64).
+// B1_AT, W2_AT, B2_AT (word offsets in `weights`), BUCKETS (output layers: 1, or 8 chosen by
+// piece count) and WORKGROUP_SIZE (64).
 //
 // `weights` holds the file's i16 values two to a word, the first in the low half: 768 rows of
-// W1 (row f = feature f), then b1, then W2 (the side to move's half, then the other side's),
-// then b2 as one i32 word. WGSL has no i16; `low` and `high` sign-extend the halves.
+// W1 (row f = feature f), then b1, then per bucket W2 (the side to move's half, then the other
+// side's), then b2 as one i32 word per bucket. WGSL has no i16; `low` and `high` sign-extend
+// the halves.
 //
 // Work split: thread t of the workgroup decodes square t of the position (64 threads, 64
 // squares) into the feature lists in workgroup memory; then thread t accumulates the hidden
@@ -90,6 +92,9 @@ fn main(
     workgroupBarrier();
 
     let n = min(count, 32u);
+    // The output bucket, as nnue::OutputBuckets::bucket: (pieces - 2) / 4, and 0 with one.
+    let bucket = min((max(n, 2u) - 2u) / 4u, BUCKETS - 1u);
+    let w2_at = W2_AT + bucket * HIDDEN;
     let black_to_move = (p.words[6] & 1u) == 1u;
     var sum: i32 = 0;
     for (var j = t; j < HALF; j += WORKGROUP_SIZE) {
@@ -116,8 +121,8 @@ fn main(
             them_lo = w_lo;
             them_hi = w_hi;
         }
-        let o_us = weights[W2_AT + j];
-        let o_them = weights[W2_AT + HALF + j];
+        let o_us = weights[w2_at + j];
+        let o_them = weights[w2_at + HALF + j];
         sum += screlu_term(us_lo, low(o_us)) + screlu_term(us_hi, high(o_us));
         sum += screlu_term(them_lo, low(o_them)) + screlu_term(them_hi, high(o_them));
     }
@@ -131,7 +136,7 @@ fn main(
     }
     if t == 0u {
         let total = partial[0];
-        let bias = bitcast<i32>(weights[B2_AT]);
+        let bias = bitcast<i32>(weights[B2_AT + bucket]);
         let v = (total / QA + bias) * SCALE / (QA * QB);
         scores[index] = clamp(v, -MAX_EVAL, MAX_EVAL);
     }

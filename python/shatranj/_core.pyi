@@ -61,6 +61,7 @@ __all__ = [
     "nnue_quantise",
     "nnue_read_data",
     "NNUE_INPUTS",
+    "NNUE_BUCKETS",
     "NNUE_MAX_PIECES",
     "NNUE_PAD",
     "NNUE_QA",
@@ -72,6 +73,7 @@ __version__: str
 STARTING_FEN: str
 BUILD_PROFILE: Literal["debug", "release"]
 NNUE_INPUTS: int
+NNUE_BUCKETS: int
 NNUE_MAX_PIECES: int
 NNUE_PAD: int
 NNUE_QA: int
@@ -539,10 +541,17 @@ class Network:
     @property
     def output_weights(self) -> npt.NDArray[np.int16]: ...
     @property
-    def output_bias(self) -> int: ...
+    def buckets(self) -> int: ...
+    @property
+    def output_bias(self) -> Union[int, npt.NDArray[np.int32]]: ...
     def to_float(
         self,
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], float]: ...
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        Union[float, npt.NDArray[np.float32]],
+    ]: ...
     def save(self, path: Union[str, os.PathLike[str]]) -> None: ...
     def to_bytes(self) -> bytes: ...
     def __reduce__(self) -> tuple[Callable[[bytes], Network], tuple[bytes]]: ...
@@ -557,7 +566,7 @@ def nnue_quantise(
     feature_weights: bytes,
     feature_bias: bytes,
     output_weights: bytes,
-    output_bias: float,
+    output_bias: list[float],
     qa: int,
     qb: int,
     scale: int,
@@ -566,7 +575,7 @@ def nnue_from_quantised(
     feature_weights: bytes,
     feature_bias: bytes,
     output_weights: bytes,
-    output_bias: int,
+    output_bias: list[int],
     qa: int,
     qb: int,
     scale: int,

@@ -8,7 +8,9 @@ view, one hidden layer of ``H`` neurons shared by both views, SCReLU, one output
     eval  = (W2[0] @ h_us + W2[1] @ h_them + b2) * SCALE                 # centipawns, side to move
 
 ``W1`` is ``(768, H)``, ``b1`` ``(H,)``, ``W2`` ``(2, H)`` (row 0 weighs the side to move's
-view), ``b2`` a number. The engine computes the same with integers (``W1, b1 × QA``,
+view), ``b2`` a number. A network may instead have :data:`BUCKETS` output layers, ``W2``
+``(8, 2, H)`` and ``b2`` ``(8,)``, of which a position uses layer ``(pieces − 2) // 4``
+(:func:`output_bucket`). The engine computes the same with integers (``W1, b1 × QA``,
 ``W2 × QB``, ``b2 × QA·QB``), within a few centipawns of the floats.
 
 - :func:`read_data` reads datagen's shards (``.sgd``) into numpy columns, one row per
@@ -44,9 +46,9 @@ from . import _core
 from ._core import Board, Network, NetworkError, TrainingDataError
 
 __all__ = [
-    "INPUTS", "MAX_PIECES", "PAD", "QA", "QB", "SCALE", "Network", "NetworkError",
+    "INPUTS", "MAX_PIECES", "PAD", "QA", "QB", "SCALE", "BUCKETS", "Network", "NetworkError",
     "TrainingDataError", "Features", "TrainingData", "Dataset", "read_data", "features",
-    "float_evaluate", "build_network", "save_network", "load_network",
+    "float_evaluate", "output_bucket", "build_network", "save_network", "load_network",
 ]  # fmt: skip
 
 #: Inputs per view: 2 colours × 6 roles × 64 squares.
@@ -55,6 +57,8 @@ INPUTS: int = _core.NNUE_INPUTS
 MAX_PIECES: int = _core.NNUE_MAX_PIECES
 #: The index in an empty feature slot (one past the last feature).
 PAD: int = _core.NNUE_PAD
+#: Output layers of a network with output buckets, one per four pieces on the board.
+BUCKETS: int = _core.NNUE_BUCKETS
 #: The default quantisation: first layer × QA, output weights × QB, centipawns per unit.
 QA: int = _core.NNUE_QA
 QB: int = _core.NNUE_QB
@@ -221,15 +225,21 @@ def _weights(
     w2 = _numeric("output_weights", output_weights)
     if w2.shape == (2 * h,):
         w2 = w2.reshape(2, h)
-    if w2.shape != (2, h):
-        raise NetworkError(
-            f"output_weights has shape {w2.shape}; expected (2, {h}) or ({2 * h},): "
-            "the side to move's half, then the other side's"
-        )
     b2 = _numeric("output_bias", output_bias)
-    if b2.size != 1 or b2.ndim > 1:
-        raise NetworkError(f"output_bias has shape {b2.shape}; expected a single number")
-    return w1, b1, w2, b2.reshape(())
+    if w2.shape == (2, h):
+        if b2.size != 1 or b2.ndim > 1:
+            raise NetworkError(f"output_bias has shape {b2.shape}; expected a single number")
+        return w1, b1, w2.reshape(1, 2, h), b2.reshape(1)
+    if w2.shape == (BUCKETS, 2, h):
+        if b2.shape != (BUCKETS,):
+            raise NetworkError(
+                f"output_bias has shape {b2.shape}; expected ({BUCKETS},), one per output bucket"
+            )
+        return w1, b1, w2, b2
+    raise NetworkError(
+        f"output_weights has shape {w2.shape}; expected (2, {h}) or ({2 * h},): "
+        f"the side to move's half, then the other side's; or ({BUCKETS}, 2, {h}) with output buckets"
+    )
 
 
 def _int16(name: str, array: npt.NDArray[Any]) -> bytes:
@@ -261,7 +271,8 @@ def build_network(
     saturated to int16 (``b2`` to int32). ``quantised=True`` takes the integers as they are.
     ``feature_weights`` is ``(768, H)`` (or ``(769, H)`` with a zero padding row),
     ``feature_bias`` ``(H,)``, ``output_weights`` ``(2, H)`` or ``(2H,)``, ``output_bias`` a
-    number; numpy arrays, anything ``numpy.asarray`` takes, or torch tensors. ``H`` must be a
+    number — or, for a network with output buckets, ``output_weights`` ``(8, 2, H)`` and
+    ``output_bias`` ``(8,)``, bucket ``(pieces − 2) // 4``; numpy arrays, anything ``numpy.asarray`` takes, or torch tensors. ``H`` must be a
     multiple of 32 up to 2048. Wrong shapes, NaNs and weights whose integer arithmetic could
     overflow (keep float first-layer weights within ±1.98 and output weights within
     ±(32767 // qa) / qb, ±1.0 at the defaults, as the trainer clips them) raise
@@ -277,9 +288,9 @@ def build_network(
         ints = [_int16(name, a) for name, a in (("feature_weights", w1), ("feature_bias", b1), ("output_weights", w2))]
         if b2.dtype.kind not in "biu":
             raise NetworkError(f"quantised=True needs an integer output_bias, not {b2.dtype}")
-        return _core.nnue_from_quantised(ints[0], ints[1], ints[2], int(b2), qa, qb, scale)
+        return _core.nnue_from_quantised(ints[0], ints[1], ints[2], [int(b) for b in b2], qa, qb, scale)
     f32 = [np.ascontiguousarray(a, dtype="<f4").tobytes() for a in (w1, b1, w2)]
-    return _core.nnue_quantise(f32[0], f32[1], f32[2], float(b2), qa, qb, scale)
+    return _core.nnue_quantise(f32[0], f32[1], f32[2], [float(b) for b in b2], qa, qb, scale)
 
 
 def save_network(
@@ -333,6 +344,17 @@ def float_evaluate(
         rows = slice(start, start + step)
         h_us = np.clip(bias + table[us[rows]].sum(axis=1), 0, 1) ** 2
         h_them = np.clip(bias + table[them[rows]].sum(axis=1), 0, 1) ** 2
-        out[rows] = h_us @ w2[0] + h_them @ w2[1] + float(b2)
+        k = output_bucket((us[rows] != PAD).sum(axis=1), len(b2))
+        w_us, w_them = w2[k, 0].astype(np.float64), w2[k, 1].astype(np.float64)
+        out[rows] = (h_us * w_us).sum(axis=1) + (h_them * w_them).sum(axis=1) + b2[k]
     return out * scale
+
+
+def output_bucket(pieces: Any, buckets: int = BUCKETS) -> Any:
+    """The output layer of a position with ``pieces`` pieces (an int or an integer array):
+    ``(pieces − 2) // 4`` for a network with 8 output buckets (at most 32 pieces count), 0
+    for one with a single output layer."""
+    if buckets == 1:
+        return np.zeros_like(pieces)
+    return (np.clip(pieces, 2, MAX_PIECES) - 2) // 4
 

@@ -279,6 +279,42 @@ def test_networks_round_trip_through_files_bytes_pickles_and_integers(tmp_path: 
     assert nnue.build_network(padded, b1, w2, b2) == net
 
 
+def test_a_network_with_output_buckets_scores_with_the_layer_of_the_piece_count(
+    tmp_path: Path, boards: List[shatranj.Board]
+) -> None:
+    w1, b1, _, _ = random_weights(SEED + 6, hidden=64)
+    rng = np.random.default_rng(SEED + 6)
+    w2 = rng.uniform(-1, 1, (nnue.BUCKETS, 2, 64)) / np.sqrt(128)
+    b2 = np.linspace(-0.3, 0.3, nnue.BUCKETS)
+    net = nnue.build_network(w1, b1, w2, b2)
+    assert net.buckets == nnue.BUCKETS == 8
+    assert net.output_weights.shape == (8, 2, 64) and np.shape(net.output_bias) == (8,)
+    assert "8 output buckets" in shatranj.Engine(eval_file=net).evaluation
+    engine = shatranj.evaluate(boards, device="cpu", eval_file=net)
+    pieces = np.array([bin(b.occupied).count("1") for b in boards])
+    buckets = nnue.output_bucket(pieces)
+    assert buckets.tolist() == [(min(p, 32) - 2) // 4 for p in pieces]
+    assert len(set(buckets.tolist())) >= 4, "the boards should cover several buckets"
+    # Each board scores as a one-layer network made of its bucket's layer.
+    for k in sorted(set(buckets.tolist())):
+        single = nnue.build_network(w1, b1, w2[k], b2[k])
+        chosen = [b for b, bucket in zip(boards, buckets) if bucket == k]
+        assert np.array_equal(shatranj.evaluate(chosen, device="cpu", eval_file=single), engine[buckets == k]), k
+    floats = nnue.float_evaluate(nnue.features(boards), w1, b1, w2, b2)
+    assert float(np.max(np.abs(floats - engine))) < 5.0
+    # Integers, floats, files, bytes and pickles give the same network back.
+    assert nnue.build_network(net.feature_weights, net.feature_bias, net.output_weights, net.output_bias, quantised=True) == net
+    assert nnue.build_network(*net.to_float()) == net
+    path = tmp_path / "buckets.nnue"
+    net.save(path)
+    assert nnue.load_network(path) == net and pickle.loads(pickle.dumps(net)) == net
+    assert np.array_equal(shatranj.evaluate(boards, device="auto", eval_file=path), engine)
+    with pytest.raises(nnue.NetworkError, match=r"output_bias has shape \(7,\); expected \(8,\)"):
+        nnue.build_network(w1, b1, w2, b2[:7])
+    with pytest.raises(nnue.NetworkError, match=r"or \(8, 2, 64\) with output buckets"):
+        nnue.build_network(w1, b1, w2[:4], b2[:4])
+
+
 def test_bad_weights_raise_network_error_saying_what_is_wrong() -> None:
     w1, b1, w2, b2 = random_weights(SEED + 3)
     h = len(b1)
@@ -336,7 +372,7 @@ def test_bad_eval_files_raise_network_error_everywhere(tmp_path: Path, net_path:
     messages = {
         "garbage.nnue": "not a shatranj network file",
         "short.nnue": "shorter than the 64-byte header",
-        "truncated.nnue": "bytes, but the hidden size needs",
+        "truncated.nnue": "bytes, but the hidden size and architecture need",
         "damaged.nnue": "damaged",
     }
     for name, content in files.items():

@@ -2,6 +2,7 @@
 
 use clap::Args;
 use shatranj_engine::games::datagen::DataError;
+use shatranj_engine::nnue::OutputBuckets;
 use shatranj_engine::nnue::file::Quantisation;
 use shatranj_train::{FileScale, TrainConfig, TrainError, TrainJob, Trainer, data, loss_of_scores};
 use std::fmt;
@@ -10,6 +11,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// `--output-buckets`: a count some [`OutputBuckets`] has.
+fn output_buckets(s: &str) -> Result<OutputBuckets, String> {
+    s.parse::<usize>()
+        .ok()
+        .and_then(OutputBuckets::with_count)
+        .ok_or_else(|| format!("expected 1 or 8 output buckets, got {s:?}"))
+}
 
 #[derive(Args)]
 pub struct TrainArgs {
@@ -24,6 +33,10 @@ pub struct TrainArgs {
     /// Hidden neurons (a multiple of 32).
     #[arg(long, default_value_t = 128)]
     hidden: usize,
+    /// Output layers: 1, or 8 chosen by the number of pieces on the board (a network file of
+    /// architecture 2).
+    #[arg(long, default_value = "1", value_parser = output_buckets)]
+    output_buckets: OutputBuckets,
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     epochs: u32,
     #[arg(long, default_value_t = 16384)]
@@ -139,6 +152,7 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
     } else {
         Trainer::new(TrainConfig {
             hidden: args.hidden,
+            buckets: args.output_buckets,
             epochs: args.epochs,
             batch_size: args.batch,
             lr: args.lr,
@@ -231,9 +245,10 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
     }
     let (net, scale, q) = (&outcome.network, outcome.scale, &outcome.quantisation);
     println!(
-        "Network: {} ({} hidden, sha256 {})",
+        "Network: {} ({} hidden, {} output buckets, sha256 {})",
         args.out.display(),
         net.hidden(),
+        net.buckets().count(),
         net.hash_hex()
     );
     let training_scale = trainer.config.quantisation.scale;

@@ -1,5 +1,5 @@
 //! The network shader (`shaders/nnue.wgsl`) against the CPU network, score for score: random
-//! networks of several hidden sizes and both quantisations, on more than 100,000 positions
+//! networks of several hidden sizes, both quantisations and both output-bucket layouts, on more than 100,000 positions
 //! from random games and random placements, at odd batch sizes; compact input uploaded as it
 //! is; and `open_for` on every device.
 //!
@@ -8,7 +8,7 @@
 
 use shatranj_engine::eval::PackedPosition;
 use shatranj_engine::nnue::file::Quantisation;
-use shatranj_engine::nnue::{CompactPosition, INPUTS, Network};
+use shatranj_engine::nnue::{CompactPosition, INPUTS, Network, OutputBuckets};
 use shatranj_engine::util::SplitMix64;
 use shatranj_engine::{BatchEvaluator, Evaluation};
 use shatranj_gpu::{Device, GpuEvaluator, Program};
@@ -22,13 +22,25 @@ const SEED: u64 = 0x0DD_BA7C;
 
 /// A random network using most of the range the loader allows.
 fn network(seed: u64, hidden: usize, quantisation: Quantisation) -> Arc<Network> {
+    network_with(seed, hidden, quantisation, OutputBuckets::Single)
+}
+
+/// [`network`] with `buckets`' output layers, each with its own bias.
+fn network_with(
+    seed: u64,
+    hidden: usize,
+    quantisation: Quantisation,
+    buckets: OutputBuckets,
+) -> Arc<Network> {
     let mut g = SplitMix64::new(seed);
     let mut r = |max: i32| (g.below(2 * max as usize + 1) as i32 - max) as i16;
     let limit = (i16::MAX as i32 / quantisation.qa).min(127);
     let fw = (0..INPUTS * hidden).map(|_| r(500)).collect();
     let fb = (0..hidden).map(|_| r(3000)).collect();
-    let ow = (0..2 * hidden).map(|_| r(limit)).collect();
-    Arc::new(Network::from_parts(quantisation, fw, fb, ow, -777).unwrap())
+    let n = buckets.count();
+    let ow = (0..n * 2 * hidden).map(|_| r(limit)).collect();
+    let ob = (0..n as i32).map(|k| -777 + 9_000 * k).collect();
+    Arc::new(Network::from_parts(quantisation, buckets, fw, fb, ow, ob).unwrap())
 }
 
 fn gpu_or_skip(test: &str, net: &Arc<Network>) -> Option<GpuEvaluator> {
@@ -73,6 +85,12 @@ fn network_scores_on_the_gpu_equal_the_cpu() {
             },
         ),
         network(SEED + 2, 256, Quantisation::default()),
+        network_with(
+            SEED + 3,
+            128,
+            Quantisation::default(),
+            OutputBuckets::PieceCount,
+        ),
     ];
     for (k, net) in nets.iter().enumerate() {
         let Some(gpu) = gpu_or_skip("network identity", net) else {
@@ -84,8 +102,13 @@ fn network_scores_on_the_gpu_equal_the_cpu() {
                 hidden: net.hidden()
             }
         );
-        // Every position with the first network; prefixes with the others.
-        let all = if k == 0 { positions.len() } else { 6_000 };
+        // Every position with the first network and the bucketed one (whose output layer
+        // changes with the piece count); prefixes with the others.
+        let all = if k == 0 || net.buckets() != OutputBuckets::Single {
+            positions.len()
+        } else {
+            6_000
+        };
         check(net, &gpu, &positions[..300], 1);
         for batch in [63, 64, 65, 1001] {
             check(net, &gpu, &positions[..all.min(8_000)], batch);

@@ -120,6 +120,10 @@ mod _core {
         let q = shatranj_engine::nnue::file::Quantisation::default();
         m.add("NNUE_INPUTS", shatranj_engine::nnue::INPUTS)?;
         m.add("NNUE_MAX_PIECES", shatranj_engine::nnue::MAX_PIECES)?;
+        m.add(
+            "NNUE_BUCKETS",
+            shatranj_engine::nnue::OutputBuckets::PieceCount.count(),
+        )?;
         m.add("NNUE_PAD", crate::training_data::PAD)?;
         m.add("NNUE_QA", q.qa)?;
         m.add("NNUE_QB", q.qb)?;

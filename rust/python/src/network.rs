@@ -9,17 +9,23 @@
 
 use crate::errors::{NetworkError, net_error};
 use crate::native_array::numpy_array;
+use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use shatranj_engine::NetError;
-use shatranj_engine::nnue::INPUTS;
 use shatranj_engine::nnue::file::Quantisation;
+use shatranj_engine::nnue::{INPUTS, OutputBuckets};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// `(W1, b1, W2, b2)` as numpy arrays and a float.
-type FloatWeights<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>, f64);
+/// `(W1, b1, W2, b2)` as numpy arrays (`b2` a float when the network has one output layer).
+type FloatWeights<'py> = (
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+);
 
 /// A network the engine can evaluate with: pass it as `eval_file=`, save it, or read its
 /// weights.
@@ -36,6 +42,27 @@ impl Network {
 
     fn quantisation(&self) -> Quantisation {
         self.inner.header().quantisation
+    }
+
+    /// The shape of `W2`: `(2, H)` with one output layer, `(B, 2, H)` with `B` buckets.
+    fn output_shape(&self) -> Vec<usize> {
+        let h = self.hidden();
+        match self.inner.buckets() {
+            OutputBuckets::Single => vec![2, h],
+            b => vec![b.count(), 2, h],
+        }
+    }
+
+    /// `b2`, each value mapped by `f`: a number with one output layer, else a `(B,)` array.
+    fn biases<'py, T>(&self, py: Python<'py>, f: impl Fn(i32) -> T) -> PyResult<Bound<'py, PyAny>>
+    where
+        T: crate::native_array::Element + IntoPyObject<'py>,
+    {
+        let b = self.inner.output_bias();
+        match self.inner.buckets() {
+            OutputBuckets::Single => f(b[0]).into_bound_py_any(py),
+            _ => numpy_array(py, b.iter().map(|&v| f(v)).collect(), &[b.len()]),
+        }
     }
 }
 
@@ -92,32 +119,46 @@ impl Network {
         numpy_array(py, self.inner.feature_bias().to_vec(), &[self.hidden()])
     }
 
-    /// `(2, hidden)` int16: row 0 weighs the side to move's view, row 1 the other's (a copy).
+    /// Output layers: 1, or 8 chosen by the number of pieces (`(pieces − 2) // 4`).
+    #[getter]
+    fn buckets(&self) -> usize {
+        self.inner.buckets().count()
+    }
+
+    /// `(2, hidden)` int16: row 0 weighs the side to move's view, row 1 the other's; with
+    /// output buckets `(buckets, 2, hidden)` (a copy).
     #[getter]
     fn output_weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let w = self.inner.output_weights().to_vec();
-        numpy_array(py, w, &[2, self.hidden()])
+        numpy_array(py, w, &self.output_shape())
     }
 
+    /// An int; with output buckets a `(buckets,)` int32 array.
     #[getter]
-    fn output_bias(&self) -> i32 {
-        self.inner.output_bias()
+    fn output_bias<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.biases(py, |b| b)
     }
 
     /// The float weights this network stands for, `(W1, b1, W2, b2)`: the integers divided by
-    /// their scales (QA, QA, QB, QA·QB), as float32 arrays and a float. Quantising them again
-    /// gives this network back (but for an output bias beyond float32's exact integers).
+    /// their scales (QA, QA, QB, QA·QB), as float32 arrays and a float (a float32 array with
+    /// output buckets). Quantising them again gives this network back (but for an output bias
+    /// beyond float32's exact integers).
     fn to_float<'py>(&self, py: Python<'py>) -> PyResult<FloatWeights<'py>> {
         let q = self.quantisation();
         let (qa, qb) = (q.qa as f32, q.qb as f32);
         let scaled =
             |w: &[i16], by: f32| -> Vec<f32> { w.iter().map(|&v| f32::from(v) / by).collect() };
         let h = self.hidden();
+        let qab = qa * qb;
         Ok((
             numpy_array(py, scaled(self.inner.feature_weights(), qa), &[INPUTS, h])?,
             numpy_array(py, scaled(self.inner.feature_bias(), qa), &[h])?,
-            numpy_array(py, scaled(self.inner.output_weights(), qb), &[2, h])?,
-            f64::from(self.inner.output_bias()) / (f64::from(q.qa) * f64::from(q.qb)),
+            numpy_array(
+                py,
+                scaled(self.inner.output_weights(), qb),
+                &self.output_shape(),
+            )?,
+            self.biases(py, |b| b as f32 / qab)?,
         ))
     }
 
@@ -144,8 +185,9 @@ impl Network {
     fn __repr__(&self) -> String {
         let q = self.quantisation();
         format!(
-            "<shatranj.nnue.Network hidden={} hash={} qa={} qb={} scale={}>",
+            "<shatranj.nnue.Network hidden={} buckets={} hash={} qa={} qb={} scale={}>",
             self.hidden(),
+            self.buckets(),
             &self.inner.hash_hex()[..12],
             q.qa,
             q.qb,
@@ -220,11 +262,17 @@ fn quantised(name: &str, bytes: &[u8], hidden: usize, by: f32) -> PyResult<Vec<i
 fn build(
     py: Python<'_>,
     q: Quantisation,
-    parts: (Vec<i16>, Vec<i16>, Vec<i16>, i32),
+    parts: (Vec<i16>, Vec<i16>, Vec<i16>, Vec<i32>),
     range_hint: &str,
 ) -> PyResult<Network> {
     let (fw, fb, ow, ob) = parts;
-    py.detach(|| shatranj_engine::Network::from_parts(q, fw, fb, ow, ob))
+    let buckets = OutputBuckets::with_count(ob.len()).ok_or_else(|| {
+        NetworkError::new_err(format!(
+            "{} output biases: a network has 1 output layer or 8 (one per piece-count bucket)",
+            ob.len()
+        ))
+    })?;
+    py.detach(|| shatranj_engine::Network::from_parts(q, buckets, fw, fb, ow, ob))
         .map(Network::from)
         .map_err(|e| match e {
             NetError::OutputWeightRange { .. } | NetError::AccumulatorRange { .. } => {
@@ -234,8 +282,9 @@ fn build(
         })
 }
 
-/// A network from float weights (`W1` 768·H, `b1` H, `W2` 2·H as float32 bytes, `b2`),
-/// quantised as the trainer quantises: `W1, b1 × QA`, `W2 × QB`, `b2 × QA · QB`, rounded.
+/// A network from float weights (`W1` 768·H, `b1` H, `W2` B·2·H as float32 bytes, `b2` one
+/// float per output bucket B), quantised as the trainer quantises: `W1, b1 × QA`, `W2 × QB`,
+/// `b2 × QA · QB`, rounded.
 #[pyfunction]
 #[pyo3(signature = (feature_weights, feature_bias, output_weights, output_bias, qa, qb, scale))]
 #[allow(clippy::too_many_arguments)]
@@ -244,7 +293,7 @@ pub fn nnue_quantise(
     feature_weights: &[u8],
     feature_bias: &[u8],
     output_weights: &[u8],
-    output_bias: f64,
+    output_bias: Vec<f64>,
     qa: i64,
     qb: i64,
     scale: i64,
@@ -255,14 +304,15 @@ pub fn nnue_quantise(
     let fw = quantised("feature_weights", feature_weights, hidden, fa)?;
     let bias = quantised("feature_bias", feature_bias, hidden, fa)?;
     let ow = quantised("output_weights", output_weights, hidden, fb)?;
-    let b2 = output_bias as f32;
-    if !b2.is_finite() {
-        return Err(NetworkError::new_err(format!(
-            "output_bias is {output_bias}"
-        )));
+    let mut ob = Vec::with_capacity(output_bias.len());
+    for &b in &output_bias {
+        let b2 = b as f32;
+        if !b2.is_finite() {
+            return Err(NetworkError::new_err(format!("output_bias is {b}")));
+        }
+        // `as i32` saturates, as in `Params::quantise`.
+        ob.push((b2 * fa * fb).round() as i32);
     }
-    // `as i32` saturates, as in `Params::quantise`.
-    let ob = (b2 * fa * fb).round() as i32;
     let hint = format!(
         " (quantised with QA {}, QB {}: float feature weights and biases × QA, output weights \
          × QB; the trainer clips every float weight to ±1.98, which passes at the default QA and QB)",
@@ -271,7 +321,7 @@ pub fn nnue_quantise(
     build(py, q, (fw, bias, ow, ob), &hint)
 }
 
-/// A network from weights already quantised (int16 bytes, and the int32 output bias).
+/// A network from weights already quantised (int16 bytes, and the int32 output biases).
 #[pyfunction]
 #[pyo3(signature = (feature_weights, feature_bias, output_weights, output_bias, qa, qb, scale))]
 #[allow(clippy::too_many_arguments)]
@@ -280,7 +330,7 @@ pub fn nnue_from_quantised(
     feature_weights: &[u8],
     feature_bias: &[u8],
     output_weights: &[u8],
-    output_bias: i64,
+    output_bias: Vec<i64>,
     qa: i64,
     qb: i64,
     scale: i64,
@@ -289,9 +339,13 @@ pub fn nnue_from_quantised(
     let ints = |name: &str, bytes: &[u8]| -> PyResult<Vec<i16>> {
         Ok(words::<2>(name, bytes)?.map(i16::from_le_bytes).collect())
     };
-    let ob = i32::try_from(output_bias).map_err(|_| {
-        NetworkError::new_err(format!("output_bias {output_bias} does not fit int32"))
-    })?;
+    let ob = output_bias
+        .iter()
+        .map(|&b| {
+            i32::try_from(b)
+                .map_err(|_| NetworkError::new_err(format!("output_bias {b} does not fit int32")))
+        })
+        .collect::<PyResult<Vec<i32>>>()?;
     let parts = (
         ints("feature_weights", feature_weights)?,
         ints("feature_bias", feature_bias)?,

@@ -3,13 +3,14 @@
 //!
 //! ```text
 //! acc_v = b1 + Σ_{f ∈ view v} W1[f]        h_v = clamp(acc_v, 0, 1)²
-//! out   = W2[..H] · h_us + W2[H..] · h_them + b2          eval = out · SCALE (centipawns)
+//! k     = the output bucket of the piece count (always 0 with a single output layer)
+//! out   = W2[k][..H] · h_us + W2[k][H..] · h_them + b2[k]    eval = out · SCALE (centipawns)
 //! loss  = (σ(eval / 400) − (wdl · result + (1 − wdl) · σ(score / 400)))²
 //! ```
 
 use crate::data::Sample;
 use shatranj_engine::nnue::file::Quantisation;
-use shatranj_engine::nnue::{INPUTS, NetError, Network};
+use shatranj_engine::nnue::{INPUTS, NetError, Network, OutputBuckets};
 use shatranj_engine::util::SplitMix64;
 
 /// First-layer weights are kept within ±CLIP so that the quantised accumulators cannot
@@ -29,25 +30,29 @@ pub const EVAL_SCALE: f32 = 400.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub hidden: usize,
-    /// `W1 (768·H) | b1 (H) | W2 (2·H) | b2 (1)`.
+    pub buckets: OutputBuckets,
+    /// `W1 (768·H) | b1 (H) | W2 (B·2·H) | b2 (B)` for `B` output buckets.
     pub values: Vec<f32>,
 }
 
 impl Params {
-    pub fn zeros(hidden: usize) -> Params {
+    pub fn zeros(hidden: usize, buckets: OutputBuckets) -> Params {
         Params {
             hidden,
-            values: vec![0.0; Params::len_for(hidden)],
+            buckets,
+            values: vec![0.0; Params::len_for(hidden, buckets)],
         }
     }
 
-    pub const fn len_for(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    pub const fn len_for(hidden: usize, buckets: OutputBuckets) -> usize {
+        let b = buckets.count();
+        INPUTS * hidden + hidden + b * 2 * hidden + b
     }
 
-    /// Uniform in ±1/√fan-in for each layer, biases zero, from `seed`.
-    pub fn random(hidden: usize, seed: u64) -> Params {
-        let mut p = Params::zeros(hidden);
+    /// Uniform in ±1/√fan-in for each layer, biases zero, from `seed`. (With output buckets
+    /// the draws of the first bucket are those of a single-layer network of the same seed.)
+    pub fn random(hidden: usize, buckets: OutputBuckets, seed: u64) -> Params {
+        let mut p = Params::zeros(hidden, buckets);
         let mut g = SplitMix64::new(seed);
         let mut uniform = |limit: f32| {
             let u = (g.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -64,9 +69,11 @@ impl Params {
         p
     }
 
-    fn split(&self) -> (usize, usize, usize) {
+    /// Where `b1`, `W2` and `b2` start.
+    pub(crate) fn split(&self) -> (usize, usize, usize) {
         let h = self.hidden;
-        (INPUTS * h, INPUTS * h + h, INPUTS * h + 3 * h)
+        let b1 = INPUTS * h;
+        (b1, b1 + h, b1 + h + self.buckets.count() * 2 * h)
     }
 
     pub fn w1(&self) -> &[f32] {
@@ -88,8 +95,8 @@ impl Params {
         let (_, b, c) = self.split();
         &mut self.values[b..c]
     }
-    pub fn b2(&self) -> f32 {
-        self.values[self.split().2]
+    pub fn b2(&self) -> &[f32] {
+        &self.values[self.split().2..]
     }
 
     pub fn clear(&mut self) {
@@ -110,8 +117,12 @@ impl Params {
         let fw = self.w1().iter().map(|&v| to_i16(v * qa)).collect();
         let fb = self.b1().iter().map(|&v| to_i16(v * qa)).collect();
         let ow = self.w2().iter().map(|&v| to_i16(v * qb)).collect();
-        let ob = (self.b2() * qa * qb).round() as i32;
-        Network::from_parts(q, fw, fb, ow, ob)
+        let ob = self
+            .b2()
+            .iter()
+            .map(|&b| (b * qa * qb).round() as i32)
+            .collect();
+        Network::from_parts(q, self.buckets, fw, fb, ow, ob)
     }
 
     /// The float network's evaluation in centipawns.
@@ -171,8 +182,9 @@ pub fn forward(p: &Params, s: &Sample, scratch: &mut Scratch) -> f32 {
     accumulate(p, &us[..n], &mut scratch.us);
     accumulate(p, &them[..n], &mut scratch.them);
     let h = p.hidden;
-    let w2 = p.w2();
-    let mut out = p.b2();
+    let k = p.buckets.bucket(n);
+    let w2 = &p.w2()[2 * h * k..2 * h * (k + 1)];
+    let mut out = p.b2()[k];
     for j in 0..h {
         out += w2[j] * screlu(scratch.us[j]) + w2[h + j] * screlu(scratch.them[j]);
     }
@@ -218,12 +230,14 @@ pub fn backward(
     let diff = pred - target(s, loss);
     let dout = 2.0 * diff * pred * (1.0 - pred) * k;
     let h = p.hidden;
-    let w2 = p.w2();
+    let bucket = p.buckets.bucket(usize::from(s.count));
+    let w2 = &p.w2()[2 * h * bucket..2 * h * (bucket + 1)];
     {
         let (_, b, c) = p.split();
         let gv = &mut g.values;
         let (gw2, gb2) = gv[b..].split_at_mut(c - b);
-        gb2[0] += dout;
+        let gw2 = &mut gw2[2 * h * bucket..2 * h * (bucket + 1)];
+        gb2[bucket] += dout;
         for j in 0..h {
             let (u, t) = (scratch.us[j], scratch.them[j]);
             gw2[j] += dout * screlu(u);
@@ -272,35 +286,55 @@ mod tests {
         })
     }
 
-    /// The analytic gradient matches finite differences of the loss.
+    /// The analytic gradient matches finite differences of the loss, with one output layer
+    /// and with buckets (where only the position's own layer gets a gradient).
     #[test]
     fn gradients_match_finite_differences() {
-        let mut p = Params::random(32, 3);
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        for buckets in OutputBuckets::ALL {
+            for fen in fens {
+                check_gradients(buckets, &sample(fen, 150));
+            }
+        }
+    }
+
+    fn check_gradients(buckets: OutputBuckets, s: &Sample) {
+        let mut p = Params::random(32, buckets, 3);
         // Move the biases so most neurons sit inside SCReLU's sloped range.
         let h = p.hidden;
         for j in 0..h {
             p.values[INPUTS * h + j] = 0.3;
         }
-        let s = sample(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-            150,
-        );
         let loss = LossSettings {
             wdl: 0.3,
             scale: 400.0,
         };
-        let mut g = Params::zeros(32);
+        let mut g = Params::zeros(32, buckets);
         let mut scratch = Scratch::new(32);
-        backward(&p, &s, loss, &mut g, &mut scratch);
-        let (us, _, _) = s.views();
+        backward(&p, s, loss, &mut g, &mut scratch);
+        let (us, _, n) = s.views();
+        let k = buckets.bucket(n);
+        let (b1, w2, b2) = p.split();
+        let w2 = w2 + 2 * h * k;
         let checks = [
             us[0] as usize * h + 5,
             us[3] as usize * h + 17,
-            INPUTS * h + 9,
-            INPUTS * h + h + 4,
-            INPUTS * h + 2 * h + 30,
-            Params::len_for(h) - 1,
+            b1 + 9,
+            w2 + 4,
+            w2 + h + 30,
+            b2 + k,
         ];
+        let other = (0..buckets.count()).filter(|&o| o != k);
+        for o in other {
+            assert_eq!(
+                g.b2()[o],
+                0.0,
+                "{buckets:?}: bucket {o} is not the position's"
+            );
+        }
         for i in checks {
             let eps = 1e-3;
             let mut plus = p.clone();
@@ -313,15 +347,27 @@ mod tests {
             let analytic = g.values[i];
             assert!(
                 (numeric - analytic).abs() <= 1e-4 + 0.02 * analytic.abs(),
-                "parameter {i}: numeric {numeric}, analytic {analytic}"
+                "{buckets:?}, parameter {i}: numeric {numeric}, analytic {analytic}"
             );
+            assert!(analytic != 0.0, "{buckets:?}, parameter {i}: no gradient");
         }
     }
 
     /// The quantised network scores within a few centipawns of the float one.
     #[test]
     fn quantisation_stays_close_to_the_float_network() {
-        let p = Params::random(64, 9);
+        for buckets in OutputBuckets::ALL {
+            quantisation_stays_close_with(buckets);
+        }
+    }
+
+    fn quantisation_stays_close_with(buckets: OutputBuckets) {
+        let mut p = Params::random(64, buckets, 9);
+        // Distinct biases per bucket, so that a wrong bucket shows.
+        let b2 = p.split().2;
+        for (k, b) in p.values[b2..].iter_mut().enumerate() {
+            *b = 0.1 * k as f32;
+        }
         let net = p.quantise(Quantisation::default()).unwrap();
         for (fen, score) in [
             (
@@ -335,7 +381,7 @@ mod tests {
             let int = net.evaluate(&fen.parse().unwrap()) as f32;
             assert!(
                 (float - int).abs() < 5.0,
-                "{fen}: float {float}, quantised {int}"
+                "{buckets:?}, {fen}: float {float}, quantised {int}"
             );
         }
     }
@@ -350,7 +396,7 @@ mod tests {
                 ..Quantisation::default()
             };
             let clip = output_clip(q);
-            let mut p = Params::random(32, 4);
+            let mut p = Params::random(32, OutputBuckets::Single, 4);
             p.w2_mut().iter_mut().for_each(|w| *w = clip);
             assert!(p.quantise(q).is_ok(), "QB {qb}: clip {clip} refused");
             if clip < CLIP {

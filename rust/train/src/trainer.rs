@@ -6,7 +6,7 @@ use crate::data::{Dataset, Sample};
 use crate::model::{CLIP, LossSettings, Params, Scratch, backward, output_clip, sample_loss};
 use rayon::prelude::*;
 use shatranj_engine::nnue::file::Quantisation;
-use shatranj_engine::nnue::{INPUTS, NetError, Network};
+use shatranj_engine::nnue::{NetError, Network, OutputBuckets};
 use shatranj_engine::util::SplitMix64;
 use shatranj_engine::util::write_atomically;
 use std::fmt;
@@ -19,6 +19,8 @@ use std::time::Instant;
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
     pub hidden: usize,
+    /// One output layer, or one per piece-count bucket.
+    pub buckets: OutputBuckets,
     pub epochs: u32,
     pub batch_size: usize,
     /// The learning rate at the start; it falls along a cosine to `lr · final_lr_fraction`.
@@ -40,6 +42,7 @@ impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             hidden: 128,
+            buckets: OutputBuckets::Single,
             epochs: 30,
             batch_size: 16384,
             lr: 1e-3,
@@ -111,9 +114,10 @@ pub struct Trainer {
 }
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"SHTRCKPT";
-const CHECKPOINT_VERSION: u32 = 2;
-/// Bytes before the parameters.
-const CHECKPOINT_HEADER: usize = 80;
+/// Version 3 added the output-bucket count; version 2 (one output layer) is still read.
+const CHECKPOINT_VERSION: u32 = 3;
+/// Bytes before the parameters (80 in version 2).
+const CHECKPOINT_HEADER: usize = 84;
 
 impl Trainer {
     pub fn new(config: TrainConfig) -> Result<Trainer, TrainError> {
@@ -135,11 +139,11 @@ impl Trainer {
                 config.wdl
             )));
         }
-        let h = config.hidden;
+        let (h, b) = (config.hidden, config.buckets);
         Ok(Trainer {
-            params: Params::random(h, config.seed),
-            m: Params::zeros(h),
-            v: Params::zeros(h),
+            params: Params::random(h, b, config.seed),
+            m: Params::zeros(h, b),
+            v: Params::zeros(h, b),
             step: 0,
             epoch: 0,
             batch: 0,
@@ -195,9 +199,9 @@ impl Trainer {
         let batches = n.div_ceil(bs);
         let total_steps = u64::from(self.config.epochs) * batches as u64;
         let workers = rayon::current_num_threads().max(1);
-        let h = self.config.hidden;
+        let (h, b) = (self.config.hidden, self.config.buckets);
         let pool: Vec<Mutex<(Params, Scratch, f64)>> = (0..workers)
-            .map(|_| Mutex::new((Params::zeros(h), Scratch::new(h), 0.0)))
+            .map(|_| Mutex::new((Params::zeros(h, b), Scratch::new(h), 0.0)))
             .collect();
         let loss = self.loss_settings();
         while self.epoch < self.config.epochs {
@@ -353,6 +357,7 @@ impl Trainer {
             out.extend_from_slice(&q.to_le_bytes());
         }
         out.extend_from_slice(&u32::from(c.mirror).to_le_bytes());
+        out.extend_from_slice(&(c.buckets.count() as u32).to_le_bytes());
         debug_assert_eq!(out.len(), CHECKPOINT_HEADER);
         for p in [&self.params, &self.m, &self.v] {
             for x in &p.values {
@@ -368,7 +373,7 @@ impl Trainer {
         let bytes = std::fs::read(path)
             .map_err(|e| TrainError::Io(format!("cannot read {}: {e}", path.display())))?;
         let bad = |what: &str| TrainError::Checkpoint(format!("{}: {what}", path.display()));
-        if bytes.len() < CHECKPOINT_HEADER || &bytes[..8] != CHECKPOINT_MAGIC {
+        if bytes.len() < 80 || &bytes[..8] != CHECKPOINT_MAGIC {
             return Err(bad("not a shatranj training checkpoint"));
         }
         let u32_at =
@@ -379,12 +384,19 @@ impl Trainer {
             u64::from_le_bytes(b)
         };
         let f32_at = |i: usize| f32::from_bits(u32_at(i));
-        if u32_at(8) != CHECKPOINT_VERSION {
-            return Err(bad("checkpoint version not supported"));
-        }
+        let (header, buckets) = match u32_at(8) {
+            2 => (80, Some(OutputBuckets::Single)),
+            CHECKPOINT_VERSION if bytes.len() >= CHECKPOINT_HEADER => (
+                CHECKPOINT_HEADER,
+                OutputBuckets::with_count(u32_at(80) as usize),
+            ),
+            _ => return Err(bad("checkpoint version not supported")),
+        };
+        let buckets = buckets.ok_or_else(|| bad("unknown output-bucket count"))?;
         let hidden = u32_at(12) as usize;
         let config = TrainConfig {
             hidden,
+            buckets,
             epochs: u32_at(16),
             batch_size: u32_at(20) as usize,
             seed: u64_at(40),
@@ -399,18 +411,18 @@ impl Trainer {
                 scale: u32_at(72) as i32,
             },
         };
-        let len = Params::len_for(hidden);
+        let len = Params::len_for(hidden, buckets);
         if hidden == 0
             || !hidden.is_multiple_of(32)
             || hidden > 8192
-            || bytes.len() != CHECKPOINT_HEADER + 12 * len
+            || bytes.len() != header + 12 * len
         {
             return Err(bad(
                 "the checkpoint's length does not match its hidden size",
             ));
         }
         let floats = |k: usize| -> Vec<f32> {
-            let at = CHECKPOINT_HEADER + 4 * len * k;
+            let at = header + 4 * len * k;
             (0..len).map(|i| f32_at(at + 4 * i)).collect()
         };
         let mut t = Trainer::new(config)?;
@@ -453,10 +465,8 @@ fn adamw(
     const EPS: f32 = 1e-8;
     let c1 = 1.0 - B1.powi(step.min(100_000) as i32);
     let c2 = 1.0 - B2.powi(step.min(100_000) as i32);
-    let h = p.hidden;
-    // The output bias is the one parameter left unclipped (it only shifts the score).
-    let output_start = INPUTS * h + h;
-    let clip_end = INPUTS * h + 3 * h;
+    // The output biases are the parameters left unclipped (they only shift the score).
+    let (_, output_start, clip_end) = p.split();
     let n = p.values.len();
     for i in 0..n {
         let grad = g.values[i] * grad_scale;
@@ -527,7 +537,7 @@ pub fn quantisation_error(
         let wide = |v: &[u16]| v[..n].iter().map(|&f| usize::from(f)).collect::<Vec<_>>();
         net.accumulate(&mut us, &wide(&fu));
         net.accumulate(&mut them, &wide(&ft));
-        let score = net.output(&us, &them);
+        let score = net.output(&us, &them, n);
         scores.push(score.clamp(-32_000, 32_000) as i16);
         let int = f64::from(score);
         let d = (float.clamp(-30_000.0, 30_000.0) - int).abs();

@@ -3,6 +3,7 @@
 //! falls, a stopped run resumes to the same weights, and the quantised network scores within
 //! a stated bound of the float one.
 
+use shatranj_engine::nnue::OutputBuckets;
 use shatranj_train::{Dataset, TrainConfig, Trainer, data, quantisation_error};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -86,10 +87,14 @@ fn the_quantised_network_stays_within_the_bound() {
 }
 
 /// A run stopped mid-epoch and resumed from its checkpoint ends with exactly the weights of
-/// a run that never stopped.
+/// a run that never stopped (a network with output buckets, so the checkpoint carries them).
 #[test]
 fn a_stopped_run_resumes_to_the_same_weights() {
     let d = fixture();
+    let config = || TrainConfig {
+        buckets: OutputBuckets::PieceCount,
+        ..config()
+    };
     let mut whole = Trainer::new(config()).unwrap();
     whole
         .train(&d, &AtomicBool::new(false), |_| {}, |_, _| Ok(()))
@@ -124,11 +129,37 @@ fn a_stopped_run_resumes_to_the_same_weights() {
     );
     assert_eq!(second.params, whole.params);
 
+    assert_eq!(
+        whole.network().unwrap().buckets(),
+        OutputBuckets::PieceCount
+    );
+
     std::fs::write(&ckpt, b"SHTRCKPT but too short").unwrap();
     let e = Trainer::resume(&ckpt).err().map(|e| e.to_string());
     assert!(
         e.as_deref().is_some_and(|e| e.contains("not a shatranj")),
         "{e:?}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A checkpoint of the version before output buckets (80 header bytes, no bucket count)
+/// resumes as a one-layer run.
+#[test]
+fn a_version_2_checkpoint_resumes_with_one_output_layer() {
+    let dir = std::env::temp_dir().join(format!("shatranj-train-v2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ckpt = dir.join("v3.ckpt");
+    let trainer = Trainer::new(config()).unwrap();
+    trainer.save_checkpoint(&ckpt).unwrap();
+    let mut bytes = std::fs::read(&ckpt).unwrap();
+    assert_eq!(bytes[8..12], 3u32.to_le_bytes());
+    assert_eq!(bytes[80..84], 1u32.to_le_bytes());
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    bytes.drain(80..84);
+    std::fs::write(&ckpt, &bytes).unwrap();
+    let old = Trainer::resume(&ckpt).unwrap();
+    assert_eq!(old.config, config());
+    assert_eq!(old.params, trainer.params);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -123,14 +123,19 @@ impl Evaluation {
         }
     }
 
-    /// `classical`, or the start of the network's hash, its size and its SCALE (the hash
-    /// covers the weights only, and the same weights at another SCALE score differently).
+    /// `classical`, or the start of the network's hash, its size (and output buckets, when
+    /// it has them) and its SCALE (the hash covers the weights only, and the same weights at
+    /// another SCALE score differently).
     pub fn describe(&self) -> String {
         match self {
             Evaluation::Classical(_) => CLASSICAL_NAME.into(),
             Evaluation::Network(n) => {
+                let buckets = match n.buckets() {
+                    crate::nnue::OutputBuckets::Single => String::new(),
+                    b => format!(", {} output buckets", b.count()),
+                };
                 format!(
-                    "network {} ({} hidden, SCALE {})",
+                    "network {} ({} hidden{buckets}, SCALE {})",
                     &n.hash_hex()[..12],
                     n.hidden(),
                     n.header().quantisation.scale

@@ -143,9 +143,10 @@ impl AccumulatorStack {
         let h = self.hidden;
         let slot = &self.values[ply * 2 * h..(ply + 1) * 2 * h];
         let (white, black) = slot.split_at(h);
+        let pieces = pos.board().occupied().0.count_ones() as usize;
         let v = match pos.turn() {
-            Color::White => self.net.output(white, black),
-            Color::Black => self.net.output(black, white),
+            Color::White => self.net.output(white, black, pieces),
+            Color::Black => self.net.output(black, white, pieces),
         };
         if self.verify {
             self.checked += 1;
@@ -219,7 +220,8 @@ impl AccumulatorStack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::tests::random_network;
+    use crate::nnue::OutputBuckets;
+    use crate::nnue::tests::random_network_with;
     use shatranj_chess::uci::parse_uci;
 
     #[test]
@@ -307,13 +309,14 @@ mod tests {
     }
 
     /// Plays 40 seeded random lines from `start`, checking two evaluations in three against
-    /// the network from scratch; returns the stack for its counters.
+    /// the network from scratch; returns the stack for its counters. The network has output
+    /// buckets, so captures also change which output layer scores the position.
     fn random_lines(
         seed: u64,
         start: impl Fn(&mut crate::util::SplitMix64) -> Position,
         prefer_castling: bool,
     ) -> AccumulatorStack {
-        let net = Arc::new(random_network(17, 64));
+        let net = Arc::new(random_network_with(17, 64, OutputBuckets::PieceCount));
         let mut stack = AccumulatorStack::new(Arc::clone(&net), 16);
         let mut g = crate::util::SplitMix64::new(seed);
         println!("seed {seed}");

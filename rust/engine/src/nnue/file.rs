@@ -4,23 +4,28 @@
 //! offset size
 //!      0    8  magic "SHTRNNUE"
 //!      8    2  format version (1)
-//!     10    2  architecture (1: (768 → H) × 2 → 1, SCReLU, perspective inputs)
+//!     10    2  architecture: 1, (768 → H) × 2 → 1, SCReLU, perspective inputs;
+//!                 2, the same with 8 output layers chosen by piece count (B = 8, else 1)
 //!     12    4  H, the hidden size: a multiple of 32 in 32 ..= 2048
 //!     16    2  QA (1 ..= 255)
 //!     18    2  QB (1 ..= 1024)
 //!     20    4  SCALE (1 ..= 4096)
-//!     24    4  payload length in bytes: 2 · (768·H + H + 2·H) + 4
+//!     24    4  payload length in bytes: 2 · (768·H + H + B·2·H) + B·4
 //!     28    4  reserved, 0
 //!     32   32  SHA-256 of the payload
 //!     64       payload: W1 (768 rows of H i16, row f = feature f), b1 (H i16),
-//!              W2 (2·H i16: side to move, then the other side), b2 (i32)
+//!              W2 (B × 2·H i16: per bucket, side to move, then the other side),
+//!              b2 (B i32)
 //! ```
+//!
+//! An architecture-1 file is an architecture-2 one with a single bucket, byte for byte
+//! apart from the number, so its weights hash the same.
 //!
 //! Anything else is refused with a [`NetError`] that says what is wrong: a wrong magic,
 //! version, architecture, size, quantisation, length or hash, and weights whose arithmetic
 //! could overflow (see [`super::Network`]). No file gives a panic or a silently wrong score.
 
-use super::{INPUTS, Network};
+use super::{INPUTS, Network, OutputBuckets};
 use crate::util::{hex, sha256, write_atomically};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -29,6 +34,8 @@ pub const MAGIC: [u8; 8] = *b"SHTRNNUE";
 pub const VERSION: u16 = 1;
 /// (768 → H) × 2 → 1 with SCReLU and perspective inputs.
 pub const ARCH_PERSPECTIVE_SCRELU: u16 = 1;
+/// The same with eight output layers chosen by piece count ([`OutputBuckets::PieceCount`]).
+pub const ARCH_PIECE_COUNT_BUCKETS: u16 = 2;
 pub const HEADER_BYTES: usize = 64;
 /// The largest hidden size a file may have.
 pub const MAX_HIDDEN: usize = 2048;
@@ -81,6 +88,7 @@ impl Quantisation {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NetHeader {
     pub hidden: usize,
+    pub buckets: OutputBuckets,
     pub quantisation: Quantisation,
     /// SHA-256 of the payload.
     pub hash: [u8; 32],
@@ -167,7 +175,7 @@ impl fmt::Display for NetError {
             ),
             NetError::Architecture { found } => write!(
                 f,
-                "network architecture {found} is not supported (this build runs 1: (768->H)x2->1 SCReLU)"
+                "network architecture {found} is not supported (this build runs 1: (768->H)x2->1 SCReLU, and 2: the same with 8 output buckets by piece count)"
             ),
             NetError::HiddenSize { found } => write!(
                 f,
@@ -179,7 +187,7 @@ impl fmt::Display for NetError {
             ),
             NetError::Length { expected, found } => write!(
                 f,
-                "the weights are {found} bytes, but the hidden size needs {expected}"
+                "the weights are {found} bytes, but the hidden size and architecture need {expected}"
             ),
             NetError::Hash { expected, found } => write!(
                 f,
@@ -209,9 +217,10 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// The payload's length for hidden size `h`.
-pub const fn payload_bytes(h: usize) -> usize {
-    2 * (INPUTS * h + h + 2 * h) + 4
+/// The payload's length for hidden size `h` and `buckets`.
+pub const fn payload_bytes(h: usize, buckets: OutputBuckets) -> usize {
+    let b = buckets.count();
+    2 * (INPUTS * h + h + b * 2 * h) + 4 * b
 }
 
 pub(crate) fn check_hidden(h: usize) -> Result<(), NetError> {
@@ -251,9 +260,8 @@ impl Network {
             });
         }
         let arch = u16_at(bytes, 10);
-        if arch != ARCH_PERSPECTIVE_SCRELU {
-            return Err(NetError::Architecture { found: arch });
-        }
+        let buckets =
+            OutputBuckets::from_architecture(arch).ok_or(NetError::Architecture { found: arch })?;
         let hidden = u32_at(bytes, 12) as usize;
         check_hidden(hidden)?;
         let quantisation = Quantisation {
@@ -262,7 +270,7 @@ impl Network {
             scale: u32_at(bytes, 20).min(i32::MAX as u32) as i32,
         };
         quantisation.check()?;
-        let expected = payload_bytes(hidden);
+        let expected = payload_bytes(hidden, buckets);
         let declared = u32_at(bytes, 24) as usize;
         let payload = &bytes[HEADER_BYTES..];
         for found in [declared, payload.len()] {
@@ -279,15 +287,19 @@ impl Network {
                 found: hex(&actual),
             });
         }
-        let mut words = payload[..expected - 4]
+        let b = buckets.count();
+        let biases_at = expected - 4 * b;
+        let mut words = payload[..biases_at]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
         let fw = take(INPUTS * hidden);
         let fb = take(hidden);
-        let ow = take(2 * hidden);
-        let ob = u32_at(payload, expected - 4) as i32;
-        Network::from_parts(quantisation, fw, fb, ow, ob)
+        let ow = take(b * 2 * hidden);
+        let ob = (0..b)
+            .map(|k| u32_at(payload, biases_at + 4 * k) as i32)
+            .collect();
+        Network::from_parts(quantisation, buckets, fw, fb, ow, ob)
     }
 
     /// Reads the network file at `path`.
@@ -302,7 +314,7 @@ impl Network {
     /// The weights as the file stores them (everything after the header).
     pub(crate) fn payload(&self) -> Vec<u8> {
         let h = self.hidden();
-        let mut out = Vec::with_capacity(payload_bytes(h));
+        let mut out = Vec::with_capacity(payload_bytes(h, self.buckets()));
         for w in self
             .feature_weights
             .iter()
@@ -311,7 +323,9 @@ impl Network {
         {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -322,7 +336,7 @@ impl Network {
         let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&ARCH_PERSPECTIVE_SCRELU.to_le_bytes());
+        out.extend_from_slice(&self.buckets().architecture().to_le_bytes());
         out.extend_from_slice(&(self.hidden() as u32).to_le_bytes());
         out.extend_from_slice(&(q.qa as u16).to_le_bytes());
         out.extend_from_slice(&(q.qb as u16).to_le_bytes());
@@ -343,18 +357,34 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::tests::random_network;
+    use crate::nnue::tests::{random_network, random_network_with};
 
     #[test]
-    fn every_hidden_size_round_trips() {
-        for h in [32, 64, 128, 256, 512] {
-            let net = random_network(h as u64, h);
-            let bytes = net.to_bytes();
-            assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(h));
-            let back = Network::from_bytes(&bytes).unwrap();
-            assert_eq!(back, net);
-            assert_eq!(back.hash_hex(), net.hash_hex());
+    fn every_hidden_size_and_architecture_round_trips() {
+        for buckets in OutputBuckets::ALL {
+            for h in [32, 64, 128, 256, 512] {
+                let net = random_network_with(h as u64, h, buckets);
+                let bytes = net.to_bytes();
+                assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(h, buckets));
+                assert_eq!(u16_at(&bytes, 10), buckets.architecture());
+                let back = Network::from_bytes(&bytes).unwrap();
+                assert_eq!(back, net);
+                assert_eq!(back.buckets(), buckets);
+                assert_eq!(back.output_bias(), net.output_bias());
+                assert_eq!(back.hash_hex(), net.hash_hex());
+            }
         }
+    }
+
+    /// A file whose architecture number is changed no longer matches its length: the
+    /// number decides how the payload is read, and a mismatch is refused, not misread.
+    #[test]
+    fn the_architecture_number_decides_the_layout() {
+        let single = random_network(2, 32).to_bytes();
+        let mut as_bucketed = single.clone();
+        as_bucketed[10..12].copy_from_slice(&ARCH_PIECE_COUNT_BUCKETS.to_le_bytes());
+        let e = Network::from_bytes(&as_bucketed).unwrap_err();
+        assert!(matches!(e, NetError::Length { .. }), "{e}");
     }
 
     /// Each kind of bad file gets its own error.
@@ -371,6 +401,7 @@ mod tests {
             (patch(0, b"NOTANNET"), "magic"),
             (patch(8, &2u16.to_le_bytes()), "version 2"),
             (patch(10, &9u16.to_le_bytes()), "architecture 9"),
+            (patch(10, &0u16.to_le_bytes()), "architecture 0"),
             (patch(12, &33u32.to_le_bytes()), "hidden size 33"),
             (patch(12, &64u32.to_le_bytes()), "bytes"),
             (patch(16, &0u16.to_le_bytes()), "QA 0"),

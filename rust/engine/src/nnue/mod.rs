@@ -1,5 +1,5 @@
 //! The learned evaluation: an efficiently updatable neural network (NNUE) of shape
-//! (768 → H) × 2 → 1.
+//! (768 → H) × 2 → 1, with one output layer or one per material stage ([`OutputBuckets`]).
 //!
 //! # The network
 //!
@@ -10,10 +10,11 @@
 //!
 //! ```text
 //! acc_v[j] = b1[j] + Σ_{f active in view v} W1[f][j]                       (i16)
-//! sum      = Σ_j v(acc_us[j]) · (v(acc_us[j]) · W2[j])
-//!          + Σ_j v(acc_them[j]) · (v(acc_them[j]) · W2[H + j])              (i32, mod 2³²)
+//! k        = the output bucket of the number of pieces on the board
+//! sum      = Σ_j v(acc_us[j]) · (v(acc_us[j]) · W2[k][j])
+//!          + Σ_j v(acc_them[j]) · (v(acc_them[j]) · W2[k][H + j])           (i32, mod 2³²)
 //!            with v(x) = clamp(x, 0, QA)                                    (SCReLU)
-//! eval     = clamp((sum / QA + b2) · SCALE / (QA · QB), −MAX_EVAL, MAX_EVAL)
+//! eval     = clamp((sum / QA + b2[k]) · SCALE / (QA · QB), −MAX_EVAL, MAX_EVAL)
 //! ```
 //!
 //! `/` truncates toward zero and `·` wraps modulo 2³², as in Rust's `wrapping_*` and
@@ -62,6 +63,67 @@ pub fn feature(perspective: Color, color: Color, role: Role, sq: usize) -> usize
 #[inline]
 pub const fn black_view(white_feature: usize) -> usize {
     ((white_feature + 384) % INPUTS) ^ 56
+}
+
+/// How the output layer is chosen. The accumulators are the same either way; only the last
+/// layer (`W2`, `b2`) has one copy per bucket. Separate output layers let the network weigh
+/// its hidden features differently in the opening and in an endgame at no cost in speed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OutputBuckets {
+    /// One output layer for every position (file architecture 1).
+    Single,
+    /// Eight output layers, bucket `(pieces − 2) / 4` by the number of pieces on the board,
+    /// kings included: 2–5 pieces use the first, 30–32 the last (file architecture 2).
+    PieceCount,
+}
+
+impl OutputBuckets {
+    /// Every kind, in file-architecture order.
+    pub const ALL: [OutputBuckets; 2] = [OutputBuckets::Single, OutputBuckets::PieceCount];
+
+    /// How many output layers the network has.
+    pub const fn count(self) -> usize {
+        match self {
+            OutputBuckets::Single => 1,
+            OutputBuckets::PieceCount => 8,
+        }
+    }
+
+    /// The output layer of a position with `pieces` pieces on the board (at most
+    /// [`MAX_PIECES`] count, as for the features).
+    #[inline]
+    pub const fn bucket(self, pieces: usize) -> usize {
+        match self {
+            OutputBuckets::Single => 0,
+            OutputBuckets::PieceCount => {
+                let p = if pieces > MAX_PIECES {
+                    MAX_PIECES
+                } else {
+                    pieces
+                };
+                p.saturating_sub(2) / 4
+            }
+        }
+    }
+
+    /// The architecture number a network file stores for it.
+    pub const fn architecture(self) -> u16 {
+        match self {
+            OutputBuckets::Single => file::ARCH_PERSPECTIVE_SCRELU,
+            OutputBuckets::PieceCount => file::ARCH_PIECE_COUNT_BUCKETS,
+        }
+    }
+
+    pub fn from_architecture(arch: u16) -> Option<OutputBuckets> {
+        OutputBuckets::ALL
+            .into_iter()
+            .find(|b| b.architecture() == arch)
+    }
+
+    /// The kind with `count` output layers, if there is one.
+    pub fn with_count(count: usize) -> Option<OutputBuckets> {
+        OutputBuckets::ALL.into_iter().find(|b| b.count() == count)
+    }
 }
 
 /// The most pieces the network sees: a legal position has at most 32, and the loader's
@@ -125,9 +187,10 @@ pub struct Network {
     /// `INPUTS × hidden`, one row per feature.
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
-    /// `2 × hidden`: the side to move's half, then the other side's.
+    /// `buckets × 2 × hidden`: per bucket, the side to move's half, then the other side's.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One per bucket.
+    output_bias: Vec<i32>,
     kernel: Kernel,
 }
 
@@ -135,6 +198,7 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Network")
             .field("hidden", &self.header.hidden)
+            .field("buckets", &self.header.buckets)
             .field("hash", &self.hash_hex())
             .field("kernel", &self.kernel)
             .finish()
@@ -155,17 +219,23 @@ impl Network {
     /// A network from quantised weights, checked as a file's would be.
     pub fn from_parts(
         quantisation: file::Quantisation,
+        buckets: OutputBuckets,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
     ) -> Result<Network, NetError> {
         let hidden = feature_bias.len();
         file::check_hidden(hidden)?;
         quantisation.check()?;
         let sizes = [
             ("feature weights", feature_weights.len(), INPUTS * hidden),
-            ("output weights", output_weights.len(), 2 * hidden),
+            (
+                "output weights",
+                output_weights.len(),
+                buckets.count() * 2 * hidden,
+            ),
+            ("output biases", output_bias.len(), buckets.count()),
         ];
         for (what, found, expected) in sizes {
             if found != expected {
@@ -179,6 +249,7 @@ impl Network {
         let mut net = Network {
             header: NetHeader {
                 hidden,
+                buckets,
                 quantisation,
                 hash: [0; 32],
             },
@@ -209,12 +280,18 @@ impl Network {
         &self.feature_bias
     }
 
+    pub fn buckets(&self) -> OutputBuckets {
+        self.header.buckets
+    }
+
+    /// Every bucket's output weights, bucket after bucket.
     pub fn output_weights(&self) -> &[i16] {
         &self.output_weights
     }
 
-    pub fn output_bias(&self) -> i32 {
-        self.output_bias
+    /// One output bias per bucket.
+    pub fn output_bias(&self) -> &[i32] {
+        &self.output_bias
     }
 
     /// The SHA-256 of the weights, as hex: the network's identity.
@@ -253,17 +330,20 @@ impl Network {
             .accumulate(acc, &self.feature_bias, &self.feature_weights, features);
     }
 
-    /// The evaluation from the two accumulators: `us` is the side to move's view.
+    /// The evaluation from the two accumulators of a position with `pieces` pieces: `us`
+    /// is the side to move's view.
     #[inline]
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+    pub fn output(&self, us: &[i16], them: &[i16], pieces: usize) -> i32 {
         let h = self.header.hidden;
         let q = self.header.quantisation;
         let qa = q.qa as i16;
+        let k = self.header.buckets.bucket(pieces);
+        let w = &self.output_weights[2 * h * k..2 * h * (k + 1)];
         let sum = self
             .kernel
-            .screlu_dot(us, &self.output_weights[..h], qa)
-            .wrapping_add(self.kernel.screlu_dot(them, &self.output_weights[h..], qa));
-        finish(sum, self.output_bias, q)
+            .screlu_dot(us, &w[..h], qa)
+            .wrapping_add(self.kernel.screlu_dot(them, &w[h..], qa));
+        finish(sum, self.output_bias[k], q)
     }
 
     /// The evaluation of `pos` from scratch, centipawns for the side to move.
@@ -299,10 +379,11 @@ impl Network {
         let (w, b) = (&mut w[..h], &mut b[..h]);
         self.refresh(w, white);
         self.refresh(b, black);
+        let pieces = white.len();
         if black_to_move {
-            self.output(b, w)
+            self.output(b, w, pieces)
         } else {
-            self.output(w, b)
+            self.output(w, b, pieces)
         }
     }
 
@@ -350,12 +431,78 @@ pub(crate) mod tests {
 
     /// A random network of `hidden` neurons whose weights use most of the allowed range.
     pub(crate) fn random_network(seed: u64, hidden: usize) -> Network {
+        random_network_with(seed, hidden, OutputBuckets::Single)
+    }
+
+    /// [`random_network`] with `buckets`' output layers, each bias different.
+    pub(crate) fn random_network_with(seed: u64, hidden: usize, buckets: OutputBuckets) -> Network {
         let mut g = SplitMix64::new(seed);
         let mut r = |max: i32| (g.below(2 * max as usize + 1) as i32 - max) as i16;
         let fw = (0..INPUTS * hidden).map(|_| r(400)).collect();
         let fb = (0..hidden).map(|_| r(2000)).collect();
-        let ow = (0..2 * hidden).map(|_| r(127)).collect();
-        Network::from_parts(file::Quantisation::default(), fw, fb, ow, 1234).unwrap()
+        let n = buckets.count();
+        let ow = (0..n * 2 * hidden).map(|_| r(127)).collect();
+        let ob = (0..n as i32).map(|k| 1234 - 20_000 * k).collect();
+        Network::from_parts(file::Quantisation::default(), buckets, fw, fb, ow, ob).unwrap()
+    }
+
+    /// Each piece count has the bucket the formula gives, every bucket is used, and counts
+    /// past 32 share the last one.
+    #[test]
+    fn output_buckets_follow_the_piece_count() {
+        let b = OutputBuckets::PieceCount;
+        let expected = [
+            (0, 0),
+            (2, 0),
+            (5, 0),
+            (6, 1),
+            (17, 3),
+            (29, 6),
+            (30, 7),
+            (32, 7),
+        ];
+        for (pieces, bucket) in expected {
+            assert_eq!(b.bucket(pieces), bucket, "{pieces} pieces");
+        }
+        assert_eq!(b.bucket(40), 7);
+        let used: std::collections::BTreeSet<usize> = (2..=32).map(|p| b.bucket(p)).collect();
+        assert_eq!(used.len(), b.count());
+        assert!((0..=40).all(|p| OutputBuckets::Single.bucket(p) == 0));
+        for kind in OutputBuckets::ALL {
+            assert_eq!(
+                OutputBuckets::from_architecture(kind.architecture()),
+                Some(kind)
+            );
+            assert_eq!(OutputBuckets::with_count(kind.count()), Some(kind));
+        }
+    }
+
+    /// A bucketed network scores each position with the layer of its piece count: the same
+    /// as a single-layer network made of that bucket's weights.
+    #[test]
+    fn a_bucketed_network_uses_the_layer_of_the_piece_count() {
+        let net = random_network_with(8, 64, OutputBuckets::PieceCount);
+        let h = net.hidden();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            let k = net
+                .buckets()
+                .bucket(pos.board().occupied().0.count_ones() as usize);
+            let single = Network::from_parts(
+                net.header().quantisation,
+                OutputBuckets::Single,
+                net.feature_weights().to_vec(),
+                net.feature_bias().to_vec(),
+                net.output_weights()[2 * h * k..2 * h * (k + 1)].to_vec(),
+                vec![net.output_bias()[k]],
+            )
+            .unwrap();
+            assert_eq!(net.evaluate(&pos), single.evaluate(&pos), "{fen}");
+        }
     }
 
     #[test]
@@ -394,10 +541,11 @@ pub(crate) mod tests {
         ow[3] = 200;
         let e = Network::from_parts(
             q,
+            OutputBuckets::Single,
             net.feature_weights().to_vec(),
             net.feature_bias().to_vec(),
             ow,
-            0,
+            vec![0],
         )
         .unwrap_err();
         assert!(
@@ -410,10 +558,11 @@ pub(crate) mod tests {
         }
         let e = Network::from_parts(
             q,
+            OutputBuckets::Single,
             fw,
             net.feature_bias().to_vec(),
             net.output_weights().to_vec(),
-            0,
+            vec![0],
         )
         .unwrap_err();
         assert!(
