@@ -1,6 +1,6 @@
 """python-chess's ``Board`` extras that the native class carries (``board/compat.rs``): the
 ``generate_*`` family with ``from_mask``/``to_mask``, XBoard notation, ``attacks``,
-``is_irreversible``, ``has_pseudo_legal_en_passant``, ``shredder_fen``, ``apply_mirror``,
+``is_irreversible``, ``has_pseudo_legal_en_passant``, ``shredder_fen``, ``piece_map``, ``apply_mirror``,
 the transforms, ``reset``, ``empty`` and the variant names, against python-chess over seeded random games,
 standard and Chess960 (setup mode) alike."""
 
@@ -80,6 +80,11 @@ def compare(rng: random.Random, ref: chess.Board, ours: shatranj.Board) -> None:
     assert ours.xboard(shatranj.Move.null()) == ref.xboard(chess.Move.null()) == "@@@@"
     assert ours.shredder_fen() == ref.shredder_fen(), where
     assert ours.shredder_fen(en_passant="fen") == ref.shredder_fen(en_passant="fen"), where
+    # The same squares, pieces and order (highest square first), with and without a mask.
+    for mask in (chess.BB_ALL, int(ref.rooks), int(ref.kings) | int(ref.pawns), ref.occupied_co[chess.WHITE], 0):
+        mine_map = [(sq, p.symbol()) for sq, p in ours.piece_map(mask=mask).items()]
+        assert mine_map == [(sq, p.symbol()) for sq, p in ref.piece_map(mask=mask).items()], (hex(mask), where)
+    assert ours.piece_map() == ours.piece_map(mask=chess.BB_ALL)
 
 
 @pytest.mark.parametrize("game", range(GAMES))
@@ -137,6 +142,10 @@ def test_bad_arguments_are_typed_errors() -> None:
     board = shatranj.Board()
     with pytest.raises(TypeError):
         list(board.generate_legal_moves(object()))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        board.piece_map(chess.BB_ALL)  # type: ignore[misc]
+    with pytest.raises(OverflowError):
+        board.piece_map(mask=-1)
     with pytest.raises(IndexError):
         board.attacks_mask(64)
     with pytest.raises(TypeError):

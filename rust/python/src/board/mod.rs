@@ -333,6 +333,16 @@ impl Board {
         read(slf)?.piece_at(py, square)
     }
 
+    /// `{square: piece}` for every piece on `mask` (every square by default), as python-chess.
+    #[pyo3(signature = (*, mask = u64::MAX))]
+    fn piece_map<'py>(
+        slf: &Bound<'_, Self>,
+        py: Python<'py>,
+        mask: u64,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        read(slf)?.piece_map(py, mask)
+    }
+
     fn piece_type_at(slf: &Bound<'_, Self>, square: i64) -> PyResult<Option<u8>> {
         read(slf)?.piece_type_at(square)
     }

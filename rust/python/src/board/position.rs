@@ -175,6 +175,28 @@ impl BoardState {
             .transpose()
     }
 
+    /// Square → piece for the pieces on `mask`, highest square first (python-chess's order).
+    pub(crate) fn piece_map<'py>(
+        &self,
+        py: Python<'py>,
+        mask: u64,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let occupied = match &self.setup {
+            Some(g) => g.setup().board.occupied(),
+            None => self.position().board().occupied(),
+        };
+        let map = pyo3::types::PyDict::new(py);
+        let mut squares = occupied.0 & mask;
+        while squares != 0 {
+            let sq = 63 - squares.leading_zeros() as i64;
+            squares &= !(1u64 << sq);
+            if let Some(piece) = self.piece_at(py, sq)? {
+                map.set_item(sq, piece)?;
+            }
+        }
+        Ok(map)
+    }
+
     pub(crate) fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
         if let Some(g) = &self.setup {
             return Ok(g
