@@ -47,7 +47,7 @@ pub const CLASSICAL_NAME: &str = "classical";
 
 /// The network built into the binary (`<default>`): the newest one that has played well
 /// enough to be shipped (rust/engine/nets/README.md, benchmarks/RESULTS.md).
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/gen6.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/gen7.nnue"));
 
 /// A static evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,8 +59,8 @@ pub enum Evaluation {
 }
 
 impl Default for Evaluation {
-    /// The evaluation a new engine plays with: the built-in network (gen6, which beats gen5 at
-    /// 10,000 nodes a move; gen4 beat the classical evaluation by +246 Elo at 8+0.08:
+    /// The evaluation a new engine plays with: the built-in network (gen7, with output
+    /// buckets, which beats gen6 at 10,000 nodes a move; gen4 beat the classical evaluation by +246 Elo at 8+0.08:
     /// benchmarks/RESULTS.md, issues 19 and 36). The classical one stays a name away
     /// (`classical`).
     ///
