@@ -285,7 +285,9 @@ def build_network(
         raise TypeError(f"quantised must be a bool, not {type(quantised).__name__}")
     w1, b1, w2, b2 = _weights(feature_weights, feature_bias, output_weights, output_bias)
     if quantised:
-        ints = [_int16(name, a) for name, a in (("feature_weights", w1), ("feature_bias", b1), ("output_weights", w2))]
+        # A one-layer W2 is named in its own (2, H) shape, not as the (1, 2, H) it is held in.
+        w2_named = w2[0] if len(w2) == 1 else w2
+        ints = [_int16(name, a) for name, a in (("feature_weights", w1), ("feature_bias", b1), ("output_weights", w2_named))]
         if b2.dtype.kind not in "biu":
             raise NetworkError(f"quantised=True needs an integer output_bias, not {b2.dtype}")
         return _core.nnue_from_quantised(ints[0], ints[1], ints[2], [int(b) for b in b2], qa, qb, scale)
