@@ -42,6 +42,7 @@ pub mod in_progress;
 pub mod limits;
 pub mod nnue;
 pub mod ordering;
+pub mod review;
 pub mod score;
 pub mod search;
 pub mod see;
