@@ -1,0 +1,61 @@
+"""A reviewed game as lichess exports one: every move's ``[%eval]``, and on each judged move its
+NAG, a comment saying what it was and which move was best, and the better line as a
+variation. The game's accuracy and ACPL go into its tags."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .._engine_scores import PovScore, Score
+from ._record import GameReview
+
+#: The tags a review adds to an annotated game: each side's accuracy (one decimal) and ACPL.
+REVIEW_TAGS = ("WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL")
+
+
+def _pov(score: Optional[Score]) -> Optional[PovScore]:
+    return None if score is None else PovScore(score, True)
+
+
+def annotate(review: GameReview, game: Any = None) -> Any:
+    """Annotates ``game`` (a :class:`shatranj.pgn.Game` whose main line is the reviewed game;
+    its other comments, such as clocks, are kept) in place, or a new game built from the
+    review when ``game`` is ``None``; returns the game.
+
+    Every main-line move gets ``[%eval …]`` (White's view) in its comment; a judged move gets
+    its NAG (``?!`` 6, ``?`` 2, ``??`` 4), lichess's comment (``"Mistake. Nf3 was best."``) and
+    the engine's line from the position before it as a variation. The tags ``WhiteAccuracy``,
+    ``BlackAccuracy``, ``WhiteACPL`` and ``BlackACPL`` record the game's figures and
+    ``Annotator`` the engine.
+    """
+    from ..pgn import Game
+
+    if game is None:
+        game = Game()
+        game.headers.update(review.headers)
+        board = review.board(0)
+        if board.fen() != Game().board().fen() or review.chess960:
+            game.setup(board)
+        game.add_line(m.move for m in review.moves)
+    nodes = list(game.mainline())
+    if [node.move for node in nodes] != [m.move for m in review.moves]:
+        raise ValueError("the game's main line is not the reviewed game")
+    for node, move in zip(nodes, review.moves):
+        node.set_eval(_pov(move.eval_after))
+        if move.judgement is None:
+            continue
+        node.nags.add(move.nag)
+        node.comment = f"{node.comment} {move.comment}".strip()
+        if move.pv:
+            parent = node.parent
+            if not any(v.move == move.pv[0] for v in parent.variations):
+                parent.add_variation(move.pv[0]).add_line(move.pv[1:])
+    for color, name in ((True, "White"), (False, "Black")):
+        accuracy, acpl = review.accuracy(color), review.acpl(color)
+        if accuracy is not None:
+            game.headers[f"{name}Accuracy"] = f"{accuracy:.1f}"
+        if acpl is not None:
+            game.headers[f"{name}ACPL"] = str(acpl)
+    if review.engine is not None:
+        game.headers["Annotator"] = f"{review.engine}, {review.limit!r}"
+    return game

@@ -1,0 +1,209 @@
+"""What a review found, as plain records: :class:`MoveReview` per ply and :class:`GameReview`
+per game. The records hold only facts (evaluations, the engine's lines, judgements); every
+statistic is derived from them on demand by the definitions, so there is one place for each.
+Records pickle, so reviews travel between processes and cluster workers."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Dict, List, Optional, Tuple
+
+from .._core import Board, Move
+from .._engine_protocol import Limit
+from .._engine_scores import Score
+from . import _definitions as d
+
+#: The PGN tags a games table keeps, and their column names.
+HEADER_COLUMNS = {
+    "Event": "event", "Site": "site", "Date": "date", "Round": "round", "White": "white",
+    "Black": "black", "Result": "result", "ECO": "eco", "TimeControl": "time_control",
+}  # fmt: skip
+#: The rating tags, kept as integers (``None`` where absent or not a number).
+RATING_COLUMNS = {"WhiteElo": "white_elo", "BlackElo": "black_elo"}
+#: The judgements, mildest first.
+JUDGEMENTS: Tuple[d.Judgement, ...] = ("Inaccuracy", "Mistake", "Blunder")
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveReview:
+    """One ply of a reviewed game. Evaluations and Win% are White's point of view; ``accuracy``
+    is the mover's. ``best_move``/``pv``/``lines`` are the engine's answer in the position
+    *before* the move (``lines`` has one ``(score, moves)`` per MultiPV line, best first)."""
+
+    ply: int
+    move_number: int
+    color: bool
+    move: Move
+    san: str
+    uci: str
+    eval_before: Optional[Score]
+    eval_after: Optional[Score]
+    win_before: Optional[float]
+    win_after: Optional[float]
+    accuracy: Optional[float]
+    judgement: Optional[d.Judgement]
+    mate_comment: Optional[str]
+    best_move: Optional[Move]
+    best_san: Optional[str]
+    pv: Tuple[Move, ...]
+    lines: Tuple[Tuple[Score, Tuple[Move, ...]], ...]
+    depth: Optional[int]
+    nodes: Optional[int]
+
+    @property
+    def nag(self) -> Optional[int]:
+        """The judgement's NAG: 6 (``?!``), 2 (``?``), 4 (``??``), or ``None``."""
+        return None if self.judgement is None else d.NAGS[self.judgement]
+
+    @property
+    def comment(self) -> Optional[str]:
+        """Lichess's comment on a judged move, e.g. ``"Mistake. Nf3 was best."``."""
+        if self.judgement is None:
+            return None
+        text = f"{self.mate_comment or self.judgement}."
+        return f"{text} {self.best_san} was best." if self.best_san else text
+
+    @property
+    def win_drop(self) -> float:
+        """How much of the mover's Win% the move gave away (0 when it gave none or is unknown)."""
+        if self.win_before is None or self.win_after is None:
+            return 0.0
+        drop = self.win_before - self.win_after
+        return max(0.0, drop if self.color else -drop)
+
+    @property
+    def label(self) -> str:
+        """The move as a game score shows it: ``12. Nf3`` or ``12... Nf3``."""
+        return f"{self.move_number}{'.' if self.color else '...'} {self.san}"
+
+
+@dataclasses.dataclass(frozen=True)
+class GameReview:
+    """A reviewed game: one :class:`MoveReview` per ply of its main line, and what follows.
+
+    ``start_eval`` is the evaluation before the first move (+15 cp for the standard start),
+    ``final_eval`` the evaluation after the last; ``engine`` and ``limit`` say how the
+    positions were evaluated (``None`` for a review from ``[%eval]`` comments).
+    """
+
+    headers: Dict[str, str]
+    start_fen: str
+    chess960: bool
+    first_mover: bool
+    start_eval: Optional[Score]
+    moves: List[MoveReview]
+    final_eval: Optional[Score]
+    final_lines: Tuple[Tuple[Score, Tuple[Move, ...]], ...]
+    engine: Optional[str]
+    limit: Optional[Limit]
+
+    @property
+    def evals(self) -> List[Optional[Score]]:
+        """White's evaluation after each ply."""
+        return [m.eval_after for m in self.moves]
+
+    def _definition_args(self) -> Dict[str, Any]:
+        return {"first_mover": self.first_mover, "start": self.start_eval}
+
+    def accuracy(self, color: bool) -> Optional[float]:
+        """The side's accuracy, 0 … 100, lichess's game accuracy; ``None`` without a scored move."""
+        return d.game_accuracy(self.evals, **self._definition_args())[0 if color else 1]
+
+    def acpl(self, color: bool) -> Optional[int]:
+        """The side's average centipawn loss, rounded as lichess shows it."""
+        return d.acpl(self.evals, **self._definition_args())[0 if color else 1]
+
+    def counts(self, color: bool) -> Dict[str, int]:
+        """How many inaccuracies, mistakes and blunders the side made."""
+        found = [m.judgement for m in self.moves if m.color == color]
+        return {judgement: found.count(judgement) for judgement in JUDGEMENTS}
+
+    def judged(self, judgement: Optional[str] = None, color: Optional[bool] = None) -> List[MoveReview]:
+        """The judged moves, optionally of one judgement and one side, in game order."""
+        return [
+            m
+            for m in self.moves
+            if m.judgement is not None
+            and (judgement is None or m.judgement == judgement)
+            and (color is None or m.color == color)
+        ]
+
+    def worst(self, color: Optional[bool] = None) -> Optional[MoveReview]:
+        """The move that gave away the most Win% (of one side, if given); ``None`` if none did."""
+        candidates = [m for m in self.moves if (color is None or m.color == color) and m.win_drop > 0]
+        return max(candidates, key=lambda m: m.win_drop, default=None)
+
+    def board(self, ply: Optional[int] = None) -> Board:
+        """The position after ``ply`` plies (0: the start; default: the end), with its moves."""
+        board = Board(self.start_fen, chess960=self.chess960)
+        for m in self.moves[: len(self.moves) if ply is None else ply]:
+            board.push(m.move)
+        return board
+
+    def summary(self) -> Dict[str, Any]:
+        """One row of facts about the game: players, result, plies, and per side the accuracy,
+        ACPL and judgement counts (the games table of a database review)."""
+        row: Dict[str, Any] = {}
+        for tag, column in HEADER_COLUMNS.items():
+            row[column] = self.headers.get(tag)
+        for tag, column in RATING_COLUMNS.items():
+            value = self.headers.get(tag, "")
+            row[column] = int(value) if value.isdigit() else None
+        row["plies"] = len(self.moves)
+        for color, name in ((True, "white"), (False, "black")):
+            row[f"{name}_accuracy"] = self.accuracy(color)
+            row[f"{name}_acpl"] = self.acpl(color)
+            for judgement, count in self.counts(color).items():
+                row[f"{name}_{judgement.lower()}_count"] = count
+        row["engine"] = self.engine
+        return row
+
+    # The views, each in the module that owns its format.
+
+    def annotate(self, game: Any = None) -> Any:
+        """The game annotated as lichess exports a reviewed game: see
+        :func:`shatranj.review.annotate`."""
+        from ._annotate import annotate
+
+        return annotate(self, game)
+
+    def rows(self) -> Dict[str, List[Any]]:
+        """One column per field of :func:`shatranj.review.MOVE_COLUMNS`, one row per ply."""
+        from ._tables import move_rows
+
+        return move_rows(self)
+
+    def to_arrow(self) -> Any:
+        """The moves as a pyarrow Table (``pip install 'shatranj[arrow]'``)."""
+        from ._tables import moves_table
+
+        return moves_table([self])
+
+    def to_polars(self) -> Any:
+        """The moves as a polars DataFrame (``pip install 'shatranj[polars]'``)."""
+        from ._tables import to_polars
+
+        return to_polars(self.to_arrow())
+
+    def graph_svg(self, ply: Optional[int] = None, *, width: int = 600, height: int = 160) -> str:
+        """The evaluation graph (White's Win% per ply, judged moves marked) as SVG text."""
+        from ._display import graph_svg
+
+        return graph_svg(self, ply=ply, width=width, height=height)
+
+    def plot(self, ax: Any = None) -> Any:
+        """The evaluation graph with matplotlib (``pip install matplotlib``); returns the axes."""
+        from ._display import plot
+
+        return plot(self, ax)
+
+    def _repr_html_(self) -> str:
+        from ._display import review_html
+
+        return review_html(self)
+
+    def __repr__(self) -> str:
+        white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
+        accuracy = "/".join("-" if a is None else f"{a:.1f}" for a in (self.accuracy(True), self.accuracy(False)))
+        return f"<GameReview {white} vs {black}: {len(self.moves)} plies, accuracy {accuracy}>"
+

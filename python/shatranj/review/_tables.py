@@ -1,0 +1,125 @@
+"""Reviews as tables: one row per ply (the moves table) and one per game (the games table),
+as pyarrow Tables, polars DataFrames and Parquet files, with fixed schemas so that tables
+written in parts concatenate."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from .._engine_scores import MateGivenType, Score
+from ._record import HEADER_COLUMNS, JUDGEMENTS, RATING_COLUMNS, GameReview
+
+#: The moves table: ``(column, pyarrow type name)``. Evaluations are White's view, as
+#: centipawns or as moves to mate (``*_mate``: positive when White mates; 0 once checkmate is
+#: on the board, when ``win_*`` says who won); ``accuracy`` is the mover's.
+MOVE_COLUMNS: Tuple[Tuple[str, str], ...] = (
+    ("game", "int64"), ("ply", "int32"), ("move_number", "int32"), ("color", "string"),
+    ("san", "string"), ("uci", "string"),
+    ("eval_before_cp", "int32"), ("eval_before_mate", "int32"),
+    ("eval_after_cp", "int32"), ("eval_after_mate", "int32"),
+    ("win_before", "float64"), ("win_after", "float64"), ("accuracy", "float64"),
+    ("judgement", "string"), ("nag", "int32"),
+    ("best_uci", "string"), ("best_san", "string"), ("pv", "string"),
+    ("depth", "int32"), ("nodes", "int64"),
+)  # fmt: skip
+
+#: The games table: the game's index in the source, its tags, and each side's figures.
+GAME_COLUMNS: Tuple[Tuple[str, str], ...] = (
+    (("game", "int64"),)
+    + tuple((column, "string") for column in HEADER_COLUMNS.values())
+    + tuple((column, "int32") for column in RATING_COLUMNS.values())
+    + (("plies", "int32"),)
+    + tuple(
+        (f"{side}_{figure}", kind)
+        for side in ("white", "black")
+        for figure, kind in (("accuracy", "float64"), ("acpl", "int32"))
+        + tuple((f"{j.lower()}_count", "int32") for j in JUDGEMENTS)
+    )
+    + (("engine", "string"), ("error", "string"))
+)
+
+
+def _cp(score: Optional[Score]) -> Optional[int]:
+    return None if score is None else score.score()
+
+
+def _mate(score: Optional[Score]) -> Optional[int]:
+    if score is None:
+        return None
+    if isinstance(score, MateGivenType):
+        return 0
+    return score.mate()
+
+
+def move_rows(review: GameReview, game: int = 0) -> Dict[str, List[Any]]:
+    """The moves table's columns for one review, its rows numbered as game ``game``."""
+    columns: Dict[str, List[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
+    for m in review.moves:
+        values = (
+            game, m.ply, m.move_number, "white" if m.color else "black", m.san, m.uci,
+            _cp(m.eval_before), _mate(m.eval_before), _cp(m.eval_after), _mate(m.eval_after),
+            m.win_before, m.win_after, m.accuracy, m.judgement, m.nag,
+            None if m.best_move is None else m.best_move.uci(), m.best_san,
+            " ".join(move.uci() for move in m.pv) or None, m.depth, m.nodes,
+        )  # fmt: skip
+        for (name, _), value in zip(MOVE_COLUMNS, values):
+            columns[name].append(value)
+    return columns
+
+
+def game_row(review: Optional[GameReview], game: int, error: Optional[str] = None, headers: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
+    """The games table's row for one game: its summary, or for a game that failed, its tags and
+    the error."""
+    row: Dict[str, Any] = dict.fromkeys(name for name, _ in GAME_COLUMNS)
+    if review is not None:
+        row.update(review.summary())
+    elif headers:
+        row.update({column: headers.get(tag) for tag, column in HEADER_COLUMNS.items()})
+    row["game"] = game
+    row["error"] = error
+    return row
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+    except ImportError as e:
+        raise ImportError("review tables need pyarrow: pip install 'shatranj[arrow]'") from e
+    return pyarrow
+
+
+def schema(columns: Sequence[Tuple[str, str]]) -> Any:
+    pa = _pyarrow()
+    return pa.schema([(name, getattr(pa, kind)()) for name, kind in columns])
+
+
+def table(columns: Sequence[Tuple[str, str]], data: Dict[str, List[Any]]) -> Any:
+    """A pyarrow Table of ``data`` (a list per column) with the schema of ``columns``."""
+    pa = _pyarrow()
+    return pa.Table.from_pydict({name: data[name] for name, _ in columns}, schema=schema(columns))
+
+
+def moves_table(reviews: Iterable[GameReview], first_game: int = 0) -> Any:
+    """The moves of ``reviews`` as one pyarrow Table, games numbered from ``first_game``."""
+    data: Dict[str, List[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
+    for index, review in enumerate(reviews, first_game):
+        for name, values in move_rows(review, index).items():
+            data[name].extend(values)
+    return table(MOVE_COLUMNS, data)
+
+
+def games_table(rows: Iterable[Dict[str, Any]]) -> Any:
+    """Rows of :func:`game_row` as one pyarrow Table."""
+    data: Dict[str, List[Any]] = {name: [] for name, _ in GAME_COLUMNS}
+    for row in rows:
+        for name, _ in GAME_COLUMNS:
+            data[name].append(row[name])
+    return table(GAME_COLUMNS, data)
+
+
+def to_polars(arrow_table: Any) -> Any:
+    try:
+        import polars as pl
+    except ImportError as e:
+        raise ImportError("to_polars needs polars: pip install 'shatranj[polars]'") from e
+    return pl.from_arrow(arrow_table)
