@@ -13,7 +13,9 @@ this process.
 - :func:`selfplay` plays a match of self-play games, a contiguous range of game indices per
   task (game *i* depends only on the seed and *i*, so the games equal a local
   :func:`shatranj.selfplay` of the same settings), each task on its own GPU when asked.
-- :func:`run_tasks` is the core all three use: it takes a module-level function and a list of
+- :func:`review_pgn` reviews a PGN database as :func:`shatranj.review.review_pgn` does, a few
+  games per task, with the same outputs and checkpoint.
+- :func:`run_tasks` is the core they all use: it takes a module-level function and a list of
   payloads and returns the results in payload order. A new distributed job is a payload type,
   a module-level task function and a call of :func:`run_tasks`, with :class:`TextProgress` or
   a callback for progress and ``on_result`` to stream results.
@@ -65,6 +67,7 @@ __all__ = [
     "cluster_cpus",
     "connect",
     "perft",
+    "review_pgn",
     "run_tasks",
     "selfplay",
 ]
@@ -712,3 +715,103 @@ def selfplay(
         stats=_merge_stats([part.stats for part in parts], wall),
         interrupted=any(part.interrupted for part in parts),
     )
+
+
+# --- game review ----------------------------------------------------------------------------
+
+# One review task: the review's settings and a run of consecutive games, as (index, PGN text).
+ReviewPayload = Tuple[Dict[str, Any], List[Tuple[int, str]]]
+
+
+def _review_task(payload: ReviewPayload) -> List[Tuple[int, Any, int]]:
+    import io
+
+    import dataclasses
+
+    from . import pgn
+    from .review import GameFailure, iter_reviews
+
+    settings, texts = payload
+    games = [pgn.read_game(io.StringIO(text)) for _, text in texts]
+    results: List[Tuple[int, Any, int]] = []
+    for i, _, review, positions in iter_reviews(None, games=games, workers=1, **settings):
+        # iter_reviews numbers these games from 0: give back their index in the source.
+        index = texts[i][0]
+        if isinstance(review, GameFailure):
+            review = dataclasses.replace(review, game=index)
+        results.append((index, review, positions))
+    return results
+
+
+def review_pgn(
+    source: Any,
+    engine: Union[None, str, Sequence[str]] = None,
+    limit: Any = None,
+    *,
+    address: Optional[str] = None,
+    pgn_out: Union[str, "os.PathLike[str]", None] = None,
+    moves_table: Union[str, "os.PathLike[str]", None] = None,
+    games_table: Union[str, "os.PathLike[str]", None] = None,
+    checkpoint: Union[str, "os.PathLike[str]", None] = None,
+    filter: Optional[Any] = None,
+    from_comments: bool = False,
+    multipv: int = 1,
+    threads: int = 1,
+    hash_mb: int = 64,
+    timeout: Optional[float] = 10.0,
+    on_error: Literal["skip", "raise"] = "skip",
+    games_per_task: int = 4,
+    max_retries: int = 3,
+    progress: Union[bool, Callable[[int, int], object]] = True,
+) -> Any:
+    """:func:`shatranj.review.review_pgn` on a Ray cluster: the same arguments and outputs, with
+    the games of the source read here and reviewed ``games_per_task`` to a task on the
+    cluster's workers (``engine`` is ``None`` for the in-process search, or a UCI engine's
+    command that exists on every node). Each game's review depends only on the game, so the
+    results equal a local review's; they are written here in the source's order, a wave of
+    tasks at a time, with the same checkpoint and resumption. Returns a
+    :class:`shatranj.review.DatabaseReview`.
+    """
+    from .pgn import stream_games
+    from .review import check_limit
+    from .review._database import DatabaseWriter, settings
+
+    _check_count("games_per_task", games_per_task, 1)
+    if engine is not None and not isinstance(engine, (str, list, tuple)):
+        raise TypeError("engine must be None or a UCI engine's command (an engine object cannot travel)")
+    if not from_comments:
+        check_limit(limit)
+    writer = DatabaseWriter(
+        settings(source, engine, limit, filter, from_comments, multipv),
+        pgn_out=pgn_out, moves_table=moves_table, games_table=games_table, checkpoint=checkpoint,
+        progress=progress, commit_every=1 << 30,
+    )  # fmt: skip
+    review_settings: Dict[str, Any] = {
+        "engine": engine, "limit": limit, "from_comments": from_comments, "multipv": multipv,
+        "threads": threads, "hash_mb": hash_mb, "timeout": timeout, "on_error": on_error,
+    }  # fmt: skip
+    games = stream_games(source, filter=filter, threads=1)
+    complete = False
+    try:
+        connect(address)
+        wave_size = max(1, cluster_cpus() // threads) * TASKS_PER_CPU * games_per_task
+        numbered = ((i, g) for i, g in enumerate(games) if i >= writer.resume_at)
+        while True:
+            wave = [item for _, item in zip(range(wave_size), numbered)]
+            if not wave:
+                break
+            tasks: List[ReviewPayload] = [
+                (review_settings, [(i, str(g)) for i, g in wave[start : start + games_per_task]])
+                for start in range(0, len(wave), games_per_task)
+            ]
+            results = run_tasks(_review_task, tasks, name="review", max_retries=max_retries, num_cpus=threads)
+            originals = dict(wave)
+            for group in results:
+                for index, reviewed, positions in group:
+                    writer.add(index, originals[index], reviewed, positions)
+            writer.commit()
+        complete = True
+    finally:
+        games.close()
+        writer.close(complete=complete, skipped=[str(e) for e in games.errors])
+    return writer.result

@@ -403,3 +403,36 @@ def _rendezvous(markers: Tuple[str, str]) -> bool:
             return True
         time.sleep(0.01)
     return False
+
+
+def test_review_pgn_on_the_cluster_equals_a_local_review(tmp_path: Path) -> None:
+    import random
+
+    import pyarrow.parquet as pq
+
+    import shatranj.pgn
+    from shatranj import review
+    from shatranj.engine import Limit
+
+    seed = 11
+    print("seed", seed)
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(7):
+        board = shatranj.Board()
+        for _ in range(rng.randint(6, 24)):
+            board.push(rng.choice(list(board.legal_moves)))
+        texts.append(str(shatranj.pgn.Game.from_board(board)))
+    source = tmp_path / "games.pgn"
+    source.write_text("\n\n".join(texts) + "\n")
+    limit = Limit(nodes=1500)
+    outputs = {}
+    for name, run in (("local", review.review_pgn), ("cluster", distributed.review_pgn)):
+        folder = tmp_path / name
+        folder.mkdir()
+        done = run(source, None, limit, pgn_out=folder / "out.pgn", moves_table=folder / "moves.parquet", games_table=folder / "games.parquet", progress=False)
+        assert done.games == 7
+        outputs[name] = folder
+    assert (outputs["local"] / "out.pgn").read_bytes() == (outputs["cluster"] / "out.pgn").read_bytes()
+    for table in ("moves.parquet", "games.parquet"):
+        assert pq.read_table(outputs["local"] / table).equals(pq.read_table(outputs["cluster"] / table))

@@ -1,0 +1,35 @@
+"""examples/review.ipynb, the game-review walkthrough of the docs, runs top to bottom and shows
+what it promises: the review with its graph, the board at the worst blunder, and a database as a
+polars DataFrame."""
+
+from __future__ import annotations
+
+from typing import Any, List
+
+import pytest
+
+from support.repo import ROOT
+
+nbclient = pytest.importorskip("nbclient")
+nbformat = pytest.importorskip("nbformat")
+pytest.importorskip("polars")
+
+
+def _outputs(notebook: Any) -> List[Any]:
+    return [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
+
+
+def test_the_review_notebook_runs_and_shows_the_review(tmp_path: Any) -> None:
+    notebook = nbformat.read(str(ROOT / "examples" / "review.ipynb"), as_version=4)
+    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    outputs = _outputs(notebook)
+    html = [out.data["text/html"] for out in outputs if "data" in out and "text/html" in out.data]
+    # The review's own view: its table, the evaluation graph and the board before the worst move.
+    assert any("shatranj-review-graph" in h and h.count("<svg") == 2 for h in html)
+    svgs = [out.data["image/svg+xml"] for out in outputs if "data" in out and "image/svg+xml" in out.data]
+    assert len(svgs) == 1 and "<svg" in svgs[0]
+    text = "\n".join(out.text for out in outputs if out.output_type == "stream")
+    assert "Blunder" in text or "Mistake" in text or "Inaccuracy" in text
+    plain = "\n".join(out.data.get("text/plain", "") for out in outputs if "data" in out)
+    assert "shape: (4, 6)" in plain and "Paul Morphy" in plain
