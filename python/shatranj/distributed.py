@@ -759,6 +759,7 @@ def review_pgn(
     threads: int = 1,
     hash_mb: int = 64,
     timeout: Optional[float] = 10.0,
+    position_timeout: Optional[float] = None,
     on_error: Literal["skip", "raise"] = "skip",
     games_per_task: int = 4,
     max_retries: int = 3,
@@ -788,7 +789,8 @@ def review_pgn(
     )  # fmt: skip
     review_settings: Dict[str, Any] = {
         "engine": engine, "limit": limit, "from_comments": from_comments, "multipv": multipv,
-        "threads": threads, "hash_mb": hash_mb, "timeout": timeout, "on_error": on_error,
+        "threads": threads, "hash_mb": hash_mb, "timeout": timeout, "position_timeout": position_timeout,
+        "on_error": on_error,
     }  # fmt: skip
     games = stream_games(source, filter=filter, threads=1)
     complete = False

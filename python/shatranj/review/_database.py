@@ -87,8 +87,7 @@ class _Pool:
             try:
                 review = review_game(game, analyser=analyser, progress=check, **kwargs)
             except ReviewEngineError as error:
-                cause = error.__cause__ or error
-                return GameFailure(index, dict(game.headers), error.ply, f"{type(cause).__name__}: {cause}"), 0
+                return GameFailure(index, dict(game.headers), error.ply, str(error)), 0
             return review, len(review.moves) + 1
         finally:
             self._free.put(analyser)
@@ -126,6 +125,7 @@ def iter_reviews(
     threads: int = 1,
     hash_mb: int = 64,
     timeout: Optional[float] = 10.0,
+    position_timeout: Optional[float] = None,
     on_error: OnError = "skip",
     skip: int = 0,
     games: Optional[Any] = None,
@@ -152,16 +152,16 @@ def iter_reviews(
         from ..pgn import stream_games
 
         games = stream_games(source, filter=filter, threads=1)
+    # An engine object searches one position at a time; commands and None give one per worker.
     own_engines = engine is None or not hasattr(engine, "analyse")
 
     def make() -> Optional[Analyser]:
         if from_comments:
             return None
-        return Analyser(engine, limit, multipv=multipv, threads=threads, hash_mb=hash_mb, timeout=timeout)
+        return Analyser(engine, limit, multipv=multipv, threads=threads, hash_mb=hash_mb, timeout=timeout, position_timeout=position_timeout)
 
     if not own_engines and count > 1:
         raise ValueError("one engine object cannot serve several workers: pass a command, or workers=1")
-    # Chess960 boards need an in-process engine made for them: the games say which.
     kwargs: Dict[str, Any] = {"from_comments": from_comments}
     pool = _Pool(make, count)
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=count, thread_name_prefix="shatranj-review")
@@ -494,6 +494,7 @@ def review_pgn(
     threads: int = 1,
     hash_mb: int = 64,
     timeout: Optional[float] = 10.0,
+    position_timeout: Optional[float] = None,
     on_error: OnError = "skip",
     progress: Union[bool, DatabaseProgress] = True,
     commit_every: int = 32,
@@ -525,7 +526,7 @@ def review_pgn(
     try:
         reviews = iter_reviews(
             source, engine, limit, workers=workers, from_comments=from_comments, multipv=multipv, threads=threads,
-            hash_mb=hash_mb, timeout=timeout, on_error=on_error, skip=writer.resume_at, games=games,
+            hash_mb=hash_mb, timeout=timeout, position_timeout=position_timeout, on_error=on_error, skip=writer.resume_at, games=games,
         )  # fmt: skip
         with contextlib.closing(reviews):
             for index, game, review, positions in reviews:

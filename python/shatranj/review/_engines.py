@@ -10,6 +10,7 @@ command, which it starts, restarts when it dies or hangs, and closes.
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any, List, NamedTuple, Optional, Sequence, Union
 
 from .._core import Board, Move
@@ -62,9 +63,10 @@ class Analyser:
 
     ``engine`` is an :data:`EngineSpec`. Engines passed in are used as they are and left open;
     engines made here (``None`` or a command) are owned and closed. ``threads`` and
-    ``hash_mb`` configure engines made here (the in-process one plays Chess960 games too). A command's engine that dies or hangs (no answer
-    within ``timeout`` seconds beyond the limit) is started again and the position retried
-    once (``retries``).
+    ``hash_mb`` configure engines made here (the in-process one plays Chess960 games too). A
+    command's engine that dies, stops answering (``timeout`` seconds of silence), or searches one
+    position longer than ``position_timeout`` seconds is killed, started again and the position
+    retried ``retries`` times.
     """
 
     def __init__(
@@ -76,6 +78,7 @@ class Analyser:
         threads: int = 1,
         hash_mb: int = 64,
         timeout: Optional[float] = 10.0,
+        position_timeout: Optional[float] = None,
         retries: int = 1,
     ) -> None:
         if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
@@ -85,6 +88,7 @@ class Analyser:
         self._threads = threads
         self._hash_mb = hash_mb
         self._timeout = timeout
+        self._position_timeout = position_timeout
         self._retries = retries
         self._command: Optional[Any] = None
         self._owned = False
@@ -130,13 +134,23 @@ class Analyser:
         """The engine's best lines of ``board`` (its move stack counts for repetitions)."""
         attempts = 0
         while True:
+            watchdog = None
+            if self._command is not None and self._position_timeout is not None:
+                watchdog = threading.Timer(self._position_timeout, self.stop)
+                watchdog.daemon = True
+                watchdog.start()
             try:
                 return self._analyse(board)
             except (EngineError, OSError) as error:
                 attempts += 1
+                overran = watchdog is not None and watchdog.finished.is_set()
+                why = f"no answer within {self._position_timeout} s" if overran else str(error)
                 if self._command is None or attempts > self._retries:
-                    raise ReviewEngineError(f"the engine failed at ply {ply}: {error}", ply) from error
+                    raise ReviewEngineError(f"the engine failed at ply {ply}: {why}", ply) from error
                 self._restart()
+            finally:
+                if watchdog is not None:
+                    watchdog.cancel()
 
     def _restart(self) -> None:
         try:

@@ -19,7 +19,7 @@ from ._engines import Analyser, EngineSpec, Line
 from ._record import GameReview, MoveReview
 
 #: A game to review: a PGN game (its main line), or a board whose move stack is the game.
-GameLike = Union["Any", Board]
+GameLike = Union[Any, Board]
 #: ``progress(done, total)``: positions evaluated so far, of all.
 PositionProgress = Callable[[int, int], object]
 
@@ -64,6 +64,7 @@ def review_game(
     hash_mb: int = 64,
     start_eval: Optional[d.Evaluation] = None,
     timeout: Optional[float] = 10.0,
+    position_timeout: Optional[float] = None,
     progress: Optional[PositionProgress] = None,
     analyser: Optional[Analyser] = None,
 ) -> GameReview:
@@ -74,7 +75,8 @@ def review_game(
     ``engine`` is ``None`` (the shatranj search in this process, ``threads`` threads and
     ``hash_mb`` MiB), an :class:`~shatranj.engine.Engine`, a
     :class:`~shatranj.engine.SimpleEngine`, or a UCI engine's command (started, and restarted
-    once if it dies or hangs on a position, then closed). ``limit`` bounds each search
+    once if it dies, stops answering for ``timeout`` seconds, or searches one position longer
+    than ``position_timeout`` seconds; then closed). ``limit`` bounds each search
     (default ``Limit(nodes=100_000)``); ``multipv`` keeps that many lines per position. Every
     game starts with a cleared hash, so with fixed nodes or depth and one thread the same game
     gives the same review.
@@ -93,7 +95,7 @@ def review_game(
         raise ValueError("from_comments=True reviews without an engine: pass no engine")
     own: Optional[Analyser] = None
     if not from_comments and analyser is None:
-        own = analyser = Analyser(engine, limit, multipv=multipv, threads=threads, hash_mb=hash_mb, timeout=timeout)
+        own = analyser = Analyser(engine, limit, multipv=multipv, threads=threads, hash_mb=hash_mb, timeout=timeout, position_timeout=position_timeout)
     try:
         return _review(start, moves, headers, comment_evals, analyser, start_eval, game, progress)
     finally:

@@ -145,3 +145,11 @@ def test_bad_database_arguments_are_typed_errors(tmp_path: Path, kwargs: Dict[st
     source = _database(tmp_path / "games.pgn", 1)
     with pytest.raises(error):
         review.review_pgn(source, limit=LIMIT, progress=False, **kwargs)
+
+
+def test_an_engine_that_never_finishes_a_search_is_killed_and_its_game_reported(tmp_path: Path) -> None:
+    source = _database(tmp_path / "games.pgn", 2)
+    hanging: List[str] = [sys.executable, FAKE_UCI, "hang"]
+    done = review.review_pgn(source, hanging, LIMIT, workers=2, progress=False, timeout=5, position_timeout=0.5)
+    assert [f.game for f in done.failures] == [0, 1]
+    assert all("no answer within 0.5 s" in f.message and f.ply == 0 for f in done.failures)
