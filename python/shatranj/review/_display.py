@@ -75,6 +75,27 @@ def _figure(value: Any, digits: int = 1) -> str:
     return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
+class PlyView:
+    """A review seen at one move, for a notebook: the graph with the move marked and the board
+    before it, the move played in red and the engine's better one in green."""
+
+    def __init__(self, review: GameReview, ply: int) -> None:
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(review.moves):
+            raise ValueError(f"ply must be a move of the game, 1 … {len(review.moves)}, not {ply!r}")
+        self.review = review
+        self.move = review.moves[ply - 1]
+
+    def _repr_html_(self) -> str:
+        move = self.move
+        caption = f"{move.label}: {move.comment or 'not judged'}"
+        if move.win_before is not None and move.win_after is not None:
+            caption += f" (White {move.win_before:.0f}% → {move.win_after:.0f}%)"
+        return (
+            f"<div class='shatranj-review'>{graph_svg(self.review, ply=move.ply)}"
+            f"<div><p>{html.escape(caption)}</p>{board_svg(self.review, move)}</div></div>"
+        )
+
+
 def review_html(review: GameReview) -> str:
     """The notebook view: a table of each side's figures, the graph, and the board before the
     worst move (the one that gave away the most Win%) with the better move drawn."""

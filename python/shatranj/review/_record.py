@@ -191,6 +191,13 @@ class GameReview:
 
         return graph_svg(self, ply=ply, width=width, height=height)
 
+    def at(self, ply: int) -> Any:
+        """The review at move ``ply`` (1 is the first move) for a notebook: the graph with that
+        move marked and the board before it, with the move played and the better one drawn."""
+        from ._display import PlyView
+
+        return PlyView(self, ply)
+
     def plot(self, ax: Any = None) -> Any:
         """The evaluation graph with matplotlib (``pip install matplotlib``); returns the axes."""
         from ._display import plot

@@ -122,6 +122,15 @@ def test_the_notebook_view_shows_the_graph_and_the_worst_move() -> None:
     assert reviewed.graph_svg(ply=3).count("<circle") == len(reviewed.judged())
 
 
+def test_the_notebook_view_at_a_chosen_move() -> None:
+    reviewed = review.review_game(_game(), limit=LIMIT)
+    html = reviewed.at(9)._repr_html_()
+    assert html.count("<svg") == 2 and "5. Nxf7: Blunder." in html
+    assert 'x1="{0}"'.format(round(9 * 600 / 14, 2)) in html  # the marker line at ply 9
+    with pytest.raises(ValueError, match="ply"):
+        reviewed.at(15)
+
+
 def test_plot_draws_with_matplotlib() -> None:
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")

@@ -25,11 +25,13 @@ def test_the_review_notebook_runs_and_shows_the_review(tmp_path: Any) -> None:
     client.execute()
     outputs = _outputs(notebook)
     html = [out.data["text/html"] for out in outputs if "data" in out and "text/html" in out.data]
-    # The review's own view: its table, the evaluation graph and the board before the worst move.
-    assert any("shatranj-review-graph" in h and h.count("<svg") == 2 for h in html)
-    svgs = [out.data["image/svg+xml"] for out in outputs if "data" in out and "image/svg+xml" in out.data]
-    assert len(svgs) == 1 and "<svg" in svgs[0]
+    # The review's own view (its table, the evaluation graph and the board before the worst
+    # move), then the view at the worst move, captioned with it.
+    views = [h for h in html if "shatranj-review-graph" in h and h.count("<svg") == 2]
+    assert len(views) == 2 and "<table>" in views[0]
     text = "\n".join(out.text for out in outputs if out.output_type == "stream")
+    worst_label = text.splitlines()[-1].split(" ")[:2]  # the cell prints "12. Qb8+ Blunder. …"
+    assert " ".join(worst_label) + ":" in views[1]
     assert "Blunder" in text or "Mistake" in text or "Inaccuracy" in text
     plain = "\n".join(out.data.get("text/plain", "") for out in outputs if "data" in out)
     assert "shape: (4, 6)" in plain and "Paul Morphy" in plain
