@@ -98,6 +98,7 @@ def win_percent(score: Evaluation) -> float:
     """White's Win%, 0 … 100: ``50 + 50·winning_chances(cp)``, with cp clamped to ±1000 first and
     a mate (found or delivered) counted as ±1000 for the side that mates.
 
+    >>> from shatranj.review import win_percent
     >>> round(win_percent(100), 4), round(win_percent(300), 4), round(win_percent(1000), 4)
     (59.1026, 75.1126, 97.5447)
     """
@@ -108,6 +109,7 @@ def move_accuracy(win_before: float, win_after: float) -> float:
     """A move's accuracy, 0 … 100, from the mover's Win% before and after it: 100 when it did
     not drop, else ``103.1668·exp(−0.0435442·drop) − 3.1669 + 1`` clamped to 0 … 100.
 
+    >>> from shatranj.review import move_accuracy
     >>> round(move_accuracy(50, 40), 2)
     64.58
     """
@@ -160,6 +162,7 @@ def game_accuracy(
     evaluation before or after, or any value of whose window, is missing is left out. ``None``
     for a side without a move.
 
+    >>> from shatranj.review import game_accuracy
     >>> [round(a, 2) for a in game_accuracy([-900, -900])]
     [10.66, 100.0]
     """
