@@ -1,12 +1,13 @@
 //! `shatranj`: the command-line tool. Without arguments it is a UCI engine on stdin/stdout;
 //! `shatranj bench` prints the search's node-count signature; `shatranj perft` counts trees;
-//! `shatranj selfplay` plays many games at once.
+//! `shatranj selfplay` plays many games at once; `shatranj review` reviews games as lichess does.
 
 mod bench_cmd;
 mod datagen_cmd;
 mod evaluator;
 mod perft_cmd;
 mod progress;
+mod review_cmd;
 mod selfplay_cmd;
 mod train_cmd;
 
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 #[command(
     name = "shatranj",
     version,
-    about = "A chess engine: UCI on stdin/stdout when run without arguments; bench and perft"
+    about = "A chess engine: UCI on stdin/stdout when run without arguments; bench, perft, selfplay, datagen, train and review"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -37,6 +38,10 @@ enum Command {
     Datagen(datagen_cmd::DatagenArgs),
     /// Train a network on datagen's shards and write it quantised.
     Train(train_cmd::TrainArgs),
+    /// Review games as lichess does: each position evaluated once, every move given its
+    /// accuracy and judged (inaccuracy, mistake, blunder), each side its accuracy and ACPL;
+    /// written as an annotated PGN, resumable with --checkpoint.
+    Review(review_cmd::ReviewArgs),
     /// Speak UCI on stdin/stdout (also what running without arguments does).
     Uci,
 }
@@ -80,6 +85,15 @@ fn main() -> ExitCode {
         }
         Some(Command::Train(args)) => {
             return match train_cmd::run(args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(e.exit_code())
+                }
+            };
+        }
+        Some(Command::Review(args)) => {
+            return match review_cmd::run(args) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
