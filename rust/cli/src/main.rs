@@ -8,6 +8,7 @@ mod evaluator;
 mod perft_cmd;
 mod progress;
 mod review_cmd;
+mod review_table;
 mod selfplay_cmd;
 mod train_cmd;
 

@@ -59,6 +59,10 @@ pub struct ReviewArgs {
     /// Write the annotated games here (default: standard output, unless --table is given).
     #[arg(long, value_name = "FILE")]
     pgn_out: Option<PathBuf>,
+    /// Write one row per move here as CSV (`.csv`), and one row per game beside it
+    /// (`NAME.games.csv`).
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
     /// Record progress here; a rerun with the same file resumes where the last one stopped.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
@@ -140,11 +144,12 @@ fn settings_line(a: &ReviewArgs) -> String {
             .map_or("-".to_owned(), |p| p.display().to_string())
     };
     format!(
-        "input {} | {} | {} | pgn {}",
+        "input {} | {} | {} | pgn {} | table {}",
         a.games.display(),
         source,
         limit,
         path(&a.pgn_out),
+        path(&a.table),
     )
 }
 
@@ -196,7 +201,8 @@ struct Job {
 /// What a worker made of one game.
 enum Outcome {
     Done {
-        pgn: String,
+        /// The text of each output: annotated PGN, move rows, game row.
+        texts: [String; 3],
         positions: u64,
     },
     Failed(String),
@@ -292,6 +298,7 @@ fn review_game(analyser: &mut WorkerAnalyser, game: &PgnGame) -> Result<(GameRev
 }
 
 fn work(job: Job, analyser: &mut WorkerAnalyser, settings: &Settings) -> Outcome {
+    let index = job.index;
     let game = match job.game {
         Ok(g) => g,
         Err(e) => return Outcome::Failed(format!("{e}")),
@@ -306,7 +313,12 @@ fn work(job: Job, analyser: &mut WorkerAnalyser, settings: &Settings) -> Outcome
         Err(e) => return Outcome::Failed(format!("cannot write the annotated game: {e}")),
     };
     pgn.push_str("\n\n");
-    Outcome::Done { pgn, positions }
+    let texts = [
+        pgn,
+        crate::review_table::move_rows(index, &review),
+        crate::review_table::game_row(index, &game, &review),
+    ];
+    Outcome::Done { texts, positions }
 }
 
 /// An output file written game by game, with its length known.
@@ -477,9 +489,9 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
     // The checkpoint, if resuming.
     let resume = match &args.checkpoint {
         None => None,
-        Some(path) if args.pgn_out.is_none() => {
+        Some(path) if args.pgn_out.is_none() && args.table.is_none() => {
             return Err(usage(format!(
-                "--checkpoint {} needs --pgn-out: standard output cannot be resumed",
+                "--checkpoint {} needs --pgn-out or --table: standard output cannot be resumed",
                 path.display()
             )));
         }
@@ -502,15 +514,33 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
             Err(e) => return Err(usage(format!("cannot read {}: {e}", path.display()))),
         },
     };
-    let keep = |i: usize| {
-        resume
-            .as_ref()
-            .and_then(|c| c.bytes.get(i).copied().flatten())
+    // The outputs: annotated PGN, move table, game table (see `Outcome::Done`).
+    let table_paths = match &args.table {
+        None => None,
+        Some(t) => Some(crate::review_table::paths(t).map_err(usage)?),
     };
-    let mut pgn_out = match &args.pgn_out {
-        Some(p) => Output::open(p, resume.as_ref().map(|_| keep(0).unwrap_or(0)))?,
-        None => Output::stdout(),
-    };
+    let paths: [Option<PathBuf>; 3] = [
+        args.pgn_out.clone(),
+        table_paths.as_ref().map(|p| p.0.clone()),
+        table_paths.as_ref().map(|p| p.1.clone()),
+    ];
+    let mut outputs: Vec<Option<Output>> = Vec::new();
+    for (i, path) in paths.iter().enumerate() {
+        outputs.push(match path {
+            Some(p) => {
+                let keep = resume
+                    .as_ref()
+                    .map(|c| c.bytes.get(i).copied().flatten().unwrap_or(0));
+                let mut out = Output::open(p, keep)?;
+                if keep.is_none() && i > 0 {
+                    out.write(crate::review_table::header(i))?;
+                }
+                Some(out)
+            }
+            None if i == 0 && args.table.is_none() => Some(Output::stdout()),
+            None => None,
+        });
+    }
 
     let source_file = Source::open(&args.games)
         .map_err(|e| usage(format!("cannot open {}: {e}", args.games.display())))?;
@@ -580,7 +610,7 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
     let mut checkpoint = Checkpoint {
         settings: settings_text,
         games: done_before,
-        bytes: vec![args.pgn_out.as_ref().map(|_| pgn_out.bytes)],
+        bytes: byte_counts(&outputs, &paths),
     };
     if let Some(path) = &args.checkpoint {
         checkpoint.save(path)?;
@@ -648,8 +678,8 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
         // Write what is next in order.
         while !halted && let Some(outcome) = pending.remove(&next_to_write) {
             match outcome {
-                Outcome::Done { pgn, positions } => {
-                    if let Err(e) = pgn_out.write(&pgn) {
+                Outcome::Done { texts, positions } => {
+                    if let Err(e) = write_all(&mut outputs, &texts) {
                         failure = Some(e);
                         halted = true;
                         break;
@@ -678,8 +708,8 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
         if let Some(path) = &args.checkpoint
             && last_save.elapsed() >= Duration::from_millis(500)
         {
-            pgn_out.flush()?;
-            checkpoint.bytes = vec![Some(pgn_out.bytes)];
+            flush_all(&mut outputs)?;
+            checkpoint.bytes = byte_counts(&outputs, &paths);
             checkpoint.save(path)?;
             last_save = Instant::now();
         }
@@ -689,9 +719,9 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
     for h in handles {
         let _ = h.join();
     }
-    pgn_out.flush()?;
+    flush_all(&mut outputs)?;
     if let Some(path) = &args.checkpoint {
-        checkpoint.bytes = vec![Some(pgn_out.bytes)];
+        checkpoint.bytes = byte_counts(&outputs, &paths);
         checkpoint.save(path)?;
     }
     if let Some(bar) = &bar {
@@ -716,6 +746,31 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
         return Err(ReviewError::Interrupted);
     }
     Ok(())
+}
+
+fn write_all(outputs: &mut [Option<Output>], texts: &[String; 3]) -> Result<(), ReviewError> {
+    for (out, text) in outputs.iter_mut().zip(texts) {
+        if let Some(out) = out {
+            out.write(text)?;
+        }
+    }
+    Ok(())
+}
+
+fn flush_all(outputs: &mut [Option<Output>]) -> Result<(), ReviewError> {
+    for out in outputs.iter_mut().flatten() {
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// Each file output's length (`None` for an output not asked for, or standard output).
+fn byte_counts(outputs: &[Option<Output>], paths: &[Option<PathBuf>; 3]) -> Vec<Option<u64>> {
+    outputs
+        .iter()
+        .zip(paths)
+        .map(|(o, p)| p.as_ref().and(o.as_ref()).map(|o| o.bytes))
+        .collect()
 }
 
 fn warn(bar: &Option<ProgressBar>, text: &str) {

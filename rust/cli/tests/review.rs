@@ -297,3 +297,182 @@ fn a_checkpointed_run_resumes_where_it_stopped() {
         std::fs::read(&many_whole).unwrap()
     );
 }
+
+/// A lichess-style export: evaluations in `[%eval]` comments, one missing.
+const COMMENTED: &str = r#"[Event "commented"]
+[Result "*"]
+
+1. e4 { [%eval 0.2] } 1... e5 { [%eval 0.25] } 2. Nf3 { [%eval -0.4] } 2... Nc6 { [%eval 0.9] }
+3. Bb5 { no eval here } 3... a6 { [%eval 1.0] } 4. Ba4 { [%eval -2.0] } 4... Nf6 { [%eval #-2] }
+5. O-O { [%eval #-5] } 5... Be7 { [%eval -3.0] } 6. Qe2 { [%eval -3.1] } 6... b5 { [%eval -12.0] }
+7. Bb3 { [%eval #-3] } 7... O-O { [%eval -8.0] } 8. c3 { [%eval #-4] } 8... d5 { [%eval #-4] } *
+
+[Event "scholar"]
+[Result "1-0"]
+
+1. e4 { [%eval 0.3] } 1... e5 { [%eval 0.25] } 2. Bc4 { [%eval 0.2] } 2... Nc6 { [%eval 0.3] }
+3. Qh5 { [%eval 0.1] } 3... Nf6 { [%eval #1] } 4. Qxf7# 1-0
+"#;
+
+/// Lichess's definitions again, in the plainest form, for the check below.
+mod plain {
+    pub fn win(cp: i32) -> f64 {
+        let cp = f64::from(cp.clamp(-1000, 1000));
+        50.0 + 50.0 * (2.0 / (1.0 + (-0.00368208 * cp).exp()) - 1.0)
+    }
+
+    pub fn accuracy(before: f64, after: f64) -> f64 {
+        if after >= before {
+            return 100.0;
+        }
+        let d = before - after;
+        (103.1668100711649 * (-0.04354415386753951 * d).exp() - 3.166924740191411 + 1.0)
+            .clamp(0.0, 100.0)
+    }
+
+    /// White's and Black's accuracy from White's centipawns (a mate as ±1000) after each
+    /// move, the start at +15, White moving first; `None` values skip their moves.
+    pub fn game(cps: &[Option<i32>]) -> [f64; 2] {
+        let mut wins = vec![Some(win(15))];
+        wins.extend(cps.iter().map(|c| c.map(win)));
+        let size = (cps.len() / 10).clamp(2, 8);
+        let mut moves = [Vec::new(), Vec::new()];
+        for i in 0..cps.len() {
+            let from = i.saturating_sub(size - 2).min(wins.len() - size);
+            let window: Option<Vec<f64>> = wins[from..from + size].iter().copied().collect();
+            let (Some(w), Some(a), Some(b)) = (window, wins[i], wins[i + 1]) else {
+                continue;
+            };
+            let mean = w.iter().sum::<f64>() / w.len() as f64;
+            let sd = (w.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / w.len() as f64).sqrt();
+            let acc = if i % 2 == 0 {
+                accuracy(a, b)
+            } else {
+                accuracy(100.0 - a, 100.0 - b)
+            };
+            moves[i % 2].push((acc, sd.clamp(0.5, 12.0)));
+        }
+        moves.map(|m| {
+            let weighted =
+                m.iter().map(|(a, w)| a * w).sum::<f64>() / m.iter().map(|(_, w)| w).sum::<f64>();
+            let harmonic = m.len() as f64 / m.iter().map(|(a, _)| 1.0 / a.max(1.0)).sum::<f64>();
+            (weighted + harmonic) / 2.0
+        })
+    }
+}
+
+#[test]
+fn from_comments_judges_and_scores_as_lichess_defines() {
+    let dir = temp("comments");
+    let games = dir.join("commented.pgn");
+    std::fs::write(&games, COMMENTED).unwrap();
+    let table = dir.join("t.csv");
+    let pgn_out = dir.join("out.pgn");
+    let o = shatranj(&[
+        "review",
+        s(&games),
+        "--from-comments",
+        "--quiet",
+        "--table",
+        s(&table),
+        "--pgn-out",
+        s(&pgn_out),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let moves = std::fs::read_to_string(&table).unwrap();
+    let rows: Vec<Vec<&str>> = moves
+        .lines()
+        .skip(1)
+        .map(|l| l.splitn(19, ',').collect())
+        .collect();
+    let judged: Vec<&str> = rows.iter().filter(|r| r[0] == "1").map(|r| r[16]).collect();
+    // By hand: 2. Nf3 drops 0.12 of winning chances, 2... Nc6 0.24, 4. Ba4 0.53; 5... Be7
+    // lets a mate go (to -3.00 from Black's side: under 7), 7. Bb3 walks into a mate from
+    // -12.00 (below -9.99), 7... O-O lets a mate go to 8.00 (above 7), 8. c3 walks into a
+    // mate from -8.00 (below -7). A mate delayed (5. O-O) or found (4... Nf6) is not
+    // judged, nor a move next to the missing evaluation (3. Bb5, 3... a6).
+    assert_eq!(
+        judged,
+        [
+            "",
+            "",
+            "Inaccuracy",
+            "Mistake",
+            "",
+            "",
+            "Blunder",
+            "",
+            "",
+            "Blunder",
+            "",
+            "",
+            "Inaccuracy",
+            "Mistake",
+            "Mistake",
+            ""
+        ]
+    );
+    // The scholar's mate: 3... Nf6 walks into a mate in one (a blunder), and the board
+    // says Black is mated after 4. Qxf7# though the comment has no evaluation.
+    let scholar: Vec<&Vec<&str>> = rows.iter().filter(|r| r[0] == "2").collect();
+    assert_eq!(scholar[5][16], "Blunder");
+    assert_eq!((scholar[6][8], scholar[6][9]), ("", "0"));
+
+    // Accuracy and ACPL per side against the plain restatement.
+    let cps = |text: &str| -> Vec<Option<i32>> {
+        text.split(' ')
+            .map(|t| match t {
+                "-" => None,
+                t if t.starts_with('#') => Some(if t.starts_with("#-") { -1000 } else { 1000 }),
+                t => Some(t.parse().unwrap()),
+            })
+            .collect()
+    };
+    let first = cps("20 25 -40 90 - 100 -200 #-2 #-5 -300 -310 -1200 #-3 -800 #-4 #-4");
+    let second = cps("30 25 20 30 10 #1 #1");
+    let table_games = std::fs::read_to_string(dir.join("t.games.csv")).unwrap();
+    let games_rows: Vec<Vec<&str>> = table_games
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    for (row, cps) in games_rows.iter().zip([&first, &second]) {
+        let [white, black] = plain::game(cps);
+        let got_white: f64 = row[8].parse().unwrap();
+        let got_black: f64 = row[9].parse().unwrap();
+        assert!((got_white - white).abs() < 1e-9, "{got_white} {white}");
+        assert!((got_black - black).abs() < 1e-9, "{got_black} {black}");
+        // ACPL: the mean loss over each side's moves with both evaluations known.
+        let mut losses = [Vec::new(), Vec::new()];
+        let mut prev = Some(15);
+        for (i, &next) in cps.iter().enumerate() {
+            if let (Some(b), Some(a)) = (prev, next) {
+                let loss = if i % 2 == 0 { b - a } else { a - b };
+                losses[i % 2].push(loss.clamp(0, 2000));
+            }
+            prev = next;
+        }
+        for side in 0..2 {
+            let l = &losses[side];
+            let mean = l.iter().sum::<i32>() as f64 / l.len() as f64;
+            assert_eq!(row[10 + side], ((mean + 0.5).floor() as i64).to_string());
+        }
+    }
+    // The annotated PGN: NAGs and lichess's comments, the evaluations written back.
+    let pgn = std::fs::read_to_string(&pgn_out)
+        .unwrap()
+        .replace('\n', " ");
+    assert!(pgn.contains("2. Nf3 $6"), "{pgn}");
+    assert!(pgn.contains("(0.25 → -0.40) Inaccuracy."), "{pgn}");
+    assert!(pgn.contains("7. Bb3 $6"), "{pgn}");
+    assert!(
+        pgn.contains("(-12.00 → Mate in 3) Checkmate is now unavoidable."),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("(Mate in 3 → -8.00) Lost forced checkmate sequence."),
+        "{pgn}"
+    );
+    assert!(pgn.contains("{ no eval here }"), "{pgn}");
+    assert!(pgn.contains("4. Qxf7# { [%eval #+0] } 1-0"), "{pgn}");
+}

@@ -231,6 +231,8 @@ pub fn evals_from_comments(game: &PgnGame) -> Vec<PositionAnalysis> {
 pub struct MoveReview {
     /// 1 for the game's first move.
     pub ply: usize,
+    /// The full-move number the move is played at (`12` for `12. Nf3` and `12... Nf6`).
+    pub move_number: u32,
     pub color: Color,
     pub mv: Move,
     pub san: String,
@@ -316,6 +318,7 @@ pub fn review_moves(
         }
         out.push(MoveReview {
             ply: i + 1,
+            move_number: pos.fullmove_number(),
             color,
             mv: m,
             san: to_san(&pos, m),
