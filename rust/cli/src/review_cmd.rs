@@ -21,6 +21,7 @@ use shatranj_engine::review::{
     self, AnalyseError, Analyser, EngineAnalyser, GameReview, analyse_game, annotate,
     evals_from_comments, review_moves,
 };
+use shatranj_engine::uci_client::{UciAnalyser, UciEngineConfig};
 use shatranj_engine::{Engine, EngineOptions, Evaluation, Limits};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -48,6 +49,18 @@ pub struct ReviewArgs {
     /// No engine: the evaluations of the games' own `[%eval]` comments (lichess exports).
     #[arg(long)]
     from_comments: bool,
+    /// An external UCI engine (Stockfish, …) instead of the built-in search: one process per
+    /// worker, `ucinewgame` per game; one that crashes or hangs is restarted and the position
+    /// retried once.
+    #[arg(long, value_name = "PATH")]
+    engine: Option<PathBuf>,
+    /// A UCI option for --engine, sent after --hash's `Hash` (repeatable).
+    #[arg(long = "engine-option", value_name = "NAME=VALUE")]
+    engine_options: Vec<String>,
+    /// Seconds an external engine may take for one position (beyond --movetime) before it
+    /// counts as hung.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    engine_timeout: f64,
     /// Games reviewed at once, one engine (one search thread) each; 0 means one per core.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -123,10 +136,15 @@ fn run_error(e: impl fmt::Display) -> ReviewError {
 
 /// Where the evaluations come from.
 #[derive(Clone)]
-enum Source_ {
+enum EvalSource {
     InProcess {
         limits: Limits,
         evaluation: Evaluation,
+    },
+    External {
+        config: UciEngineConfig,
+        limits: Limits,
+        timeout: Duration,
     },
     Comments,
 }
@@ -136,6 +154,13 @@ fn settings_line(a: &ReviewArgs) -> String {
     let limit = limit_text(a);
     let source = if a.from_comments {
         "comments".to_owned()
+    } else if let Some(engine) = &a.engine {
+        format!(
+            "engine {} options {} hash {}",
+            engine.display(),
+            a.engine_options.join(" "),
+            a.hash
+        )
     } else {
         format!("shatranj eval {}", a.eval_file)
     };
@@ -168,6 +193,9 @@ fn limits(a: &ReviewArgs) -> Result<Option<Limits>, ReviewError> {
         .filter(|&&x| x)
         .count();
     if a.from_comments {
+        if a.engine.is_some() {
+            return Err(usage("--from-comments needs no --engine"));
+        }
         if given > 0 {
             return Err(usage(
                 "--from-comments takes no --nodes, --depth or --movetime",
@@ -213,6 +241,7 @@ enum Outcome {
 /// A worker's analyser.
 enum WorkerAnalyser {
     InProcess(Box<EngineAnalyser>),
+    External(Box<UciAnalyser>),
     Comments,
 }
 
@@ -284,6 +313,16 @@ fn review_game(analyser: &mut WorkerAnalyser, game: &PgnGame) -> Result<(GameRev
             let r = analyse(a.as_mut(), game, &moves, mode).map_err(|e| {
                 format!(
                     "analysis failed at {}: {}",
+                    position_name(game, &moves, e.ply),
+                    e.error
+                )
+            })?;
+            (r, moves.len() as u64 + 1)
+        }
+        WorkerAnalyser::External(a) => {
+            let r = analyse(a.as_mut(), game, &moves, mode).map_err(|e| {
+                format!(
+                    "the engine failed at {} (after a restart and a retry): {}",
                     position_name(game, &moves, e.ply),
                     e.error
                 )
@@ -467,20 +506,74 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    let source = match limits {
-        None => Source_::Comments,
-        Some(limits) => Source_::InProcess {
+    let source = match (limits, &args.engine) {
+        (None, _) => EvalSource::Comments,
+        (Some(limits), None) => EvalSource::InProcess {
             limits,
             evaluation: Evaluation::from_name(&args.eval_file).map_err(usage)?,
         },
+        (Some(limits), Some(path)) => {
+            let mut config = UciEngineConfig::new(path);
+            for o in &args.engine_options {
+                let (name, value) = o
+                    .split_once('=')
+                    .ok_or_else(|| usage(format!("--engine-option {o:?}: want NAME=VALUE")))?;
+                config
+                    .options
+                    .push((name.trim().to_owned(), value.trim().to_owned()));
+            }
+            if !(args.engine_timeout > 0.0 && args.engine_timeout.is_finite()) {
+                return Err(usage(
+                    "--engine-timeout must be a positive number of seconds",
+                ));
+            }
+            EvalSource::External {
+                config,
+                limits,
+                timeout: Duration::from_secs_f64(args.engine_timeout),
+            }
+        }
     };
+    // Each worker's analyser, made before anything is read: an engine that cannot start
+    // is a usage error, not a run of failed games.
+    let mut analysers = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        analysers.push(match &source {
+            EvalSource::Comments => WorkerAnalyser::Comments,
+            EvalSource::InProcess { limits, evaluation } => {
+                let engine = Engine::new(EngineOptions {
+                    threads: 1,
+                    hash_mb: args.hash,
+                    evaluation: evaluation.clone(),
+                    ..EngineOptions::default()
+                })
+                .map_err(usage)?;
+                WorkerAnalyser::InProcess(Box::new(EngineAnalyser::new(engine, limits.clone())))
+            }
+            EvalSource::External {
+                config,
+                limits,
+                timeout,
+            } => {
+                let mut config = config.clone();
+                // The table size first, so that an --engine-option Hash still wins.
+                config
+                    .options
+                    .insert(0, ("Hash".to_owned(), args.hash.to_string()));
+                let a = UciAnalyser::start(config, limits.clone(), *timeout)
+                    .map_err(|e| usage(format!("--engine {}: {e}", config_path(&args))))?;
+                WorkerAnalyser::External(Box::new(a))
+            }
+        });
+    }
     let settings = Arc::new(Settings {
         annotator: format!(
             "shatranj {} review: {}",
             env!("CARGO_PKG_VERSION"),
-            match &source {
-                Source_::Comments => "[%eval] comments".to_owned(),
-                Source_::InProcess { .. } => format!("shatranj, {}", limit_text(&args)),
+            match &analysers[0] {
+                WorkerAnalyser::Comments => "[%eval] comments".to_owned(),
+                WorkerAnalyser::InProcess(_) => format!("shatranj, {}", limit_text(&args)),
+                WorkerAnalyser::External(a) => format!("{}, {}", a.name, limit_text(&args)),
             }
         ),
     });
@@ -566,20 +659,7 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
     let job_rx = Arc::new(Mutex::new(job_rx));
     let (out_tx, out_rx) = mpsc::channel::<(u64, Outcome)>();
     let mut handles = Vec::new();
-    for _ in 0..threads {
-        let mut analyser = match &source {
-            Source_::Comments => WorkerAnalyser::Comments,
-            Source_::InProcess { limits, evaluation } => {
-                let engine = Engine::new(EngineOptions {
-                    threads: 1,
-                    hash_mb: args.hash,
-                    evaluation: evaluation.clone(),
-                    ..EngineOptions::default()
-                })
-                .map_err(usage)?;
-                WorkerAnalyser::InProcess(Box::new(EngineAnalyser::new(engine, limits.clone())))
-            }
-        };
+    for mut analyser in analysers {
         let job_rx = Arc::clone(&job_rx);
         let out_tx = out_tx.clone();
         let stop = Arc::clone(&stop);
@@ -771,6 +851,12 @@ fn byte_counts(outputs: &[Option<Output>], paths: &[Option<PathBuf>; 3]) -> Vec<
         .zip(paths)
         .map(|(o, p)| p.as_ref().and(o.as_ref()).map(|o| o.bytes))
         .collect()
+}
+
+fn config_path(args: &ReviewArgs) -> String {
+    args.engine
+        .as_ref()
+        .map_or(String::new(), |p| p.display().to_string())
 }
 
 fn warn(bar: &Option<ProgressBar>, text: &str) {

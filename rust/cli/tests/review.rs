@@ -476,3 +476,159 @@ fn from_comments_judges_and_scores_as_lichess_defines() {
     assert!(pgn.contains("{ no eval here }"), "{pgn}");
     assert!(pgn.contains("4. Qxf7# { [%eval #+0] } 1-0"), "{pgn}");
 }
+
+/// Stockfish, where the machine has it: `$SHATRANJ_STOCKFISH`, `stockfish` on `PATH`, or
+/// Debian's `/usr/games/stockfish`. `None` (the test then says it is skipped) only when
+/// none is there and `SHATRANJ_REQUIRE_ENGINES` is unset: scripts/test installs it.
+fn stockfish() -> Option<PathBuf> {
+    let found = std::env::var_os("SHATRANJ_STOCKFISH")
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
+        .or_else(|| {
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+                .map(|d| d.join("stockfish"))
+                .find(|p| p.is_file())
+        })
+        .or_else(|| Some(PathBuf::from("/usr/games/stockfish")).filter(|p| p.is_file()));
+    if found.is_none() {
+        assert!(
+            std::env::var_os("SHATRANJ_REQUIRE_ENGINES").is_none(),
+            "SHATRANJ_REQUIRE_ENGINES is set but no Stockfish was found"
+        );
+        eprintln!("skipped: no Stockfish (set SHATRANJ_STOCKFISH or install it)");
+    }
+    found
+}
+
+#[test]
+fn stockfish_reviews_deterministically_at_fixed_nodes() {
+    let Some(sf) = stockfish() else { return };
+    let dir = temp("stockfish");
+    let games = games_file(&dir);
+    let mut outputs = Vec::new();
+    for (i, threads) in ["1", "2"].iter().enumerate() {
+        let out = dir.join(format!("out{i}.pgn"));
+        let table = dir.join(format!("t{i}.csv"));
+        let o = shatranj(&[
+            "review",
+            s(&games),
+            "--nodes",
+            "5000",
+            "--engine",
+            s(&sf),
+            "--engine-option",
+            "Threads=1",
+            "--threads",
+            threads,
+            "--pgn-out",
+            s(&out),
+            "--table",
+            s(&table),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("5 games reviewed, 1 skipped"),
+            "{}",
+            stderr(&o)
+        );
+        outputs.push((
+            std::fs::read_to_string(&out).unwrap(),
+            std::fs::read_to_string(&table).unwrap(),
+        ));
+    }
+    assert_eq!(outputs[0], outputs[1], "same bytes with one worker and two");
+    let pgn = outputs[0].0.replace('\n', " ");
+    assert!(pgn.contains("review: Stockfish"), "{pgn}");
+    assert!(pgn.contains("2. g4 $4"), "{pgn}");
+    assert!(
+        pgn.contains("Lost forced checkmate sequence. Ra8# was best."),
+        "{pgn}"
+    );
+    // Every position before a move was searched: each move row names the best move.
+    let moves = &outputs[0].1;
+    assert!(
+        moves
+            .lines()
+            .skip(1)
+            .all(|l| l.split(',').nth(10) != Some("")),
+        "{moves}"
+    );
+}
+
+/// A fake UCI engine that answers everything with a score and no move, and crashes (or,
+/// with FAKE_MODE=hang, stops answering) when the position holds FAKE_ON.
+const FAKE_ENGINE: &str = r#"#!/bin/sh
+while IFS= read -r line; do
+  case "$line" in
+    uci) echo "id name fake"; echo "option name Hash type spin default 16 min 1 max 64"; echo "uciok" ;;
+    isready) echo "readyok" ;;
+    position*) pos="$line" ;;
+    go*)
+      case "$pos" in
+        *"$FAKE_ON"*) if [ "$FAKE_MODE" = hang ]; then continue; else exit 3; fi ;;
+      esac
+      echo "info depth 1 score cp 7 pv"
+      echo "bestmove 0000" ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+#[test]
+fn an_engine_that_crashes_or_hangs_fails_its_game_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp("fake");
+    let games = games_file(&dir);
+    let fake = dir.join("fake-engine");
+    std::fs::write(&fake, FAKE_ENGINE).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for mode in ["crash", "hang"] {
+        let out = dir.join(format!("{mode}.pgn"));
+        let o = Command::new(env!("CARGO_BIN_EXE_shatranj"))
+            .args(["review", s(&games), "--nodes", "100", "--engine", s(&fake)])
+            .args([
+                "--engine-timeout",
+                "0.5",
+                "--threads",
+                "2",
+                "--pgn-out",
+                s(&out),
+            ])
+            .env("FAKE_ON", "g2g4")
+            .env("FAKE_MODE", mode)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert!(o.status.success(), "{mode}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        // The fool's mate's 2. g4 is where it fails, twice; the other games go on.
+        assert!(
+            err.contains("warning: game 1: the engine failed at ply 3 (after 2. g4) (after a restart and a retry)"),
+            "{mode}: {err}"
+        );
+        let what = if mode == "crash" {
+            "exited"
+        } else {
+            "sent no bestmove"
+        };
+        assert!(err.contains(what), "{mode}: {err}");
+        assert!(err.contains("4 games reviewed, 2 skipped"), "{mode}: {err}");
+        let pgn = std::fs::read_to_string(&out).unwrap();
+        assert!(!pgn.contains("[Event \"fool\"]") && pgn.contains("[Event \"after\"]"));
+    }
+    // An engine that cannot start is a usage error.
+    let o = shatranj(&[
+        "review",
+        s(&games),
+        "--nodes",
+        "100",
+        "--engine",
+        s(&dir.join("no-such-engine")),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot start the engine"),
+        "{}",
+        stderr(&o)
+    );
+}

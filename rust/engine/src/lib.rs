@@ -50,6 +50,7 @@ pub mod threads;
 pub mod time;
 pub mod tt;
 pub mod uci;
+pub mod uci_client;
 pub mod util;
 
 pub use engine::{
