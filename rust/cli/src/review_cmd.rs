@@ -675,7 +675,14 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
                 let outcome = if stop.load(Ordering::SeqCst) {
                     Outcome::Cancelled
                 } else {
-                    work(job, &mut analyser, &settings)
+                    // A bug in the review of one game is that game's failure, not a
+                    // worker gone with its job (the run would wait for it forever).
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        work(job, &mut analyser, &settings)
+                    }))
+                    .unwrap_or_else(|_| {
+                        Outcome::Failed("internal error (a panic) while reviewing it".to_owned())
+                    })
                 };
                 if out_tx.send((index, outcome)).is_err() {
                     return;
@@ -685,7 +692,7 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
     }
     drop(out_tx);
 
-    let bar = progress_bar(args.quiet);
+    let mut progress = Progress::new(args.quiet);
     let started = Instant::now();
     let mut checkpoint = Checkpoint {
         settings: settings_text,
@@ -748,7 +755,7 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
         let (index, outcome) = match out_rx.recv_timeout(Duration::from_millis(200)) {
             Ok(r) => r,
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                update_bar(&bar, &counts, started);
+                progress.update(&counts, started);
                 continue;
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -774,7 +781,7 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
                         halted = true;
                         break;
                     }
-                    warn(&bar, &format!("warning: {text}; skipped"));
+                    warn(&progress.bar, &format!("warning: {text}; skipped"));
                     counts.failed += 1;
                 }
                 Outcome::Cancelled => {
@@ -793,7 +800,7 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
             checkpoint.save(path)?;
             last_save = Instant::now();
         }
-        update_bar(&bar, &counts, started);
+        progress.update(&counts, started);
     }
     drop(job_tx);
     for h in handles {
@@ -804,7 +811,7 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
         checkpoint.bytes = byte_counts(&outputs, &paths);
         checkpoint.save(path)?;
     }
-    if let Some(bar) = &bar {
+    if let Some(bar) = &progress.bar {
         bar.finish_and_clear();
     }
     if !args.quiet {
@@ -872,15 +879,39 @@ fn progress_bar(quiet: bool) -> Option<ProgressBar> {
     Some(bar)
 }
 
-fn update_bar(bar: &Option<ProgressBar>, counts: &Counts, started: Instant) {
-    if let Some(bar) = bar {
+/// Progress: the bar's message on a terminal; elsewhere (a log) a line every 30 seconds
+/// unless --quiet.
+struct Progress {
+    bar: Option<ProgressBar>,
+    quiet: bool,
+    last_line: Instant,
+}
+
+impl Progress {
+    fn new(quiet: bool) -> Progress {
+        Progress {
+            bar: progress_bar(quiet),
+            quiet,
+            last_line: Instant::now(),
+        }
+    }
+
+    fn update(&mut self, counts: &Counts, started: Instant) {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
-        bar.set_message(format!(
+        let text = format!(
             "{} games reviewed, {} skipped, {} positions ({:.0}/s)",
             counts.reviewed,
             counts.failed,
             counts.positions,
             counts.positions as f64 / secs
-        ));
+        );
+        match &self.bar {
+            Some(bar) => bar.set_message(text),
+            None if !self.quiet && self.last_line.elapsed() >= Duration::from_secs(30) => {
+                eprintln!("review: {text}");
+                self.last_line = Instant::now();
+            }
+            None => {}
+        }
     }
 }
