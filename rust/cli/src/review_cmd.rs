@@ -255,11 +255,7 @@ fn analyse<A: Analyser>(
 where
     A::Error: fmt::Display,
 {
-    analyser.new_game(mode).map_err(|e| AnalyseError {
-        ply: 0,
-        error: e.to_string(),
-    })?;
-    analyse_game(analyser, &game.start, moves).map_err(|e| AnalyseError {
+    analyse_game(analyser, &game.start, moves, mode).map_err(|e| AnalyseError {
         ply: e.ply,
         error: e.error.to_string(),
     })

@@ -27,8 +27,9 @@
 //! }
 //! let engine = Engine::new(EngineOptions { threads: 1, hash_mb: 8, ..Default::default() }).unwrap();
 //! let mut analyser = EngineAnalyser::new(engine, Limits::depth(4));
-//! let analyses = analyse_game(&mut analyser, &start, &moves).unwrap();
-//! let r = review_moves(&start, &moves, &analyses, shatranj_chess::CastlingMode::Standard);
+//! let mode = shatranj_chess::CastlingMode::Standard;
+//! let analyses = analyse_game(&mut analyser, &start, &moves, mode).unwrap();
+//! let r = review_moves(&start, &moves, &analyses, mode);
 //! assert_eq!(r.moves[3].after, Some(Eval::Mated(Color::White)));
 //! assert_eq!(r.moves[2].advice.unwrap().judgement, review::Judgement::Blunder);
 //! assert!(r.accuracy[0].unwrap() < r.accuracy[1].unwrap());
@@ -48,7 +49,7 @@ use crate::limits::Limits;
 use shatranj_chess::pgn::{PgnGame, annotations};
 use shatranj_chess::san::to_san;
 use shatranj_chess::uci::to_uci;
-use shatranj_chess::{CastlingMode, Color, Move, Position};
+use shatranj_chess::{CastlingMode, Color, History, Move, Position};
 
 /// What an analyser says about one position: White's evaluation (unknown where a comment
 /// lacked one), and the best move and its line where an engine gave them.
@@ -134,42 +135,45 @@ pub struct AnalyseError<E> {
     pub error: E,
 }
 
-/// Whether a position is lichess's standard start (its evaluation is then [`START_EVAL`]).
-pub fn is_standard_start(start: &Position) -> bool {
-    let fen = start.fen();
-    // Move counters aside: a FEN tag of the standard setup is still the standard start.
-    let standard = Position::new().fen();
-    fen.split(' ').take(4).eq(standard.split(' ').take(4))
+/// Whether a game starts from lichess's standard start (its evaluation is then
+/// [`START_EVAL`]): the standard position, move counters included, in standard chess (as
+/// `shatranj.review` tells it: `board.fen() == STARTING_FEN and not board.chess960`).
+pub fn is_standard_start(start: &Position, mode: CastlingMode) -> bool {
+    mode == CastlingMode::Standard && start.fen() == Position::new().fen()
 }
 
-/// The evaluation of a position where the game is over on the board: checkmate (the side to
-/// move is mated) or stalemate (a draw); `None` where play goes on.
-pub fn finished_eval(pos: &Position) -> Option<Eval> {
-    if pos.has_legal_moves() {
-        None
-    } else if pos.is_check() {
-        Some(Eval::Mated(pos.turn()))
-    } else {
-        Some(Eval::Cp(0))
-    }
+/// The evaluation of a position where the game is over on the board, by python-chess's
+/// `Board.outcome()` without claims: checkmate (the side to move is mated), and the draws
+/// that need no claim (insufficient material, stalemate, seventy-five moves, fivefold
+/// repetition) as 0; `None` where play goes on.
+pub fn game_over_eval(history: &History) -> Option<Eval> {
+    let outcome = history.outcome(false)?;
+    Some(match outcome.winner {
+        Some(winner) => Eval::Mated(winner.other()),
+        None => Eval::Cp(0),
+    })
 }
 
-/// Analyses every position of a game once: `moves.len() + 1` results, position 0 being the
-/// start. A checkmate or stalemate on the board is not searched ([`finished_eval`]). The
-/// standard start's evaluation is [`START_EVAL`] (it is still searched, for its best move);
-/// any other start's is the analyser's.
+/// Analyses every position of a game once, after [`Analyser::new_game`]: `moves.len() + 1`
+/// results, position 0 being the start. A position where the game is over is not searched
+/// ([`game_over_eval`]). The standard start's evaluation is [`START_EVAL`] (it is still
+/// searched, for its best move); any other start's is the analyser's.
 pub fn analyse_game<A: Analyser>(
     analyser: &mut A,
     start: &Position,
     moves: &[Move],
+    mode: CastlingMode,
 ) -> Result<Vec<PositionAnalysis>, AnalyseError<A::Error>> {
+    analyser
+        .new_game(mode)
+        .map_err(|error| AnalyseError { ply: 0, error })?;
     let mut out = Vec::with_capacity(moves.len() + 1);
-    let mut pos = *start;
+    let mut history = History::new(*start);
     for ply in 0..=moves.len() {
         if ply > 0 {
-            pos.play_unchecked(moves[ply - 1]);
+            history.push_unchecked(moves[ply - 1]);
         }
-        let analysis = match finished_eval(&pos) {
+        let analysis = match game_over_eval(&history) {
             Some(eval) => PositionAnalysis {
                 eval: Some(eval),
                 ..PositionAnalysis::default()
@@ -178,7 +182,7 @@ pub fn analyse_game<A: Analyser>(
                 let mut a = analyser
                     .analyse(start, &moves[..ply])
                     .map_err(|error| AnalyseError { ply, error })?;
-                if ply == 0 && is_standard_start(start) {
+                if ply == 0 && is_standard_start(start, mode) {
                     a.eval = Some(START_EVAL);
                 }
                 a
@@ -192,19 +196,23 @@ pub fn analyse_game<A: Analyser>(
 /// The analyses of a game from its `[%eval]` comments (lichess exports carry them), no
 /// engine: position `i`'s evaluation is the comment after move `i`, unknown where missing.
 /// The start is [`START_EVAL`] for the standard start, else the `[%eval]` of the comment
-/// before the first move if any. A checkmate or stalemate on the board is evaluated from the
-/// board ([`finished_eval`]) whatever its comment says; a `#0` elsewhere is unknown.
+/// before the first move if any. A position where the game is over is evaluated from the
+/// board ([`game_over_eval`]) whatever its comment says; a `#0` elsewhere is unknown.
 pub fn evals_from_comments(game: &PgnGame) -> Vec<PositionAnalysis> {
+    let mode = match game.tag("Variant") {
+        Some(v) if shatranj_chess::pgn::is_chess960_variant(v) => CastlingMode::Chess960,
+        _ => CastlingMode::Standard,
+    };
     let mut out = Vec::new();
-    let mut pos = game.start;
+    let mut history = History::new(game.start);
     let mut node = Some(PgnGame::ROOT);
     while let Some(id) = node {
         if let Some(m) = game.node(id).mv {
-            pos.play_unchecked(m);
+            history.push_unchecked(m);
         }
-        let eval = if let Some(e) = finished_eval(&pos) {
+        let eval = if let Some(e) = game_over_eval(&history) {
             Some(e)
-        } else if id == PgnGame::ROOT && is_standard_start(&game.start) {
+        } else if id == PgnGame::ROOT && is_standard_start(&game.start, mode) {
             Some(START_EVAL)
         } else {
             annotations::eval(game.comment(id)).and_then(|c| match c.eval {
@@ -398,6 +406,17 @@ mod tests {
             "{pgn}"
         );
         assert!(pgn.contains("2... Qh4# { [%eval #-0] } 0-1"), "{pgn}");
+    }
+
+    #[test]
+    fn a_draw_on_the_board_is_zero_whatever_the_comment() {
+        // 1. Kxb2 leaves a king and a bishop against a king: insufficient material.
+        let g = game("[FEN \"k7/8/8/8/8/8/1r6/KB6 w - - 0 1\"]\n\n1. Kxb2 { [%eval 5.0] } *\n");
+        let evals: Vec<_> = evals_from_comments(&g).iter().map(|a| a.eval).collect();
+        assert_eq!(evals, [None, Some(Eval::Cp(0))]);
+        assert!(!is_standard_start(&g.start, CastlingMode::Standard));
+        assert!(is_standard_start(&Position::new(), CastlingMode::Standard));
+        assert!(!is_standard_start(&Position::new(), CastlingMode::Chess960));
     }
 
     #[test]
