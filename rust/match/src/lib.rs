@@ -1,0 +1,29 @@
+//! # shatranj-match: matches between UCI engines, and the statistics that judge them
+//!
+//! The statistics are fishtest's and fastchess's, to the digit: trinomial and pentanomial
+//! counts, Elo with its 95 % interval, nElo and LOS ([`stats`]), and the SPRT's
+//! log-likelihood ratio under the logistic or normalized model ([`sprt`]).
+//!
+//! ```
+//! use shatranj_match::sprt::{Model, Sprt, Decision};
+//! use shatranj_match::stats::Estimate;
+//!
+//! // Pairs [LL, LD, WL+DD, WD, WW] of a test of nElo [0, 2] (one of fastchess's vectors).
+//! let pairs = [365, 16618, 36229, 16974, 390];
+//! let sprt = Sprt::new(0.0, 2.0, 0.05, 0.05, Model::Normalized).unwrap();
+//! let llr = sprt.llr(&pairs).unwrap();
+//! assert_eq!(format!("{llr:.2}"), "2.25");
+//! assert_eq!(sprt.decide(llr), Decision::Continue); // bounds ±2.94
+//!
+//! let e = Estimate::from_counts(&pairs).unwrap();
+//! assert_eq!(format!("{:.2} [{:.2}, {:.2}]", e.elo, e.elo_interval.0, e.elo_interval.1),
+//!            "1.00 [0.08, 1.92]");
+//! ```
+
+pub mod sprt;
+pub mod stats;
+
+// The crate README's examples compile and run as doctests, so the README cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
