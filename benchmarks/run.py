@@ -66,6 +66,16 @@ AREAS: Dict[str, Area] = {
         "how much of the labelled dead-position set each tier decides",
         "shatranj-chess",
     ),
+    # Endgame tablebases.
+    "syzygy": Area(
+        "benchmarks/syzygy.py",
+        "Syzygy WDL and DTZ probes per second and per probe, against python-chess's chess.syzygy",
+    ),
+    "syzygy_bench": Area(
+        "rust/syzygy/examples/syzygy_bench.rs",
+        "the Rust prober alone: probes/s and single-probe times on warm 3-4-man tables",
+        "shatranj-syzygy",
+    ),
     # The engine.
     "search": Area(
         "benchmarks/search.py",
