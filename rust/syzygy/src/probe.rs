@@ -119,9 +119,10 @@ fn play(pos: &Position, m: Move) -> Position {
 
 impl Tablebase {
     /// The position's WDL value (python-chess's `probe_wdl`), the halfmove clock taken as
-    /// zero.
+    /// zero. The position's own table must be there, and those its captures lead to.
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, SyzygyError> {
         refuse_castling(pos)?;
+        self.require(pos, Kind::Wdl)?;
         Ok(Wdl::of(self.wdl(pos)?.0))
     }
 
@@ -133,6 +134,8 @@ impl Tablebase {
     /// −1.
     pub fn probe_dtz(&self, pos: &Position) -> Result<i32, SyzygyError> {
         refuse_castling(pos)?;
+        self.require(pos, Kind::Wdl)?;
+        self.require(pos, Kind::Dtz)?;
         self.dtz(pos)
     }
 

@@ -255,6 +255,24 @@ impl Tablebase {
 }
 
 impl Tablebase {
+    /// Fails unless the tablebase has the position's own `kind` file (or the position is
+    /// KvK, which needs none). Probes check it first, as python-chess does, so that a
+    /// position beyond the tables is a missing table even where a capture would decide it.
+    pub(crate) fn require(&self, pos: &Position, kind: Kind) -> Result<(), SyzygyError> {
+        let key = Material::key_of_board(pos.board());
+        let known = self
+            .index
+            .get(&key)
+            .is_some_and(|&(i, _)| self.entries[i].paths[slot(kind)].is_some());
+        if known || pos.board().occupied().count() == 2 {
+            return Ok(());
+        }
+        let name = Material::of_board(pos.board()).canonical_name();
+        Err(SyzygyError::MissingTable {
+            table: name + public_kind(kind).extension(),
+        })
+    }
+
     /// The error for a table whose values contradict each other at `pos`.
     pub(crate) fn damaged(&self, pos: &Position, kind: Kind, what: &'static str) -> SyzygyError {
         let key = Material::key_of_board(pos.board());

@@ -147,6 +147,29 @@ fn kings_alone_and_missing_tables() {
             table: "KRRvKQ.rtbw".into()
         })
     );
+    // Even where a capture decides it (...Qxb1 or ...Qxa1 leads into the tables), a position
+    // beyond the tables has no answer, as in python-chess.
+    let capture = pos("8/8/8/3k4/8/8/1q6/RR2K3 b - - 0 1");
+    assert_eq!(
+        tb.probe_wdl(&capture),
+        Err(SyzygyError::MissingTable {
+            table: "KRRvKQ.rtbw".into()
+        })
+    );
+    assert!(tb.probe_dtz(&capture).unwrap_err().is_missing_table());
+    assert!(
+        tb.rank_root_moves(&capture, false)
+            .unwrap_err()
+            .is_missing_table()
+    );
+    let start = Position::new();
+    assert_eq!(tb.probe_wdl(&start), Err(SyzygyError::CastlingRights));
+    let start = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+    let err = tb.probe_dtz(&start).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "syzygy table KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPPPP.rtbw not found in the tablebase directories"
+    );
     // An empty tablebase knows KvK only.
     let empty = Tablebase::new();
     assert_eq!(empty.probe_wdl(&kk), Ok(Wdl::Draw));
@@ -263,4 +286,120 @@ fn root_moves_keep_the_win_and_the_draw() {
         .unwrap();
     assert!(w.iter().any(|m| m.wdl == Wdl::Win && m.rank == 1000));
     assert!(w.iter().all(|m| m.wdl == Wdl::Win || m.wdl == Wdl::Draw));
+}
+
+/// Random legal positions of 2 to 12 men (any material, an en-passant square where one can
+/// stand), `SHATRANJ_SEED` (default 1) and 20,000 of them: every probe answers a value or
+/// `MissingTable`, and where both answer, WDL and DTZ agree (the sign, and beyond ±100 the
+/// fifty-move rule's cursed win or blessed loss).
+#[test]
+fn fuzzed_positions_answer_or_name_a_missing_table() {
+    let seed: u64 = std::env::var("SHATRANJ_SEED")
+        .ok()
+        .map_or(1, |s| s.trim().parse().expect("SHATRANJ_SEED"));
+    println!("seed {seed} (SHATRANJ_SEED={seed} reproduces)");
+    let tb = tables();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move |n: usize| {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
+    };
+    let (mut answered, mut missing, mut tried) = (0, 0, 0);
+    while tried < 20_000 {
+        let mut board = [' '; 64];
+        let small = next(2) == 0;
+        let men = 2 + next(if small { 3 } else { 11 });
+        let mut pieces = vec!['K', 'k'];
+        for _ in 2..men {
+            pieces.push("QRBNPqrbnp".as_bytes()[next(10)] as char);
+        }
+        for piece in pieces {
+            loop {
+                let sq = next(64);
+                let back_rank = !(8..56).contains(&sq);
+                if board[sq] == ' ' && !(back_rank && piece.eq_ignore_ascii_case(&'p')) {
+                    board[sq] = piece;
+                    break;
+                }
+            }
+        }
+        let mut fen = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match board[rank * 8 + file] {
+                    ' ' => empty += 1,
+                    c => {
+                        if empty > 0 {
+                            fen.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        fen.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                fen.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        let white = next(2) == 0;
+        // An en-passant square behind a pawn that may just have double-stepped.
+        let ep = (0..8)
+            .map(|file| {
+                if white {
+                    (file, 4, 5, 6)
+                } else {
+                    (file, 3, 2, 1)
+                }
+            })
+            .filter(|&(f, r, e, o)| {
+                board[r * 8 + f] == if white { 'p' } else { 'P' }
+                    && board[e * 8 + f] == ' '
+                    && board[o * 8 + f] == ' '
+            })
+            .map(|(f, _, e, _)| format!("{}{}", (b'a' + f as u8) as char, e + 1))
+            .next()
+            .filter(|_| next(2) == 0)
+            .unwrap_or_else(|| "-".into());
+        let fen = format!("{fen} {} - {ep} 0 1", if white { 'w' } else { 'b' });
+        let Ok(p) = fen.parse::<Position>() else {
+            continue;
+        };
+        tried += 1;
+        let (wdl, dtz) = (tb.probe_wdl(&p), tb.probe_dtz(&p));
+        for e in [wdl.as_ref().err(), dtz.as_ref().err()]
+            .into_iter()
+            .flatten()
+        {
+            assert!(e.is_missing_table(), "{fen}: {e:?}");
+        }
+        let _ = tb
+            .rank_root_moves(&p, next(2) == 0)
+            .map_err(|e| assert!(e.is_missing_table(), "{fen}: {e:?}"));
+        match (wdl, dtz) {
+            (Ok(w), Ok(d)) => {
+                answered += 1;
+                let expected = match d {
+                    d if d > 100 => Wdl::CursedWin,
+                    d if d > 0 => Wdl::Win,
+                    0 => Wdl::Draw,
+                    d if d >= -100 => Wdl::Loss,
+                    _ => Wdl::BlessedLoss,
+                };
+                assert_eq!(w, expected, "{fen}: WDL {w:?}, DTZ {d}");
+            }
+            (Err(_), Err(_)) => missing += 1,
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+    println!("{tried} positions: {answered} answered, {missing} beyond the tables");
+    assert!(
+        answered > 3_000 && missing > 3_000,
+        "{answered} answered, {missing} missing"
+    );
 }
