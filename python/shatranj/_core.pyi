@@ -1,7 +1,7 @@
 """Type stubs for the native module ``shatranj._core`` (built from rust/python)."""
 
 import os
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, Mapping, Optional, Union, final
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, Mapping, Optional, Sequence, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,9 @@ __all__ = [
     "boards_to_planes",
     "evaluate",
     "gpu_info",
+    "match_bounds",
+    "match_estimate",
+    "match_llr",
     "pack_positions",
     "parse_uci_info",
     "perft",
@@ -473,6 +476,13 @@ def evaluate(
 def pack_positions(boards: Iterable[Union[Board, str]]) -> npt.NDArray[np.uint8]: ...
 def gpu_info() -> Optional[dict[str, str]]: ...
 def parse_uci_info(text: str, board: Board, selector: int) -> tuple[dict[str, Any], list[str]]: ...
+
+# shatranj.match's statistics (rust/match): python/shatranj/match.py is the public face.
+def match_llr(counts: Sequence[float], elo0: float, elo1: float, model: str) -> float: ...
+def match_bounds(elo0: float, elo1: float, alpha: float, beta: float) -> tuple[float, float]: ...
+def match_estimate(
+    counts: Sequence[float],
+) -> tuple[float, float, float, float, float, float, float, float, float, float]: ...
 
 @final
 class Engine:

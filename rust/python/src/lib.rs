@@ -18,6 +18,7 @@ mod gil_cell;
 mod gpu;
 mod hot_methods;
 mod legal;
+mod match_stats;
 mod moves;
 mod native_array;
 mod network;
@@ -62,6 +63,8 @@ mod _core {
     use crate::gpu::{evaluate, gpu_info, pack_positions};
     #[pymodule_export]
     use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
+    #[pymodule_export]
+    use crate::match_stats::{match_bounds, match_estimate, match_llr};
     #[pymodule_export]
     use crate::moves::Move;
     #[pymodule_export]
