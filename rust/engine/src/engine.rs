@@ -187,6 +187,10 @@ impl StopHandle {
 pub struct Engine {
     options: EngineOptions,
     tt: TranspositionTable,
+    /// No search has written to the table since it was made or cleared. Clearing it again
+    /// would change nothing but would have the operating system supply every page of it
+    /// (seconds for gigabytes): a GUI's `setoption Hash` then `ucinewgame` stays instant.
+    tt_untouched: bool,
     /// Each search thread's move-ordering statistics (butterfly, continuation and
     /// counter-move tables). Kept from one search to the next, like the table: the next
     /// move's search starts with what this one learned. [`Engine::new_game`] forgets them.
@@ -201,6 +205,7 @@ impl Engine {
         Ok(Engine {
             options,
             tt,
+            tt_untouched: true,
             histories: Vec::new(),
             stop: StopHandle::default(),
         })
@@ -227,6 +232,7 @@ impl Engine {
         // Free the old table first so the peak is one table, not two.
         self.tt = TranspositionTable::new(1).map_err(EngineError::Hash)?;
         self.options.hash_mb = 1;
+        self.tt_untouched = true;
         self.tt = TranspositionTable::new(mb).map_err(EngineError::Hash)?;
         self.options.hash_mb = mb;
         Ok(())
@@ -241,7 +247,7 @@ impl Engine {
     pub fn set_evaluation(&mut self, evaluation: Evaluation) {
         if evaluation != self.options.evaluation {
             self.options.evaluation = evaluation;
-            self.tt.clear();
+            self.clear_tt();
         }
     }
 
@@ -260,14 +266,21 @@ impl Engine {
 
     /// Forgets every stored search result (the table; the move-ordering statistics stay).
     pub fn clear_hash(&mut self) {
-        self.tt.clear();
+        self.clear_tt();
+    }
+
+    fn clear_tt(&mut self) {
+        if !self.tt_untouched {
+            self.tt.clear();
+            self.tt_untouched = true;
+        }
     }
 
     /// Forgets everything earlier searches learned: the table and the move-ordering
     /// statistics. A search after it depends only on its position and limits (with one
     /// thread it is deterministic), as at a new game (UCI `ucinewgame`).
     pub fn new_game(&mut self) {
-        self.tt.clear();
+        self.clear_tt();
         self.histories.clear();
     }
 
@@ -311,6 +324,7 @@ impl Engine {
         };
         let time = TimeManager::new(limits, root.position.turn(), self.options.move_overhead);
         self.tt.new_search();
+        self.tt_untouched = false;
         let tt = &self.tt;
         let threads = self.options.threads;
 

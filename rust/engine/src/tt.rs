@@ -24,7 +24,10 @@
 //! old searches' entries fade. Mate scores are stored relative to the node (see
 //! [`score_to_tt`]).
 
+mod memory;
+
 use crate::score::{MATE_BOUND, Value};
+use memory::ZeroedSlice;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
@@ -154,7 +157,7 @@ pub fn max_hash_mb() -> usize {
 
 /// The shared transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedSlice<Bucket>,
     age: std::sync::atomic::AtomicU8,
 }
 
@@ -176,18 +179,10 @@ impl TranspositionTable {
         let too_big = || TtError::Allocation {
             mb: (n.saturating_mul(core::mem::size_of::<Bucket>())) >> 20,
         };
-        let layout = std::alloc::Layout::array::<Bucket>(n).map_err(|_| too_big())?;
-        // Zeroed memory straight from the allocator: the operating system hands out zero
-        // pages lazily, so a large table costs nothing until it is used.
-        // SAFETY: the layout has a non-zero size (n ≥ 1, buckets are 64 bytes).
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Bucket;
-        if ptr.is_null() {
-            return Err(too_big());
-        }
-        // SAFETY: `ptr` was allocated by the global allocator with the layout of `[Bucket; n]`,
-        // which is what `Vec<Bucket>` with capacity `n` frees it with; all-zero bytes are a
-        // valid `Bucket` (atomics holding 0), so all `n` elements are initialised.
-        let buckets = unsafe { Vec::from_raw_parts(ptr, n, n) };
+        // Zeroed memory that the operating system hands out lazily (see `memory`), so a
+        // large table costs nothing until it is used.
+        // SAFETY: all-zero bytes are a valid `Bucket` (atomics holding 0).
+        let buckets = unsafe { ZeroedSlice::new(n) }.ok_or_else(too_big)?;
         Ok(TranspositionTable {
             buckets,
             age: std::sync::atomic::AtomicU8::new(0),
@@ -199,13 +194,28 @@ impl TranspositionTable {
         self.buckets.len() * ENTRIES_PER_BUCKET
     }
 
-    /// Forgets everything.
+    /// Forgets everything. A large table is cleared by one thread per core (Stockfish
+    /// clears with its search threads): writing gigabytes, and the first time having the
+    /// operating system supply their pages, takes tens of seconds on one thread, during
+    /// which `isready` waits.
     pub fn clear(&self) {
-        for b in &self.buckets {
-            for s in &b.slots {
-                s.check.store(0, Ordering::Relaxed);
-                s.data.store(0, Ordering::Relaxed);
-            }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = cores.min(self.buckets.len().div_ceil(CLEAR_BUCKETS_PER_THREAD));
+        if threads <= 1 {
+            clear_buckets(&self.buckets);
+        } else {
+            let part = self.buckets.len().div_ceil(threads);
+            std::thread::scope(|s| {
+                for buckets in self.buckets.chunks(part) {
+                    let spawned = std::thread::Builder::new()
+                        .name("tt-clear".into())
+                        .spawn_scoped(s, move || clear_buckets(buckets));
+                    // No thread to be had: this one does the part itself.
+                    if spawned.is_err() {
+                        clear_buckets(buckets);
+                    }
+                }
+            });
         }
         self.age.store(0, Ordering::Relaxed);
     }
@@ -319,6 +329,18 @@ impl TranspositionTable {
     }
 }
 
+/// The least work worth a thread of its own in [`TranspositionTable::clear`]: 64 MiB.
+const CLEAR_BUCKETS_PER_THREAD: usize = (64 << 20) / core::mem::size_of::<Bucket>();
+
+fn clear_buckets(buckets: &[Bucket]) {
+    for b in buckets {
+        for s in &b.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
 /// A score as stored: mate scores count plies from this node rather than from the root, so
 /// the entry stays true when the position is reached at another ply.
 pub fn score_to_tt(score: Value, ply: usize) -> Value {
@@ -366,6 +388,21 @@ mod tests {
         assert_eq!((e.move_bits, e.score, e.depth), (7, 100, 5));
         tt.clear();
         assert!(tt.probe(42).is_none());
+    }
+
+    /// A table large enough to be cleared by several threads forgets entries in every part.
+    #[test]
+    fn clear_forgets_every_part_of_a_large_table() {
+        let tt = TranspositionTable::new(128).unwrap();
+        let keys: Vec<u64> = (1..=4000u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for &k in &keys {
+            tt.store(k, 1, 10, 10, 3, Bound::Exact);
+        }
+        assert!(keys.iter().all(|&k| tt.probe(k).is_some()));
+        tt.clear();
+        assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
     }
 
     #[test]
