@@ -1,8 +1,7 @@
 //! A small client for external UCI engines (Stockfish, Ethereal, …): start the process, set
 //! options, search positions within limits, read the score and line, and notice a crash or a
 //! hang. [`UciEngine`] speaks the protocol; [`UciAnalyser`] makes it a review
-//! [`Analyser`](crate::review::Analyser) that restarts a failed engine and retries the
-//! position once.
+//! [`Analyser`] that restarts a failed engine and retries the position once.
 //!
 //! The engine's output is read on a thread of its own into a channel, so every wait has a
 //! deadline: an engine that stops answering is a [`UciClientError::Timeout`], one whose

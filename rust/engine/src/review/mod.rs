@@ -9,7 +9,7 @@
 //!   [`EngineAnalyser`], an external UCI engine ([`crate::uci_client::UciAnalyser`]), or the
 //!   `[%eval]` comments already in a PGN ([`evals_from_comments`]).
 //! - [`review_moves`]: turns the evaluations into the per-move and per-side review.
-//! - [`annotate`]: the annotated PGN (lichess's `[%eval]` comments, NAGs, advice and best line).
+//! - [`annotate()`]: the annotated PGN (lichess's `[%eval]` comments, NAGs, advice and best line).
 //!
 //! ```
 //! use shatranj_engine::review::{self, Eval, EngineAnalyser, analyse_game, review_moves};
