@@ -5,17 +5,26 @@
 //! `info` lines and the final `bestmove`. Tests drive [`Uci::handle_line`] directly.
 //!
 //! Malformed input — unknown commands, a bad FEN, an illegal move in `position`, an
-//! out-of-range option, a bad `go` parameter — is answered with an `info string` line and
-//! otherwise ignored. A refused `position` leaves no stale position to search: until the
-//! next accepted one, `go` says why in an `info string` and answers `bestmove 0000`.
+//! out-of-range option, a line that is not UTF-8 — is answered with an `info string` line
+//! and otherwise ignored; the session goes on with the next line. A refused `position`
+//! leaves no stale position to search: until the next accepted one, `go` says why in an
+//! `info string` and answers `bestmove 0000`.
+//!
+//! Every `go` is answered by exactly one `bestmove` (a GUI waits for it), so a `go` is never
+//! refused for what is on its line: it searches with what it understood and names the rest
+//! in `info string` lines (see `uci/go.rs`), or answers `bestmove 0000` when nothing can be
+//! searched. Only a `go` sent while a search runs is ignored: that search's `bestmove` is
+//! still to come.
 //!
 //! `UCI_Chess960` reads castling rights as X-FEN or Shredder-FEN and writes castling as the
 //! king taking its own rook (`e1h1`); moves in are read in either form.
 
+mod go;
+
 use crate::engine::{Engine, EngineOptions, MAX_THREADS, SearchInfo, SearchRoot, StopHandle, nps};
 use crate::eval::{BatchConfig, Device, EvalRoute, Evaluation, OpenEvaluator, cpu_only_evaluator};
-use crate::limits::Limits;
 use crate::tt::max_hash_mb;
+use go::parse_go;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide};
 use shatranj_chess::uci::{parse_uci, to_uci};
 use shatranj_chess::{CastlingMode, Move, Position};
@@ -174,6 +183,23 @@ impl<W: Write + Send + 'static> Uci<W> {
         self.engine.as_mut()
     }
 
+    /// Handles one line of input as read, without its line ending. A line that is not
+    /// UTF-8 (a Latin-1 file name, say) is reported, lossily decoded, and not run: read
+    /// with its bad bytes replaced, it could name another file or option than was meant.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> Control {
+        match std::str::from_utf8(line) {
+            Ok(text) => self.handle_line(text),
+            Err(_) => {
+                let text = String::from_utf8_lossy(line);
+                self.info_string(&format!(
+                    "line ignored, not valid UTF-8: {}",
+                    truncate(text.trim())
+                ));
+                Control::Continue
+            }
+        }
+    }
+
     /// Handles one line of input.
     pub fn handle_line(&mut self, line: &str) -> Control {
         let line = line.trim();
@@ -244,6 +270,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             "option name Ponder type check default false".to_string(),
             "option name EvalDevice type combo default auto var auto var cpu var gpu".to_string(),
             "option name UCI_Chess960 type check default false".to_string(),
+            "option name UCI_AnalyseMode type check default false".to_string(),
             format!(
                 "option name EvalFile type string default {}",
                 Evaluation::default_name()
@@ -324,6 +351,13 @@ impl<W: Write + Send + 'static> Uci<W> {
                 Some("true") => self.castling = CastlingMode::Chess960,
                 Some("false") => self.castling = CastlingMode::Standard,
                 _ => self.info_string("UCI_Chess960: value must be true or false; unchanged"),
+            },
+            // Offered because GUIs and libraries (python-chess) set it around analysis; it
+            // changes nothing here: the engine has no contempt, book or playing style that
+            // analysis would turn off, so it searches the same way in both modes.
+            "uci_analysemode" => match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("true" | "false") => {}
+                _ => self.info_string("UCI_AnalyseMode: value must be true or false; unchanged"),
             },
             "evaldevice" => self.set_eval_device(value.as_deref().unwrap_or("")),
             "evalfile" => self.set_eval_file(value.as_deref().unwrap_or("")),
@@ -434,80 +468,27 @@ impl<W: Write + Send + 'static> Uci<W> {
             self.finish_perft();
         }
         if self.search.is_some() || self.perft.is_some() {
+            // The running search's `bestmove` is still to come; a second one would answer
+            // for it.
             return self.info_string("go ignored: a search is already running");
         }
-        let mut limits = Limits {
-            multipv: self.multipv,
-            ..Limits::default()
-        };
-        let mut i = 0;
-        let ms = |s: Option<&&str>| -> Result<Duration, String> {
-            let text = s.copied().unwrap_or("");
-            // Some GUIs send negative clock times when the flag is about to fall.
-            text.parse::<i64>()
-                .map(|v| Duration::from_millis(v.max(0) as u64))
-                .map_err(|_| format!("'{}' is not a number of milliseconds", truncate(text)))
-        };
-        let num = |s: Option<&&str>| -> Result<u64, String> {
-            let text = s.copied().unwrap_or("");
-            text.parse::<u64>()
-                .map_err(|_| format!("'{}' is not a non-negative number", truncate(text)))
-        };
-        let mut perft = None;
-        let parsed: Result<(), String> = (|| {
-            while i < args.len() {
-                let key = args[i];
-                let next = args.get(i + 1);
-                match key {
-                    "wtime" => limits.wtime = Some(ms(next)?),
-                    "btime" => limits.btime = Some(ms(next)?),
-                    "winc" => limits.winc = Some(ms(next)?),
-                    "binc" => limits.binc = Some(ms(next)?),
-                    "movetime" => limits.movetime = Some(ms(next)?),
-                    "movestogo" => limits.movestogo = Some(num(next)?.min(1000) as u32),
-                    "depth" => limits.depth = Some(num(next)?.clamp(1, 1000) as u32),
-                    "nodes" => limits.nodes = Some(num(next)?.max(1)),
-                    "mate" => limits.mate = Some(num(next)?.clamp(1, 1000) as u32),
-                    "perft" => perft = Some(num(next)?.min(64) as u32),
-                    "infinite" | "ponder" | "searchmoves" => {}
-                    other => return Err(format!("unknown go parameter '{}'", truncate(other))),
-                }
-                match key {
-                    "infinite" => {
-                        limits.infinite = true;
-                        i += 1;
-                    }
-                    "ponder" => {
-                        limits.ponder = true;
-                        i += 1;
-                    }
-                    "searchmoves" => {
-                        i += 1;
-                        while i < args.len() {
-                            match parse_uci(&self.root.position, args[i]) {
-                                Ok(m) => limits.searchmoves.push(m),
-                                Err(_) => break,
-                            }
-                            i += 1;
-                        }
-                    }
-                    _ => i += 2,
-                }
-            }
-            Ok(())
-        })();
-        if let Err(e) = parsed {
-            return self.info_string(&format!("go ignored: {e}"));
+        let go = parse_go(args, &self.root.position);
+        for note in &go.notes {
+            self.info_string(note);
         }
+        let mut limits = go.limits;
+        limits.multipv = self.multipv;
         if let Some(why) = &self.refused {
-            self.info_string(&format!("no position to search: {why}"));
-            return self.say("bestmove 0000");
+            return self.answer_null_move(&format!("no position to search: {why}"));
         }
-        if let Some(depth) = perft {
+        if let Some(why) = &go.nothing_to_search {
+            return self.answer_null_move(&format!("nothing to search: {why}"));
+        }
+        if let Some(depth) = go.perft {
             return self.go_perft(depth);
         }
         let Some(mut engine) = self.engine.take() else {
-            return self.info_string("go ignored: the engine is unavailable");
+            return self.answer_null_move("the engine is unavailable");
         };
         self.stop.arm();
         let answered = Arc::new(AtomicBool::new(false));
@@ -556,10 +537,18 @@ impl<W: Write + Send + 'static> Uci<W> {
             Ok(h) => self.search = Some(h),
             Err(e) => {
                 // The engine moved into the closure that failed to start; make a new one.
-                self.info_string(&format!("cannot start the search thread: {e}"));
+                self.answer_null_move(&format!("cannot start the search thread: {e}"));
                 self.fresh_engine(options);
             }
         }
+    }
+
+    /// Answers a `go` that cannot search: the reason, then UCI's null move, so the GUI that
+    /// waits for a `bestmove` gets one. This comes at once, even for `go infinite` or
+    /// `go ponder`, which would otherwise wait for `stop`: there is nothing to wait for.
+    fn answer_null_move(&self, why: &str) {
+        self.info_string(why);
+        self.say("bestmove 0000");
     }
 
     /// `go perft N` runs on a thread of its own, like a search, so `stop` can end a long
@@ -725,25 +714,42 @@ where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
 {
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
     // The reader may block forever on a terminal; it is detached and dies with the process.
     let _reader = std::thread::Builder::new()
         .name("uci-input".into())
-        .spawn(move || {
-            for line in input.lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        .spawn(move || read_lines(input, |line| tx.send(line).is_ok()));
     let mut uci = Uci::with_evaluator(output, open);
     while let Ok(line) = rx.recv() {
-        if uci.handle_line(&line) == Control::Quit {
+        if uci.handle_bytes(&line) == Control::Quit {
             return;
         }
     }
     // End of input: behave as `quit`, letting a bounded search finish would block forever
     // for `go infinite`.
     uci.shutdown();
+}
+
+/// Passes each line of `input` to `line`, as bytes without the line ending, until the end
+/// of the input, a read error, or `line` returning false. Bytes, not text: one line that is
+/// not UTF-8 must not end the session (`BufRead::lines` stops there), and is the session's
+/// to report.
+fn read_lines<R: BufRead>(mut input: R, mut line: impl FnMut(Vec<u8>) -> bool) {
+    loop {
+        let mut buf = Vec::new();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                if buf.ends_with(b"\n") {
+                    buf.pop();
+                    if buf.ends_with(b"\r") {
+                        buf.pop();
+                    }
+                }
+                if !line(buf) {
+                    return;
+                }
+            }
+        }
+    }
 }

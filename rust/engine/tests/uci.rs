@@ -98,12 +98,18 @@ fn handshake_lists_the_options() {
         "option name EvalDevice type combo default auto var auto var cpu var gpu",
         "option name EvalFile type string default ",
         "option name UCI_Chess960 type check default false",
+        "option name UCI_AnalyseMode type check default false",
     ] {
         assert!(text.contains(needle), "{needle} missing in {text}");
     }
     assert_eq!(out.lines().last().unwrap(), "uciok");
     uci.handle_line("isready");
     assert_eq!(out.lines().last().unwrap(), "readyok");
+    // GUIs (and python-chess) set UCI_AnalyseMode around analysis: accepted without a word.
+    out.clear();
+    uci.handle_line("setoption name UCI_AnalyseMode value true");
+    uci.handle_line("setoption name UCI_AnalyseMode value false");
+    assert!(out.text().is_empty(), "{}", out.text());
 }
 
 /// `EvalFile` takes `classical`, `<default>` or a path; one that does not load says why and
@@ -154,9 +160,7 @@ fn bad_input_is_reported_and_ignored() {
         "setoption name NoSuchOption value 1",
         "setoption",
         "setoption name",
-        "go depth x",
-        "go wtime",
-        "go sideways 3",
+        "setoption name UCI_AnalyseMode value maybe",
         "\u{0}\u{1}\u{7f}garbage ünïcödé",
     ];
     for line in bad {
@@ -183,6 +187,129 @@ fn bad_input_is_reported_and_ignored() {
     );
     uci.handle_line("isready");
     assert_eq!(out.lines().last().unwrap(), "readyok");
+}
+
+/// A `go` is answered by exactly one `bestmove`, whatever else is on its line: what cannot
+/// be read is named in an `info string` and the search runs with the rest, or, when nothing
+/// is left to search, answers `bestmove 0000` at once. Each case: the line, a part of the
+/// `info string` it must give, whether the search ends without `stop`, and the move (or a
+/// move of the start position when empty).
+#[test]
+fn every_go_is_answered_by_one_bestmove() {
+    #[rustfmt::skip]
+    let cases = [
+        ("go depth x movetime 50", "depth 'x' is not a number", true, ""),
+        ("go wtime", "wtime needs a number", false, ""),
+        ("go sideways 3 depth 2", "unknown parameter 'sideways 3'", true, ""),
+        ("go depth 2 sideways", "unknown parameter 'sideways'", true, ""),
+        ("go depth -3", "depth -3 is out of range", true, ""),
+        ("go nodes -5", "nodes -5 is out of range", true, ""),
+        ("go movetime -5", "movetime -5 is out of range", true, ""),
+        ("go depth 99999999999999999999", "out of range", false, ""),
+        ("go movetime 99999999999999999999999", "out of range", false, ""),
+        ("go searchmoves e2e5 d2d4 depth 3", "searchmoves skips e2e5", true, "d2d4"),
+        ("go searchmoves e2e5 banana", "nothing to search", true, "0000"),
+        ("go infinite searchmoves e7e5", "nothing to search", true, "0000"),
+    ];
+    let (mut uci, out) = session();
+    uci.handle_line("position startpos");
+    for (line, said, ends, best) in cases {
+        out.clear();
+        uci.handle_line(line);
+        // The notes come before the search starts.
+        assert!(
+            out.lines()
+                .iter()
+                .any(|l| l.starts_with("info string ") && l.contains(said)),
+            "{line}: {:?}",
+            out.lines()
+        );
+        if ends {
+            out.wait_for("bestmove", Duration::from_secs(20))
+                .unwrap_or_else(|| panic!("{line}: no bestmove: {:?}", out.lines()));
+        } else {
+            std::thread::sleep(Duration::from_millis(100));
+            assert!(!out.text().contains("bestmove"), "{line}: ended early");
+        }
+        // `stop` after the answer (or to get it) adds nothing.
+        uci.handle_line("stop");
+        out.wait_for("bestmove", Duration::from_secs(1));
+        let answers: Vec<String> = out
+            .lines()
+            .into_iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .collect();
+        assert_eq!(answers.len(), 1, "{line}: {:?}", out.lines());
+        let mv = answers[0].split_whitespace().nth(1).unwrap_or_default();
+        if best.is_empty() {
+            assert!(
+                shatranj_chess::uci::parse_uci(&shatranj_chess::Position::new(), mv).is_ok(),
+                "{line}: {}",
+                answers[0]
+            );
+        } else {
+            assert_eq!(mv, best, "{line}");
+        }
+    }
+}
+
+/// The loop reads bytes: a line that is not UTF-8 (a Latin-1 file name) is reported and the
+/// session goes on, where reading text stopped at it and lost every later command.
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_the_session_goes_on() {
+    let input: &[u8] = b"isready\n\
+        setoption name EvalFile value caf\xe9.nnue\n\
+        \xff\xfe\n\
+        isready\n\
+        position startpos moves e2e4\r\n\
+        d\n\
+        isready";
+    let out = Sink::default();
+    shatranj_engine::uci::run(std::io::Cursor::new(input), out.clone());
+    let lines = out.lines();
+    assert_eq!(
+        lines,
+        [
+            "readyok",
+            "info string line ignored, not valid UTF-8: setoption name EvalFile value caf\u{fffd}.nnue",
+            "info string line ignored, not valid UTF-8: \u{fffd}\u{fffd}",
+            "readyok",
+            "info string fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "readyok",
+        ]
+    );
+}
+
+/// A GUI's set-up of a large `Hash` (then `ucinewgame`, `Clear Hash`, `isready`) is answered
+/// at once and takes memory only as the search uses it: the table's pages come zeroed from
+/// the operating system when first touched, and a table no search has written to is not
+/// cleared again (clearing a fresh 12 GB table on one thread kept `isready` waiting 26 s).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_hash_costs_memory_only_when_used() {
+    fn resident_mb() -> usize {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        line.split_whitespace()
+            .nth(1)
+            .unwrap()
+            .parse::<usize>()
+            .unwrap()
+            / 1024
+    }
+    let mb = shatranj_engine::tt::max_hash_mb().min(2048);
+    let (mut uci, out) = session();
+    let before = resident_mb();
+    uci.handle_line(&format!("setoption name Hash value {mb}"));
+    uci.handle_line("ucinewgame");
+    uci.handle_line("setoption name Clear Hash");
+    uci.handle_line("isready");
+    let grew = resident_mb().saturating_sub(before);
+    assert_eq!(out.lines(), ["readyok"]);
+    // Other tests run beside this one and take some memory of their own.
+    assert!(grew < mb / 4 + 64, "{grew} MB resident after Hash {mb}");
+    uci.handle_line("go depth 3");
+    assert!(out.wait_for("bestmove", Duration::from_secs(20)).is_some());
 }
 
 #[test]
