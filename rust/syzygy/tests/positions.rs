@@ -10,6 +10,7 @@ use std::sync::Arc;
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/syzygy/regular");
 const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/syzygy/endgame.epd");
 const VECTORS: &str = include_str!("data/pychess_seed1.txt");
+const FATHOM_ROOT: &str = include_str!("data/fathom_root.txt");
 
 fn tables() -> Tablebase {
     Tablebase::open([TABLES]).expect("data/syzygy/regular")
@@ -252,6 +253,35 @@ fn shared_across_threads() {
     for h in handles {
         h.join().unwrap();
     }
+}
+
+/// The root ranking against Fathom's own (`data/fathom_root.txt`, made by
+/// `tests/fathom/root_oracle.c` from Fathom's C code): 600 positions, halfmove clocks from 0
+/// to 99, every legal move's rank equal.
+#[test]
+fn root_ranking_matches_fathom() {
+    let tb = tables();
+    let mut n = 0;
+    for line in FATHOM_ROOT.lines().filter(|l| !l.starts_with('#')) {
+        let mut f = line.split('|');
+        let (fen, wdl, moves) = (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
+        let p = pos(fen);
+        assert_eq!(
+            tb.probe_wdl(&p).unwrap().value() + 2,
+            wdl.parse::<i32>().unwrap(),
+            "{fen}"
+        );
+        let mut ours: Vec<String> = tb
+            .rank_root_moves(&p, false)
+            .unwrap()
+            .iter()
+            .map(|m| format!("{}:{}", m.mv, m.rank))
+            .collect();
+        ours.sort();
+        assert_eq!(ours.join(" "), moves, "{fen}");
+        n += 1;
+    }
+    assert_eq!(n, 600);
 }
 
 #[test]
