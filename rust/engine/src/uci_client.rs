@@ -33,8 +33,10 @@ pub enum UciClientError {
     },
     /// Writing to it failed (it is gone).
     Write(String),
-    /// It said something we cannot use (an illegal best move, an unknown option).
+    /// It said something we cannot use (an unknown option, a search without limits).
     Protocol(String),
+    /// Its `bestmove` is not a legal move in the position (`text` as sent, `reason` why).
+    IllegalMove { text: String, reason: String },
 }
 
 impl fmt::Display for UciClientError {
@@ -51,6 +53,12 @@ impl fmt::Display for UciClientError {
             ),
             UciClientError::Write(e) => write!(f, "cannot write to the engine: {e}"),
             UciClientError::Protocol(e) => write!(f, "engine protocol error: {e}"),
+            UciClientError::IllegalMove { text, reason } => {
+                write!(
+                    f,
+                    "the engine played an illegal move, bestmove {text}: {reason}"
+                )
+            }
         }
     }
 }
@@ -198,8 +206,9 @@ impl UciEngine {
     }
 
     /// Searches the position reached by `moves` from `start` within `limits` (its nodes,
-    /// depth or movetime), waiting at most `timeout` for `bestmove`; on a timeout the engine
-    /// is sent `stop` and the error returned (the caller should restart it).
+    /// depth, movetime, and the clocks: wtime, btime, winc, binc, movestogo), waiting at most
+    /// `timeout` for `bestmove`; on a timeout the engine is sent `stop` and the error
+    /// returned (the caller should restart it).
     pub fn go(
         &mut self,
         start: &Position,
@@ -233,9 +242,23 @@ impl UciEngine {
         if let Some(t) = limits.movetime {
             go.push_str(&format!(" movetime {}", t.as_millis()));
         }
+        // The clocks, for games (the match runner): milliseconds, as UCI counts them.
+        for (word, time) in [
+            ("wtime", limits.wtime),
+            ("btime", limits.btime),
+            ("winc", limits.winc),
+            ("binc", limits.binc),
+        ] {
+            if let Some(t) = time {
+                go.push_str(&format!(" {word} {}", t.as_millis()));
+            }
+        }
+        if let Some(n) = limits.movestogo {
+            go.push_str(&format!(" movestogo {n}"));
+        }
         if go == "go" {
             return Err(UciClientError::Protocol(
-                "a review search needs nodes, depth or movetime".to_owned(),
+                "a search needs nodes, depth, movetime or clocks".to_owned(),
             ));
         }
         self.send(&go)?;
@@ -260,13 +283,13 @@ impl UciEngine {
                 Some("info") => read_info(&line, &pos, &mut result),
                 Some("bestmove") => {
                     let text = words.next().unwrap_or("(none)");
-                    result.best_move =
-                        match text {
-                            "(none)" | "0000" => None,
-                            t => Some(parse_uci(&pos, t).map_err(|e| {
-                                UciClientError::Protocol(format!("bestmove {t}: {e}"))
-                            })?),
-                        };
+                    result.best_move = match text {
+                        "(none)" | "0000" => None,
+                        t => Some(parse_uci(&pos, t).map_err(|e| UciClientError::IllegalMove {
+                            text: t.to_owned(),
+                            reason: e.to_string(),
+                        })?),
+                    };
                     return Ok(result);
                 }
                 _ => {}
