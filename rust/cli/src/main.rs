@@ -1,10 +1,12 @@
 //! `shatranj`: the command-line tool. Without arguments it is a UCI engine on stdin/stdout;
 //! `shatranj bench` prints the search's node-count signature; `shatranj perft` counts trees;
-//! `shatranj selfplay` plays many games at once; `shatranj review` reviews games as lichess does.
+//! `shatranj selfplay` plays many games at once; `shatranj review` reviews games as lichess does;
+//! `shatranj match` plays a match between UCI engines with SPRT.
 
 mod bench_cmd;
 mod datagen_cmd;
 mod evaluator;
+mod match_cmd;
 mod perft_cmd;
 mod progress;
 mod review_cmd;
@@ -19,7 +21,7 @@ use std::process::ExitCode;
 #[command(
     name = "shatranj",
     version,
-    about = "A chess engine: UCI on stdin/stdout when run without arguments; bench, perft, selfplay, datagen, train and review"
+    about = "A chess engine: UCI on stdin/stdout when run without arguments; bench, perft, selfplay, datagen, train, review and match"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -43,6 +45,9 @@ enum Command {
     /// accuracy and judged (inaccuracy, mistake, blunder), each side its accuracy and ACPL;
     /// written as an annotated PGN, resumable with --checkpoint.
     Review(review_cmd::ReviewArgs),
+    /// Play a match between two UCI engines (fastchess's options: -engine cmd=… -each tc=…
+    /// -rounds … -sprt elo0=… elo1=…), with a live table, Elo, LOS and the SPRT.
+    Match(match_cmd::MatchArgs),
     /// Speak UCI on stdin/stdout (also what running without arguments does).
     Uci,
 }
@@ -95,6 +100,15 @@ fn main() -> ExitCode {
         }
         Some(Command::Review(args)) => {
             return match review_cmd::run(args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(e.exit_code())
+                }
+            };
+        }
+        Some(Command::Match(args)) => {
+            return match match_cmd::run(args) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -4,6 +4,12 @@
 //! counts, Elo with its 95 % interval, nElo and LOS ([`stats`]), and the SPRT's
 //! log-likelihood ratio under the logistic or normalized model ([`sprt`]).
 //!
+//! The runner plays the games: fastchess's options ([`options`]), openings from EPD or PGN
+//! ([`openings`]), one game with clocks, adjudication and engine faults ([`game`]), and the
+//! match with its workers, PGN, resumable JSON state, live table and SPRT stop ([`runner`]).
+//! The engines are driven by the engine crate's UCI client
+//! (`shatranj_engine::uci_client`).
+//!
 //! ```
 //! use shatranj_match::sprt::{Model, Sprt, Decision};
 //! use shatranj_match::stats::Estimate;
@@ -20,6 +26,10 @@
 //!            "1.00 [0.08, 1.92]");
 //! ```
 
+pub mod game;
+pub mod openings;
+pub mod options;
+pub mod runner;
 pub mod sprt;
 pub mod stats;
 

@@ -228,6 +228,9 @@ pub fn erf(x: f64) -> f64 {
     if x < 0.0 {
         return -erf(-x);
     }
+    if x.is_infinite() {
+        return 1.0;
+    }
     if x < 2.5 {
         // erf x = 2/√π · Σ (−1)ⁿ x^(2n+1) / (n! (2n+1)), summed until the terms vanish.
         let mut term = x;

@@ -1,0 +1,143 @@
+//! `shatranj match`: a match between two UCI engines with fastchess's option syntax, a live
+//! table and the SPRT (the runner is `shatranj_match::runner`).
+
+use shatranj_match::options::MatchOptions;
+use shatranj_match::runner::{MatchState, run_match, table};
+use shatranj_match::sprt::Decision;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+const AFTER_HELP: &str = "\
+Options (fastchess's syntax: one dash, then a value or key=value pairs):
+  -engine cmd=PATH [name=N] [args=\"A B\"] [option.X=V]... [tc=[MOVES/]SECS[+INC]]
+          [nodes=N] [depth=N] [st=SECS] [timemargin=MS]      once per engine (two)
+  -each KEY=VALUE...          settings for both engines (an -engine's own win)
+  -rounds N                   rounds, one opening each (default 1)
+  -games 1|2, -repeat         games per round: 2 = a pair, colours swapped
+  -concurrency N              games at once (default 1)
+  -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
+  -srand N                    the seed of order=random
+  -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic]
+  -draw movenumber=N movecount=N score=CP
+  -resign movecount=N score=CP [twosided=true]
+  -maxmoves N                 a draw after N moves
+  -pgnout file=F [min=true] [nodes=true]
+  -recover                    a crashed or hung engine loses the game, is restarted, and the
+                              match goes on (without it the match stops)
+  -config file=F              the JSON state file: written after every round; a run given
+                              only -config file=F resumes the match it describes
+  -ratinginterval N           the table every N rounds (default 10)
+  -movetimeout SECS           a search without a clock that takes longer is a hang (60)
+
+Example:
+  shatranj match -engine cmd=./new name=new -engine cmd=./old name=old \\
+      -each tc=10+0.1 option.Hash=16 -rounds 20000 -repeat -concurrency 2 \\
+      -openings file=book.epd order=random -sprt elo0=0 elo1=2 -pgnout file=games.pgn";
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct MatchArgs {
+    /// fastchess-style options (see below).
+    #[arg(
+        value_name = "OPTION",
+        num_args = 0..,
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub options: Vec<String>,
+}
+
+pub enum MatchCmdError {
+    Usage(String),
+    Run(String),
+    Interrupted,
+}
+
+impl std::fmt::Display for MatchCmdError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchCmdError::Usage(e) | MatchCmdError::Run(e) => f.write_str(e),
+            MatchCmdError::Interrupted => {
+                f.write_str("interrupted; the state file (if any) resumes the match")
+            }
+        }
+    }
+}
+
+impl MatchCmdError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            MatchCmdError::Usage(_) => 2,
+            MatchCmdError::Run(_) => 1,
+            MatchCmdError::Interrupted => 130,
+        }
+    }
+}
+
+/// The arguments without the `-config …` group.
+fn without_config(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skipping = false;
+    for a in args {
+        if a.starts_with('-') && a.len() > 1 && a[1..].starts_with(|c: char| c.is_alphabetic()) {
+            skipping = a == "-config";
+        }
+        if !skipping {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+pub fn run(args: MatchArgs) -> Result<(), MatchCmdError> {
+    let mut argv = args.options;
+    let first = MatchOptions::parse(&argv);
+    // A run with the state file of an earlier one resumes it with that run's arguments.
+    let config = match &first {
+        Ok(o) => o.config_file.clone(),
+        Err(_) => None,
+    };
+    if let Some(path) = config.filter(|p| p.exists()) {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| MatchCmdError::Usage(format!("{}: {e}", path.display())))?;
+        let state = MatchState::from_json(&text)
+            .map_err(|e| MatchCmdError::Usage(format!("{}: {e}", path.display())))?;
+        let given = without_config(&argv);
+        if !given.is_empty() && given != without_config(&state.args) {
+            return Err(MatchCmdError::Usage(format!(
+                "{} holds a match with other options; give only -config file={} to resume it, \
+                 or another state file",
+                path.display(),
+                path.display()
+            )));
+        }
+        argv = state.args;
+    }
+    let options = MatchOptions::parse(&argv).map_err(|e| MatchCmdError::Usage(e.to_string()))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let (s, i) = (Arc::clone(&stop), Arc::clone(&interrupted));
+        let _ = ctrlc::set_handler(move || {
+            i.store(true, Ordering::SeqCst);
+            s.store(true, Ordering::SeqCst);
+        });
+    }
+    let mut report = |line: &str| println!("{line}");
+    let summary = run_match(&options, &argv, Arc::clone(&stop), &mut report)
+        .map_err(|e| MatchCmdError::Run(e.to_string()))?;
+    println!("{}", table(&summary.names, &summary.state, &options));
+    match summary.decision {
+        Decision::AcceptH1 => println!("SPRT: H1 accepted ({} is stronger)", summary.names[0]),
+        Decision::AcceptH0 => println!("SPRT: H0 accepted"),
+        Decision::Continue if options.sprt.is_some() => println!("SPRT: no decision"),
+        Decision::Continue => {}
+    }
+    if let Some(why) = summary.stopped_by {
+        return Err(MatchCmdError::Run(why));
+    }
+    if interrupted.load(Ordering::SeqCst) {
+        return Err(MatchCmdError::Interrupted);
+    }
+    Ok(())
+}

@@ -1,0 +1,426 @@
+//! One game between two UCI engines: clocks kept by the runner, every way a game ends, and
+//! every way an engine can fail.
+//!
+//! - **The end on the board**: checkmate, stalemate, and every dead position by the rules
+//!   crate's test (`Position::is_dead_position`, FIDE R4.6: neither side can ever mate,
+//!   beyond the material list other runners stop at), the seventy-five-move rule and
+//!   fivefold repetition; and, as every runner adjudicates them, threefold repetition and
+//!   the fifty-move rule at once.
+//! - **Adjudication**: `-draw`, `-resign` and `-maxmoves` (see [`crate::options`]).
+//! - **Faults**, each a loss for the engine at fault with its reason in the PGN: a crash
+//!   (its output ended), a hang (no `bestmove` within `-movetimeout` in a game without a
+//!   clock), an illegal or missing best move, and a loss on time (no `bestmove` within the
+//!   time left plus `timemargin`; the runner measures from sending `go` to reading
+//!   `bestmove`). A faulty engine process is dropped (killed) and started afresh for the
+//!   next game.
+
+use crate::openings::Opening;
+use crate::options::{EngineSpec, MatchOptions};
+use shatranj_chess::{CastlingMode, Color, History, Move, Rules, Termination};
+use shatranj_engine::limits::Limits;
+use shatranj_engine::score::Score;
+use shatranj_engine::uci_client::{UciClientError, UciEngine, UciEngineConfig, UciSearch};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// An engine of the match: its settings and, once started, its process.
+pub struct Player {
+    pub spec: EngineSpec,
+    pub name: String,
+    engine: Option<UciEngine>,
+    /// Processes started after a fault.
+    pub restarts: u64,
+    started: bool,
+    handshake_timeout: Duration,
+}
+
+impl Player {
+    pub fn new(spec: EngineSpec) -> Player {
+        Player {
+            name: spec.display_name(),
+            spec,
+            engine: None,
+            restarts: 0,
+            started: false,
+            handshake_timeout: Duration::from_secs(30),
+        }
+    }
+
+    /// The running engine, started if need be (`uci`, the options, `isready`).
+    pub fn engine(&mut self) -> Result<&mut UciEngine, UciClientError> {
+        if self.engine.is_none() {
+            let config = UciEngineConfig {
+                path: self.spec.cmd.clone(),
+                args: self.spec.args.clone(),
+                options: self.spec.options.clone(),
+                handshake_timeout: self.handshake_timeout,
+            };
+            let engine = UciEngine::start(&config)?;
+            if self.started {
+                self.restarts += 1;
+            }
+            self.started = true;
+            self.engine = Some(engine);
+        }
+        Ok(self.engine.as_mut().expect("started above"))
+    }
+
+    /// Drops (quits or kills) the process; the next game starts a fresh one.
+    pub fn discard(&mut self) {
+        self.engine = None;
+    }
+}
+
+/// What an engine did wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fault {
+    /// Its output ended, or it could not be started or written to.
+    Crash,
+    /// No answer within `-movetimeout` (no clock) or to `isready`.
+    Hang,
+    /// Its best move is illegal, or it gave none with legal moves on the board.
+    IllegalMove,
+    /// It answered after its time (plus `timemargin`) ran out.
+    TimeLoss,
+}
+
+impl Fault {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fault::Crash => "crash",
+            Fault::Hang => "hang",
+            Fault::IllegalMove => "illegal move",
+            Fault::TimeLoss => "time loss",
+        }
+    }
+
+    /// Whether the match stops on it without `-recover` (fastchess's rule: an engine that
+    /// misbehaves inside the rules loses the game; one that dies needs permission).
+    pub fn needs_recover(self) -> bool {
+        matches!(self, Fault::Crash | Fault::Hang)
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub white: String,
+    pub black: String,
+    pub opening: Opening,
+    /// The moves the engines played, after the opening's.
+    pub moves: Vec<Move>,
+    /// One comment per played move: `score/depth time` (`+0.31/12 0.150s`).
+    pub comments: Vec<String>,
+    /// The nodes each played move's search reported.
+    pub nodes: Vec<Option<u64>>,
+    /// `None`: a draw.
+    pub winner: Option<Color>,
+    /// Why it ended, in words: `White mates`, `Black loses on time`, `Draw by adjudication`.
+    pub reason: String,
+    /// PGN's `Termination` tag: `normal`, `adjudication`, `time forfeit`, `rules infraction`,
+    /// `abandoned`.
+    pub termination: &'static str,
+    /// The engine at fault, if one failed.
+    pub fault: Option<(Color, Fault)>,
+}
+
+impl GameRecord {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// A score in centipawns for adjudication, from the side that searched: mates as ±100,000.
+fn centipawns(score: Score) -> i32 {
+    match score {
+        Score::Cp(v) => v,
+        Score::Mate(m) if m > 0 => 100_000,
+        Score::Mate(_) => -100_000,
+    }
+}
+
+/// A move's comment: `+0.31/12 0.150s`, `+M5/20 1.020s`, or just the time.
+fn comment(search: &UciSearch, spent: Duration, with_nodes: bool) -> String {
+    let mut text = match search.score {
+        Some(Score::Cp(v)) => format!("{:+.2}", f64::from(v) / 100.0),
+        Some(Score::Mate(m)) if m > 0 => format!("+M{m}"),
+        Some(Score::Mate(m)) => format!("-M{}", -m),
+        None => String::new(),
+    };
+    if let Some(d) = search.depth
+        && !text.is_empty()
+    {
+        text.push_str(&format!("/{d}"));
+    }
+    if !text.is_empty() {
+        text.push(' ');
+    }
+    text.push_str(&format!("{:.3}s", spent.as_secs_f64()));
+    if with_nodes && let Some(n) = search.nodes {
+        text.push_str(&format!(" n={n}"));
+    }
+    text
+}
+
+/// The clock of one side: time left and moves made in the current period.
+struct SideClock {
+    left: Duration,
+    moves_in_period: u32,
+}
+
+/// Plays one game, `white` against `black`, from `opening`. `None` when `stop` was raised
+/// before the game ended (the game is abandoned and not counted).
+pub fn play_game(
+    white: &mut Player,
+    black: &mut Player,
+    opening: &Opening,
+    options: &MatchOptions,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let mut record = GameRecord {
+        white: white.name.clone(),
+        black: black.name.clone(),
+        opening: opening.clone(),
+        moves: Vec::new(),
+        comments: Vec::new(),
+        nodes: Vec::new(),
+        winner: None,
+        reason: String::new(),
+        termination: "normal",
+        fault: None,
+    };
+    let lose = |record: &mut GameRecord, loser: Color, fault: Fault, detail: String| {
+        record.winner = Some(loser.other());
+        record.fault = Some((loser, fault));
+        record.termination = match fault {
+            Fault::TimeLoss => "time forfeit",
+            Fault::IllegalMove => "rules infraction",
+            Fault::Crash | Fault::Hang => "abandoned",
+        };
+        record.reason = format!("{} {detail}", color_name(loser));
+    };
+    // ucinewgame for both, before the first move: a fault here loses the game too.
+    for (color, player) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
+        let result = player.engine().and_then(|e| e.new_game());
+        if let Err(e) = result {
+            player.discard();
+            let fault = fault_of(&e, false);
+            lose(&mut record, color, fault, describe(fault, &e));
+            return Some(record);
+        }
+    }
+    let mut history = History::new(opening.start);
+    for &m in &opening.moves {
+        history.push_unchecked(m);
+    }
+    let specs = [white.spec.clone(), black.spec.clone()];
+    let mut clocks = [&specs[0], &specs[1]].map(|s| SideClock {
+        left: s.tc.map(|tc| tc.base).unwrap_or_default(),
+        moves_in_period: 0,
+    });
+    let mut draw_streak = 0u32;
+    let mut resign_streak = [0u32; 2];
+    let mut last_score: [Option<i32>; 2] = [None, None];
+    let all_moves = |record: &GameRecord| -> Vec<Move> {
+        let mut v = opening.moves.clone();
+        v.extend_from_slice(&record.moves);
+        v
+    };
+    loop {
+        if let Some(end) = ended(&history) {
+            (record.winner, record.reason) = end;
+            return Some(record);
+        }
+        if let Some(max) = options.maxmoves
+            && history.moves().len() >= 2 * max as usize
+        {
+            record.reason = "Draw by adjudication: maximum moves".to_owned();
+            record.termination = "adjudication";
+            return Some(record);
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = history.position().turn();
+        let me = side as usize;
+        let spec = &specs[me];
+        let mut limits = Limits {
+            nodes: spec.nodes,
+            depth: spec.depth,
+            movetime: spec.movetime,
+            ..Limits::default()
+        };
+        if spec.tc.is_some() || specs[1 - me].tc.is_some() {
+            let [w, b] = &specs;
+            limits.wtime = w.tc.map(|_| clocks[0].left);
+            limits.btime = b.tc.map(|_| clocks[1].left);
+            limits.winc = w.tc.map(|tc| tc.increment).filter(|i| !i.is_zero());
+            limits.binc = b.tc.map(|tc| tc.increment).filter(|i| !i.is_zero());
+            if let Some(tc) = spec.tc
+                && let Some(per) = tc.moves
+            {
+                limits.movestogo = Some(per - clocks[me].moves_in_period % per);
+            }
+        }
+        let timeout = match spec.tc {
+            Some(_) => clocks[me].left + spec.timemargin,
+            None => limits.movetime.unwrap_or_default() + options.move_timeout,
+        };
+        let player = if side == Color::White {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let moves = all_moves(&record);
+        let began = Instant::now();
+        let search = player.engine().and_then(|e| {
+            e.go(
+                &opening.start,
+                &moves,
+                CastlingMode::Standard,
+                &limits,
+                timeout,
+            )
+        });
+        let spent = began.elapsed();
+        let search = match search {
+            Ok(s) => s,
+            Err(e) => {
+                player.discard();
+                let fault = fault_of(&e, spec.tc.is_some());
+                lose(&mut record, side, fault, describe(fault, &e));
+                return Some(record);
+            }
+        };
+        if spec.tc.is_some() && spent > clocks[me].left + spec.timemargin {
+            player.discard();
+            let detail = format!(
+                "loses on time ({:.3} s used, {:.3} s left)",
+                spent.as_secs_f64(),
+                clocks[me].left.as_secs_f64()
+            );
+            lose(&mut record, side, Fault::TimeLoss, detail);
+            return Some(record);
+        }
+        let Some(m) = search.best_move else {
+            player.discard();
+            lose(
+                &mut record,
+                side,
+                Fault::IllegalMove,
+                "gave no best move with legal moves on the board".to_owned(),
+            );
+            return Some(record);
+        };
+        if let Some(tc) = spec.tc {
+            let c = &mut clocks[me];
+            c.left = c.left.saturating_sub(spent) + tc.increment;
+            c.moves_in_period += 1;
+            if let Some(per) = tc.moves
+                && c.moves_in_period.is_multiple_of(per)
+            {
+                c.left += tc.base;
+            }
+        }
+        let with_nodes = options.pgnout.as_ref().is_some_and(|p| p.nodes);
+        record.comments.push(comment(&search, spent, with_nodes));
+        record.nodes.push(search.nodes);
+        record.moves.push(m);
+        let fullmove = history.position().fullmove_number();
+        history.push_unchecked(m);
+
+        // Adjudication by the engines' own scores.
+        let score = search.score.map(centipawns);
+        last_score[me] = score;
+        if let Some(d) = options.draw {
+            let quiet = score.is_some_and(|s| s.abs() <= d.score);
+            if fullmove >= d.movenumber && quiet {
+                draw_streak += 1;
+            } else {
+                draw_streak = 0;
+            }
+            if draw_streak >= 2 * d.movecount.max(1) {
+                record.reason = "Draw by adjudication".to_owned();
+                record.termination = "adjudication";
+                return Some(record);
+            }
+        }
+        if let Some(r) = options.resign {
+            let lost = score.is_some_and(|s| s <= -r.score);
+            let agreed = !r.twosided || last_score[1 - me].is_some_and(|s| s >= r.score);
+            if lost && agreed {
+                resign_streak[me] += 1;
+            } else {
+                resign_streak[me] = 0;
+            }
+            if resign_streak[me] >= r.movecount.max(1) {
+                record.winner = Some(side.other());
+                record.reason = format!("{} wins by adjudication", color_name(side.other()));
+                record.termination = "adjudication";
+                return Some(record);
+            }
+        }
+    }
+}
+
+/// The end by the rules: FIDE's (checkmate, stalemate, every dead position, seventy-five
+/// moves, fivefold), then threefold and fifty moves at once.
+fn ended(history: &History) -> Option<(Option<Color>, String)> {
+    let outcome = history
+        .outcome_under(Rules::Fide)
+        .or_else(|| history.outcome_under(Rules::Automatic))?;
+    let reason = match (outcome.termination, outcome.winner) {
+        (Termination::Checkmate, Some(w)) => format!("{} mates", color_name(w)),
+        (Termination::Stalemate, _) => "Draw by stalemate".to_owned(),
+        (Termination::InsufficientMaterial, _) => "Draw by insufficient material".to_owned(),
+        (Termination::DeadPosition, _) => "Draw by dead position".to_owned(),
+        (Termination::ThreefoldRepetition | Termination::FivefoldRepetition, _) => {
+            "Draw by repetition".to_owned()
+        }
+        (Termination::FiftyMoves | Termination::SeventyfiveMoves, _) => {
+            "Draw by fifty-move rule".to_owned()
+        }
+        (t, _) => t.name().to_owned(),
+    };
+    Some((outcome.winner, reason))
+}
+
+fn fault_of(e: &UciClientError, clock: bool) -> Fault {
+    match e {
+        UciClientError::Timeout { .. } if clock => Fault::TimeLoss,
+        UciClientError::Timeout { .. } => Fault::Hang,
+        UciClientError::IllegalMove { .. } => Fault::IllegalMove,
+        UciClientError::Start(_)
+        | UciClientError::Crashed { .. }
+        | UciClientError::Write(_)
+        | UciClientError::Protocol(_) => Fault::Crash,
+    }
+}
+
+fn describe(fault: Fault, e: &UciClientError) -> String {
+    match fault {
+        Fault::TimeLoss => format!("loses on time ({e})"),
+        Fault::Hang => format!("hangs ({e})"),
+        Fault::Crash => format!("disconnects ({e})"),
+        Fault::IllegalMove => format!("makes an illegal move ({e})"),
+    }
+}
