@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from .._core import __version__ as version
+from .._engine_protocol import Limit
 from .._engine_scores import PovScore, Score
 from ._record import GameReview
 
+#: The longest better line written as a variation (lichess's export takes 20 plies).
+VARIATION_PLIES = 20
 #: The tags a review adds to an annotated game: each side's accuracy (one decimal) and ACPL.
 REVIEW_TAGS = ("WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL")
 
@@ -23,10 +27,11 @@ def annotate(review: GameReview, game: Any = None) -> Any:
     review when ``game`` is ``None``; returns the game.
 
     Every main-line move gets ``[%eval …]`` (White's view) in its comment; a judged move gets
-    its NAG (``?!`` 6, ``?`` 2, ``??`` 4), lichess's comment (``"Mistake. Nf3 was best."``) and
-    the engine's line from the position before it as a variation. The tags ``WhiteAccuracy``,
-    ``BlackAccuracy``, ``WhiteACPL`` and ``BlackACPL`` record the game's figures and
-    ``Annotator`` the engine.
+    its NAG (``?!`` 6, ``?`` 2, ``??`` 4), lichess's advice (``"(0.32 → -1.50) Mistake. Nf3 was
+    best."``) and the engine's line from the position before it (20 plies at most) as a
+    variation. The tags ``WhiteAccuracy``,
+    ``BlackAccuracy``, ``WhiteACPL`` and ``BlackACPL`` record the game's figures (as
+    ``shatranj review`` writes them) and ``Annotator`` the engine and limit.
     """
     from ..pgn import Game
 
@@ -45,17 +50,26 @@ def annotate(review: GameReview, game: Any = None) -> Any:
         if move.judgement is None:
             continue
         node.nags.add(move.nag)
-        node.comment = f"{node.comment} {move.comment}".strip()
+        node.comment = f"{node.comment} {move.advice}".strip()
         if move.pv:
             parent = node.parent
             if not any(v.move == move.pv[0] for v in parent.variations):
-                parent.add_variation(move.pv[0]).add_line(move.pv[1:])
-    for color, name in ((True, "White"), (False, "Black")):
-        accuracy, acpl = review.accuracy(color), review.acpl(color)
-        if accuracy is not None:
-            game.headers[f"{name}Accuracy"] = f"{accuracy:.1f}"
-        if acpl is not None:
-            game.headers[f"{name}ACPL"] = str(acpl)
-    if review.engine is not None:
-        game.headers["Annotator"] = f"{review.engine}, {review.limit!r}"
+                parent.add_variation(move.pv[0]).add_line(move.pv[1:VARIATION_PLIES])
+    figures = {
+        "WhiteAccuracy": review.accuracy(True), "BlackAccuracy": review.accuracy(False),
+        "WhiteACPL": review.acpl(True), "BlackACPL": review.acpl(False),
+    }  # fmt: skip
+    for tag in REVIEW_TAGS:
+        value = figures[tag]
+        if value is not None:
+            game.headers[tag] = f"{value:.1f}" if isinstance(value, float) else str(value)
+    game.headers["Annotator"] = f"shatranj {version} review: {review.engine or '[%eval] comments'}"
+    if review.limit is not None:
+        game.headers["Annotator"] += ", " + _limit_text(review.limit)
     return game
+
+
+def _limit_text(limit: Limit) -> str:
+    """A review's limit as the ``Annotator`` tag names it: ``nodes 100000``, ``depth 18``…"""
+    parts = [f"{name} {value}" for name, value in (("nodes", limit.nodes), ("depth", limit.depth), ("time", limit.time)) if value is not None]
+    return ", ".join(parts)

@@ -113,7 +113,7 @@ class Analyser:
     def name(self) -> str:
         """The engine's name, for the review's record."""
         if isinstance(self._engine, Engine):
-            return f"shatranj {self._engine.evaluation}"
+            return "shatranj"
         return str(self._engine.id.get("name", self._command or "UCI engine"))
 
     def _start(self) -> SimpleEngine:

@@ -22,6 +22,8 @@ HEADER_COLUMNS = {
 RATING_COLUMNS = {"WhiteElo": "white_elo", "BlackElo": "black_elo"}
 #: The judgements, mildest first.
 JUDGEMENTS: Tuple[d.Judgement, ...] = ("Inaccuracy", "Mistake", "Blunder")
+#: The games table's count columns: ``white_inaccuracies`` … ``black_blunders``.
+PLURALS = {"Inaccuracy": "inaccuracies", "Mistake": "mistakes", "Blunder": "blunders"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,6 +66,16 @@ class MoveReview:
         return f"{text} {self.best_san} was best." if self.best_san else text
 
     @property
+    def advice(self) -> Optional[str]:
+        """The comment lichess's PGN export puts on a judged move: the evaluations before and
+        after (White's view), then :attr:`comment`, e.g. ``"(0.32 → -1.50) Mistake. Nf3 was best."``."""
+        if self.comment is None:
+            return None
+        evals = [_advice_eval(e) for e in (self.eval_before, self.eval_after)]
+        shown = " → ".join(e for e in evals if e is not None)
+        return f"({shown}) {self.comment}" if shown else self.comment
+
+    @property
     def win_drop(self) -> float:
         """How much of the mover's Win% the move gave away (0 when it gave none or is unknown)."""
         if self.win_before is None or self.win_after is None:
@@ -75,6 +87,19 @@ class MoveReview:
     def label(self) -> str:
         """The move as a game score shows it: ``12. Nf3`` or ``12... Nf3``."""
         return f"{self.move_number}{'.' if self.color else '...'} {self.san}"
+
+
+def _advice_eval(score: Optional[Score]) -> Optional[str]:
+    """An evaluation as lichess's advice shows it: pawns with two decimals, or ``Mate in n``
+    (nothing for a checkmate already on the board, or an unknown evaluation)."""
+    if score is None:
+        return None
+    moves = score.mate()
+    if moves is None:
+        cp = score.score()
+        assert cp is not None
+        return f"{'-' if cp < 0 else ''}{abs(cp) // 100}.{abs(cp) % 100:02d}"
+    return f"Mate in {abs(moves)}" if moves else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -154,7 +179,7 @@ class GameReview:
             row[f"{name}_accuracy"] = self.accuracy(color)
             row[f"{name}_acpl"] = self.acpl(color)
             for judgement, count in self.counts(color).items():
-                row[f"{name}_{judgement.lower()}_count"] = count
+                row[f"{name}_{PLURALS[judgement]}"] = count
         row["engine"] = self.engine
         return row
 

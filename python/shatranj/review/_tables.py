@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .._engine_scores import MateGivenType, Score
-from ._record import HEADER_COLUMNS, JUDGEMENTS, RATING_COLUMNS, GameReview
+from ._record import HEADER_COLUMNS, JUDGEMENTS, PLURALS, RATING_COLUMNS, GameReview
 
 #: The moves table: ``(column, pyarrow type name)``. Evaluations are White's view, as
 #: centipawns or as moves to mate (``*_mate``: positive when White mates; 0 once checkmate is
@@ -33,7 +33,7 @@ GAME_COLUMNS: Tuple[Tuple[str, str], ...] = (
         (f"{side}_{figure}", kind)
         for side in ("white", "black")
         for figure, kind in (("accuracy", "float64"), ("acpl", "int32"))
-        + tuple((f"{j.lower()}_count", "int32") for j in JUDGEMENTS)
+        + tuple((PLURALS[j], "int32") for j in JUDGEMENTS)
     )
     + (("engine", "string"), ("error", "string"))
 )
