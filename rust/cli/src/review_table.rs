@@ -75,7 +75,8 @@ pub fn paths(table: &Path) -> Result<(PathBuf, PathBuf), String> {
         .unwrap_or_default();
     let Some(stem) = name.strip_suffix(".csv") else {
         return Err(format!(
-            "--table {}: the table format is told by the extension, and only .csv is written",
+            "--table {}: the table format is told by the extension, and only .csv is written \
+             here (Parquet: shatranj.review.review_pgn in Python, or convert the CSV with polars)",
             table.display()
         ));
     };

@@ -63,7 +63,7 @@ pub fn annotate(game: &PgnGame, review: &GameReview, annotator: Option<&str>) ->
             out.node_mut(id).add_nag(advice.judgement.nag());
             let parent = game.node(id).parent().unwrap_or(PgnGame::ROOT);
             let mut at = parent;
-            for &x in &m.pv {
+            for &x in m.pv.iter().take(VARIATION_PLIES) {
                 at = out.add_child(at, x);
             }
         }
@@ -71,6 +71,9 @@ pub fn annotate(game: &PgnGame, review: &GameReview, annotator: Option<&str>) ->
     }
     out
 }
+
+/// The longest better line written as a variation (lichess's export takes 20 plies).
+pub const VARIATION_PLIES: usize = 20;
 
 /// Lichess's advice comment (lila's `Advice.makeComment`): the evaluations before and after
 /// from White's side, the judgement or the mate sequence, and the best move in SAN.
