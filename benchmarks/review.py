@@ -21,6 +21,7 @@ Runs are interleaved ``--repeat`` times; the best and median rates are reported.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import statistics
@@ -30,6 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Dict, List
+
+from common import append_results, cpu_model, git_commit, load_average, uncommitted_changes, utc_stamp
 
 
 def make_games(path: Path, games: int, seed: int) -> int:
@@ -109,14 +112,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--nodes", type=int, default=20_000)
-    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=48)
+    parser.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
     args = parser.parse_args()
     stockfish = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
     folder = Path(tempfile.mkdtemp())
     source = folder / "games.pgn"
     positions = make_games(source, args.games, args.seed)
-    print(f"{args.games} games (seed {args.seed}), {positions} positions, {args.nodes} nodes each")
+    lines = [f"{args.games} games (seed {args.seed}), {positions} positions, {args.nodes:,} nodes each, load before {load_average()}"]
 
     runs: Dict[str, Callable[[], int]] = {
         "in process, 1 worker": lambda: shatranj_review(source, None, args.nodes, 1),
@@ -129,21 +133,45 @@ def main() -> None:
     for _ in range(args.repeat):
         for name, run in runs.items():
             rates[name].append(timed(run))
-    print(f"\n{'run':36} {'best pos/s':>11} {'median':>9}")
+    lines += ["", "| run | best positions/s | median | rounds |", "|---|---:|---:|---|"]
     for name, values in rates.items():
-        print(f"{name:36} {max(values):11,.0f} {statistics.median(values):9,.0f}")
+        rounds = ", ".join(f"{v:,.0f}" for v in values)
+        lines.append(f"| {name} | {max(values):,.0f} | {statistics.median(values):,.0f} | {rounds} |")
 
-    def ratio(a: str, b: str) -> str:
-        return f"{max(rates[a]) / max(rates[b]):.2f}x best, {statistics.median(rates[a]) / statistics.median(rates[b]):.2f}x median"
+    def ratio(ours: str, anchor: str) -> str:
+        per_round = [a / b for a, b in zip(rates[ours], rates[anchor])]
+        return (
+            f"{statistics.median(per_round):.2f}x (rounds {min(per_round):.2f}-{max(per_round):.2f}; "
+            f"best/best {max(rates[ours]) / max(rates[anchor]):.2f}x)"
+        )
 
-    print(f"\nin process, 2 workers / 1 worker: {ratio('in process, 2 workers', 'in process, 1 worker')} (target >= 1.8)")
+    lines += ["", f"- in process, 2 workers / 1 worker: {ratio('in process, 2 workers', 'in process, 1 worker')} (target >= 1.8)"]
     if stockfish:
-        print(f"Stockfish, review_pgn / python-chess loop: {ratio('review_pgn + Stockfish, 2 workers', 'python-chess loop + Stockfish')} (target >= 1.8)")
+        lines.append(
+            f"- Stockfish, review_pgn (2 workers) / python-chess loop: "
+            f"{ratio('review_pgn + Stockfish, 2 workers', 'python-chess loop + Stockfish')} (target >= 1.8)"
+        )
     small, large = folder / "small.pgn", folder / "large.pgn"
     make_games(small, 50, args.seed)
     make_games(large, 200, args.seed)
     memory = [peak_rss_mb(path, 300) for path in (small, large)]
-    print(f"peak RSS at 300 nodes: 50 games {memory[0]:.1f} MB, 200 games {memory[1]:.1f} MB (+{memory[1] - memory[0]:.1f} MB)")
+    lines.append(
+        f"- peak RSS, review to PGN and Parquet at 300 nodes: 50 games {memory[0]:.1f} MB, "
+        f"200 games {memory[1]:.1f} MB ({memory[1] - memory[0]:+.1f} MB)"
+    )
+    print("\n".join(lines))
+    if args.record:
+        dirty = " (uncommitted changes)" if uncommitted_changes() else ""
+        header = [
+            "",
+            f"## {utc_stamp()} game review (benchmarks/review.py, issue 48)",
+            "",
+            f"`python benchmarks/review.py {' '.join(sys.argv[1:])}` at {git_commit(short=True)}{dirty} on "
+            f"{cpu_model()} ({os.cpu_count()} CPUs); one search thread per engine, fixed nodes; rates are "
+            "positions per second, ratios the median of per-round ratios.",
+            "",
+        ]
+        print(f"recorded in {append_results(chr(10).join(header + lines) + chr(10))}")
 
 
 if __name__ == "__main__":
