@@ -307,7 +307,15 @@ pub fn play_game(
             Err(e) => {
                 player.discard();
                 let fault = fault_of(&e, spec.tc.is_some());
-                lose(&mut record, side, fault, describe(fault, &e));
+                let detail = if fault == Fault::TimeLoss {
+                    format!(
+                        "loses on time (no bestmove within the {:.3} s left, margin included)",
+                        timeout.as_secs_f64()
+                    )
+                } else {
+                    describe(fault, &e)
+                };
+                lose(&mut record, side, fault, detail);
                 return Some(record);
             }
         };

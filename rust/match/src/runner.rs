@@ -225,6 +225,15 @@ pub fn table(summary_names: &[String; 2], state: &MatchState, options: &MatchOpt
         time_control_tag(options)
     );
     match c.estimate() {
+        // No spread yet (every game or pair scored alike): no interval to show.
+        Some(e) if e.variance == 0.0 => {
+            let _ = writeln!(
+                out,
+                "Elo: {:.2} (no variance yet), score {:.2} %",
+                e.elo,
+                e.score * 100.0
+            );
+        }
         Some(e) => {
             let _ = writeln!(
                 out,
@@ -456,8 +465,11 @@ pub fn run_match(
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
+                // The caller prints the final table.
                 if state.next_round.is_multiple_of(options.rating_interval)
-                    || decision != Decision::Continue
+                    && decision == Decision::Continue
+                    && stopped_by.is_none()
+                    && state.next_round < rounds
                 {
                     report(&table(&names, &state, options));
                 }
