@@ -115,6 +115,10 @@ AREAS: Dict[str, Area] = {
     "python_api": Area(
         "benchmarks/python_api.py", "the Python API against python-chess and bulletchess"
     ),
+    "python_peers": Area(
+        "benchmarks/python_peers.py",
+        "the Python API against python-chess and every chess peer on PyPI, workload by workload",
+    ),
     "setup_boards": Area(
         "benchmarks/setup_boards.py",
         "Chess960 and setup-mode boards against the standard board: move lists, push/pop",
@@ -127,6 +131,10 @@ AREAS: Dict[str, Area] = {
         "rust/chess/examples/pgn_bench.rs",
         "the Rust PGN reader on a file: games/s on one thread and on all",
         "shatranj-chess",
+    ),
+    "review": Area(
+        "benchmarks/review.py",
+        "game review: review_pgn with Stockfish against a python-chess loop, 2 workers against 1, memory",
     ),
     "engine_client": Area(
         "benchmarks/engine_client.py", "the engine client against python-chess's chess.engine"
