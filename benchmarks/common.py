@@ -1,5 +1,6 @@
 """What the benchmark scripts share: where results are recorded, the machine and commit a run
-is recorded with, and timing in interleaved rounds against the anchors.
+is recorded with, the Python API benchmarks' positions, and timing in interleaved rounds
+against the anchors.
 
 Each script measures one area side by side with its anchors on the same machine, because only
 the ratio means something across machines; rounds are interleaved (ours, anchor, ours,
@@ -22,6 +23,23 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence
 # The repository's root, and the append-only log every --record writes to.
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
+
+
+# --- Positions --------------------------------------------------------------------------------
+
+# The Python API benchmarks' positions (python_api.py, python_peers.py): Kiwipete, the start
+# position, the Chess Programming Wiki's perft positions 3 to 6 and two middlegames.
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+FENS = [
+    KIWIPETE,
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    "2kr3r/pp1q1ppp/2n1bn2/3p4/3P4/2NBBN2/PPQ2PPP/R4RK1 b - - 5 14",
+]
 
 
 # --- Recording --------------------------------------------------------------------------------
