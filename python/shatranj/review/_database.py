@@ -104,13 +104,14 @@ class _Pool:
                 analyser.close()
 
 
-def _default_workers(engine: EngineSpec) -> int:
+def _default_workers(engine: EngineSpec, threads: int) -> int:
+    """One engine per core (engines of ``threads`` threads share them); one for an engine object."""
     from .._engine_local import Engine
     from .._engine_simple import SimpleEngine
 
     if isinstance(engine, (Engine, SimpleEngine)):
         return 1  # one engine object is one search at a time
-    return max(1, os.cpu_count() or 1)
+    return max(1, (os.cpu_count() or 1) // max(1, threads))
 
 
 def iter_reviews(
@@ -132,7 +133,7 @@ def iter_reviews(
 ) -> Generator[Tuple[int, Any, Union[GameReview, GameFailure], int], None, None]:
     """Reviews the games of a PGN source (a path, ``"-"``, a binary file object; plain or
     compressed; ``filter`` as :func:`shatranj.pgn.stream_games`) with ``workers`` engines at
-    once (default: one per core, or 1 for an engine object). Yields ``(index, game, review,
+    once (default: one per core, divided by ``threads``; 1 for an engine object). Yields ``(index, game, review,
     positions)`` in the source's order: ``review`` is a :class:`GameReview`, or a
     :class:`GameFailure` for a game the engine failed on twice (``on_error="raise"`` raises
     :class:`ReviewEngineError` instead). ``skip`` games are passed over first (resuming).
@@ -143,7 +144,7 @@ def iter_reviews(
     """
     if on_error not in ("skip", "raise"):
         raise ValueError(f"on_error must be 'skip' or 'raise', not {on_error!r}")
-    count = _default_workers(engine) if workers is None else workers
+    count = _default_workers(engine, threads) if workers is None else workers
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ValueError(f"workers must be an int ≥ 1, not {workers!r}")
     if not from_comments:
