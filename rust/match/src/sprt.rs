@@ -316,7 +316,7 @@ mod tests {
     }
 
     // The four reference values are fastchess's own tests (tests/sprt_test.cpp), with the
-    // pentanomial written `[LL, LD, WL+DD, WD, WW]` (issue 50; ../shared/MATCH.md).
+    // pentanomial written `[LL, LD, WL+DD, WD, WW]` (as issue 50 quotes them).
     #[test]
     fn normalized_pentanomial_reference() {
         let llr = llr(
