@@ -493,6 +493,8 @@ impl UciAnalyser {
             eval: Some(Eval::from_score(score, pos.turn())),
             best: search.best_move,
             pv,
+            depth: search.depth,
+            nodes: search.nodes,
         })
     }
 }

@@ -59,6 +59,10 @@ pub struct PositionAnalysis {
     pub best: Option<Move>,
     /// The best line, starting with `best`; empty when unknown.
     pub pv: Vec<Move>,
+    /// The depth the search completed and the nodes it visited, as the engine reported them
+    /// (`None` when it did not, or nothing was searched: a comment, a finished game).
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
 }
 
 /// Evaluates positions: an engine in process or in another process.
@@ -123,6 +127,8 @@ impl Analyser for EngineAnalyser {
             eval: Some(Eval::from_score(result.score, turn)),
             best: result.best_move,
             pv: result.pv,
+            depth: Some(result.depth),
+            nodes: Some(result.nodes),
         })
     }
 }
@@ -260,6 +266,10 @@ pub struct MoveReview {
     /// The move's accuracy from the mover's side.
     pub accuracy: Option<f64>,
     pub advice: Option<Advice>,
+    /// The depth and nodes of the search of the position before the move (see
+    /// [`PositionAnalysis`]).
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
 }
 
 impl MoveReview {
@@ -342,6 +352,8 @@ pub fn review_moves(
             win_after,
             accuracy,
             advice,
+            depth: a.depth,
+            nodes: a.nodes,
         });
         pos.play_unchecked(m);
     }
@@ -429,6 +441,7 @@ mod tests {
                     eval: Some(Eval::Cp(15)),
                     best,
                     pv: best.into_iter().collect(),
+                    ..Default::default()
                 },
                 PositionAnalysis {
                     eval: Some(Eval::Cp(-400)),
