@@ -10,6 +10,7 @@ mod match_cmd;
 mod perft_cmd;
 mod progress;
 mod review_cmd;
+mod review_parquet;
 mod review_table;
 mod selfplay_cmd;
 mod train_cmd;

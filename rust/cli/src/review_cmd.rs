@@ -12,6 +12,7 @@
 //! those games, so an interrupted run (Ctrl-C, a kill, a crash) resumes without redoing or
 //! losing a game; bytes written after the last checkpoint are simply written again.
 
+use crate::review_table::{GAME_COLUMNS, MOVE_COLUMNS, TablePaths};
 use clap::{Args, ValueEnum};
 use indicatif::ProgressBar;
 use shatranj_chess::pgn::stream::Source;
@@ -72,8 +73,10 @@ pub struct ReviewArgs {
     /// Write the annotated games here (default: standard output, unless --table is given).
     #[arg(long, value_name = "FILE")]
     pgn_out: Option<PathBuf>,
-    /// Write one row per move here as CSV (`.csv`), and one row per game beside it
-    /// (`NAME.games.csv`).
+    /// Write one row per move here, as CSV (`NAME.csv`) or Parquet (`NAME.parquet`), and one
+    /// row per game beside it (`NAME.games.csv`, `NAME.games.parquet`). Parquet is made from
+    /// CSV spools (`NAME.spool.csv`, `NAME.games.spool.csv`) when the run ends; they are kept
+    /// with --checkpoint, which resumes from them.
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
     /// Record progress here; a rerun with the same file resumes where the last one stopped.
@@ -233,7 +236,11 @@ enum Outcome {
         texts: [String; 3],
         positions: u64,
     },
-    Failed(String),
+    Failed {
+        message: String,
+        /// The game table's row for it: its tags and the error.
+        row: String,
+    },
     /// Not started: the run was stopped first.
     Cancelled,
 }
@@ -261,7 +268,7 @@ where
     })
 }
 
-fn castling_mode(game: &PgnGame) -> CastlingMode {
+pub(crate) fn castling_mode(game: &PgnGame) -> CastlingMode {
     match game.tag("Variant") {
         Some(v) if shatranj_chess::pgn::is_chess960_variant(v) => CastlingMode::Chess960,
         _ => CastlingMode::Standard,
@@ -292,6 +299,8 @@ fn position_name(game: &PgnGame, moves: &[Move], ply: usize) -> String {
 
 struct Settings {
     annotator: String,
+    /// What evaluates the positions, for the game table (none from comments).
+    engine: Option<String>,
 }
 
 fn review_game(analyser: &mut WorkerAnalyser, game: &PgnGame) -> Result<(GameReview, u64), String> {
@@ -334,24 +343,28 @@ fn review_game(analyser: &mut WorkerAnalyser, game: &PgnGame) -> Result<(GameRev
 
 fn work(job: Job, analyser: &mut WorkerAnalyser, settings: &Settings) -> Outcome {
     let index = job.index;
+    let failed = |game: Option<&PgnGame>, message: String| Outcome::Failed {
+        row: crate::review_table::failed_row(index, game, &message),
+        message,
+    };
     let game = match job.game {
         Ok(g) => g,
-        Err(e) => return Outcome::Failed(format!("{e}")),
+        Err(e) => return failed(None, format!("{e}")),
     };
     let (review, positions) = match review_game(analyser, &game) {
         Ok(r) => r,
-        Err(e) => return Outcome::Failed(e),
+        Err(e) => return failed(Some(&game), e),
     };
     let annotated = annotate(&game, &review, Some(&settings.annotator));
     let mut pgn = match write_game(&annotated, &WriteOptions::default()) {
         Ok(text) => text,
-        Err(e) => return Outcome::Failed(format!("cannot write the annotated game: {e}")),
+        Err(e) => return failed(Some(&game), format!("cannot write the annotated game: {e}")),
     };
     pgn.push_str("\n\n");
     let texts = [
         pgn,
         crate::review_table::move_rows(index, &review),
-        crate::review_table::game_row(index, &game, &review),
+        crate::review_table::game_row(index, &game, &review, settings.engine.as_deref()),
     ];
     Outcome::Done { texts, positions }
 }
@@ -572,6 +585,11 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
                 WorkerAnalyser::External(a) => format!("{}, {}", a.name, limit_text(&args)),
             }
         ),
+        engine: match &analysers[0] {
+            WorkerAnalyser::Comments => None,
+            WorkerAnalyser::InProcess(_) => Some("shatranj".to_owned()),
+            WorkerAnalyser::External(a) => Some(a.name.clone()),
+        },
     });
     let settings_text = settings_line(&args);
 
@@ -610,8 +628,8 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
     };
     let paths: [Option<PathBuf>; 3] = [
         args.pgn_out.clone(),
-        table_paths.as_ref().map(|p| p.0.clone()),
-        table_paths.as_ref().map(|p| p.1.clone()),
+        table_paths.as_ref().map(|p| p.csv[0].clone()),
+        table_paths.as_ref().map(|p| p.csv[1].clone()),
     ];
     let mut outputs: Vec<Option<Output>> = Vec::new();
     for (i, path) in paths.iter().enumerate() {
@@ -677,7 +695,11 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
                         work(job, &mut analyser, &settings)
                     }))
                     .unwrap_or_else(|_| {
-                        Outcome::Failed("internal error (a panic) while reviewing it".to_owned())
+                        let message = "internal error (a panic) while reviewing it".to_owned();
+                        Outcome::Failed {
+                            row: crate::review_table::failed_row(index, None, &message),
+                            message,
+                        }
                     })
                 };
                 if out_tx.send((index, outcome)).is_err() {
@@ -770,7 +792,7 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
                     counts.reviewed += 1;
                     counts.positions += positions;
                 }
-                Outcome::Failed(message) => {
+                Outcome::Failed { message, row } => {
                     let text = format!("game {next_to_write}: {message}");
                     if args.on_error == OnError::Fail {
                         failure = Some(run_error(text));
@@ -778,6 +800,11 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
                         break;
                     }
                     warn(&progress.bar, &format!("warning: {text}; skipped"));
+                    if let Err(e) = write_all(&mut outputs, &[String::new(), String::new(), row]) {
+                        failure = Some(e);
+                        halted = true;
+                        break;
+                    }
                     counts.failed += 1;
                 }
                 Outcome::Cancelled => {
@@ -807,8 +834,35 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
         checkpoint.bytes = byte_counts(&outputs, &paths);
         checkpoint.save(path)?;
     }
+    drop(outputs);
     if let Some(bar) = &progress.bar {
         bar.finish_and_clear();
+    }
+    // Parquet from the spools, however the run ended: the finished games are readable.
+    if let Some(TablePaths {
+        csv,
+        parquet: Some(parquet),
+        ..
+    }) = &table_paths
+    {
+        for ((spool, out), columns) in csv
+            .iter()
+            .zip(parquet)
+            .zip([&MOVE_COLUMNS[..], &GAME_COLUMNS[..]])
+        {
+            match crate::review_parquet::convert(spool, columns, out) {
+                Ok(_) => {}
+                // The run's own failure (a write error, say) is the one to report.
+                Err(e) if failure.is_some() => eprintln!("error: {e}"),
+                Err(e) => return Err(run_error(e)),
+            }
+        }
+        // Without a checkpoint nothing can resume from the spools.
+        if args.checkpoint.is_none() {
+            for spool in csv {
+                let _ = std::fs::remove_file(spool);
+            }
+        }
     }
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64().max(1e-9);

@@ -298,6 +298,184 @@ fn a_checkpointed_run_resumes_where_it_stopped() {
     );
 }
 
+/// The rows of a Parquet table written as the CSV writes them (its header first), and
+/// the physical type of each column.
+fn parquet_as_csv(path: &Path) -> (String, Vec<String>) {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+    let reader = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+    let columns = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .to_vec();
+    let names: Vec<&str> = columns.iter().map(|c| c.name()).collect();
+    let types = columns
+        .iter()
+        .map(|c| format!("{} {:?}", c.physical_type(), c.logical_type_ref()))
+        .collect();
+    let mut text = names.join(",") + "\n";
+    for row in reader.get_row_iter(None).unwrap() {
+        let row = row.unwrap();
+        let fields: Vec<String> = row
+            .get_column_iter()
+            .map(|(_, field)| match field {
+                Field::Null => String::new(),
+                Field::Int(n) => n.to_string(),
+                Field::Long(n) => n.to_string(),
+                Field::Double(x) => x.to_string(),
+                Field::Str(t) if t.contains([',', '"', '\n', '\r']) => {
+                    format!("\"{}\"", t.replace('"', "\"\""))
+                }
+                Field::Str(t) => t.clone(),
+                other => panic!("{path:?}: unexpected {other:?}"),
+            })
+            .collect();
+        text.push_str(&fields.join(","));
+        text.push('\n');
+    }
+    (text, types)
+}
+
+/// `--table F.parquet` writes F.parquet and F.games.parquet holding the rows of the CSV
+/// tables, typed; an interrupted (Ctrl-C) run leaves the finished games readable, and resumed
+/// it ends with the same files as a run never interrupted.
+#[test]
+fn parquet_tables_hold_the_csv_rows_and_resume_exactly() {
+    let dir = temp("parquet");
+    let games = games_file(&dir);
+    let run = |args: &[&str]| {
+        let mut all = vec!["review", s(&games), "--nodes", "500", "--quiet"];
+        all.extend_from_slice(args);
+        let o = shatranj(&all);
+        assert!(o.status.success(), "{all:?}: {}", stderr(&o));
+    };
+    let csv = dir.join("t.csv");
+    let pq = dir.join("t.parquet");
+    run(&["--table", s(&csv)]);
+    run(&["--table", s(&pq)]);
+    for (csv, pq) in [
+        (&csv, &pq),
+        (&dir.join("t.games.csv"), &dir.join("t.games.parquet")),
+    ] {
+        let (text, types) = parquet_as_csv(pq);
+        assert_eq!(text, std::fs::read_to_string(csv).unwrap(), "{pq:?}");
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let kind = |name: &str| {
+            header
+                .iter()
+                .position(|&c| c == name)
+                .map(|i| types[i].as_str())
+        };
+        let int32 = Some("INT32 None");
+        let string = Some("BYTE_ARRAY Some(String)");
+        assert_eq!(kind("game"), Some("INT64 None"));
+        if kind("ply").is_some() {
+            assert_eq!(
+                [kind("ply"), kind("san"), kind("nodes")],
+                [int32, string, Some("INT64 None")]
+            );
+            assert_eq!(kind("accuracy"), Some("DOUBLE None"));
+        } else {
+            assert_eq!(
+                [kind("event"), kind("white_elo"), kind("plies")],
+                [string, int32, int32]
+            );
+            assert_eq!(kind("white_accuracy"), Some("DOUBLE None"));
+        }
+    }
+    let (moves, _) = parquet_as_csv(&pq);
+    assert_eq!(moves.lines().count(), 1 + 76);
+    let (games_table, types) = parquet_as_csv(&dir.join("t.games.parquet"));
+    assert_eq!(games_table.lines().count(), 1 + 6, "{games_table}");
+    assert_eq!(types[0], "INT64 None");
+    // The skipped game has its row, with the error.
+    let broken = games_table.lines().nth(5).unwrap();
+    assert!(
+        broken.starts_with("5,") && broken.contains("illegal SAN"),
+        "{broken}"
+    );
+    // No checkpoint: nothing to resume, so the spools are gone.
+    assert!(!dir.join("t.spool.csv").exists() && !dir.join("t.games.spool.csv").exists());
+
+    // Interrupted with Ctrl-C (SIGINT) once a few games are final (the checkpoint is saved
+    // every half second: enough nodes that the run takes some seconds), then resumed.
+    let many = dir.join("many.pgn");
+    std::fs::write(&many, GAMES.repeat(8)).unwrap();
+    let whole = dir.join("whole.parquet");
+    let o = shatranj(&[
+        "review",
+        s(&many),
+        "--nodes",
+        "5000",
+        "--quiet",
+        "--table",
+        s(&whole),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let part = dir.join("part.parquet");
+    let ck = dir.join("part.ck");
+    let args = [
+        "review",
+        s(&many),
+        "--nodes",
+        "5000",
+        "--quiet",
+        "--table",
+        s(&part),
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shatranj"))
+        .args(args)
+        .args(["--checkpoint", s(&ck)])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let games_done = || -> u64 {
+        std::fs::read_to_string(&ck)
+            .ok()
+            .and_then(|t| {
+                t.lines()
+                    .find_map(|l| l.strip_prefix("games ")?.parse().ok())
+            })
+            .unwrap_or(0)
+    };
+    let waited = std::time::Instant::now();
+    while games_done() < 3 && waited.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let at_stop = games_done();
+    if status.code() == Some(130) {
+        assert!((3..48).contains(&at_stop), "stopped after {at_stop} games");
+        // The finished games are readable: one row each.
+        let (stopped, _) = parquet_as_csv(&dir.join("part.games.parquet"));
+        assert_eq!(stopped.lines().count() as u64, 1 + at_stop, "{stopped}");
+    } else {
+        // The run finished before the signal came: nothing left to check of the stop.
+        assert!(status.success(), "{status:?}");
+    }
+    assert!(
+        dir.join("part.spool.csv").exists(),
+        "kept for the checkpoint"
+    );
+    let o = shatranj(&[&args[..], &["--checkpoint", s(&ck)]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    for name in ["", ".games"] {
+        let a = std::fs::read(dir.join(format!("part{name}.parquet"))).unwrap();
+        let b = std::fs::read(dir.join(format!("whole{name}.parquet"))).unwrap();
+        assert!(
+            a == b,
+            "part{name}.parquet differs from whole{name}.parquet"
+        );
+    }
+}
+
 /// A lichess-style export: evaluations in `[%eval]` comments, one missing.
 const COMMENTED: &str = r#"[Event "commented"]
 [Result "*"]
@@ -436,10 +614,15 @@ fn from_comments_judges_and_scores_as_lichess_defines() {
         .skip(1)
         .map(|l| l.split(',').collect())
         .collect();
+    let header: Vec<&str> = table_games.lines().next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|&c| c == name).unwrap();
+    let (accuracy, acpl) = (column("white_accuracy"), column("white_acpl"));
+    assert_eq!(column("black_accuracy"), accuracy + 1);
+    assert_eq!(column("black_acpl"), acpl + 1);
     for (row, cps) in games_rows.iter().zip([&first, &second]) {
         let [white, black] = plain::game(cps);
-        let got_white: f64 = row[8].parse().unwrap();
-        let got_black: f64 = row[9].parse().unwrap();
+        let got_white: f64 = row[accuracy].parse().unwrap();
+        let got_black: f64 = row[accuracy + 1].parse().unwrap();
         assert!((got_white - white).abs() < 1e-9, "{got_white} {white}");
         assert!((got_black - black).abs() < 1e-9, "{got_black} {black}");
         // ACPL: the mean loss over each side's moves with both evaluations known.
@@ -455,7 +638,7 @@ fn from_comments_judges_and_scores_as_lichess_defines() {
         for side in 0..2 {
             let l = &losses[side];
             let mean = l.iter().sum::<i32>() as f64 / l.len() as f64;
-            assert_eq!(row[10 + side], ((mean + 0.5).floor() as i64).to_string());
+            assert_eq!(row[acpl + side], ((mean + 0.5).floor() as i64).to_string());
         }
     }
     // The annotated PGN: NAGs and lichess's comments, the evaluations written back.
