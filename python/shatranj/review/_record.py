@@ -8,12 +8,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Optional, Tuple
 
-from .._core import Board, Move
+from .._core import STARTING_FEN, Board, Move
 from .._engine_protocol import Limit
-from .._engine_scores import Score
+from .._engine_scores import MateGivenType, Score
 from . import _definitions as d
 
-#: The PGN tags a games table keeps, and their column names.
+#: The PGN tags a games table keeps as text, and their column names.
 HEADER_COLUMNS = {
     "Event": "event", "Site": "site", "Date": "date", "Round": "round", "White": "white",
     "Black": "black", "Result": "result", "ECO": "eco", "TimeControl": "time_control",
@@ -87,6 +87,16 @@ class MoveReview:
     def label(self) -> str:
         """The move as a game score shows it: ``12. Nf3`` or ``12... Nf3``."""
         return f"{self.move_number}{'.' if self.color else '...'} {self.san}"
+
+
+def score_columns(score: Optional[Score]) -> Tuple[Optional[int], Optional[int]]:
+    """An evaluation as the tables' two columns: centipawns, or moves to mate (0 once checkmate
+    is on the board); both ``None`` when unknown."""
+    if score is None:
+        return None, None
+    if isinstance(score, MateGivenType):
+        return None, 0
+    return score.score(), score.mate()
 
 
 def _advice_eval(score: Optional[Score]) -> Optional[str]:
@@ -166,8 +176,10 @@ class GameReview:
         return board
 
     def summary(self) -> Dict[str, Any]:
-        """One row of facts about the game: players, result, plies, and per side the accuracy,
-        ACPL and judgement counts (the games table of a database review)."""
+        """One row of facts about the game: its tags, plies, the start's evaluation, per side
+        the accuracy, ACPL and judgement counts, the engine, and the start FEN where the game
+        does not begin from the standard start (the games table of a database review, in the
+        order of :data:`~shatranj.review.GAME_COLUMNS`)."""
         row: Dict[str, Any] = {}
         for tag, column in HEADER_COLUMNS.items():
             row[column] = self.headers.get(tag)
@@ -175,12 +187,16 @@ class GameReview:
             value = self.headers.get(tag, "")
             row[column] = int(value) if value.isdigit() else None
         row["plies"] = len(self.moves)
+        row["start_eval_cp"], row["start_eval_mate"] = score_columns(self.start_eval)
+        for figure in ("accuracy", "acpl"):
+            for color, name in ((True, "white"), (False, "black")):
+                row[f"{name}_{figure}"] = getattr(self, figure)(color)
         for color, name in ((True, "white"), (False, "black")):
-            row[f"{name}_accuracy"] = self.accuracy(color)
-            row[f"{name}_acpl"] = self.acpl(color)
             for judgement, count in self.counts(color).items():
                 row[f"{name}_{PLURALS[judgement]}"] = count
         row["engine"] = self.engine
+        standard = self.start_fen == STARTING_FEN and not self.chess960
+        row["fen"] = None if standard else self.start_fen
         return row
 
     # The views, each in the module that owns its format.

@@ -6,49 +6,38 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .._engine_scores import MateGivenType, Score
-from ._record import HEADER_COLUMNS, JUDGEMENTS, PLURALS, RATING_COLUMNS, GameReview
+from ._record import HEADER_COLUMNS, JUDGEMENTS, PLURALS, RATING_COLUMNS, GameReview, score_columns
 
 #: The moves table: ``(column, pyarrow type name)``. Evaluations are White's view, as
 #: centipawns or as moves to mate (``*_mate``: positive when White mates; 0 once checkmate is
-#: on the board, when ``win_*`` says who won); ``accuracy`` is the mover's.
+#: on the board, when ``win_*`` says who won); ``accuracy`` is the mover's; ``depth`` and
+#: ``nodes`` are the search's of the position before the move. The command line's tables
+#: (``shatranj review --table``) have the same columns, except that their ``game`` counts the
+#: games of the file from 1 where this one counts the games read from 0.
 MOVE_COLUMNS: Tuple[Tuple[str, str], ...] = (
     ("game", "int64"), ("ply", "int32"), ("move_number", "int32"), ("color", "string"),
     ("san", "string"), ("uci", "string"),
     ("eval_before_cp", "int32"), ("eval_before_mate", "int32"),
     ("eval_after_cp", "int32"), ("eval_after_mate", "int32"),
-    ("win_before", "float64"), ("win_after", "float64"), ("accuracy", "float64"),
-    ("judgement", "string"), ("nag", "int32"),
     ("best_uci", "string"), ("best_san", "string"), ("pv", "string"),
+    ("win_before", "float64"), ("win_after", "float64"), ("accuracy", "float64"),
+    ("judgement", "string"), ("nag", "int32"), ("advice", "string"),
     ("depth", "int32"), ("nodes", "int64"),
 )  # fmt: skip
 
-#: The games table: the game's index in the source, its tags, and each side's figures.
+#: The games table: the game's index in the source, its tags, the start's evaluation, each
+#: side's figures, the engine, the start FEN (``None`` for the standard start) and, for a game
+#: that could not be reviewed, the error.
 GAME_COLUMNS: Tuple[Tuple[str, str], ...] = (
-    (("game", "int64"),)
-    + tuple((column, "string") for column in HEADER_COLUMNS.values())
-    + tuple((column, "int32") for column in RATING_COLUMNS.values())
-    + (("plies", "int32"),)
-    + tuple(
-        (f"{side}_{figure}", kind)
-        for side in ("white", "black")
-        for figure, kind in (("accuracy", "float64"), ("acpl", "int32"))
-        + tuple((PLURALS[j], "int32") for j in JUDGEMENTS)
-    )
-    + (("engine", "string"), ("error", "string"))
-)
-
-
-def _cp(score: Optional[Score]) -> Optional[int]:
-    return None if score is None else score.score()
-
-
-def _mate(score: Optional[Score]) -> Optional[int]:
-    if score is None:
-        return None
-    if isinstance(score, MateGivenType):
-        return 0
-    return score.mate()
+    ("game", "int64"), ("event", "string"), ("site", "string"), ("date", "string"),
+    ("round", "string"), ("white", "string"), ("black", "string"), ("result", "string"),
+    ("white_elo", "int32"), ("black_elo", "int32"), ("eco", "string"), ("time_control", "string"),
+    ("plies", "int32"), ("start_eval_cp", "int32"), ("start_eval_mate", "int32"),
+    ("white_accuracy", "float64"), ("black_accuracy", "float64"),
+    ("white_acpl", "int32"), ("black_acpl", "int32"),
+)  # fmt: skip
+GAME_COLUMNS += tuple((f"{side}_{PLURALS[j]}", "int32") for side in ("white", "black") for j in JUDGEMENTS)
+GAME_COLUMNS += (("engine", "string"), ("fen", "string"), ("error", "string"))
 
 
 def move_rows(review: GameReview, game: int = 0) -> Dict[str, List[Any]]:
@@ -57,10 +46,10 @@ def move_rows(review: GameReview, game: int = 0) -> Dict[str, List[Any]]:
     for m in review.moves:
         values = (
             game, m.ply, m.move_number, "white" if m.color else "black", m.san, m.uci,
-            _cp(m.eval_before), _mate(m.eval_before), _cp(m.eval_after), _mate(m.eval_after),
-            m.win_before, m.win_after, m.accuracy, m.judgement, m.nag,
+            *score_columns(m.eval_before), *score_columns(m.eval_after),
             None if m.best_move is None else m.best_move.uci(), m.best_san,
-            " ".join(move.uci() for move in m.pv) or None, m.depth, m.nodes,
+            " ".join(move.uci() for move in m.pv) or None,
+            m.win_before, m.win_after, m.accuracy, m.judgement, m.nag, m.advice, m.depth, m.nodes,
         )  # fmt: skip
         for (name, _), value in zip(MOVE_COLUMNS, values):
             columns[name].append(value)
@@ -75,6 +64,9 @@ def game_row(review: Optional[GameReview], game: int, error: Optional[str] = Non
         row.update(review.summary())
     elif headers:
         row.update({column: headers.get(tag) for tag, column in HEADER_COLUMNS.items()})
+        for tag, column in RATING_COLUMNS.items():
+            value = headers.get(tag, "")
+            row[column] = int(value) if value.isdigit() else None
     row["game"] = game
     row["error"] = error
     return row

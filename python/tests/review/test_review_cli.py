@@ -1,6 +1,8 @@
 """`shatranj review` (the Rust command line) and shatranj.review (Python) compute the same
 review: the definitions live in both languages, so this test ties them together on a
-lichess-style corpus, once from its [%eval] comments and once with the same search."""
+lichess-style corpus, once from its [%eval] comments and once with the same search. Their
+tables share one schema: the command's Parquet has Python's columns, types and values (only
+``game`` differs: the command counts the file's games from 1, Python the games read from 0)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,12 @@ import subprocess
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from shatranj import review
+from shatranj.review import _tables
 from shatranj.engine import Limit
 from support.corpora import lichess_corpus
 from support.engines import shatranj_binary
@@ -22,13 +27,67 @@ def _number(text: str) -> Optional[float]:
 
 
 def _cli_review(binary: Path, source: Path, out: Path, *options: str) -> List[Dict[str, Any]]:
-    """The command's games table, each row with its moves table rows under "moves"."""
-    subprocess.run([str(binary), "review", str(source), "--table", str(out), "--quiet", *options], check=True, capture_output=True)
+    """The command's games table, each row with its moves table rows under "moves"; with
+    Parquet beside it (``out`` as ``.parquet``) from a second run."""
+    for table in (out, out.with_suffix(".parquet")):
+        subprocess.run([str(binary), "review", str(source), "--table", str(table), "--quiet", *options], check=True, capture_output=True)
     games = list(csv.DictReader(out.with_suffix(".games.csv").open()))
     moves = list(csv.DictReader(out.open()))
     for game in games:
         game["moves"] = [m for m in moves if m["game"] == game["game"]]
     return games
+
+
+def _typed(text: str, kind: pa.DataType) -> Any:
+    """A CSV field as the Parquet column of type ``kind`` holds it (empty: null)."""
+    if text == "":
+        return None
+    if pa.types.is_integer(kind):
+        return int(text)
+    return float(text) if pa.types.is_floating(kind) else text
+
+
+def _same_rows(cli: List[Dict[str, Any]], python: List[Dict[str, Any]], numbers: List[int]) -> None:
+    """The same values, row by row, but ``game``: the command's number for Python's index."""
+    assert len(cli) == len(python)
+    for theirs, mine in zip(cli, python):
+        assert theirs["game"] == numbers[mine["game"]]
+        for name, value in mine.items():
+            other = theirs[name]
+            if name != "game" and isinstance(value, float) and other is not None:
+                assert other == pytest.approx(value, abs=1e-9), name
+            elif name != "game":
+                assert other == value, (name, theirs)
+
+
+def _check_parquet(tmp: Path, source: Path, done: Any, comments: bool) -> None:
+    """The command's Parquet against its CSV, Python's schema and Python's rows."""
+    reviews = done.reviews
+    python = {
+        "t": _tables.moves_table(reviews),
+        "t.games": _tables.games_table(_tables.game_row(r, i) for i, r in enumerate(reviews)),
+    }
+    cli = {name: pq.read_table(tmp / f"{name}.parquet") for name in python}
+    for name, expected in zip(python, (review.MOVE_COLUMNS, review.GAME_COLUMNS)):
+        schema = _tables.schema(expected)
+        # One schema for both languages: names, order and types.
+        assert (cli[name].schema.names, cli[name].schema.types) == (schema.names, schema.types), name
+        # The Parquet holds the CSV's rows.
+        with (tmp / f"{name}.csv").open() as f:
+            rows = [{k: _typed(v, schema.field(k).type) for k, v in row.items()} for row in csv.DictReader(f)]
+        assert cli[name].to_pylist() == rows, name
+    # The command has a row for a game the PGN reader could not read (with ``error``), which
+    # Python's reader skips without an index: Python's game i is the i-th reviewed one here.
+    reviewed = [row for row in cli["t.games"].to_pylist() if row["error"] is None]
+    numbers = [row["game"] for row in reviewed]
+    _same_rows(reviewed, python["t.games"].to_pylist(), numbers)
+    _same_rows(cli["t"].to_pylist(), python["t"].to_pylist(), numbers)
+    if comments:
+        # Python's own Parquet, written by review_pgn, has the same schema as the command's.
+        review.review_pgn(source, from_comments=True, progress=False, moves_table=tmp / "py.parquet", games_table=tmp / "py.games.parquet")
+        for mine, theirs in (("py.parquet", "t.parquet"), ("py.games.parquet", "t.games.parquet")):
+            a, b = pq.read_schema(tmp / mine), pq.read_schema(tmp / theirs)
+            assert (a.names, a.types) == (b.names, b.types)
 
 
 @pytest.mark.parametrize("mode", ["comments", "engine"])
@@ -43,7 +102,9 @@ def test_the_command_line_and_python_review_alike(tmp_path: Path, mode: str) -> 
         # Same search: nodes, one thread, the same table size, a cleared table per game.
         cli = _cli_review(binary, source, tmp_path / "t.csv", "--nodes", "1500", "--hash", "64", "--threads", "2")
         done = review.review_pgn(source, limit=Limit(nodes=1500), hash_mb=64, workers=2, progress=False)
+    cli = [row for row in cli if row["error"] == ""]
     assert done.reviews is not None and len(cli) == len(done.reviews) > 20
+    _check_parquet(tmp_path, source, done, mode == "comments")
     for row, reviewed in zip(cli, done.reviews):
         label = f"game {row['game']}"
         for color, side in ((True, "white"), (False, "black")):
