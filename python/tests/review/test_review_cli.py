@@ -108,11 +108,11 @@ def test_the_command_line_and_python_review_alike(tmp_path: Path, mode: str) -> 
     for row, reviewed in zip(cli, done.reviews):
         label = f"game {row['game']}"
         for color, side in ((True, "white"), (False, "black")):
-            mine = reviewed.accuracy(color)
+            accuracy = reviewed.accuracy(color)
             theirs = _number(row[f"{side}_accuracy"])
-            assert (mine is None) == (theirs is None), label
-            if mine is not None:
-                assert mine == pytest.approx(theirs, abs=1e-9), label
+            assert (accuracy is None) == (theirs is None), label
+            if accuracy is not None:
+                assert accuracy == pytest.approx(theirs, abs=1e-9), label
             assert row[f"{side}_acpl"] == ("" if reviewed.acpl(color) is None else str(reviewed.acpl(color))), label
             counts = reviewed.counts(color)
             assert [int(row[f"{side}_{plural}"]) for plural in ("inaccuracies", "mistakes", "blunders")] == list(counts.values()), label
@@ -121,8 +121,8 @@ def test_the_command_line_and_python_review_alike(tmp_path: Path, mode: str) -> 
         assert [m["judgement"] or None for m in moves] == [m.judgement for m in reviewed.moves], label
         assert [m["advice"] or None for m in moves] == [m.advice for m in reviewed.moves], label
         assert [m["best_uci"] or None for m in moves] == [m.best_move and m.best_move.uci() for m in reviewed.moves], label
-        for m, mine in zip(moves, reviewed.moves):
-            for theirs, value in ((m["win_after"], mine.win_after), (m["accuracy"], mine.accuracy)):
-                assert (_number(theirs) is None) == (value is None), label
+        for m, move in zip(moves, reviewed.moves):
+            for theirs_text, value in ((m["win_after"], move.win_after), (m["accuracy"], move.accuracy)):
+                assert (_number(theirs_text) is None) == (value is None), label
                 if value is not None:
-                    assert value == pytest.approx(_number(theirs), abs=1e-9), label
+                    assert value == pytest.approx(_number(theirs_text), abs=1e-9), label

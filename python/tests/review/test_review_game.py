@@ -43,6 +43,7 @@ def test_a_review_of_the_shilling_trap() -> None:
     assert nxf7.san == "Nxf7" and nxf7.judgement == "Blunder" and nxf7.nag == 4
     assert nxf7.best_move is not None and nxf7.best_move != nxf7.move
     assert nxf7.comment == f"Blunder. {nxf7.best_san} was best."
+    assert nxf7.eval_before is not None and nxf7.eval_after is not None
     before, after = (m.score() / 100 for m in (nxf7.eval_before, nxf7.eval_after))  # type: ignore[operator]
     assert nxf7.advice == f"({before:.2f} → {after:.2f}) {nxf7.comment}"
     assert moves[12].advice is not None and "→ Mate in 1) Checkmate is now unavoidable." in moves[12].advice
