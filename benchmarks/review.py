@@ -12,8 +12,8 @@ fixed nodes, one search thread per engine):
    positions per second on 2 cores.
 2. **In process**: ``review_pgn`` with the shatranj search, 2 workers against 1.
    Target: ≥ 1.8×.
-3. **Memory**: the peak resident size of a review of N and 4N games in fresh processes: flat
-   (streaming) means the larger run needs no more than a few MB more.
+3. **Memory**: the peak resident size of a review of 50, 200 and 800 games in fresh processes:
+   flat (streaming) means the larger runs need no more than a few MB more.
 
 Runs are interleaved ``--repeat`` times; the best and median rates are reported.
 """
@@ -151,14 +151,13 @@ def main() -> None:
             f"- Stockfish, review_pgn (2 workers) / python-chess loop: "
             f"{ratio('review_pgn + Stockfish, 2 workers', 'python-chess loop + Stockfish')} (target >= 1.8)"
         )
-    small, large = folder / "small.pgn", folder / "large.pgn"
-    make_games(small, 50, args.seed)
-    make_games(large, 200, args.seed)
-    memory = [peak_rss_mb(path, 300) for path in (small, large)]
-    lines.append(
-        f"- peak RSS, review to PGN and Parquet at 300 nodes: 50 games {memory[0]:.1f} MB, "
-        f"200 games {memory[1]:.1f} MB ({memory[1] - memory[0]:+.1f} MB)"
-    )
+    memory = {}
+    for games in (50, 200, 800):
+        path = folder / f"memory-{games}.pgn"
+        make_games(path, games, args.seed)
+        memory[games] = peak_rss_mb(path, 300)
+    shown = ", ".join(f"{games} games {mb:.1f} MB" for games, mb in memory.items())
+    lines.append(f"- peak RSS, review to PGN and Parquet at 300 nodes: {shown} ({memory[800] - memory[50]:+.1f} MB for 16x the games)")
     print("\n".join(lines))
     if args.record:
         dirty = " (uncommitted changes)" if uncommitted_changes() else ""

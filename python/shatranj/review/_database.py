@@ -2,7 +2,7 @@
 written in the file's order as they finish, and a checkpoint that lets a stopped run go on.
 
 The unit of work is a game. :func:`iter_reviews` keeps a bounded window of games in flight
-(twice the workers), so memory stays flat however large the file; each worker owns its engine
+(eight per worker), so memory stays flat however large the file; each worker owns its engine
 (the in-process search, or a UCI engine process of its own) and every game starts with a
 cleared hash, so a game's review does not depend on which worker took it or what it did before.
 
@@ -39,6 +39,11 @@ from ._tables import GAME_COLUMNS, MOVE_COLUMNS, game_row, move_rows, table
 #: ``progress(games done, positions evaluated)`` after each finished game.
 DatabaseProgress = Callable[[int, int], object]
 OnError = Literal["skip", "raise"]
+#: Games in flight or waiting to be written, per worker. Results leave in the source's order,
+#: so a long game holds back those after it: a window of a few games per worker keeps the
+#: other workers busy meanwhile (with 2, one long game left a core idle), and still bounds
+#: memory.
+WINDOW_PER_WORKER = 8
 #: The checkpoint's format; a file of another version is refused, not misread.
 CHECKPOINT_VERSION = 1
 
@@ -171,7 +176,7 @@ def iter_reviews(
         numbered = enumerate(games)
         exhausted = False
         while True:
-            while not exhausted and len(window) < 2 * count:
+            while not exhausted and len(window) < WINDOW_PER_WORKER * count:
                 item = next(numbered, None)
                 if item is None:
                     exhausted = True
