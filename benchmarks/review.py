@@ -120,7 +120,11 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     source = folder / "games.pgn"
     positions = make_games(source, args.games, args.seed)
-    lines = [f"{args.games} games (seed {args.seed}), {positions:,} positions, {args.nodes:,} nodes each, load before {load_average():.2f}"]
+    load = load_average()
+    lines = [
+        f"{args.games} games (seed {args.seed}), {positions:,} positions, {args.nodes:,} nodes each, "
+        f"load before {'unknown' if load is None else f'{load:.2f}'}"
+    ]
 
     runs: Dict[str, Callable[[], int]] = {
         "in process, 1 worker": lambda: shatranj_review(source, None, args.nodes, 1),
