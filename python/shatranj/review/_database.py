@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Deque, Dict, Generator, List, Literal, Optional, Tuple, Union
+from typing import Any, BinaryIO, Callable, Deque, Dict, Generator, List, Literal, Optional, Tuple, Union
 
 from .._engine_protocol import Limit
 from ._engines import Analyser, EngineSpec, ReviewEngineError, check_limit
@@ -89,10 +89,15 @@ class _Pool:
                 if self.stopping.is_set():
                     raise _Stopped()
 
+            headers = dict(getattr(game, "headers", {}))
             try:
                 review = review_game(game, analyser=analyser, progress=check, **kwargs)
             except ReviewEngineError as error:
-                return GameFailure(index, dict(game.headers), error.ply, str(error)), 0
+                return GameFailure(index, headers, error.ply, str(error)), 0
+            except (_Stopped, KeyboardInterrupt):
+                raise
+            except Exception as error:  # noqa: BLE001 - one game's fault (an engine's illegal line, say) fails that game
+                return GameFailure(index, headers, None, f"{type(error).__name__}: {error}"), 0
             return review, len(review.moves) + 1
         finally:
             self._free.put(analyser)
@@ -290,11 +295,20 @@ class _TableOutput:
         for part in self.parts.glob("part-*.parquet"):
             if int(part.stem.split("-")[1]) >= committed:
                 part.unlink()  # written after the last commit: redone
+        missing = [i for i in range(committed) if not self._part(i).exists()]
+        if missing:
+            raise ValueError(
+                f"{self.parts} lacks {len(missing)} of the {committed} parts the checkpoint says are final: "
+                "restore them or remove the checkpoint to start over"
+            )
+
+    def _part(self, index: int) -> Path:
+        return self.parts / f"part-{index:06d}.parquet"
 
     def write(self, data: Dict[str, List[Any]]) -> None:
         import pyarrow.parquet as pq
 
-        final = self.parts / f"part-{self.count:06d}.parquet"
+        final = self._part(self.count)
         temporary = final.with_suffix(".tmp")
         pq.write_table(table(self.columns, data), temporary)
         os.replace(temporary, final)
@@ -309,7 +323,7 @@ class _TableOutput:
         temporary = self.path.with_name(self.path.name + ".tmp")
         with pq.ParquetWriter(temporary, schema(self.columns)) as writer:
             for index in range(self.count):
-                writer.write_table(pq.read_table(self.parts / f"part-{index:06d}.parquet"))
+                writer.write_table(pq.read_table(self._part(index)))
         os.replace(temporary, self.path)
 
     def remove_parts(self) -> None:
@@ -393,23 +407,38 @@ class DatabaseWriter:
         self._keep = moves_table is None and games_table is None
         if self._keep:
             self.result.reviews = []
-        self._pgn = None
-        if pgn_out is not None:
-            resuming = state["games"] > 0 and Path(pgn_out).exists()
-            self._pgn = open(pgn_out, "r+b" if resuming else "wb")
-            self._pgn.truncate(state["pgn_bytes"])
-            self._pgn.seek(state["pgn_bytes"])
-        self._tables = [
-            _TableOutput(Path(path), columns, state[key])
-            for path, columns, key in ((moves_table, MOVE_COLUMNS, "moves_parts"), (games_table, GAME_COLUMNS, "games_parts"))
-            if path is not None
-        ]
+        #: The checkpoint's run was complete: nothing to do, and no output is touched.
+        self.finished = bool(state.get("complete"))
+        self._pgn: Optional[BinaryIO] = None
+        self._tables: List[_TableOutput] = []
+        if not self.finished:
+            self._open(pgn_out, moves_table, games_table)
         self._report = _TextProgress() if progress is True else (progress or None)
         self._moves: Dict[str, List[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
         self._games: List[Dict[str, Any]] = []
         self._commit_every = commit_every
         self._since_commit = 0
         self._started = time.monotonic()
+
+    def _open(self, pgn_out: Any, moves_table: Any, games_table: Any) -> None:
+        """Opens the outputs where the checkpoint left them; an output shorter than the
+        checkpoint says (deleted, or truncated by hand) is refused, not silently redone."""
+        state = self.state
+        if pgn_out is not None:
+            path = Path(pgn_out)
+            size = path.stat().st_size if path.exists() else 0
+            if size < state["pgn_bytes"]:
+                raise ValueError(
+                    f"{path} holds {size} bytes but the checkpoint says {state['pgn_bytes']} are final: "
+                    "restore it or remove the checkpoint to start over"
+                )
+            pgn = open(path, "r+b" if path.exists() else "wb")
+            pgn.truncate(state["pgn_bytes"])
+            pgn.seek(state["pgn_bytes"])
+            self._pgn = pgn
+        for path, columns, key in ((moves_table, MOVE_COLUMNS, "moves_parts"), (games_table, GAME_COLUMNS, "games_parts")):
+            if path is not None:
+                self._tables.append(_TableOutput(Path(path), columns, state[key]))
 
     @property
     def resume_at(self) -> int:
@@ -469,6 +498,10 @@ class DatabaseWriter:
     def close(self, *, complete: bool, skipped: List[str]) -> DatabaseReview:
         """Commits, writes the final tables (every committed game, also after an interruption)
         and, for a complete run, removes their parts."""
+        if self.finished:
+            self.result.skipped = list(self.state.get("skipped", []))
+            return self.result
+        self.state["skipped"] = skipped
         self.state["complete"] = complete
         self.result.skipped = skipped
         self.commit()
@@ -527,6 +560,8 @@ def review_pgn(
         pgn_out=pgn_out, moves_table=moves_table, games_table=games_table, checkpoint=checkpoint,
         progress=progress, commit_every=commit_every,
     )  # fmt: skip
+    if writer.finished:
+        return writer.close(complete=True, skipped=[])
     games = stream_games(source, filter=filter, threads=1)
     complete = False
     try:

@@ -153,3 +153,39 @@ def test_an_engine_that_never_finishes_a_search_is_killed_and_its_game_reported(
     done = review.review_pgn(source, hanging, LIMIT, workers=2, progress=False, timeout=5, position_timeout=0.5)
     assert [f.game for f in done.failures] == [0, 1]
     assert all("no answer within 0.5 s" in f.message and f.ply == 0 for f in done.failures)
+
+
+def test_a_finished_checkpoint_reruns_as_nothing_to_do(tmp_path: Path) -> None:
+    source = _database(tmp_path / "games.pgn", 3)
+    outputs = _outputs(tmp_path)
+    first = review.review_pgn(source, limit=LIMIT, workers=1, progress=False, **outputs)
+    written = {name: Path(path).read_bytes() for name, path in outputs.items() if name != "checkpoint"}
+    again = review.review_pgn(source, limit=LIMIT, workers=1, progress=False, **outputs)
+    assert (again.games, again.positions, again.skipped) == (first.games, 0, first.skipped)
+    assert {name: Path(outputs[name]).read_bytes() for name in written} == written
+
+
+def test_a_checkpoint_whose_outputs_went_missing_is_refused(tmp_path: Path) -> None:
+    source = _database(tmp_path / "games.pgn", 4)
+    outputs = _outputs(tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        review.review_pgn(source, limit=LIMIT, workers=1, progress=_StopAfter(2), commit_every=1, **outputs)
+    Path(outputs["pgn_out"]).unlink()
+    with pytest.raises(ValueError, match="checkpoint says .* final"):
+        review.review_pgn(source, limit=LIMIT, workers=1, progress=False, commit_every=1, **outputs)
+
+
+class _IllegalLines(chess.engine.Engine):
+    """The in-process search, but its best line starts with a move that is not legal."""
+
+    def analyse(self, board: Any, **limits: Any) -> Any:
+        info = super().analyse(board, **limits)
+        info["pv"] = [chess.Move.from_uci("a1a8")] + list(info["pv"])
+        return info
+
+
+def test_a_game_whose_engine_answer_cannot_be_used_fails_alone(tmp_path: Path) -> None:
+    source = _database(tmp_path / "games.pgn", 2)
+    done = review.review_pgn(source, _IllegalLines(), LIMIT, progress=False)
+    assert done.games == 0 and [f.game for f in done.failures] == [0, 1]
+    assert all(f.ply is None and "a1a8" in f.message for f in done.failures)
