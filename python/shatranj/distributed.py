@@ -773,9 +773,8 @@ def review_pgn(
     tasks at a time, with the same checkpoint and resumption. Returns a
     :class:`shatranj.review.DatabaseReview`.
     """
-    from .pgn import stream_games
     from .review import check_limit
-    from .review._database import DatabaseWriter, settings
+    from .review._database import DatabaseWriter, settings, write_database
 
     _check_count("games_per_task", games_per_task, 1)
     if engine is not None and not isinstance(engine, (str, list, tuple)):
@@ -792,16 +791,15 @@ def review_pgn(
         "threads": threads, "hash_mb": hash_mb, "timeout": timeout, "position_timeout": position_timeout,
         "on_error": on_error,
     }  # fmt: skip
-    games = stream_games(source, filter=filter, threads=1)
-    complete = False
-    try:
+
+    def reviews(games: Any) -> Any:
         connect(address)
         wave_size = max(1, cluster_cpus() // threads) * TASKS_PER_CPU * games_per_task
         numbered = ((i, g) for i, g in enumerate(games) if i >= writer.resume_at)
         while True:
             wave = [item for _, item in zip(range(wave_size), numbered)]
             if not wave:
-                break
+                return
             tasks: List[ReviewPayload] = [
                 (review_settings, [(i, str(g)) for i, g in wave[start : start + games_per_task]])
                 for start in range(0, len(wave), games_per_task)
@@ -810,10 +808,7 @@ def review_pgn(
             originals = dict(wave)
             for group in results:
                 for index, reviewed, positions in group:
-                    writer.add(index, originals[index], reviewed, positions)
-            writer.commit()
-        complete = True
-    finally:
-        games.close()
-        writer.close(complete=complete, skipped=[str(e) for e in games.errors])
-    return writer.result
+                    yield index, originals[index], reviewed, positions
+            writer.commit()  # every game of the wave is added by now: the wave is one commit
+
+    return write_database(writer, source, filter, reviews)

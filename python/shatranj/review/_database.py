@@ -553,24 +553,41 @@ def review_pgn(
 
     Ctrl-C stops the engines, commits every finished game, then raises ``KeyboardInterrupt``.
     """
-    from ..pgn import stream_games
-
     writer = DatabaseWriter(
         settings(source, engine, limit, filter, from_comments, multipv),
         pgn_out=pgn_out, moves_table=moves_table, games_table=games_table, checkpoint=checkpoint,
         progress=progress, commit_every=commit_every,
     )  # fmt: skip
+
+    def reviews(games: Any) -> Generator[Tuple[int, Any, Union[GameReview, GameFailure], int], None, None]:
+        return iter_reviews(
+            source, engine, limit, workers=workers, from_comments=from_comments, multipv=multipv, threads=threads,
+            hash_mb=hash_mb, timeout=timeout, position_timeout=position_timeout, on_error=on_error,
+            skip=writer.resume_at, games=games,
+        )  # fmt: skip
+
+    return write_database(writer, source, filter, reviews)
+
+
+#: What reviews a database's games for :func:`write_database`: given the stream of the source's
+#: games, yields ``(index, game, review, positions)`` in order, from ``writer.resume_at`` on.
+Reviewer = Callable[[Any], Generator[Tuple[int, Any, Union[GameReview, GameFailure], int], None, None]]
+
+
+def write_database(writer: DatabaseWriter, source: Any, filter: Optional[Any], reviews: Reviewer) -> DatabaseReview:
+    """A database review's life, wherever its games are reviewed (this process, or a Ray
+    cluster): nothing to do after a finished checkpoint; else the source streamed through
+    ``reviews`` into ``writer``, and, however it ends (Ctrl-C included), the stream closed, the
+    finished games committed and the reader's skipped games recorded."""
+    from ..pgn import stream_games
+
     if writer.finished:
         return writer.close(complete=True, skipped=[])
     games = stream_games(source, filter=filter, threads=1)
     complete = False
     try:
-        reviews = iter_reviews(
-            source, engine, limit, workers=workers, from_comments=from_comments, multipv=multipv, threads=threads,
-            hash_mb=hash_mb, timeout=timeout, position_timeout=position_timeout, on_error=on_error, skip=writer.resume_at, games=games,
-        )  # fmt: skip
-        with contextlib.closing(reviews):
-            for index, game, review, positions in reviews:
+        with contextlib.closing(reviews(games)) as found:
+            for index, game, review, positions in found:
                 writer.add(index, game, review, positions)
         complete = True
     finally:
