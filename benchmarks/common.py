@@ -17,6 +17,7 @@ import os
 import platform
 import statistics
 import subprocess
+import time
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
@@ -103,6 +104,18 @@ def load_average() -> Optional[float]:
 
 
 # --- Timing -----------------------------------------------------------------------------------
+
+
+def rate(work: Callable[[], int], min_time: float) -> float:
+    """Units of work per second, over whole passes of ``work()`` (which returns how many units
+    it did) lasting at least ``min_time`` seconds."""
+    units = 0
+    start = time.perf_counter()
+    while True:
+        units += work()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            return units / elapsed
 
 
 def interleaved(rounds: int, runs: Mapping[str, Callable[[], float]]) -> Dict[str, List[float]]:

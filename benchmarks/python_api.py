@@ -50,21 +50,10 @@ try:
 except ImportError:  # Python < 3.13, or not installed: the anchor is skipped
     bulletchess = None
 
-from common import FENS, KIWIPETE, ROOT, append_results, git_commit, uncommitted_changes, utc_stamp
+from common import FENS, KIWIPETE, ROOT, append_results, git_commit, rate, uncommitted_changes, utc_stamp
 
 
 Lib = Any  # the module under test: `shatranj` or `chess`
-
-
-def rate(work: Callable[[], int], min_time: float) -> float:
-    """Units of work per second: `work()` returns how many units it did."""
-    units = 0
-    start = time.perf_counter()
-    while True:
-        units += work()
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_time:
-            return units / elapsed
 
 
 def push_pop(lib: Lib) -> Callable[[], int]:

@@ -71,6 +71,7 @@ from common import (
     interleaved,
     load_average,
     paired_ratio,
+    rate,
     uncommitted_changes,
     utc_stamp,
 )
@@ -862,17 +863,6 @@ def interpreter() -> str:
         return path.name
 
 
-def measure(work: Callable[[], int], min_time: float) -> float:
-    """Seconds per unit of work over at least ``min_time`` seconds of whole passes."""
-    units = 0
-    start = time.perf_counter()
-    while True:
-        units += work()
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_time:
-            return elapsed / units
-
-
 @dataclass
 class Summary:
     """One peer's cell against shatranj's, from the per-round seconds per unit."""
@@ -1025,7 +1015,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         works = {name: row[name].work() for name in row}
         for work in works.values():
             work()  # warm up: first calls, caches, lazily built tables
-        runs = {name: (lambda w=work: measure(w, args.min_time)) for name, work in works.items()}
+        runs = {name: (lambda w=work: 1.0 / rate(w, args.min_time)) for name, work in works.items()}  # seconds per unit
         times = interleaved(args.rounds, runs)
         results[key] = {name: summarise(times[name], None if name == "shatranj" else times["shatranj"])
                         for name in row}
