@@ -139,6 +139,31 @@ impl Tablebase {
         self.dtz(pos)
     }
 
+    /// The WDL value stored in the table (python-chess's `probe_wdl_table`): captures and
+    /// en passant are not looked at, so this is the position's value only when no capture
+    /// changes it. For tests and tools that check the tables themselves.
+    pub fn probe_wdl_table(&self, pos: &Position) -> Result<Wdl, SyzygyError> {
+        refuse_castling(pos)?;
+        self.require(pos, Kind::Wdl)?;
+        Ok(Wdl::of(self.wdl_table(pos)?))
+    }
+
+    /// The value stored in the DTZ table for a position whose WDL is `wdl`
+    /// (python-chess's `probe_dtz_table`), or `None` where the table stores only the other
+    /// side to move (DTZ tables keep one side). Captures, en passant and the sign are not
+    /// applied: [`probe_dtz`](Tablebase::probe_dtz) does that.
+    pub fn probe_dtz_table(&self, pos: &Position, wdl: Wdl) -> Result<Option<i32>, SyzygyError> {
+        refuse_castling(pos)?;
+        self.require(pos, Kind::Dtz)?;
+        if pos.board().occupied().count() == 2 {
+            return Ok(Some(0)); // KvK: no file, and nothing to count.
+        }
+        match self.probe_table(pos, Kind::Dtz, wdl.value())? {
+            Probed::Value(v) => Ok(Some(v)),
+            Probed::OtherSide => Ok(None),
+        }
+    }
+
     /// Every legal move with its WDL, DTZ and rank, by the DTZ tables (Fathom's
     /// `root_probe_dtz`): the moves of the highest rank keep the best outcome the fifty-move
     /// rule allows from here, counting the position's halfmove clock. With `has_repeated`

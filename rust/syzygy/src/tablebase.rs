@@ -99,6 +99,19 @@ impl Tablebase {
     /// probe that needs it. A table already known from an earlier directory keeps its file;
     /// a name that is no table (`README`, `KvK.rtbw`, `KQvQ.rtbw`) is passed over.
     pub fn add_directory(&mut self, directory: impl AsRef<Path>) -> Result<usize, SyzygyError> {
+        self.add_directory_kinds(directory, true, true)
+    }
+
+    /// [`add_directory`](Tablebase::add_directory) taking only the WDL files, only the DTZ
+    /// files, or both (python-chess's `load_wdl` and `load_dtz`): a caller that never asks
+    /// for a DTZ need not have the `.rtbz` files found, and a second directory can then
+    /// supply them.
+    pub fn add_directory_kinds(
+        &mut self,
+        directory: impl AsRef<Path>,
+        load_wdl: bool,
+        load_dtz: bool,
+    ) -> Result<usize, SyzygyError> {
         let dir = directory.as_ref();
         let io = |e: std::io::Error| SyzygyError::Io {
             path: dir.to_path_buf(),
@@ -115,6 +128,13 @@ impl Tablebase {
             let Some((stem, kind)) = split_name(file_name) else {
                 continue;
             };
+            let wanted = match kind {
+                Kind::Wdl => load_wdl,
+                Kind::Dtz => load_dtz,
+            };
+            if !wanted {
+                continue;
+            }
             names.push((stem.to_owned(), kind, item.path()));
         }
         // Directory order is the file system's; sorted, the result does not depend on it.
@@ -127,6 +147,49 @@ impl Tablebase {
         }
         self.directories.push(dir.to_path_buf());
         Ok(added)
+    }
+
+    /// Adds one table file (`…/KQvKR.rtbw` or `.rtbz`), as found in a directory; true if it
+    /// was new. A file whose name is no table, or whose table is already known, is passed
+    /// over (false); a file that is not there is [`SyzygyError::Io`]. Like a directory's
+    /// files, it is opened on the first probe that needs it (or by
+    /// [`open_table`](Tablebase::open_table)).
+    pub fn add_file(&mut self, path: impl AsRef<Path>) -> Result<bool, SyzygyError> {
+        let path = path.as_ref();
+        std::fs::metadata(path).map_err(|e| SyzygyError::Io {
+            path: path.to_path_buf(),
+            kind: e.kind(),
+            message: e.to_string(),
+        })?;
+        let Some((stem, kind)) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(split_name)
+        else {
+            return Ok(false);
+        };
+        Ok(self.register(stem, kind, path.to_path_buf()))
+    }
+
+    /// Opens, maps and checks the header of a known table now rather than on its first
+    /// probe (`name` such as `KQvKR`, in either colouring), so that a damaged file is found
+    /// at start-up. A table without a file of that kind is [`SyzygyError::MissingTable`].
+    pub fn open_table(&self, name: &str, kind: TableKind) -> Result<(), SyzygyError> {
+        let k = match kind {
+            TableKind::Wdl => Kind::Wdl,
+            TableKind::Dtz => Kind::Dtz,
+        };
+        let missing = || SyzygyError::MissingTable {
+            table: name.to_owned() + kind.extension(),
+        };
+        let material = Material::from_name(name).ok_or_else(missing)?;
+        let &(i, _) = self.index.get(&material.key()).ok_or_else(missing)?;
+        let entry = &self.entries[i];
+        let path = entry.paths[slot(k)].as_ref().ok_or_else(missing)?;
+        match entry.tables[slot(k)].get_or_init(|| open_table(path, k, &entry.layout)) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(e.clone()),
+        }
     }
 
     /// Records a file for its material; false if the name is no table or the slot is
