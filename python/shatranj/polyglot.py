@@ -43,7 +43,7 @@ class ZobristHasher:
         return zobrist_hash(board)
 
 
-POLYGLOT_RANDOM_ARRAY: Any = None  # the keys live in the rules crate (rust/chess/src/polyglot_keys.rs)
+POLYGLOT_RANDOM_ARRAY: Any = None  # the keys live in the rules crate (rust/chess/src/zobrist/polyglot_randoms.rs)
 
 
 class Entry(NamedTuple):

@@ -25,11 +25,11 @@
 //!     cargo run --release -p shatranj-chess --example dead_bench -- \
 //!   [--games N] [--seed S] [--pgn FILE]...
 
+use shatranj_chess::dead::solver;
 use shatranj_chess::dead::{DeadOptions, Tier, analyse_with};
 use shatranj_chess::outcome::{Rules, time_forfeit};
 use shatranj_chess::pgn::PgnReader;
 use shatranj_chess::pgn::stream::Source;
-use shatranj_chess::solver;
 use shatranj_chess::{Board, CastlingRights, Color, Piece, Position, Role, Square};
 use std::io::BufReader;
 use std::time::Instant;

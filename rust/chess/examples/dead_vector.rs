@@ -22,8 +22,9 @@
 mod dev_vector;
 
 use dev_vector::DevCase;
+use shatranj_chess::Color;
+use shatranj_chess::dead::solver;
 use shatranj_chess::dead::{DeadOptions, Winnability, winnability_with};
-use shatranj_chess::{Color, solver};
 use std::time::Instant;
 
 struct Row {

@@ -62,7 +62,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // one-core timings.
         use shatranj_chess::pgn::chunk::{ChunkGames, Chunker};
         use shatranj_chess::pgn::stream::Source;
-        use shatranj_chess::pgn::{Lean, MainLine, parse_game, read_mainline};
+        use shatranj_chess::pgn::{MainLine, MainLineRead, parse_game, read_mainline};
         for _ in 0..std::env::args().nth(3).map_or(Ok(1), |n| n.parse())? {
             let start = Instant::now();
             let source = Source::open(&path)?;
@@ -73,7 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let chunk = chunk?;
                 let mut games = ChunkGames::new(&chunk);
                 while let Some(raw) = games.next_game() {
-                    if mode == "lean" && read_mainline(raw, &mut line) == Lean::Read {
+                    if mode == "lean" && read_mainline(raw, &mut line) == MainLineRead::Complete {
                         n += 1;
                         plies += line.moves.len();
                         continue;
@@ -96,7 +96,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // The pipeline with main lines read lean on the pool (what a table read does).
         use shatranj_chess::pgn::chunk::ChunkGames;
         use shatranj_chess::pgn::stream::{ChunkFn, ChunkStream, Source};
-        use shatranj_chess::pgn::{Lean, MainLine, parse_game, read_mainline};
+        use shatranj_chess::pgn::{MainLine, MainLineRead, parse_game, read_mainline};
         use std::time::Duration;
         let threads: usize = std::env::args().nth(3).map_or(Ok(1), |n| n.parse())?;
         let rounds: usize = std::env::args().nth(4).map_or(Ok(3), |n| n.parse())?;
@@ -110,8 +110,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     while let Some(raw) = games.next_game() {
                         n += 1;
                         plies += match read_mainline(raw, &mut line) {
-                            Lean::Read => line.moves.len(),
-                            Lean::Unusual => parse_game(raw).nodes.len() - 1,
+                            MainLineRead::Complete => line.moves.len(),
+                            MainLineRead::Partial => parse_game(raw).nodes.len() - 1,
                         };
                     }
                     (n, plies)

@@ -8,7 +8,7 @@
 //! call with [`dispatch!`](crate::dispatch), so a wheel never executes an unsupported instruction.
 
 use crate::bitboard::Bitboard;
-use crate::types::{Color, Square};
+use crate::{Color, Square};
 
 pub(crate) struct MagicEntry {
     pub mask: u64,

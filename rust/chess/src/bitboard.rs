@@ -1,6 +1,6 @@
 //! `Bitboard`: a set of squares as a 64-bit word, bit `i` standing for square `i` (a1 = bit 0).
 
-use crate::types::{File, Rank, Square};
+use crate::{File, Rank, Square};
 use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 

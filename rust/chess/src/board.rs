@@ -1,7 +1,7 @@
 //! `Board`: piece placement only, as bitboards by role and by colour.
 
 use crate::bitboard::Bitboard;
-use crate::types::{Color, File, Piece, Rank, Role, Square};
+use crate::{Color, File, Piece, Rank, Role, Square};
 use core::fmt;
 
 /// Where the pieces stand. Invariant: the role boards are disjoint, the colour boards are

@@ -10,7 +10,7 @@
 
 use crate::attacks::between;
 use crate::bitboard::Bitboard;
-use crate::types::{Color, File, Square};
+use crate::{Color, File, Square};
 use core::fmt;
 
 /// How castling rights are read from FEN and castling moves written in UCI (shakmaty's

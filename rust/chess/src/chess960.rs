@@ -9,7 +9,7 @@
 use crate::board::Board;
 use crate::castling::{CastlingRights, CastlingSide};
 use crate::position::Position;
-use crate::types::{Color, File, Piece, Rank, Role, Square};
+use crate::{Color, File, Piece, Rank, Role, Square};
 use core::fmt;
 
 /// How many Chess960 starting positions there are.

@@ -3,8 +3,8 @@
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
-use crate::position::{Position, SetupError};
-use crate::types::{Color, File, Rank, Square};
+use crate::position::{Position, PositionError};
+use crate::{Color, File, Rank, Square};
 use core::fmt;
 
 /// The six fields of a FEN record.
@@ -55,7 +55,7 @@ pub enum FenError {
     Setup {
         field: FenField,
         text: String,
-        error: SetupError,
+        error: PositionError,
     },
 }
 
@@ -352,13 +352,13 @@ pub fn parse_with(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
     )
     .map_err(|error| {
         let (field, text) = match &error {
-            SetupError::KingCount { .. } | SetupError::PawnOnBackRank { .. } => {
+            PositionError::KingCount { .. } | PositionError::PawnOnBackRank { .. } => {
                 (FenField::Placement, fields[0])
             }
-            SetupError::OppositeCheck => (FenField::SideToMove, fields[1]),
-            SetupError::CastlingWithoutPieces { .. } => (FenField::Castling, fields[2]),
-            SetupError::ImpossibleEnPassant { .. } => (FenField::EnPassant, fields[3]),
-            SetupError::FullmoveNumberZero => (
+            PositionError::OppositeCheck => (FenField::SideToMove, fields[1]),
+            PositionError::CastlingWithoutPieces { .. } => (FenField::Castling, fields[2]),
+            PositionError::ImpossibleEnPassant { .. } => (FenField::EnPassant, fields[3]),
+            PositionError::FullmoveNumberZero => (
                 FenField::FullmoveNumber,
                 fields.get(5).copied().unwrap_or(""),
             ),
@@ -374,7 +374,7 @@ pub fn parse_with(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
 /// Reads the castling field against the placement (Chess960 rights name rooks that only
 /// the board can find). Only the syntax is refused here: a right whose king or rook is
 /// missing is kept with the standard squares, so that `Position::from_parts` reports it
-/// in its turn (after a missing king, say) as [`SetupError::CastlingWithoutPieces`].
+/// in its turn (after a missing king, say) as [`PositionError::CastlingWithoutPieces`].
 fn parse_castling(board: &Board, text: &str, mode: CastlingMode) -> Option<CastlingRights> {
     let mut castling = CastlingRights::NONE;
     if text == "-" {

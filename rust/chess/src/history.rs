@@ -1,10 +1,10 @@
 //! `History`: a game from a starting position, with the rules that look back in time —
 //! repetition (R4.8), the fifty- and seventy-five-move rules, and the outcome.
 
+use crate::Square;
 use crate::moves::Move;
 use crate::outcome::{Outcome, Rules, Termination};
 use crate::position::{IllegalMoveError, Position};
-use crate::types::Square;
 use core::fmt;
 
 /// One position of the game and how it was reached.

@@ -19,7 +19,7 @@ use crate::board::Board;
 use crate::castling::CastlingSide;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
-use crate::types::{Color, Role, Square};
+use crate::{Color, Role, Square};
 
 /// Receives the legal moves of a position.
 pub(crate) trait Visitor {

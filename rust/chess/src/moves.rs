@@ -1,6 +1,6 @@
 //! `Move`: a move packed in 16 bits, and `MoveList`, a fixed-capacity list on the stack.
 
-use crate::types::{Role, Square};
+use crate::{Role, Square};
 use core::fmt;
 
 /// What kind of move a [`Move`] is.

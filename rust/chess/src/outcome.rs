@@ -1,7 +1,7 @@
 //! How a game ended: the termination and the winner (R4).
 
+use crate::Color;
 use crate::position::Position;
-use crate::types::Color;
 use core::fmt;
 
 /// Why a game is over, with python-chess's names (R4.1, R4.5, R4.6, R4.8, R5.2) and, for the

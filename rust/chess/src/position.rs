@@ -9,8 +9,8 @@ use crate::castling::{CastlingRights, CastlingSide};
 use crate::dispatch;
 use crate::movegen::{self, CaptureCollector, Collector, Counter, EnPassantSeen, KingSafety};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::types::{Color, Piece, Rank, Role, Square};
 use crate::zobrist;
+use crate::{Color, Piece, Rank, Role, Square};
 use core::fmt;
 
 /// A chess position (R1–R3). Every `Position` reachable through the public API is valid:
@@ -32,7 +32,7 @@ pub struct Position {
 
 /// Why a set of position fields does not form a legal position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetupError {
+pub enum PositionError {
     /// A side has no king or more than one.
     KingCount { color: Color, count: u32 },
     /// A pawn stands on the first or last rank, where no pawn can be (R3.7e).
@@ -47,18 +47,18 @@ pub enum SetupError {
     FullmoveNumberZero,
 }
 
-impl fmt::Display for SetupError {
+impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SetupError::KingCount { color, count } => {
+            PositionError::KingCount { color, count } => {
                 write!(f, "{color} has {count} kings; exactly one is required")
             }
-            SetupError::PawnOnBackRank { square } => write!(
+            PositionError::PawnOnBackRank { square } => write!(
                 f,
                 "pawn on {square}: pawns cannot stand on the first or last rank"
             ),
-            SetupError::OppositeCheck => f.write_str("the side not to move is in check"),
-            SetupError::CastlingWithoutPieces { color, side } => {
+            PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
+            PositionError::CastlingWithoutPieces { color, side } => {
                 let (k, r) = (color.fold_wb("e1", "e8"), side.rook_from(*color));
                 write!(
                     f,
@@ -66,20 +66,20 @@ impl fmt::Display for SetupError {
                      (in Chess960: the king on its first rank and the right's rook on that side of it)"
                 )
             }
-            SetupError::ImpossibleEnPassant { square } => {
+            PositionError::ImpossibleEnPassant { square } => {
                 write!(
                     f,
                     "en-passant square {square} is not a square an enemy pawn has just crossed"
                 )
             }
-            SetupError::FullmoveNumberZero => {
+            PositionError::FullmoveNumberZero => {
                 f.write_str("the full-move number must be at least 1")
             }
         }
     }
 }
 
-impl std::error::Error for SetupError {}
+impl std::error::Error for PositionError {}
 
 /// Whether `color`'s king and rook stand where castling `c` starts, the rook on `c`'s side
 /// of the king (R3.8b; in Chess960 the king stands between its two rooks).
@@ -149,27 +149,27 @@ impl Position {
         ep_square: Option<Square>,
         halfmove_clock: u32,
         fullmove_number: u32,
-    ) -> Result<Position, SetupError> {
+    ) -> Result<Position, PositionError> {
         for color in Color::ALL {
             let count = (board.kings() & board.by_color(color)).count();
             if count != 1 {
-                return Err(SetupError::KingCount { color, count });
+                return Err(PositionError::KingCount { color, count });
             }
         }
         if let Some(square) = (board.pawns() & Bitboard::BACKRANKS).first() {
-            return Err(SetupError::PawnOnBackRank { square });
+            return Err(PositionError::PawnOnBackRank { square });
         }
         for color in Color::ALL {
             for side in CastlingSide::ALL {
                 if let Some(c) = castling.castling(color, side)
                     && !castling_pieces_in_place(&board, color, &c)
                 {
-                    return Err(SetupError::CastlingWithoutPieces { color, side });
+                    return Err(PositionError::CastlingWithoutPieces { color, side });
                 }
             }
         }
         if fullmove_number == 0 {
-            return Err(SetupError::FullmoveNumberZero);
+            return Err(PositionError::FullmoveNumberZero);
         }
         if let Some(ep) = ep_square {
             // The pawn that just moved is `turn`'s opponent's, two squares past its start.
@@ -183,7 +183,7 @@ impl Position {
                 && !board.occupied().contains(ep)
                 && origin.is_some_and(|s| !board.occupied().contains(s));
             if !ok {
-                return Err(SetupError::ImpossibleEnPassant { square: ep });
+                return Err(PositionError::ImpossibleEnPassant { square: ep });
             }
         }
         let mut pos = Position {
@@ -195,12 +195,14 @@ impl Position {
             fullmove_number,
             key: 0,
         };
-        let their_king = board.king_of(turn.other()).ok_or(SetupError::KingCount {
-            color: turn.other(),
-            count: 0,
-        })?;
+        let their_king = board
+            .king_of(turn.other())
+            .ok_or(PositionError::KingCount {
+                color: turn.other(),
+                count: 0,
+            })?;
         if pos.is_attacked_by(turn, their_king) {
-            return Err(SetupError::OppositeCheck);
+            return Err(PositionError::OppositeCheck);
         }
         pos.key = pos.compute_key();
         Ok(pos)

@@ -5,8 +5,8 @@ use crate::bitboard::Bitboard;
 use crate::castling::CastlingSide;
 use crate::moves::Move;
 use crate::position::{IllegalMoveError, Position};
-use crate::types::{File, Rank, Role, Square};
 use crate::uci::UciMove;
+use crate::{File, Rank, Role, Square};
 use core::fmt;
 
 /// Why SAN text did not give a move. The three cases python-chess distinguishes.

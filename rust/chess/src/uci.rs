@@ -5,7 +5,7 @@ use crate::bitboard::Bitboard;
 use crate::castling::{CastlingMode, CastlingSide};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::types::{Role, Square};
+use crate::{Role, Square};
 use core::fmt;
 
 /// Why a UCI move was rejected.

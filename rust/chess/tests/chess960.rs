@@ -13,7 +13,7 @@ use shatranj_chess::chess960::{COUNT, back_rank, start_position};
 use shatranj_chess::fen::{
     EnPassantMode, FenError, castling_shredder, castling_xfen, to_fen_with, to_shredder_fen,
 };
-use shatranj_chess::position::SetupError;
+use shatranj_chess::position::PositionError;
 use shatranj_chess::san::{parse_san, to_san};
 use shatranj_chess::uci::{parse_uci, to_uci};
 use shatranj_chess::{
@@ -151,7 +151,7 @@ fn chess960_rights_are_refused_in_standard_mode_and_checked_in_chess960() {
         matches!(
             e,
             FenError::Setup {
-                error: SetupError::CastlingWithoutPieces {
+                error: PositionError::CastlingWithoutPieces {
                     color: Color::White,
                     ..
                 },
@@ -185,7 +185,7 @@ fn chess960_rights_are_refused_in_standard_mode_and_checked_in_chess960() {
             matches!(
                 Position::from_fen_with(fen, C960),
                 Err(FenError::Setup {
-                    error: SetupError::CastlingWithoutPieces { .. },
+                    error: PositionError::CastlingWithoutPieces { .. },
                     ..
                 })
             ),

@@ -24,8 +24,9 @@ mod rng;
 
 use dev_vector::DevCase;
 use rng::Rng;
+use shatranj_chess::dead::solver;
 use shatranj_chess::dead::{Budget, DeadOptions, Winnability, winnability_with};
-use shatranj_chess::{Color, Move, Position, Proof, solver};
+use shatranj_chess::{Color, Move, Position, Proof};
 
 /// Our own tiers, without the solver.
 fn ours() -> DeadOptions {

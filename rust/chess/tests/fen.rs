@@ -2,7 +2,7 @@
 //! offending text in the message), the en-passant field, and round trips.
 
 use shatranj_chess::fen::{self, EnPassantMode, FenError, FenField, epd_with, to_fen_with};
-use shatranj_chess::position::SetupError;
+use shatranj_chess::position::PositionError;
 use shatranj_chess::uci::parse_uci;
 use shatranj_chess::{CastlingSide, Color, Position, Square};
 use std::path::PathBuf;
@@ -232,7 +232,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::KingCount {
+                    error: PositionError::KingCount {
                         color: Color::Black,
                         count: 0
                     },
@@ -249,7 +249,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::KingCount {
+                    error: PositionError::KingCount {
                         color: Color::White,
                         count: 0
                     },
@@ -266,7 +266,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::KingCount {
+                    error: PositionError::KingCount {
                         color: Color::White,
                         count: 2
                     },
@@ -283,7 +283,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::KingCount {
+                    error: PositionError::KingCount {
                         color: Color::White,
                         count: 0
                     },
@@ -301,7 +301,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::PawnOnBackRank { square: Square::A1 },
+                    error: PositionError::PawnOnBackRank { square: Square::A1 },
                     ..
                 }
             )
@@ -315,7 +315,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::PawnOnBackRank { square: Square::H8 },
+                    error: PositionError::PawnOnBackRank { square: Square::H8 },
                     ..
                 }
             )
@@ -329,7 +329,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::PawnOnBackRank { square: Square::A8 },
+                    error: PositionError::PawnOnBackRank { square: Square::A8 },
                     ..
                 }
             )
@@ -343,7 +343,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::PawnOnBackRank { square: Square::H1 },
+                    error: PositionError::PawnOnBackRank { square: Square::H1 },
                     ..
                 }
             )
@@ -354,7 +354,7 @@ const REJECTS: &[Reject] = &[
     r(
         "4k3/8/8/8/8/8/8/R3K2r b - - 0 1",
         Some(SideToMove),
-        |e| matches!(e, FenError::Setup { error: SetupError::OppositeCheck, text, .. } if text == "b"),
+        |e| matches!(e, FenError::Setup { error: PositionError::OppositeCheck, text, .. } if text == "b"),
         "\"b\"",
     ),
     r(
@@ -364,7 +364,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::OppositeCheck,
+                    error: PositionError::OppositeCheck,
                     ..
                 }
             )
@@ -374,7 +374,7 @@ const REJECTS: &[Reject] = &[
     r(
         "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 0 1",
         Some(SideToMove),
-        |e| matches!(e, FenError::Setup { error: SetupError::OppositeCheck, text, .. } if text == "w"),
+        |e| matches!(e, FenError::Setup { error: PositionError::OppositeCheck, text, .. } if text == "w"),
         "\"w\"",
     ),
     // Side to move not w or b.
@@ -404,7 +404,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::CastlingWithoutPieces {
+                    error: PositionError::CastlingWithoutPieces {
                         color: Color::White,
                         side: CastlingSide::KingSide
                     },
@@ -421,7 +421,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::CastlingWithoutPieces {
+                    error: PositionError::CastlingWithoutPieces {
                         color: Color::White,
                         side: CastlingSide::QueenSide
                     },
@@ -438,7 +438,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::CastlingWithoutPieces {
+                    error: PositionError::CastlingWithoutPieces {
                         color: Color::Black,
                         side: CastlingSide::KingSide
                     },
@@ -455,7 +455,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::CastlingWithoutPieces {
+                    error: PositionError::CastlingWithoutPieces {
                         color: Color::Black,
                         side: CastlingSide::QueenSide
                     },
@@ -473,7 +473,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::CastlingWithoutPieces {
+                    error: PositionError::CastlingWithoutPieces {
                         color: Color::White,
                         side: CastlingSide::KingSide
                     },
@@ -490,7 +490,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::CastlingWithoutPieces {
+                    error: PositionError::CastlingWithoutPieces {
                         color: Color::Black,
                         side: CastlingSide::QueenSide
                     },
@@ -508,7 +508,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::CastlingWithoutPieces { .. },
+                    error: PositionError::CastlingWithoutPieces { .. },
                     ..
                 }
             )
@@ -522,7 +522,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::CastlingWithoutPieces { .. },
+                    error: PositionError::CastlingWithoutPieces { .. },
                     ..
                 }
             )
@@ -599,7 +599,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::ImpossibleEnPassant { square: Square::E3 },
+                    error: PositionError::ImpossibleEnPassant { square: Square::E3 },
                     ..
                 }
             )
@@ -613,7 +613,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::ImpossibleEnPassant { square: Square::D3 },
+                    error: PositionError::ImpossibleEnPassant { square: Square::D3 },
                     ..
                 }
             )
@@ -627,7 +627,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::ImpossibleEnPassant { square: Square::E6 },
+                    error: PositionError::ImpossibleEnPassant { square: Square::E6 },
                     ..
                 }
             )
@@ -641,7 +641,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::ImpossibleEnPassant { .. },
+                    error: PositionError::ImpossibleEnPassant { .. },
                     ..
                 }
             )
@@ -655,7 +655,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::ImpossibleEnPassant { .. },
+                    error: PositionError::ImpossibleEnPassant { .. },
                     ..
                 }
             )
@@ -669,7 +669,7 @@ const REJECTS: &[Reject] = &[
             matches!(
                 e,
                 FenError::Setup {
-                    error: SetupError::ImpossibleEnPassant { .. },
+                    error: PositionError::ImpossibleEnPassant { .. },
                     ..
                 }
             )
@@ -768,7 +768,7 @@ const REJECTS: &[Reject] = &[
     r(
         "4k3/8/8/8/8/8/8/4K3 w - - 0 0",
         Some(FullmoveNumber),
-        |e| matches!(e, FenError::Setup { error: SetupError::FullmoveNumberZero, text, .. } if text == "0"),
+        |e| matches!(e, FenError::Setup { error: PositionError::FullmoveNumberZero, text, .. } if text == "0"),
         "at least 1",
     ),
 ];

@@ -26,7 +26,8 @@ use shatranj_chess::pgn::annotations::{self, Eval};
 use shatranj_chess::pgn::chunk::ChunkGames;
 use shatranj_chess::pgn::stream::{ChunkFn, ChunkStream};
 use shatranj_chess::pgn::{
-    HeaderFilter, Lean, MainLine, PgnError, PgnGame, Tags, parse_game, read_mainline, read_tags,
+    HeaderFilter, MainLine, MainLineRead, PgnError, PgnGame, Tags, parse_game, read_mainline,
+    read_tags,
 };
 use shatranj_chess::{Move, Position, Role};
 use std::sync::{Arc, Mutex};
@@ -126,14 +127,14 @@ fn push_uci(m: Move, out: &mut Vec<u8>) {
 /// The comment after each main-line move, whichever reader read the game.
 enum Comments<'g> {
     /// Ranges of the game's text (no allocation per game: the common case).
-    Lean(&'g MainLine, &'g str),
+    MainLine(&'g MainLine, &'g str),
     Tree(Vec<&'g str>),
 }
 
 impl Comments<'_> {
     fn get(&self, i: usize) -> &str {
         match self {
-            Comments::Lean(line, text) => line.comment(text, i),
+            Comments::MainLine(line, text) => line.comment(text, i),
             Comments::Tree(comments) => comments[i],
         }
     }
@@ -155,7 +156,7 @@ impl<'g> GameView<'g> {
             tags: &line.tags,
             start: &line.start,
             moves: &line.moves,
-            comments: Comments::Lean(line, text),
+            comments: Comments::MainLine(line, text),
             result: line.result(),
             first_line: line.first_line,
         }
@@ -817,7 +818,7 @@ pub fn pgn_table(
             if !filter.accepts_raw(raw) {
                 continue;
             }
-            if read_mainline(raw, line) == Lean::Read {
+            if read_mainline(raw, line) == MainLineRead::Complete {
                 columns.add(&GameView::lean(line, &raw.text));
                 continue;
             }

@@ -23,7 +23,7 @@
 //!   knight, king and pawn squares around it. Squares whose zone is touched are tested afresh
 //!   on the child's placement.
 
-use super::Level;
+use super::count::Level;
 use crate::attacks::{
     Sliders, between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_rays,
 };
@@ -33,7 +33,7 @@ use crate::movegen::{
     from_offset, king_safety,
 };
 use crate::position::Position;
-use crate::types::{Color, Role, Square};
+use crate::{Color, Role, Square};
 
 /// Sliders one side can have: two rooks, two bishops, a queen and eight promoted pawns.
 const MAX_SLIDERS: usize = 13;
@@ -518,7 +518,7 @@ impl<L: Level> Visitor for Fused<'_, L> {
 
 /// The depth-2 count by playing every move and counting each child's moves.
 fn plain_depth2<L: Level>(pos: &Position) -> u64 {
-    let mut v = super::Expand::<L, false> {
+    let mut v = super::count::Expand::<L, false> {
         parent: pos,
         depth: 1,
         nodes: 0,
@@ -531,7 +531,7 @@ fn plain_depth2<L: Level>(pos: &Position) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Baseline, Bmi2, Level, Popcnt, has_bmi_set, has_popcnt};
+    use super::super::count::{Baseline, Bmi2, Level, Popcnt, has_bmi_set, has_popcnt};
     use super::count2;
     use crate::position::Position;
 

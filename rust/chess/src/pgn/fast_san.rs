@@ -14,7 +14,7 @@ use crate::bitboard::Bitboard;
 use crate::movegen::{self, CASTLE_AVAIL, CASTLES};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::types::{Color, Role, Square};
+use crate::{Color, Role, Square};
 
 fn square(file: u8, rank: u8) -> Option<Square> {
     if (b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank) {

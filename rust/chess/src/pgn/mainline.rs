@@ -4,7 +4,7 @@
 //! [`read_mainline`] handles the movetext databases write: move numbers, SAN, `{ }` comments,
 //! NAGs and suffixes, results. Anything else — a variation, a `;` or `%` comment, a second
 //! comment after one move, a null move, a move that does not resolve, a broken `FEN` tag, a
-//! game without tags — makes it answer [`Lean::Unusual`], and the caller reads the game with
+//! game without tags — makes it answer [`MainLineRead::Partial`], and the caller reads the game with
 //! [`super::parse_game`] instead. So whatever it reads, it reads as the tree would: the same
 //! tags, the main line's moves, each node's comment and the result (a differential test
 //! holds it to that).
@@ -20,11 +20,11 @@ use crate::san;
 
 /// What [`read_mainline`] made of a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Lean {
+pub enum MainLineRead {
     /// The game was read: see the [`MainLine`].
-    Read,
+    Complete,
     /// The game holds something only the tree reader reads; the [`MainLine`] is partial.
-    Unusual,
+    Partial,
 }
 
 /// A game's tags and main line. Kept and refilled from game to game, so reading one costs
@@ -109,7 +109,7 @@ static DELIMITER: [bool; 256] = {
 };
 
 /// Reads `raw` into `out` (see the module docs).
-pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
+pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> MainLineRead {
     out.clear();
     out.first_line = raw.first_line;
     let mut errors = Vec::new();
@@ -117,12 +117,12 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
     out.annotated = !errors.is_empty();
     if out.tags.is_empty() {
         // Maybe no game at all: the tree reader decides.
-        return Lean::Unusual;
+        return MainLineRead::Partial;
     }
     if let Some(text) = out.tags.get("FEN") {
         match super::start_position(text, out.tags.get("Variant")) {
             Ok(pos) => out.start = pos,
-            Err(_) => return Lean::Unusual,
+            Err(_) => return MainLineRead::Partial,
         }
     }
     let base = raw.text.len() - rest.len();
@@ -133,7 +133,7 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
     while i < bytes.len() {
         let b = bytes[i];
         if line_start && b == b'%' {
-            return Lean::Unusual;
+            return MainLineRead::Partial;
         }
         line_start = b == b'\n';
         if b.is_ascii_whitespace() {
@@ -143,7 +143,7 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
         match b {
             b'{' => {
                 let Some(len) = memchr::memchr(b'}', &bytes[i + 1..]) else {
-                    return Lean::Unusual;
+                    return MainLineRead::Partial;
                 };
                 let (mut start, mut end) = (i + 1, i + 1 + len);
                 i = end + 1;
@@ -164,11 +164,11 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
                 let last = out.comments.last_mut().expect("a comment per move");
                 if last.1 > last.0 {
                     // Comments in a row are joined: the tree reader's business.
-                    return Lean::Unusual;
+                    return MainLineRead::Partial;
                 }
                 *last = ((base + start) as u32, (base + end) as u32);
             }
-            b'(' | b')' | b';' | b'}' => return Lean::Unusual,
+            b'(' | b')' | b';' | b'}' => return MainLineRead::Partial,
             _ => {
                 let start = i;
                 i += 1;
@@ -206,10 +206,12 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
                 }
                 let mv = match super::fast_san::resolve(&pos, core) {
                     Some(mv) => mv,
-                    None if matches!(core, "--" | "Z0" | "0000" | "@@@@") => return Lean::Unusual,
+                    None if matches!(core, "--" | "Z0" | "0000" | "@@@@") => {
+                        return MainLineRead::Partial;
+                    }
                     None => match san::parse_san(&pos, core) {
                         Ok(mv) => mv,
-                        Err(_) => return Lean::Unusual,
+                        Err(_) => return MainLineRead::Partial,
                     },
                 };
                 pos.play_lean(mv);
@@ -218,7 +220,7 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> Lean {
             }
         }
     }
-    Lean::Read
+    MainLineRead::Complete
 }
 
 #[cfg(test)]
@@ -235,7 +237,7 @@ mod tests {
         let mut lean = MainLine::new();
         let outcome = read_mainline(&raw, &mut lean);
         let tree = super::super::parse::parse_tree(&raw);
-        if outcome == Lean::Unusual {
+        if outcome == MainLineRead::Partial {
             return false;
         }
         assert!(tree.fatal.is_none(), "{text:?}: {:?}", tree.errors);

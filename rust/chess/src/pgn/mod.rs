@@ -62,7 +62,7 @@ mod writer;
 
 pub use error::{PgnError, PgnErrorKind};
 pub use headers::{Condition, FilterError, HeaderFilter, Test, read_tags, scan_tags};
-pub use mainline::{Lean, MainLine, read_mainline};
+pub use mainline::{MainLine, MainLineRead, read_mainline};
 pub use parse::parse_game;
 pub use reader::{PgnReader, ReadReport, read_all};
 pub use split::{GameSplitter, LineAction, RawGame};

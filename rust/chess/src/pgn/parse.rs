@@ -17,7 +17,7 @@
 
 use super::error::{PgnError, PgnErrorKind};
 use super::lexer::{Lexer, Token};
-use super::mainline::{Lean, MainLine, read_mainline};
+use super::mainline::{MainLine, MainLineRead, read_mainline};
 use super::split::RawGame;
 use super::tags::Tags;
 use super::tree::{Nag, NodeId, PgnGame};
@@ -38,7 +38,8 @@ pub fn parse_game(raw: &RawGame) -> PgnGame {
     }
     let lean = LINE.with(|line| {
         let mut line = line.borrow_mut();
-        (read_mainline(raw, &mut line) == Lean::Read && !line.annotated).then(|| line.tree(raw))
+        (read_mainline(raw, &mut line) == MainLineRead::Complete && !line.annotated)
+            .then(|| line.tree(raw))
     });
     lean.unwrap_or_else(|| parse_tree(raw))
 }

@@ -9,10 +9,10 @@
 
 use super::tags::escape;
 use super::tree::{NodeId, PgnGame, roster_first};
+use crate::Color;
 use crate::moves::Move;
 use crate::position::{IllegalMoveError, Position};
 use crate::san;
-use crate::types::Color;
 
 /// What to write and how wide.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

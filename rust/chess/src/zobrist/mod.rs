@@ -3,8 +3,10 @@
 //! pawn of the side to move stands beside the double-pushed pawn*, and the white-to-move key.
 
 use crate::castling::CastlingRights;
-use crate::polyglot_keys::POLYGLOT;
-use crate::types::{Color, File, Piece, Square};
+mod polyglot_randoms;
+
+use crate::{Color, File, Piece, Square};
+use polyglot_randoms::POLYGLOT;
 
 #[inline(always)]
 pub(crate) fn piece_key(piece: Piece, sq: Square) -> u64 {

@@ -8,8 +8,8 @@
 //! but outside it is one the loser's king can never enter (a fixed pawn stands on it — the
 //! loser's own, or the winner's and defended by a fixed pawn — or a fixed pawn attacks it).
 
+use super::reach::{self, MAN_ROLES, Occupancy, Reach, Step};
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-use crate::reach::{self, MAN_ROLES, Occupancy, Reach, Step};
 use crate::{Bitboard, Color, Position, Role, Square};
 
 /// **No check is ever possible.** A mate is a check, and a check needs the loser's king on a

@@ -3,12 +3,12 @@
 //! is only listed when fully legal, as python-chess does. Not used by the legal generator
 //! (which never makes illegal moves); this exists for tools written against python-chess.
 
+use super::python_order::ScanOrder;
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::bitboard::Bitboard;
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::python_order::ScanOrder;
-use crate::types::{Rank, Role};
+use crate::{Rank, Role};
 
 impl Position {
     /// Every pseudo-legal move (see the module docs), in python-chess's order (see
@@ -63,8 +63,8 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Square;
     use crate::moves::{Move, MoveKind};
-    use crate::types::Square;
 
     fn pseudo(fen: &str) -> (Position, Vec<Move>) {
         let pos: Position = fen.parse().unwrap();

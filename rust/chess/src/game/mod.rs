@@ -27,13 +27,14 @@
 //!   `InsufficientMaterial` in both modes (python-chess's name); in FIDE mode every other
 //!   dead position (`Position::is_dead_position`) ends it as `DeadPosition`.
 
+mod clock;
 mod pgn;
 mod time_control;
 
 pub use pgn::TagNameError;
 pub use time_control::{TimeControl, TimeControlError};
 
-use crate::clock::{Clock, FlagFall};
+use crate::Color;
 use crate::history::{AgreementTooEarly, History};
 use crate::moves::Move;
 use crate::outcome::{
@@ -41,8 +42,8 @@ use crate::outcome::{
 };
 use crate::position::Position;
 use crate::san::{self, SanError};
-use crate::types::Color;
 use crate::uci::{self, UciError};
+pub use clock::{Clock, FlagFall};
 use core::fmt;
 use core::num::NonZeroU32;
 use std::time::Duration;

@@ -24,7 +24,7 @@ use crate::dispatch;
 use crate::movegen::{self, Visitor, from_offset};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
-use crate::types::{Role, Square};
+use crate::{Role, Square};
 
 /// Collects moves, then lists them in python-chess's order (see the module docs).
 pub(crate) struct ScanOrder {

@@ -27,8 +27,8 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::{CastlingRights, CastlingSide};
 use crate::fen::FenError;
-use crate::position::{Position, SetupError};
-use crate::types::{Color, File, Piece, Rank, Role, Square};
+use crate::position::{Position, PositionError};
+use crate::{Color, File, Piece, Rank, Role, Square};
 use core::fmt;
 use core::ops::{BitOr, BitOrAssign};
 
@@ -431,7 +431,7 @@ impl Setup {
     /// The legal position this setup describes, its castling rights cleaned and its
     /// en-passant square dropped where no pawn has just crossed it (as python-chess reads
     /// such a FEN); why not, where it describes none. Promoted pieces are forgotten.
-    pub fn position(&self) -> Result<Position, SetupError> {
+    pub fn position(&self) -> Result<Position, PositionError> {
         Position::from_parts(
             self.board,
             self.turn,

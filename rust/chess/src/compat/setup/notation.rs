@@ -6,8 +6,8 @@ use crate::board::Board;
 use crate::fen::{EnPassantMode, FenError, FenField};
 use crate::moves::{Move, MoveKind};
 use crate::san::SanError;
-use crate::types::{Color, File, Piece, Rank, Role, Square};
 use crate::uci::{UciError, UciMove};
+use crate::{Color, File, Piece, Rank, Role, Square};
 
 /// The placement field, with `~` after promoted pieces (python-chess's `_set_board_fen`).
 fn parse_placement(text: &str) -> Result<(Board, Bitboard), FenError> {

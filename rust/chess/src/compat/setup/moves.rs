@@ -12,7 +12,7 @@ use crate::attacks::{between, bishop_attacks, king_attacks, line, pawn_attacks, 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
 use crate::position::IllegalMoveError;
-use crate::types::{Color, File, Piece, Rank, Role, Square};
+use crate::{Color, File, Piece, Rank, Role, Square};
 
 /// Moves as python-chess makes them: origin, destination, promotion.
 fn plain(from: Square, to: Square, promotion: Option<Role>) -> Move {

@@ -31,13 +31,25 @@
 //!
 //! Each proof can be switched off ([`ProofRules`]), so that tests can show that each one is
 //! needed, and benchmarks what each one adds.
+//!
+//! The room: this module holds the tiers and the answer types; `reach` is the static
+//! analysis (what can never move, where the rest can go), `fortress` the proofs built on it,
+//! `helpmate` the exhaustive closure search, `helpmate_probe` the quick search that only looks
+//! for a mate, and `solver` (feature `solver`) CHA's solver behind our types.
+
+mod fortress;
+mod helpmate;
+mod helpmate_probe;
+mod reach;
+#[cfg(feature = "solver")]
+pub mod solver;
 
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use crate::fortress::{no_check_possible, no_mating_square};
-use crate::helpmate::{Found, search};
-use crate::probe::probe;
-use crate::reach::{self, Reach};
 use crate::{Bitboard, Color, Move, Position, Role};
+use fortress::{no_check_possible, no_mating_square};
+use helpmate::{Found, search};
+use helpmate_probe::probe;
+use reach::Reach;
 
 /// How `color`'s chances of mating were decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -218,20 +230,17 @@ impl Position {
     }
 
     /// The full tier: our own proofs first, then, where they leave the question open, CHA's
-    /// solver in full (`crate::solver::solve`), whose helpmate is replayed and checked here.
+    /// solver in full (`solver::solve`), whose helpmate is replayed and checked here.
     /// Decides practically every position; hard constructed ones may take a second or more.
     /// `Unknown` only when the solver gives up within its own budget.
     #[cfg(feature = "solver")]
-    pub fn winnability_full(
-        &self,
-        color: Color,
-    ) -> Result<Winnability, crate::solver::SolverError> {
+    pub fn winnability_full(&self, color: Color) -> Result<Winnability, solver::SolverError> {
         let ours = DeadOptions {
             solver: false,
             ..DeadOptions::default()
         };
         match winnability_with(self, color, &ours) {
-            Winnability::Unknown => crate::solver::solve(self, color),
+            Winnability::Unknown => solver::solve(self, color),
             decided => Ok(decided),
         }
     }
@@ -415,7 +424,7 @@ fn pawn_locked(pos: &Position, reach: &Reach) -> bool {
 /// ("can"). An error of the solver (a position its board cannot hold) is unknown too.
 fn undecided(pos: &Position, color: Color, options: &DeadOptions) -> Winnability {
     #[cfg(feature = "solver")]
-    if options.solver && crate::solver::solve_fast(pos, color) == Ok(true) {
+    if options.solver && solver::solve_fast(pos, color) == Ok(true) {
         return Winnability::Unwinnable(Proof::SolverFast);
     }
     let _ = (pos, color, options);

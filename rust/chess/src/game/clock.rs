@@ -1,6 +1,6 @@
 //! `Clock`: a chess clock with equal time for both players and an optional increment (R6.1).
 
-use crate::types::Color;
+use crate::Color;
 use core::fmt;
 use std::time::Duration;
 
