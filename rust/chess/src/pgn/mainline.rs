@@ -204,15 +204,11 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> MainLineRead {
                 if core.is_empty() {
                     continue;
                 }
-                let mv = match super::fast_san::resolve(&pos, core) {
-                    Some(mv) => mv,
-                    None if matches!(core, "--" | "Z0" | "0000" | "@@@@") => {
-                        return MainLineRead::Partial;
-                    }
-                    None => match san::parse_san(&pos, core) {
-                        Ok(mv) => mv,
-                        Err(_) => return MainLineRead::Partial,
-                    },
+                if matches!(core, "--" | "Z0" | "0000" | "@@@@") {
+                    return MainLineRead::Partial;
+                }
+                let Ok(mv) = san::parse_san(&pos, core) else {
+                    return MainLineRead::Partial;
                 };
                 pos.play_lean(mv);
                 out.moves.push(mv);

@@ -33,7 +33,6 @@
 
 pub mod annotations;
 mod error;
-mod fast_san;
 mod headers;
 mod lexer;
 mod mainline;
@@ -43,7 +42,7 @@ mod split;
 
 /// Tests' random numbers: xorshift64 from `seed` (tests print their seed).
 #[cfg(test)]
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut state = seed;
     move || {
         state ^= state << 13;

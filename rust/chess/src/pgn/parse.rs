@@ -368,16 +368,14 @@ impl<'g> Builder<'g> {
             }
         } else {
             let top = self.top();
-            match super::fast_san::resolve(&top.pos, text) {
-                Some(mv) => Ok(mv),
-                None => match san::parse_san(&top.pos, text) {
-                    Ok(mv) => Ok(mv),
-                    Err(e @ SanError::Invalid { .. }) => Err(PgnErrorKind::Move(e)),
-                    // The frame's position is lean (no clocks): an illegal or ambiguous
-                    // move's error names the exact position, replayed.
-                    Err(_) => san::parse_san(&self.position_at(top.node), text)
-                        .map_err(PgnErrorKind::Move),
-                },
+            match san::parse_san(&top.pos, text) {
+                Ok(mv) => Ok(mv),
+                Err(e @ SanError::Invalid { .. }) => Err(PgnErrorKind::Move(e)),
+                // The frame's position is lean (no clocks): an illegal or ambiguous move's
+                // error names the exact position, replayed.
+                Err(_) => {
+                    san::parse_san(&self.position_at(top.node), text).map_err(PgnErrorKind::Move)
+                }
             }
         };
         match kind {

@@ -4,10 +4,10 @@
 //! database is almost all of these, and generating all legal moves per ply to find one was
 //! the reader's largest cost.
 //!
-//! The answer is only ever a move [`crate::san::parse_san`] would also return: anything
+//! The answer is only ever a move [`super::parse_san`]'s full path would also return: anything
 //! unusual (en passant, lenient spellings such as `0-0`, `e8Q` or `Ng1-f3`, a piece other than
-//! the king in double check, a text that names no legal move or is ambiguous) gives `None`, and the caller asks
-//! `parse_san`, which also words the error.
+//! the king in double check, a text that names no legal move or is ambiguous) gives `None`, and
+//! `parse_san` goes on to its full path, which also words the error.
 
 use crate::attacks::{Sliders, between, king_attacks, knight_attacks, line};
 use crate::bitboard::Bitboard;
@@ -268,7 +268,8 @@ fn pawn<S: Sliders>(pos: &Position, b: &[u8], to: Square, promotion: Option<Role
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::san::parse_san;
+    // The full path, which lists every legal move: what `resolve` must agree with.
+    use crate::san::parse_san_listing as parse_san;
 
     /// Checks every legal move's SAN (and a few other spellings) in `pos`: whatever
     /// `resolve` answers is what `parse_san` answers. Returns how many it resolved, by the

@@ -1,5 +1,8 @@
 //! Standard Algebraic Notation (R7): writing with minimal disambiguation, lenient parsing,
-//! and long algebraic notation (LAN).
+//! and long algebraic notation (LAN). `fast` resolves the common forms without listing every
+//! legal move; `parse_san` asks it first.
+
+mod fast;
 
 use crate::bitboard::Bitboard;
 use crate::castling::CastlingSide;
@@ -257,6 +260,16 @@ fn tokenize(text: &str) -> Option<SanToken> {
 /// (`! ? !! ?? !? ?!`, R7.4), over-disambiguation (`Nf4xg6`), `e8Q` for `e8=Q`, and, as
 /// python-chess, fully specified moves without a piece letter (`g1f3`, `e1g1`, `e1h1`).
 pub fn parse_san(pos: &Position, text: &str) -> Result<Move, SanError> {
+    // The common forms resolve without listing every legal move (`fast`): the same answer.
+    if let Some(m) = fast::resolve(pos, text.trim()) {
+        return Ok(m);
+    }
+    parse_san_listing(pos, text)
+}
+
+/// `parse_san`'s full path: every legal move listed and filtered by the text; it also words
+/// the errors.
+fn parse_san_listing(pos: &Position, text: &str) -> Result<Move, SanError> {
     let token = tokenize(text.trim()).ok_or_else(|| SanError::Invalid {
         text: text.to_owned(),
     })?;
