@@ -2,7 +2,7 @@
 //! table and the SPRT (the runner is `shatranj_match::runner`).
 
 use shatranj_match::options::MatchOptions;
-use shatranj_match::runner::{MatchState, run_match, table};
+use shatranj_match::runner::{MatchState, latency_lines, run_match, table};
 use shatranj_match::sprt::Decision;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +28,11 @@ Options (fastchess's syntax: one dash, then a value or key=value pairs):
                               only -config file=F resumes the match it describes
   -ratinginterval N           the table every N rounds (default 10)
   -movetimeout SECS           a search without a clock that takes longer is a hang (60)
+  -startup-ms N               deadline for uciok after starting an engine (10000)
+  -ucinewgame-ms N            deadline for readyok after ucinewgame (60000)
+  -ping-ms N                  deadline for any other readyok (60000)
+  -show-latency               the runner's and the engines' per-move latency in every
+                              table (always in the last)
 
 Example:
   shatranj match -engine cmd=./new name=new -engine cmd=./old name=old \\
@@ -127,6 +132,9 @@ pub fn run(args: MatchArgs) -> Result<(), MatchCmdError> {
     let summary = run_match(&options, &argv, Arc::clone(&stop), &mut report)
         .map_err(|e| MatchCmdError::Run(e.to_string()))?;
     println!("{}", table(&summary.names, &summary.state, &options));
+    if !options.show_latency {
+        println!("{}", latency_lines(&summary.state.latency));
+    }
     match summary.decision {
         Decision::AcceptH1 => println!("SPRT: H1 accepted ({} is stronger)", summary.names[0]),
         Decision::AcceptH0 => println!("SPRT: H0 accepted"),

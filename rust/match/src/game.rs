@@ -14,12 +14,14 @@
 //!   `bestmove`). A faulty engine process is dropped (killed) and started afresh for the
 //!   next game.
 
+use crate::latency::Latency;
 use crate::openings::Opening;
-use crate::options::{EngineSpec, MatchOptions};
-use shatranj_chess::{CastlingMode, Color, History, Move, Rules, Termination};
+use crate::options::{EngineSpec, MatchOptions, TbAdjudicate, TbOptions};
+use crate::process::{EngineProcess, ProcessError, Search};
+use shatranj_chess::{Color, History, Move, Rules, Termination};
 use shatranj_engine::limits::Limits;
 use shatranj_engine::score::Score;
-use shatranj_engine::uci_client::{UciClientError, UciEngine, UciEngineConfig, UciSearch};
+use shatranj_syzygy::{Tablebase, Wdl};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -28,45 +30,44 @@ use std::time::{Duration, Instant};
 pub struct Player {
     pub spec: EngineSpec,
     pub name: String,
-    engine: Option<UciEngine>,
+    engine: Option<EngineProcess>,
     /// Processes started after a fault.
     pub restarts: u64,
     started: bool,
-    handshake_timeout: Duration,
+    timeouts: crate::process::Timeouts,
 }
 
 impl Player {
-    pub fn new(spec: EngineSpec) -> Player {
+    pub fn new(spec: EngineSpec, timeouts: crate::process::Timeouts) -> Player {
         Player {
             name: spec.display_name(),
             spec,
             engine: None,
             restarts: 0,
             started: false,
-            handshake_timeout: Duration::from_secs(30),
+            timeouts,
         }
     }
 
     /// The running engine, started if need be (`uci`, the options, `isready`).
-    pub fn engine(&mut self) -> Result<&mut UciEngine, UciClientError> {
+    pub fn engine(&mut self) -> Result<&mut EngineProcess, ProcessError> {
         if self.engine.is_none() {
-            let config = UciEngineConfig {
-                path: self.spec.cmd.clone(),
-                args: self.spec.args.clone(),
-                options: self.spec.options.clone(),
-                handshake_timeout: self.handshake_timeout,
-            };
-            let engine = UciEngine::start(&config)?;
             if self.started {
                 self.restarts += 1;
             }
             self.started = true;
+            let engine = EngineProcess::start(
+                &self.spec.cmd,
+                &self.spec.args,
+                &self.spec.options,
+                self.timeouts,
+            )?;
             self.engine = Some(engine);
         }
         Ok(self.engine.as_mut().expect("started above"))
     }
 
-    /// Drops (quits or kills) the process; the next game starts a fresh one.
+    /// Ends (quits or kills) the process; the next game starts a fresh one.
     pub fn discard(&mut self) {
         self.engine = None;
     }
@@ -129,6 +130,8 @@ pub struct GameRecord {
     pub termination: &'static str,
     /// The engine at fault, if one failed.
     pub fault: Option<(Color, Fault)>,
+    /// The per-move latencies measured in the game.
+    pub latency: Latency,
 }
 
 impl GameRecord {
@@ -159,7 +162,7 @@ fn centipawns(score: Score) -> i32 {
 }
 
 /// A move's comment: `+0.31/12 0.150s`, `+M5/20 1.020s`, or just the time.
-fn comment(search: &UciSearch, spent: Duration, with_nodes: bool) -> String {
+fn comment(search: &Search, with_nodes: bool) -> String {
     let mut text = match search.score {
         Some(Score::Cp(v)) => format!("{:+.2}", f64::from(v) / 100.0),
         Some(Score::Mate(m)) if m > 0 => format!("+M{m}"),
@@ -174,7 +177,7 @@ fn comment(search: &UciSearch, spent: Duration, with_nodes: bool) -> String {
     if !text.is_empty() {
         text.push(' ');
     }
-    text.push_str(&format!("{:.3}s", spent.as_secs_f64()));
+    text.push_str(&format!("{:.3}s", search.elapsed.as_secs_f64()));
     if with_nodes && let Some(n) = search.nodes {
         text.push_str(&format!(" n={n}"));
     }
@@ -194,6 +197,7 @@ pub fn play_game(
     black: &mut Player,
     opening: &Opening,
     options: &MatchOptions,
+    tables: Option<&Tablebase>,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let mut record = GameRecord {
@@ -207,6 +211,7 @@ pub fn play_game(
         reason: String::new(),
         termination: "normal",
         fault: None,
+        latency: Latency::default(),
     };
     let lose = |record: &mut GameRecord, loser: Color, fault: Fault, detail: String| {
         record.winner = Some(loser.other());
@@ -218,7 +223,8 @@ pub fn play_game(
         };
         record.reason = format!("{} {detail}", color_name(loser));
     };
-    // ucinewgame for both, before the first move: a fault here loses the game too.
+    // Start (if need be) and ucinewgame for both, before the first move: a fault here loses
+    // the game too.
     for (color, player) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
         let result = player.engine().and_then(|e| e.new_game());
         if let Err(e) = result {
@@ -240,11 +246,9 @@ pub fn play_game(
     let mut draw_streak = 0u32;
     let mut resign_streak = [0u32; 2];
     let mut last_score: [Option<i32>; 2] = [None, None];
-    let all_moves = |record: &GameRecord| -> Vec<Move> {
-        let mut v = opening.moves.clone();
-        v.extend_from_slice(&record.moves);
-        v
-    };
+    let mut moves = opening.moves.clone();
+    // The arrival of the last bestmove: the runner's turnaround runs from it to the next go.
+    let mut last_arrival: Option<Instant> = None;
     loop {
         if let Some(end) = ended(&history) {
             (record.winner, record.reason) = end;
@@ -254,6 +258,17 @@ pub fn play_game(
             && history.moves().len() >= 2 * max as usize
         {
             record.reason = "Draw by adjudication: maximum moves".to_owned();
+            record.termination = "adjudication";
+            return Some(record);
+        }
+        if let (Some(tables), Some(tb)) = (tables, &options.tb)
+            && let Some(winner) = tablebase_result(tables, tb, history.position())
+        {
+            record.winner = winner;
+            record.reason = match winner {
+                Some(w) => format!("{} wins by adjudication: tablebase", color_name(w)),
+                None => "Draw by adjudication: tablebase".to_owned(),
+            };
             record.termination = "adjudication";
             return Some(record);
         }
@@ -290,18 +305,9 @@ pub fn play_game(
         } else {
             &mut *black
         };
-        let moves = all_moves(&record);
-        let began = Instant::now();
-        let search = player.engine().and_then(|e| {
-            e.go(
-                &opening.start,
-                &moves,
-                CastlingMode::Standard,
-                &limits,
-                timeout,
-            )
-        });
-        let spent = began.elapsed();
+        let search = player
+            .engine()
+            .and_then(|e| e.go(&opening.start, &moves, &limits, timeout));
         let search = match search {
             Ok(s) => s,
             Err(e) => {
@@ -319,11 +325,30 @@ pub fn play_game(
                 return Some(record);
             }
         };
-        if spec.tc.is_some() && spent > clocks[me].left + spec.timemargin {
+        if let Some(at) = last_arrival {
+            record
+                .latency
+                .turnaround
+                .add(search.sent.saturating_duration_since(at));
+        }
+        last_arrival = Some(search.arrived);
+        if let Some(reported) = search.reported {
+            record
+                .latency
+                .think
+                .add(search.elapsed.saturating_sub(reported));
+        }
+        if spec.tc.is_some() && search.elapsed > clocks[me].left + spec.timemargin {
             player.discard();
+            // What the engine said it used tells an engine that overran its own budget
+            // (reported close to measured) from time lost in transit (reported far below).
+            let reported = search
+                .reported
+                .map(|r| format!(", {:.3} s by its own count", r.as_secs_f64()))
+                .unwrap_or_default();
             let detail = format!(
-                "loses on time ({:.3} s used, {:.3} s left)",
-                spent.as_secs_f64(),
+                "loses on time ({:.3} s used{reported}, {:.3} s left)",
+                search.elapsed.as_secs_f64(),
                 clocks[me].left.as_secs_f64()
             );
             lose(&mut record, side, Fault::TimeLoss, detail);
@@ -341,7 +366,7 @@ pub fn play_game(
         };
         if let Some(tc) = spec.tc {
             let c = &mut clocks[me];
-            c.left = c.left.saturating_sub(spent) + tc.increment;
+            c.left = c.left.saturating_sub(search.elapsed) + tc.increment;
             c.moves_in_period += 1;
             if let Some(per) = tc.moves
                 && c.moves_in_period.is_multiple_of(per)
@@ -350,9 +375,10 @@ pub fn play_game(
             }
         }
         let with_nodes = options.pgnout.as_ref().is_some_and(|p| p.nodes);
-        record.comments.push(comment(&search, spent, with_nodes));
+        record.comments.push(comment(&search, with_nodes));
         record.nodes.push(search.nodes);
         record.moves.push(m);
+        moves.push(m);
         let fullmove = history.position().fullmove_number();
         history.push_unchecked(m);
 
@@ -390,6 +416,40 @@ pub fn play_game(
     }
 }
 
+/// The tablebase's verdict on a position within `-tbpieces` and without castling rights
+/// (the tables know none): `Some(winner)` when `-tbadjudicate` takes it, `None` to play on
+/// (too many pieces, no table, or a result the options leave to the board). A cursed win or
+/// blessed loss is a draw, as the fifty-move rule makes it, unless `-tbignore50`.
+fn tablebase_result(
+    tables: &Tablebase,
+    tb: &TbOptions,
+    pos: &shatranj_chess::Position,
+) -> Option<Option<Color>> {
+    let pieces = pos.board().occupied().count();
+    let limit = tb
+        .pieces
+        .unwrap_or(u32::MAX)
+        .min(tables.max_pieces() as u32);
+    if pieces > limit || !pos.castling_rights().is_empty() {
+        return None;
+    }
+    let wdl = tables.probe_wdl(pos).ok()?;
+    let mover = pos.turn();
+    let winner = match wdl {
+        Wdl::Win => Some(mover),
+        Wdl::Loss => Some(mover.other()),
+        Wdl::CursedWin if tb.ignore50 => Some(mover),
+        Wdl::BlessedLoss if tb.ignore50 => Some(mover.other()),
+        Wdl::Draw | Wdl::CursedWin | Wdl::BlessedLoss => None,
+    };
+    let taken = match tb.adjudicate {
+        TbAdjudicate::Both => true,
+        TbAdjudicate::WinLoss => winner.is_some(),
+        TbAdjudicate::Draw => winner.is_none(),
+    };
+    taken.then_some(winner)
+}
+
 /// The end by the rules: FIDE's (checkmate, stalemate, every dead position, seventy-five
 /// moves, fivefold), then threefold and fifty moves at once.
 fn ended(history: &History) -> Option<(Option<Color>, String)> {
@@ -412,19 +472,21 @@ fn ended(history: &History) -> Option<(Option<Color>, String)> {
     Some((outcome.winner, reason))
 }
 
-fn fault_of(e: &UciClientError, clock: bool) -> Fault {
+fn fault_of(e: &ProcessError, clock: bool) -> Fault {
     match e {
-        UciClientError::Timeout { .. } if clock => Fault::TimeLoss,
-        UciClientError::Timeout { .. } => Fault::Hang,
-        UciClientError::IllegalMove { .. } => Fault::IllegalMove,
-        UciClientError::Start(_)
-        | UciClientError::Crashed { .. }
-        | UciClientError::Write(_)
-        | UciClientError::Protocol(_) => Fault::Crash,
+        ProcessError::Timeout {
+            waiting_for: "bestmove",
+            ..
+        } if clock => Fault::TimeLoss,
+        ProcessError::Timeout { .. } => Fault::Hang,
+        ProcessError::IllegalMove { .. } => Fault::IllegalMove,
+        ProcessError::Start(_) | ProcessError::Exited { .. } | ProcessError::Write(_) => {
+            Fault::Crash
+        }
     }
 }
 
-fn describe(fault: Fault, e: &UciClientError) -> String {
+fn describe(fault: Fault, e: &ProcessError) -> String {
     match fault {
         Fault::TimeLoss => format!("loses on time ({e})"),
         Fault::Hang => format!("hangs ({e})"),

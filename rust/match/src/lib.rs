@@ -7,8 +7,9 @@
 //! The runner plays the games: fastchess's options ([`options`]), openings from EPD or PGN
 //! ([`openings`]), one game with clocks, adjudication and engine faults ([`game`]), and the
 //! match with its workers, PGN, resumable JSON state, live table and SPRT stop ([`runner`]).
-//! The engines are driven by the engine crate's UCI client
-//! (`shatranj_engine::uci_client`).
+//! The engines are driven through [`process`], which keeps fastchess's handshake deadlines
+//! and stamps each line of an engine's output with its arrival, so that the runner's own
+//! per-move latency is measured apart from the engines' ([`latency`]).
 //!
 //! ```
 //! use shatranj_match::sprt::{Model, Sprt, Decision};
@@ -27,8 +28,10 @@
 //! ```
 
 pub mod game;
+pub mod latency;
 pub mod openings;
 pub mod options;
+pub mod process;
 pub mod runner;
 pub mod sprt;
 pub mod stats;

@@ -11,11 +11,20 @@
 //! -maxmoves 200 -pgnout file=games.pgn -recover -config file=match.json
 //! ```
 //!
+//! `-tb DIRS` adjudicates by Syzygy WDL tables, with `-tbpieces N`, `-tbignore50` and
+//! `-tbadjudicate BOTH|WIN_LOSS|DRAW` as in fastchess.
+//!
+//! fastchess's deadlines for the protocol's handshakes are `-startup-ms N` (to `uciok`,
+//! default 10 s), `-ucinewgame-ms N` (to the `readyok` after `ucinewgame`, 60 s) and
+//! `-ping-ms N` (any other `readyok`, 60 s); `-show-latency` prints the runner's latency
+//! with every table.
+//!
 //! Ours only: `-movetimeout S` (how long a search without a clock may take before the engine
 //! is judged hung, default 60 s) and `-pgnout … min=true` (no move comments). An option we do
 //! not know is an error, not silently ignored: a misspelt `-sprt` must not run an endless
 //! match.
 
+use crate::process::Timeouts;
 use crate::sprt::{Model, Sprt};
 use std::fmt;
 use std::path::PathBuf;
@@ -199,6 +208,28 @@ pub struct ResignAdjudication {
     pub twosided: bool,
 }
 
+/// Which tablebase results adjudicate a game (`-tbadjudicate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TbAdjudicate {
+    #[default]
+    Both,
+    WinLoss,
+    Draw,
+}
+
+/// `-tb`: Syzygy WDL adjudication.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TbOptions {
+    /// Directories, `:`-separated (`;` on Windows), as fastchess and `SyzygyPath` take them.
+    pub paths: String,
+    /// `-tbpieces`: only positions with at most this many pieces (default: the largest
+    /// table found).
+    pub pieces: Option<u32>,
+    /// `-tbignore50`: a win the fifty-move rule would spoil (a cursed win) counts as a win.
+    pub ignore50: bool,
+    pub adjudicate: TbAdjudicate,
+}
+
 /// `-pgnout`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnOut {
@@ -234,6 +265,18 @@ pub struct MatchOptions {
     pub rating_interval: u64,
     /// How long a search without a clock may take before its engine is judged hung.
     pub move_timeout: Duration,
+    /// `-startup-ms`, `-ucinewgame-ms`, `-ping-ms`.
+    pub timeouts: Timeouts,
+    /// `-show-latency`: the latencies in every table, not only the last.
+    pub show_latency: bool,
+    /// `-tb`, `-tbpieces`, `-tbignore50`, `-tbadjudicate`.
+    pub tb: Option<TbOptions>,
+    /// The first round to play (not an option: a share of a match dealt to one worker of
+    /// a cluster plays rounds `first_round..rounds`).
+    pub first_round: u64,
+    /// Keep each counted round's games in the summary (not an option: for the Python API,
+    /// which returns them).
+    pub keep_rounds: bool,
 }
 
 impl Default for MatchOptions {
@@ -254,6 +297,11 @@ impl Default for MatchOptions {
             config_file: None,
             rating_interval: 10,
             move_timeout: Duration::from_secs(60),
+            timeouts: Timeouts::default(),
+            show_latency: false,
+            tb: None,
+            first_round: 0,
+            keep_rounds: false,
         }
     }
 }
@@ -308,6 +356,9 @@ impl MatchOptions {
         let mut each = Vec::new();
         let mut engines = Vec::new();
         let mut sprt = None;
+        let mut tb_pieces = None;
+        let mut tb_ignore50 = false;
+        let mut tb_adjudicate = TbAdjudicate::Both;
         for (flag, values) in groups {
             let f = format!("-{flag}");
             match flag {
@@ -332,6 +383,34 @@ impl MatchOptions {
                         .map_err(|_| OptionError(format!("-movetimeout {s}: bad duration")))?;
                 }
                 "recover" => o.recover = true,
+                "tb" => {
+                    o.tb = Some(TbOptions {
+                        paths: one(&f, &values)?.to_owned(),
+                        pieces: None,
+                        ignore50: false,
+                        adjudicate: TbAdjudicate::Both,
+                    })
+                }
+                "tbpieces" => tb_pieces = Some(parse_number(&f, one(&f, &values)?)?),
+                "tbignore50" => tb_ignore50 = true,
+                "tbadjudicate" => {
+                    tb_adjudicate = match one(&f, &values)? {
+                        "BOTH" | "both" => TbAdjudicate::Both,
+                        "WIN_LOSS" | "win_loss" => TbAdjudicate::WinLoss,
+                        "DRAW" | "draw" => TbAdjudicate::Draw,
+                        v => return error(format!("-tbadjudicate {v}: BOTH, WIN_LOSS or DRAW")),
+                    }
+                }
+                "show-latency" => o.show_latency = true,
+                "startup-ms" | "ucinewgame-ms" | "ping-ms" => {
+                    let ms: u64 = parse_number(&f, one(&f, &values)?)?;
+                    let t = Duration::from_millis(ms);
+                    match flag {
+                        "startup-ms" => o.timeouts.startup = t,
+                        "ucinewgame-ms" => o.timeouts.ucinewgame = t,
+                        _ => o.timeouts.ping = t,
+                    }
+                }
                 "tournament" => match values.as_slice() {
                     ["gauntlet" | "roundrobin"] => {}
                     _ => return error("-tournament: gauntlet or roundrobin"),
@@ -485,6 +564,17 @@ impl MatchOptions {
             o.engines.push(e);
         }
         o.sprt = sprt;
+        match &mut o.tb {
+            Some(tb) => {
+                tb.pieces = tb_pieces;
+                tb.ignore50 = tb_ignore50;
+                tb.adjudicate = tb_adjudicate;
+            }
+            None if tb_pieces.is_some() || tb_ignore50 || tb_adjudicate != TbAdjudicate::Both => {
+                return error("-tbpieces, -tbignore50 and -tbadjudicate need -tb");
+            }
+            None => {}
+        }
         if o.engines.len() != 2 && o.config_file.is_none() {
             return error(format!(
                 "a match needs exactly two -engine (found {}); tournaments of more are not yet \
@@ -522,7 +612,9 @@ mod tests {
              -concurrency 2 -openings file=book.epd format=epd order=random plies=8 start=3 \
              -srand 7 -sprt elo0=0 elo1=2 alpha=0.05 beta=0.1 model=logistic \
              -draw movenumber=40 movecount=8 score=10 -resign movecount=3 score=600 twosided=true \
-             -maxmoves 200 -pgnout file=games.pgn -recover -config file=m.json",
+             -maxmoves 200 -pgnout file=games.pgn -recover -config file=m.json \
+             -startup-ms 2500 -ucinewgame-ms 700 -ping-ms 900 -show-latency \
+             -tb /tb/a:/tb/b -tbpieces 5 -tbignore50 -tbadjudicate WIN_LOSS",
         )
         .unwrap();
         assert_eq!(o.engines.len(), 2);
@@ -560,6 +652,24 @@ mod tests {
         assert_eq!(o.maxmoves, Some(200));
         assert!(o.recover);
         assert_eq!(o.config_file, Some(PathBuf::from("m.json")));
+        assert_eq!(
+            o.timeouts,
+            Timeouts {
+                startup: Duration::from_millis(2500),
+                ucinewgame: Duration::from_millis(700),
+                ping: Duration::from_millis(900),
+            }
+        );
+        assert!(o.show_latency);
+        assert_eq!(
+            o.tb,
+            Some(TbOptions {
+                paths: "/tb/a:/tb/b".to_owned(),
+                pieces: Some(5),
+                ignore50: true,
+                adjudicate: TbAdjudicate::WinLoss
+            })
+        );
     }
 
     #[test]
@@ -593,6 +703,8 @@ mod tests {
                 "different names",
             ),
             ("rounds 3", "expected an option"),
+            (&format!("{two} -tbpieces 5"), "need -tb"),
+            (&format!("{two} -tb x -tbadjudicate SOME"), "WIN_LOSS"),
         ] {
             let e = parse(text).unwrap_err();
             assert!(e.0.contains(says), "{text}: {e}");

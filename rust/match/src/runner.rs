@@ -14,6 +14,7 @@
 //! cut back to that length), losing no counted game and repeating none.
 
 use crate::game::{Fault, GameRecord, Player, play_game};
+use crate::latency::Latency;
 use crate::openings::{Opening, deal, read_openings};
 use crate::options::MatchOptions;
 use crate::sprt::Decision;
@@ -39,6 +40,8 @@ pub struct MatchState {
     pub pgn_bytes: u64,
     /// Faults so far: `(engine name, fault)` counts.
     pub faults: BTreeMap<String, u64>,
+    /// The per-move latencies of the counted games.
+    pub latency: Latency,
 }
 
 impl MatchState {
@@ -56,6 +59,7 @@ impl MatchState {
             "pentanomial": self.counts.pentanomial,
             "pgn_bytes": self.pgn_bytes,
             "faults": faults,
+            "latency": self.latency.to_json(),
         });
         serde_json::to_string_pretty(&value).expect("plain values") + "\n"
     }
@@ -94,6 +98,7 @@ impl MatchState {
             },
             pgn_bytes: v["pgn_bytes"].as_u64().ok_or_else(|| bad("pgn_bytes"))?,
             faults,
+            latency: Latency::from_json(&v["latency"]),
         })
     }
 }
@@ -107,6 +112,68 @@ pub struct MatchSummary {
     pub decision: Decision,
     /// Set when the match stopped early on an engine failure (no `-recover`).
     pub stopped_by: Option<String>,
+    /// The counted rounds' games, in round order, when the options ask to keep them.
+    pub rounds: Vec<RoundGames>,
+}
+
+/// One game of a counted round, as the summary keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeptGame {
+    pub white: String,
+    pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: &'static str,
+    pub reason: String,
+    pub termination: &'static str,
+    /// The first engine's score: 0, 1 (a draw) or 2 half points.
+    pub first_half_points: u32,
+    /// `"engine fault"` (the state file's fault key) when an engine failed.
+    pub fault: Option<String>,
+    /// The game as the PGN file has it.
+    pub pgn: String,
+}
+
+/// A counted round's games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundGames {
+    pub round: u64,
+    pub games: Vec<KeptGame>,
+}
+
+impl MatchSummary {
+    /// The summary as JSON: the state file's fields, the names, the decision (`"H0"`,
+    /// `"H1"` or null), why the match stopped early, and the kept rounds.
+    pub fn to_json(&self) -> String {
+        let mut v: serde_json::Value =
+            serde_json::from_str(&self.state.to_json()).expect("written above");
+        v["names"] = serde_json::json!(self.names);
+        v["decision"] = match self.decision {
+            Decision::AcceptH0 => "H0".into(),
+            Decision::AcceptH1 => "H1".into(),
+            Decision::Continue => serde_json::Value::Null,
+        };
+        v["stopped_by"] = self.stopped_by.clone().into();
+        v["rounds"] = self
+            .rounds
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "round": r.round,
+                    "games": r.games.iter().map(|g| serde_json::json!({
+                        "white": g.white,
+                        "black": g.black,
+                        "result": g.result,
+                        "reason": g.reason,
+                        "termination": g.termination,
+                        "first_half_points": g.first_half_points,
+                        "fault": g.fault,
+                        "pgn": g.pgn,
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        serde_json::to_string(&v).expect("plain values")
+    }
 }
 
 /// One finished round from a worker: its games, each with whether the first engine had
@@ -188,11 +255,8 @@ pub fn game_pgn(
     } else {
         format!("{}, {}", pgn.comment(node), record.reason)
     };
-    if node == PgnGame::ROOT {
-        pgn.set_starting_comment(node, &reason);
-    } else {
-        pgn.set_comment(node, &reason);
-    }
+    // At the root (a game that ended before its first move) this is the game's comment.
+    pgn.set_comment(node, &reason);
     let mut text = write_game(&pgn, &WriteOptions::default()).expect("the games are legal");
     text.push('\n');
     text
@@ -300,8 +364,21 @@ pub fn table(summary_names: &[String; 2], state: &MatchState, options: &MatchOpt
             .collect();
         let _ = writeln!(out, "Faults: {}", faults.join(", "));
     }
+    if options.show_latency {
+        let _ = writeln!(out, "{}", latency_lines(&state.latency));
+    }
     let _ = write!(out, "{}", "-".repeat(66));
     out
+}
+
+/// The runner's latency and the engines' think latency, two lines (see
+/// [`crate::latency`]).
+pub fn latency_lines(latency: &Latency) -> String {
+    format!(
+        "Runner latency (bestmove to next go): {}\nThink latency (measured less reported): {}",
+        latency.turnaround.describe(),
+        latency.think.describe()
+    )
 }
 
 /// Runs the match: `args` are what is saved in the state file (so a resumed run re-reads
@@ -324,8 +401,23 @@ pub fn run_match(
         options.engines[0].display_name(),
         options.engines[1].display_name(),
     ];
+    let tables = match &options.tb {
+        Some(tb) => {
+            let tables = shatranj_syzygy::Tablebase::from_path_list(&tb.paths)
+                .map_err(|e| MatchError(format!("-tb {}: {e}", tb.paths)))?;
+            if tables.max_pieces() == 0 {
+                return Err(MatchError(format!(
+                    "-tb {}: no Syzygy WDL tables found",
+                    tb.paths
+                )));
+            }
+            Some(tables)
+        }
+        None => None,
+    };
     let mut state = MatchState {
         args: args.to_vec(),
+        next_round: options.first_round,
         ..MatchState::default()
     };
     if let Some(path) = &options.config_file
@@ -361,6 +453,7 @@ pub fn run_match(
     let (tx, rx) = mpsc::channel::<RoundResult>();
     let mut decision = Decision::Continue;
     let mut stopped_by = None;
+    let mut kept = Vec::new();
     let rounds = options.rounds;
     std::thread::scope(|scope| {
         for _ in 0..options
@@ -370,10 +463,10 @@ pub fn run_match(
             let tx = tx.clone();
             let next = Arc::clone(&next);
             let stop = Arc::clone(&stop);
-            let (openings, order) = (&openings, &order);
+            let (openings, order, tables) = (&openings, &order, tables.as_ref());
             scope.spawn(move || {
-                let mut a = Player::new(options.engines[0].clone());
-                let mut b = Player::new(options.engines[1].clone());
+                let mut a = Player::new(options.engines[0].clone(), options.timeouts);
+                let mut b = Player::new(options.engines[1].clone(), options.timeouts);
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -392,9 +485,9 @@ pub fn run_match(
                             round.is_multiple_of(2)
                         };
                         let played = if a_white {
-                            play_game(&mut a, &mut b, opening, options, &stop)
+                            play_game(&mut a, &mut b, opening, options, tables, &stop)
                         } else {
-                            play_game(&mut b, &mut a, opening, options, &stop)
+                            play_game(&mut b, &mut a, opening, options, tables, &stop)
                         };
                         match played {
                             Some(r) => games.push((a_white, r)),
@@ -426,11 +519,20 @@ pub fn run_match(
                 if !r.complete || decision != Decision::Continue || stopped_by.is_some() {
                     break;
                 }
-                if let Err(e) = count_round(&r, options, &mut state, &mut pgn_file, &tc_tag, report)
-                {
-                    failure = Some(e);
-                    stop.store(true, Ordering::Relaxed);
-                    break;
+                match count_round(&r, options, &mut state, &mut pgn_file, &tc_tag, report) {
+                    Ok(games) => {
+                        if options.keep_rounds {
+                            kept.push(RoundGames {
+                                round: r.round,
+                                games,
+                            });
+                        }
+                    }
+                    Err(e) => {
+                        failure = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
                 }
                 if let Some(path) = &options.config_file
                     && let Err(e) = write_atomic(path, &state.to_json())
@@ -485,10 +587,11 @@ pub fn run_match(
         names,
         decision,
         stopped_by,
+        rounds: kept,
     })
 }
 
-/// Counts a round, appends its games to the PGN and reports each.
+/// Counts a round, appends its games to the PGN and reports each; returns them.
 fn count_round(
     r: &RoundResult,
     options: &MatchOptions,
@@ -496,8 +599,9 @@ fn count_round(
     pgn_file: &mut Option<std::fs::File>,
     tc_tag: &str,
     report: &mut dyn FnMut(&str),
-) -> Result<(), MatchError> {
+) -> Result<Vec<KeptGame>, MatchError> {
     let mut scores = Vec::new();
+    let mut kept = Vec::new();
     for (g, (a_white, record)) in r.games.iter().enumerate() {
         let a_color = if *a_white { Color::White } else { Color::Black };
         let score = match record.winner {
@@ -506,23 +610,40 @@ fn count_round(
             Some(_) => GameScore::Loss,
         };
         scores.push(score);
-        if let Some((color, fault)) = record.fault {
+        state.latency.merge(&record.latency);
+        let fault = record.fault.map(|(color, fault)| {
             let name = if color == Color::White {
                 &record.white
             } else {
                 &record.black
             };
-            *state
-                .faults
-                .entry(format!("{name} {}", fault_key(fault)))
-                .or_default() += 1;
+            format!("{name} {}", fault_key(fault))
+        });
+        if let Some(key) = &fault {
+            *state.faults.entry(key.clone()).or_default() += 1;
         }
+        let text = if pgn_file.is_some() || options.keep_rounds {
+            game_pgn(record, r.round, g as u32, options, tc_tag)
+        } else {
+            String::new()
+        };
         if let Some(file) = pgn_file {
-            let text = game_pgn(record, r.round, g as u32, options, tc_tag);
             file.write_all(text.as_bytes())
                 .and_then(|()| file.flush())
                 .map_err(|e| MatchError(format!("PGN: {e}")))?;
             state.pgn_bytes += text.len() as u64;
+        }
+        if options.keep_rounds {
+            kept.push(KeptGame {
+                white: record.white.clone(),
+                black: record.black.clone(),
+                result: record.result(),
+                reason: record.reason.clone(),
+                termination: record.termination,
+                first_half_points: score.half_points(),
+                fault,
+                pgn: text,
+            });
         }
         report(&format!(
             "Finished game {} ({} vs {}): {} {{{}}}",
@@ -539,7 +660,7 @@ fn count_round(
         _ => {}
     }
     state.next_round = r.round + 1;
-    Ok(())
+    Ok(kept)
 }
 
 fn fault_key(f: Fault) -> &'static str {
