@@ -1,10 +1,11 @@
 """Type stubs for the native module ``shatranj._core`` (built from rust/python)."""
 
 import os
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, Mapping, Optional, Sequence, Union, final
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal, Mapping, Optional, Sequence, TypeVar, Union, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from ._outcome import Outcome
 from ._winnability import Winnability
@@ -63,6 +64,10 @@ __all__ = [
     "nnue_network_from_bytes",
     "nnue_quantise",
     "nnue_read_data",
+    "CorruptTableError",
+    "MissingTableError",
+    "SyzygyTablebase",
+    "TruncatedTableError",
     "NNUE_INPUTS",
     "NNUE_BUCKETS",
     "NNUE_MAX_PIECES",
@@ -698,3 +703,45 @@ def pgn_write(
     comments: bool,
     variations: bool,
 ) -> str: ...
+
+# shatranj.syzygy's native half (rust/python/src/syzygy.rs).
+
+class MissingTableError(KeyError):
+    """Raised when a table the probe needs is not in the tablebase (python-chess's name; a KeyError, so `except KeyError` code keeps working)."""
+
+class CorruptTableError(ValueError):
+    """Raised when a table file is not a valid Syzygy table: a bad magic number, header or compressed block. The message names the file, the defect and its byte offset."""
+
+class TruncatedTableError(CorruptTableError):
+    """Raised when a table file is shorter than its own header says (a partly copied or downloaded file). The message names the file, its size and the size needed."""
+
+_Tablebase = TypeVar("_Tablebase", bound="SyzygyTablebase")
+
+@disjoint_base
+class SyzygyTablebase:
+    def __new__(
+        cls: type[_Tablebase], *, max_fds: Optional[int] = ..., VariantBoard: Optional[type[Board]] = None
+    ) -> _Tablebase: ...
+    def add_directory(
+        self, directory: Union[str, os.PathLike[str]], *, load_wdl: bool = True, load_dtz: bool = True
+    ) -> int: ...
+    def add_file(self, path: Union[str, os.PathLike[str]], *, load_wdl: bool = True, load_dtz: bool = True) -> int: ...
+    def open_table(self, name: str, kind: Literal["wdl", "dtz"]) -> None: ...
+    def probe_wdl(self, board: Board) -> int: ...
+    def probe_wdl_table(self, board: Board) -> int: ...
+    def probe_dtz(self, board: Board) -> int: ...
+    def probe_dtz_no_ep(self, board: Board) -> int: ...
+    def probe_dtz_table(self, board: Board, wdl: int) -> tuple[int, int]: ...
+    def get_wdl(self, board: Board, default: Optional[int] = None) -> Optional[int]: ...
+    def get_dtz(self, board: Board, default: Optional[int] = None) -> Optional[int]: ...
+    def probe_wdl_many(
+        self, positions: Union[Iterable[Union[Board, str]], npt.NDArray[np.uint8]], *, default: Optional[int] = None
+    ) -> npt.NDArray[np.int8]: ...
+    def probe_dtz_many(
+        self, positions: Union[Iterable[Union[Board, str]], npt.NDArray[np.uint8]], *, default: Optional[int] = None
+    ) -> npt.NDArray[np.int32]: ...
+    @property
+    def max_pieces(self) -> int: ...
+    def close(self) -> None: ...
+    def __enter__(self: _Tablebase) -> _Tablebase: ...
+    def __exit__(self, exc_type: object, exc_value: object, traceback: object) -> bool: ...

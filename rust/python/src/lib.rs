@@ -35,6 +35,7 @@ mod py_modules;
 mod resolve;
 mod selfplay;
 mod setup;
+mod syzygy;
 mod text;
 mod training_data;
 mod uci_info;
@@ -92,6 +93,10 @@ mod _core {
     use crate::selfplay::selfplay;
     #[pymodule_export]
     use crate::setup::PySetup;
+    #[pymodule_export]
+    use crate::syzygy::{
+        CorruptTableError, MissingTableError, SyzygyTablebase, TruncatedTableError,
+    };
     #[pymodule_export]
     use crate::training_data::{nnue_features, nnue_read_data};
     #[pymodule_export]

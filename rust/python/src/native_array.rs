@@ -24,6 +24,7 @@ pub trait Element: Copy + Send + Sync + 'static {
 #[allow(dead_code)]
 pub enum Storage {
     Bool(Box<[bool]>),
+    I8(Box<[i8]>),
     U8(Box<[u8]>),
     I16(Box<[i16]>),
     I32(Box<[i32]>),
@@ -44,6 +45,7 @@ macro_rules! element {
 }
 
 element!(bool, Bool, "b1", false);
+element!(i8, I8, "i1", false);
 element!(u8, U8, "u1", false);
 element!(i16, I16, "i2", true);
 element!(i32, I32, "i4", true);
