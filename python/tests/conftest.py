@@ -8,6 +8,7 @@ The suites are grouped by area, one folder each:
   tests;
 - ``pgn/``: reading, annotations, streams, Arrow/polars tables;
 - ``ml/``: networks, training data, planes, self-play, batched evaluation on CPU and GPU;
+- ``syzygy/``: ``shatranj.syzygy``, the endgame tables, against python-chess's prober;
 - ``distributed/``: the Ray back end;
 - ``package/``: the installed package as a whole: import and version, argument types,
   garbage into every parser, the example notebook;
