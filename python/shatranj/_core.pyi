@@ -36,8 +36,10 @@ __all__ = [
     "evaluate",
     "gpu_info",
     "match_bounds",
+    "match_check",
     "match_estimate",
     "match_llr",
+    "match_run",
     "pack_positions",
     "parse_uci_info",
     "perft",
@@ -488,6 +490,10 @@ def match_bounds(elo0: float, elo1: float, alpha: float, beta: float) -> tuple[f
 def match_estimate(
     counts: Sequence[float],
 ) -> tuple[float, float, float, float, float, float, float, float, float, float]: ...
+def match_check(args: Sequence[str]) -> tuple[str, str]: ...
+def match_run(
+    args: Sequence[str], first_round: int = 0, on_line: Optional[Callable[[str], object]] = None
+) -> str: ...
 
 @final
 class Engine:

@@ -15,6 +15,9 @@ this process.
   :func:`shatranj.selfplay` of the same settings), each task on its own GPU when asked.
 - :func:`review_pgn` reviews a PGN database as :func:`shatranj.review.review_pgn` does, a few
   games per task, with the same outputs and checkpoint.
+- :func:`match` plays a match between two UCI engines as :func:`shatranj.match.run` does, a
+  contiguous range of rounds per task (each played by the same Rust runner), pooled here in
+  round order into one table and one SPRT, which stops every worker when it decides.
 - :func:`run_tasks` is the core they all use: it takes a module-level function and a list of
   payloads and returns the results in payload order. A new distributed job is a payload type,
   a module-level task function and a call of :func:`run_tasks`, with :class:`TextProgress` or
@@ -66,6 +69,7 @@ __all__ = [
     "analyse",
     "cluster_cpus",
     "connect",
+    "match",
     "perft",
     "review_pgn",
     "run_tasks",
@@ -812,3 +816,135 @@ def review_pgn(
             writer.commit()  # every game of the wave is added by now: the wave is one commit
 
     return write_database(writer, source, filter, reviews)
+
+
+# A match: rounds ``first..`` of a match's arguments (which end at the task's last round).
+MatchPayload = Tuple[List[str], int]
+
+
+def _match_task(payload: MatchPayload) -> str:
+    args, first_round = payload
+    return _core.match_run(args, first_round)
+
+
+class _MatchOver(Exception):
+    """Raised from the result callback when the pooled match is decided (the SPRT, or a
+    fault without ``recover``): run_tasks then cancels every outstanding task."""
+
+
+def match(
+    engines: Sequence[Any],
+    *,
+    each: Optional[Any] = None,
+    rounds: int = 1,
+    games: int = 2,
+    openings: Any = None,
+    srand: Optional[int] = None,
+    sprt: Optional[Any] = None,
+    draw: Optional[Any] = None,
+    resign: Optional[Any] = None,
+    maxmoves: Optional[int] = None,
+    pgnout: Union[str, "os.PathLike[str]", None] = None,
+    recover: bool = False,
+    extra: Sequence[str] = (),
+    address: Optional[str] = None,
+    rounds_per_task: Optional[int] = None,
+    max_retries: int = 3,
+    progress: Union[bool, Callable[[int, int], object]] = False,
+) -> Any:
+    """:func:`shatranj.match.run` on a Ray cluster: the same settings and the same
+    :class:`shatranj.match.MatchResult`.
+
+    The rounds are dealt to tasks ``rounds_per_task`` at a time (contiguous ranges, no round
+    twice; default: about four tasks per CPU, at most 25 rounds each); each task plays its
+    rounds with the Rust runner, one game at a time on one CPU, its engines started on the
+    worker (``cmd`` and the openings file must exist on every node). The results are pooled
+    here in round order, as the local runner counts them: the SPRT is consulted after every
+    round, and when it decides (or an engine crashes or hangs without ``recover``) the
+    outstanding tasks are cancelled and the rounds after the deciding one dropped. So a
+    fixed-node match gives the same counts, games and decision as a local one. ``pgnout`` is
+    written here, in round order; a match on a cluster keeps no state file (a task that dies
+    is run again by Ray). ``latency`` sums the tasks' measurements.
+    """
+    from . import match as _match
+
+    _check_count("rounds", rounds, 1)
+    if rounds_per_task is not None:
+        _check_count("rounds_per_task", rounds_per_task, 1)
+    # Checks every setting here, before any task starts (the same parser as the workers').
+    _core_args = _match.arguments(
+        engines, each=each, rounds=rounds, games=games, openings=openings, srand=srand, sprt=sprt,
+        draw=draw, resign=resign, maxmoves=maxmoves, recover=recover, extra=extra,
+    )  # fmt: skip
+    for flag in ("-config", "-pgnout", "-concurrency"):
+        if flag in extra:
+            raise ValueError(f"{flag} in extra: a match on a cluster writes its PGN here and keeps no state file")
+    names = _core.match_check(_core_args)
+    connect(address)
+    per = rounds_per_task or max(1, min(25, rounds // (TASKS_PER_CPU * cluster_cpus())))
+    payloads: List[MatchPayload] = []
+    for first in range(0, rounds, per):
+        last = min(rounds, first + per)
+        task_args = _match.arguments(
+            engines, each=each, rounds=last, games=games, openings=openings, srand=srand, draw=draw,
+            resign=resign, maxmoves=maxmoves, recover=recover, extra=extra,
+        )  # fmt: skip
+        payloads.append((task_args, first))
+
+    import json
+
+    waiting: Dict[int, Any] = {}
+    counted: List[Any] = []
+    state: Dict[str, Any] = {"next": 0, "names": names, "stopped_by": None}
+    latency: Dict[str, Dict[str, int]] = {}
+
+    def add_latency(part: Dict[str, Dict[str, int]]) -> None:
+        for kind, spread in part.items():
+            mine = latency.setdefault(kind, {k: 0 for k in spread})
+            for key, value in spread.items():
+                mine[key] = max(mine.get(key, 0), value) if key == "max_us" else mine.get(key, 0) + value
+
+    def on_result(_index: int, text: str) -> None:
+        summary = json.loads(text)
+        add_latency(summary["latency"])
+        for r in _match._rounds(summary):
+            waiting[r.round] = r
+        while state["next"] in waiting:
+            r = waiting.pop(state["next"])
+            counted.append(r)
+            state["next"] += 1
+            if not recover:
+                failed = next(
+                    (g.fault for g in r.games if g.fault and g.fault.endswith((" crash", " hang"))), None
+                )
+                if failed is not None:
+                    name, _, fault = failed.rpartition(" ")
+                    state["stopped_by"] = (
+                        f"{name}: {fault}; the match stops (-recover restarts the engine and plays on)"
+                    )
+                    raise _MatchOver
+            if sprt is not None:
+                pooled = _match._pooled(state["names"], counted, games, sprt, latency, None)
+                if pooled.sprt is not None and pooled.sprt.decision is not None:
+                    raise _MatchOver
+
+    report: Optional[Progress]
+    if progress is True:
+        report = TextProgress("match")
+    elif progress is False:
+        report = None
+    else:
+        report = progress
+    try:
+        run_tasks(
+            _match_task, payloads, name="match", address=address, max_retries=max_retries,
+            max_in_flight=cluster_cpus() * TASKS_PER_CPU, progress=report, on_result=on_result,
+        )  # fmt: skip
+    except _MatchOver:
+        pass
+    if pgnout is not None:
+        with open(pgnout, "w", encoding="utf-8") as out:
+            for r in counted:
+                for g in r.games:
+                    out.write(g.pgn)
+    return _match._pooled(state["names"], counted, games, sprt, latency, state["stopped_by"])

@@ -23,19 +23,26 @@ comes from the Rust crate ``shatranj-match``, the same code as ``shatranj match`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, Sequence, Tuple
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _core
 
 __all__ = [
     "Estimate",
+    "GameResult",
+    "MatchResult",
+    "RoundResult",
     "SprtResult",
+    "arguments",
     "elo",
     "elo_interval",
     "estimate",
     "los",
     "nelo",
+    "run",
     "sprt",
     "sprt_bounds",
     "sprt_llr",
@@ -161,3 +168,259 @@ def sprt(
         "H1" if llr >= upper else "H0" if llr <= lower else None
     )
     return SprtResult(llr, (lower, upper), decision)
+
+
+# The match runner: the same Rust runner as ``shatranj match``.
+
+PathLike = Union[str, "os.PathLike[str]"]
+Settings = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of a match: the players, ``result`` (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``),
+    the ``reason`` it ended (``"White mates"``, ``"Black loses on time (…)"``), PGN's
+    ``termination`` (``normal``, ``adjudication``, ``time forfeit``, ``rules infraction``,
+    ``abandoned``), the first engine's score in half points, the ``fault``
+    (``"engine crash"``, …) when an engine failed, and the game as PGN."""
+
+    white: str
+    black: str
+    result: str
+    reason: str
+    termination: str
+    first_half_points: int
+    fault: Optional[str]
+    pgn: str
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A counted round (numbered from 0): one game, or a pair on one opening."""
+
+    round: int
+    games: Tuple[GameResult, ...]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished (or stopped) match, counted from the first engine's side.
+
+    ``trinomial`` is ``[L, D, W]`` over games, ``pentanomial`` ``[LL, LD, WL+DD, WD, WW]``
+    over pairs; ``estimate`` their statistics (from the pairs when there are pairs; ``None``
+    before the first game); ``sprt`` the test's state when one was asked for; ``faults``
+    counts ``"engine fault"`` keys; ``latency`` holds the runner's turnaround and the
+    engines' think latency (``count``, ``total_us``, ``max_us``, ``over_1ms``,
+    ``over_10ms``); ``stopped_by`` says why a match stopped early on a fault (no
+    ``recover``); ``rounds`` are the counted rounds in order."""
+
+    names: Tuple[str, str]
+    trinomial: Tuple[int, int, int]
+    pentanomial: Tuple[int, int, int, int, int]
+    estimate: Optional[Estimate]
+    sprt: Optional[SprtResult]
+    faults: Dict[str, int]
+    latency: Dict[str, Dict[str, int]]
+    stopped_by: Optional[str]
+    rounds: Tuple[RoundResult, ...] = field(repr=False)
+
+    @property
+    def games(self) -> int:
+        return sum(self.trinomial)
+
+    @property
+    def wins(self) -> int:
+        return self.trinomial[2]
+
+    @property
+    def draws(self) -> int:
+        return self.trinomial[1]
+
+    @property
+    def losses(self) -> int:
+        return self.trinomial[0]
+
+
+def _pairs(flag: str, settings: Optional[Settings]) -> List[str]:
+    """``-flag key=value …``; ``options`` (a mapping) becomes ``option.X=V``, ``args`` (a
+    list) one space-separated value, ``True``/``False`` ``true``/``false``."""
+    if settings is None:
+        return []
+    out = [flag]
+    for key, value in settings.items():
+        if key == "options":
+            out += [f"option.{k}={_text(v)}" for k, v in dict(value).items()]
+        elif key == "args" and not isinstance(value, str):
+            out.append("args=" + " ".join(str(a) for a in value))
+        elif value is not None:
+            out.append(f"{key}={_text(value)}")
+    return out
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return str(value)
+
+
+def arguments(
+    engines: Sequence[Settings],
+    *,
+    each: Optional[Settings] = None,
+    rounds: int = 1,
+    games: int = 2,
+    concurrency: int = 1,
+    openings: Union[None, PathLike, Settings] = None,
+    srand: Optional[int] = None,
+    sprt: Optional[Settings] = None,
+    draw: Optional[Settings] = None,
+    resign: Optional[Settings] = None,
+    maxmoves: Optional[int] = None,
+    pgnout: Union[None, PathLike, Settings] = None,
+    recover: bool = False,
+    config: Optional[PathLike] = None,
+    extra: Sequence[str] = (),
+) -> List[str]:
+    """The fastchess-style arguments of :func:`run`'s keywords, as ``shatranj match`` takes
+    them (a command line to print, or to hand to the CLI)."""
+    if len(engines) != 2:
+        raise ValueError(f"a match needs exactly two engines, not {len(engines)}")
+    args: List[str] = []
+    for e in engines:
+        if "cmd" not in e:
+            raise ValueError(f"an engine needs cmd=: {dict(e)}")
+        args += _pairs("-engine", e)
+    args += _pairs("-each", each) if each else []
+    args += ["-rounds", str(int(rounds)), "-games", str(int(games)), "-concurrency", str(int(concurrency))]
+    if openings is not None:
+        args += _pairs("-openings", {"file": openings} if isinstance(openings, (str, os.PathLike)) else openings)
+    if srand is not None:
+        args += ["-srand", str(int(srand))]
+    args += _pairs("-sprt", sprt) + _pairs("-draw", draw) + _pairs("-resign", resign)
+    if maxmoves is not None:
+        args += ["-maxmoves", str(int(maxmoves))]
+    if pgnout is not None:
+        args += _pairs("-pgnout", {"file": pgnout} if isinstance(pgnout, (str, os.PathLike)) else pgnout)
+    if recover:
+        args.append("-recover")
+    if config is not None:
+        args += ["-config", f"file={os.fspath(config)}"]
+    return args + list(extra)
+
+
+def _rounds(summary: Mapping[str, Any]) -> Tuple[RoundResult, ...]:
+    return tuple(
+        RoundResult(r["round"], tuple(GameResult(**g) for g in r["games"])) for r in summary.get("rounds", [])
+    )
+
+
+def _sprt_state(counts: Sequence[int], settings: Optional[Settings]) -> Optional[SprtResult]:
+    if settings is None:
+        return None
+    keys = {k: settings[k] for k in ("model", "alpha", "beta") if k in settings}
+    if sum(counts) == 0:
+        return SprtResult(0.0, sprt_bounds(keys.get("alpha", 0.05), keys.get("beta", 0.05)), None)
+    return sprt(counts, float(settings["elo0"]), float(settings["elo1"]), **keys)
+
+
+def _result(summary: Mapping[str, Any], sprt_settings: Optional[Settings], games: int) -> MatchResult:
+    t = summary["trinomial"]
+    p = summary["pentanomial"]
+    counts: List[int] = p if games == 2 else t
+    return MatchResult(
+        names=(summary["names"][0], summary["names"][1]),
+        trinomial=(t[0], t[1], t[2]),
+        pentanomial=(p[0], p[1], p[2], p[3], p[4]),
+        estimate=estimate(counts) if sum(counts) > 0 else None,
+        sprt=_sprt_state(counts, sprt_settings),
+        faults=dict(summary["faults"]),
+        latency=summary["latency"],
+        stopped_by=summary["stopped_by"],
+        rounds=_rounds(summary),
+    )
+
+
+def _pooled(
+    names: Tuple[str, str],
+    rounds: Sequence[RoundResult],
+    games: int,
+    sprt_settings: Optional[Settings],
+    latency: Dict[str, Dict[str, int]],
+    stopped_by: Optional[str],
+) -> MatchResult:
+    """A result from counted rounds (those of several runners, in round order), counted as
+    the runner counts them: games by half points into ``[L, D, W]``, pairs by their total
+    into ``[LL, LD, WL+DD, WD, WW]``."""
+    tri = [0, 0, 0]
+    penta = [0, 0, 0, 0, 0]
+    faults: Dict[str, int] = {}
+    for r in rounds:
+        for g in r.games:
+            tri[g.first_half_points] += 1
+            if g.fault is not None:
+                faults[g.fault] = faults.get(g.fault, 0) + 1
+        if len(r.games) == 2:
+            penta[r.games[0].first_half_points + r.games[1].first_half_points] += 1
+    counts = penta if games == 2 else tri
+    return MatchResult(
+        names=names,
+        trinomial=(tri[0], tri[1], tri[2]),
+        pentanomial=(penta[0], penta[1], penta[2], penta[3], penta[4]),
+        estimate=estimate(counts) if sum(counts) > 0 else None,
+        sprt=_sprt_state(counts, sprt_settings),
+        faults=faults,
+        latency=latency,
+        stopped_by=stopped_by,
+        rounds=tuple(rounds),
+    )
+
+
+def run(
+    engines: Sequence[Settings],
+    *,
+    each: Optional[Settings] = None,
+    rounds: int = 1,
+    games: int = 2,
+    concurrency: int = 1,
+    openings: Union[None, PathLike, Settings] = None,
+    srand: Optional[int] = None,
+    sprt: Optional[Settings] = None,
+    draw: Optional[Settings] = None,
+    resign: Optional[Settings] = None,
+    maxmoves: Optional[int] = None,
+    pgnout: Union[None, PathLike, Settings] = None,
+    recover: bool = False,
+    config: Optional[PathLike] = None,
+    extra: Sequence[str] = (),
+    on_line: Optional[Callable[[str], object]] = None,
+) -> MatchResult:
+    """Plays a match between two UCI engines with the runner of ``shatranj match``.
+
+    Each engine is a mapping of fastchess's engine settings: ``cmd`` (required), ``name``,
+    ``args`` (a list or one string), ``options`` (a mapping sent as ``setoption``), ``tc``
+    (``"10+0.1"``), ``nodes``, ``depth``, ``st``, ``timemargin``; ``each`` gives settings to
+    both. ``games=2`` plays each opening twice with colours swapped (pairs: the pentanomial
+    counts); ``openings`` is an EPD/PGN file or a mapping (``file``, ``format``, ``order``,
+    ``plies``, ``start``); ``sprt`` a mapping (``elo0``, ``elo1``, ``alpha``, ``beta``,
+    ``model``) that stops the match when it decides; ``draw``/``resign`` fastchess's
+    adjudication settings; ``pgnout`` a file (or mapping: ``file``, ``min``, ``nodes``);
+    ``recover`` restarts an engine that crashed or hung; ``config`` the JSON state file (a
+    match killed in any way resumes from it when run again: ``rounds`` then holds the rounds
+    played by this call, the counts all of them); ``extra`` more raw options
+    (``["-startup-ms", "2000"]``, ``["-tb", "/syzygy"]``). ``on_line`` receives the live
+    report, line by line.
+
+    The match runs without the GIL; Ctrl-C (``KeyboardInterrupt``) stops it, ends the
+    engines and abandons the games in play (the state file keeps every counted game). Bad
+    settings raise ``ValueError``; a run that cannot go on (an unwritable file, a corrupt
+    state file) ``RuntimeError``.
+    """
+    args = arguments(
+        engines, each=each, rounds=rounds, games=games, concurrency=concurrency, openings=openings,
+        srand=srand, sprt=sprt, draw=draw, resign=resign, maxmoves=maxmoves, pgnout=pgnout,
+        recover=recover, config=config, extra=extra,
+    )  # fmt: skip
+    summary = json.loads(_core.match_run(args, 0, on_line))
+    return _result(summary, sprt, games)

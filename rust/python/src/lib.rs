@@ -18,6 +18,7 @@ mod gil_cell;
 mod gpu;
 mod hot_methods;
 mod legal;
+mod match_run;
 mod match_stats;
 mod moves;
 mod native_array;
@@ -64,6 +65,8 @@ mod _core {
     use crate::gpu::{evaluate, gpu_info, pack_positions};
     #[pymodule_export]
     use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
+    #[pymodule_export]
+    use crate::match_run::{match_check, match_run};
     #[pymodule_export]
     use crate::match_stats::{match_bounds, match_estimate, match_llr};
     #[pymodule_export]

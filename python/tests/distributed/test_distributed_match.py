@@ -1,0 +1,92 @@
+"""shatranj.distributed.match on a local Ray cluster (2 CPUs): a fixed-node match of our engine
+gives the same counts, games and table as a local shatranj.match.run; the SPRT stops the
+pooled match at the same round as the local runner; a crash without ``recover`` stops it.
+
+Without Ray the module is skipped, unless SHATRANJ_REQUIRE_RAY=1 (scripts/test sets it)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any, Dict, Iterator, List
+
+import pytest
+
+from support.optional import require
+
+require("ray", "SHATRANJ_REQUIRE_RAY", reason="Ray is not installed (pip install 'shatranj[ray]')")
+import ray
+
+from shatranj import distributed, match
+
+FAKE = str(Path(__file__).resolve().parents[1] / "match" / "engines" / "fake_uci.py")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cluster() -> Iterator[None]:
+    ray.init(
+        num_cpus=2,
+        object_store_memory=80 * 1024 * 1024,
+        include_dashboard=False,
+        configure_logging=False,
+        log_to_driver=False,
+    )
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def ours(binary: Path) -> Dict[str, Any]:
+    return {
+        "engines": [
+            {"cmd": str(binary), "name": "n600", "nodes": 600},
+            {"cmd": str(binary), "name": "n150", "nodes": 150},
+        ],
+        "each": {"options": {"Hash": 4, "Threads": 1}},
+        "maxmoves": 50,
+    }
+
+
+def moves_only(pgn: str) -> str:
+    """The PGN without its comments (they hold each search's time, which varies)."""
+    return re.sub(r" ?\{[^}]*\}", "", pgn)
+
+
+def games_of(r: match.MatchResult) -> List[str]:
+    return [moves_only(g.pgn) for rr in r.rounds for g in rr.games]
+
+
+def test_a_fixed_node_match_equals_the_local_one(shatranj_binary: Path, tmp_path: Path) -> None:
+    settings = ours(shatranj_binary)
+    local = match.run(**settings, rounds=6, concurrency=2)
+    spread = distributed.match(**settings, rounds=6, rounds_per_task=2, pgnout=tmp_path / "ray.pgn")
+    assert (spread.names, spread.trinomial, spread.pentanomial) == (local.names, local.trinomial, local.pentanomial)
+    assert repr(spread.estimate) == repr(local.estimate)  # nan == nan when every pair is won
+    assert games_of(spread) == games_of(local)
+    assert moves_only((tmp_path / "ray.pgn").read_text()) == "".join(games_of(local))
+    assert [r.round for r in spread.rounds] == list(range(6))
+
+
+def test_the_sprt_stops_at_the_local_runners_round(shatranj_binary: Path) -> None:
+    settings = ours(shatranj_binary)
+    test = {"elo0": 0, "elo1": 300, "model": "logistic", "alpha": 0.2, "beta": 0.2}
+    local = match.run(**settings, rounds=40, sprt=test)
+    spread = distributed.match(**settings, rounds=40, sprt=test, rounds_per_task=3)
+    assert local.sprt is not None and local.sprt.decision is not None, local
+    assert spread.sprt == local.sprt
+    assert spread.pentanomial == local.pentanomial
+    assert len(spread.rounds) == len(local.rounds) < 40
+
+
+def test_a_crash_without_recover_stops_the_match() -> None:
+    engines = [
+        {"cmd": sys.executable, "name": "crashy", "args": [FAKE, "crash", 5]},
+        {"cmd": sys.executable, "name": "good", "args": [FAKE, "good"]},
+    ]
+    r = distributed.match(engines, each={"nodes": 1}, rounds=8, rounds_per_task=2, maxmoves=8)
+    assert r.stopped_by is not None and r.stopped_by.startswith("crashy: crash")
+    assert [rr.round for rr in r.rounds] == [0]
+    again = distributed.match(engines, each={"nodes": 1}, rounds=4, rounds_per_task=2, maxmoves=8, recover=True)
+    assert again.stopped_by is None and again.faults == {"crashy crash": 8} and again.trinomial == (8, 0, 0)
