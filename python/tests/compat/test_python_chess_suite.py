@@ -55,7 +55,7 @@ CANNOT_PASS: Dict[str, str] = {
     # Skipped, not failed, exactly as in python-chess's own run of test.py: they need 5-man
     # tables (KBPvKP, KRvKPP), and the sdist's data/syzygy/regular has 3-4 men.
     "SyzygyTestCase.test_stockfish_dtz_bug": "skipped as in python-chess: MissingTableError for the 5-man KBPvKP",
-    "SyzygyTestCase.test_issue_93": "skipped as in python-chess: MissingTableError for the 5-man KRvKPP",
+    "SyzygyTestCase.test_issue_93": "skipped as in python-chess: MissingTableError for the 5-man KPPvKR",
 }
 
 CHILD = textwrap.dedent(
