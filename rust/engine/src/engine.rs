@@ -5,8 +5,9 @@ use crate::eval::{EvalRoute, Evaluation};
 use crate::in_progress::MovesInProgress;
 use crate::limits::Limits;
 use crate::ordering::Heuristics;
-use crate::score::Score;
+use crate::score::{MATE_BOUND, Score, Value};
 use crate::search::{RootMove, SearchContext};
+use crate::syzygy::{RootRanking, SyzygySettings, rank_root};
 use crate::threads::{Progress, SharedState, Signals, lazy_smp};
 use crate::time::TimeManager;
 use crate::tt::{TranspositionTable, TtError};
@@ -31,6 +32,8 @@ pub struct EngineOptions {
     pub eval_route: EvalRoute,
     /// The static evaluation: classical or a network.
     pub evaluation: Evaluation,
+    /// Endgame tablebases and how the search uses them (none by default).
+    pub syzygy: SyzygySettings,
 }
 
 impl Default for EngineOptions {
@@ -41,6 +44,7 @@ impl Default for EngineOptions {
             move_overhead: Duration::from_millis(10),
             eval_route: EvalRoute::Direct,
             evaluation: Evaluation::default(),
+            syzygy: SyzygySettings::default(),
         }
     }
 }
@@ -120,6 +124,8 @@ pub struct SearchInfo {
     pub nps: u64,
     /// Permille of the table used by this search.
     pub hashfull: u32,
+    /// Tablebase probes that answered, the root's included (UCI `tbhits`).
+    pub tbhits: u64,
     pub time: Duration,
     pub pv: Vec<Move>,
 }
@@ -141,6 +147,8 @@ pub struct SearchResult {
     pub lines: Vec<PvLine>,
     /// Static evaluations computed by all threads (table hits excluded).
     pub evaluations: u64,
+    /// Tablebase probes that answered, the root's included.
+    pub tbhits: u64,
 }
 
 /// Stops a running search from any thread; cheap to clone.
@@ -251,6 +259,16 @@ impl Engine {
         }
     }
 
+    /// Changes the tablebases and how the search uses them (between searches). The table is
+    /// cleared when the tables change: its entries may hold tablebase scores from the old
+    /// ones, or evaluations where the new ones know better.
+    pub fn set_syzygy(&mut self, syzygy: SyzygySettings) {
+        if syzygy != self.options.syzygy {
+            self.options.syzygy = syzygy;
+            self.clear_tt();
+        }
+    }
+
     /// Routes the static evaluations of later searches (between searches).
     pub fn set_eval_route(&mut self, route: EvalRoute) {
         self.options.eval_route = route;
@@ -304,6 +322,25 @@ impl Engine {
     ) -> SearchResult {
         let root = root.into();
         self.stop.arm();
+        // Within the tables, only the moves that keep their best outcome are searched.
+        let ranking = rank_root(
+            &self.options.syzygy,
+            &root.position,
+            &root.previous_keys,
+            &limits.searchmoves,
+        );
+        let narrowed;
+        let limits = match &ranking {
+            Some(r) => {
+                narrowed = Limits {
+                    searchmoves: r.moves.clone(),
+                    ..limits.clone()
+                };
+                &narrowed
+            }
+            None => limits,
+        };
+        let root_probes = ranking.as_ref().map_or(0, |r| r.probes);
         let shared = SharedState {
             stop: AtomicBool::new(false),
             ponder: limits.ponder,
@@ -321,6 +358,14 @@ impl Engine {
                 EvalRoute::Direct => None,
                 EvalRoute::Service(s) => Some(Arc::clone(s)),
             },
+            // With the root ranked by DTZ, no line can change the outcome the ranking keeps:
+            // probes below it would cost time and tell nothing (as in Stockfish). Ranked by
+            // WDL alone, a won root still probes, to find the way to convert.
+            syzygy: match &ranking {
+                Some(r) if r.by_dtz || r.score <= 0 => None,
+                _ => self.options.syzygy.for_search(),
+            },
+            tb_hits: AtomicU64::new(root_probes),
         };
         let time = TimeManager::new(limits, root.position.turn(), self.options.move_overhead);
         self.tt.new_search();
@@ -335,10 +380,11 @@ impl Engine {
                 depth: p.depth as u32,
                 seldepth: p.line.seldepth as u32,
                 multipv: p.multipv,
-                score: Score::from_value(p.line.score),
+                score: Score::from_value(tablebase_score(ranking.as_ref(), p.line.score)),
                 nodes,
                 nps: nps(nodes, elapsed),
                 hashfull: tt.hashfull(),
+                tbhits: shared.tb_hits.load(Ordering::Relaxed),
                 time: elapsed,
                 pv: p.line.pv.clone(),
             };
@@ -363,13 +409,13 @@ impl Engine {
             .enumerate()
             .map(|(i, rm)| PvLine {
                 multipv: i + 1,
-                score: Score::from_value(rm.score),
+                score: Score::from_value(tablebase_score(ranking.as_ref(), rm.score)),
                 pv: rm.pv.clone(),
             })
             .collect();
         let best: Option<&RootMove> = outcome.best.as_ref();
         let score = match best {
-            Some(rm) => Score::from_value(rm.score),
+            Some(rm) => Score::from_value(tablebase_score(ranking.as_ref(), rm.score)),
             None if root.position.is_check() => Score::Mate(0),
             None => Score::Cp(0),
         };
@@ -384,12 +430,22 @@ impl Engine {
             pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
             lines,
             evaluations: outcome.evaluations,
+            tbhits: shared.tb_hits.load(Ordering::Relaxed),
         }
     }
 
     /// Permille of the table written by the last search.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
+    }
+}
+
+/// The score reported for a searched line: within the tables, their value for the root
+/// unless the search found a mate (which says more: how soon).
+fn tablebase_score(ranking: Option<&RootRanking>, searched: Value) -> Value {
+    match ranking {
+        Some(r) if searched.abs() < MATE_BOUND => r.score,
+        _ => searched,
     }
 }
 

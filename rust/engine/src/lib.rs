@@ -46,6 +46,7 @@ pub mod review;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod syzygy;
 pub mod threads;
 pub mod time;
 pub mod tt;

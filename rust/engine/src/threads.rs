@@ -43,6 +43,7 @@ use crate::in_progress::MovesInProgress;
 use crate::ordering::Heuristics;
 use crate::score::{MATE_BOUND, MAX_PLY, Value};
 use crate::search::{Role, RootMove, SearchContext, Searcher};
+use crate::syzygy::SearchProbe;
 use shatranj_chess::Move;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
@@ -92,6 +93,10 @@ pub struct SharedState {
     pub evaluation: Evaluation,
     /// The batching service static evaluations go through; `None`: the CPU, inline.
     pub service: Option<Arc<EvalService>>,
+    /// The tablebases the search probes, if any (see [`crate::syzygy`]).
+    pub(crate) syzygy: Option<SearchProbe>,
+    /// Tablebase probes that answered, all threads together (UCI `tbhits`).
+    pub tb_hits: AtomicU64,
 }
 
 impl SharedState {
@@ -159,6 +164,8 @@ impl SharedState {
             in_progress: None,
             evaluation: Evaluation::default(),
             service: None,
+            syzygy: None,
+            tb_hits: AtomicU64::new(0),
         }
     }
 }

@@ -21,12 +21,12 @@
 //! Replacement: an entry with the same key is overwritten (keeping its move when the new
 //! result has none); otherwise the entry of the bucket with the lowest
 //! `depth - 8 × (age distance)` gives way, so deep results from the current search stay and
-//! old searches' entries fade. Mate scores are stored relative to the node (see
+//! old searches' entries fade. Mate and tablebase scores are stored relative to the node (see
 //! [`score_to_tt`]).
 
 mod memory;
 
-use crate::score::{MATE_BOUND, Value};
+use crate::score::{TB_WIN_BOUND, Value};
 use memory::ZeroedSlice;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -341,12 +341,12 @@ fn clear_buckets(buckets: &[Bucket]) {
     }
 }
 
-/// A score as stored: mate scores count plies from this node rather than from the root, so
-/// the entry stays true when the position is reached at another ply.
+/// A score as stored: mate and tablebase scores count plies from this node rather than from
+/// the root, so the entry stays true when the position is reached at another ply.
 pub fn score_to_tt(score: Value, ply: usize) -> Value {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as Value
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as Value
     } else {
         score
@@ -355,9 +355,9 @@ pub fn score_to_tt(score: Value, ply: usize) -> Value {
 
 /// The inverse of [`score_to_tt`] at `ply`.
 pub fn score_from_tt(score: Value, ply: usize) -> Value {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as Value
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as Value
     } else {
         score

@@ -23,6 +23,7 @@ mod go;
 
 use crate::engine::{Engine, EngineOptions, MAX_THREADS, SearchInfo, SearchRoot, StopHandle, nps};
 use crate::eval::{BatchConfig, Device, EvalRoute, Evaluation, OpenEvaluator, cpu_only_evaluator};
+use crate::syzygy::{self, MAX_PROBE_DEPTH, MAX_PROBE_LIMIT, SyzygySettings};
 use crate::tt::max_hash_mb;
 use go::parse_go;
 use shatranj_chess::perft::{PerftMonitor, PerftOptions, divide};
@@ -275,6 +276,15 @@ impl<W: Write + Send + 'static> Uci<W> {
                 "option name EvalFile type string default {}",
                 Evaluation::default_name()
             ),
+            "option name SyzygyPath type string default <empty>".to_string(),
+            format!(
+                "option name SyzygyProbeDepth type spin default {} min 1 max {MAX_PROBE_DEPTH}",
+                syzygy::DEFAULT_PROBE_DEPTH
+            ),
+            "option name Syzygy50MoveRule type check default true".to_string(),
+            format!(
+                "option name SyzygyProbeLimit type spin default {MAX_PROBE_LIMIT} min 0 max {MAX_PROBE_LIMIT}"
+            ),
             "uciok".to_string(),
         ];
         for l in lines {
@@ -359,10 +369,65 @@ impl<W: Write + Send + 'static> Uci<W> {
                 Some("true" | "false") => {}
                 _ => self.info_string("UCI_AnalyseMode: value must be true or false; unchanged"),
             },
+            "syzygypath" => self.set_syzygy_path(value.as_deref().unwrap_or("")),
+            "syzygyprobedepth" => match spin(&value, 1, MAX_PROBE_DEPTH as u64) {
+                Ok(d) => self.change_syzygy("SyzygyProbeDepth", |s| s.probe_depth = d as i32),
+                Err(e) => self.info_string(&format!("SyzygyProbeDepth: {e}; unchanged")),
+            },
+            "syzygyprobelimit" => match spin(&value, 0, MAX_PROBE_LIMIT as u64) {
+                Ok(n) => self.change_syzygy("SyzygyProbeLimit", |s| s.probe_limit = n as usize),
+                Err(e) => self.info_string(&format!("SyzygyProbeLimit: {e}; unchanged")),
+            },
+            "syzygy50moverule" => match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some(v @ ("true" | "false")) => {
+                    let rule50 = v == "true";
+                    self.change_syzygy("Syzygy50MoveRule", |s| s.rule50 = rule50);
+                }
+                _ => self.info_string("Syzygy50MoveRule: value must be true or false; unchanged"),
+            },
             "evaldevice" => self.set_eval_device(value.as_deref().unwrap_or("")),
             "evalfile" => self.set_eval_file(value.as_deref().unwrap_or("")),
             _ => self.info_string(&format!("unknown option: {}", truncate(&name))),
         }
+    }
+
+    /// Applies `change` to the engine's tablebase settings (between searches).
+    fn change_syzygy(&mut self, what: &str, change: impl FnOnce(&mut SyzygySettings)) {
+        let Some(engine) = self.idle_engine(&format!("setoption {what}")) else {
+            return;
+        };
+        let mut settings = engine.options().syzygy.clone();
+        change(&mut settings);
+        engine.set_syzygy(settings);
+    }
+
+    /// `SyzygyPath`: directories of Syzygy tables, separated by `:` (`;` on Windows);
+    /// `<empty>` or nothing for none. Each directory that cannot be read is named in an
+    /// `info string` and left out; the tables of the others are used.
+    fn set_syzygy_path(&mut self, value: &str) {
+        if self.idle_engine("setoption SyzygyPath").is_none() {
+            return;
+        }
+        let opened = syzygy::open_path_list(value);
+        for (dir, e) in &opened.failures {
+            self.info_string(&format!("SyzygyPath: {} left out: {e}", dir.display()));
+        }
+        let found = match &opened.tables {
+            Some(t) => {
+                let tables = t.tables().count();
+                format!(
+                    "SyzygyPath: {tables} tables found, up to {} men",
+                    t.max_pieces()
+                )
+            }
+            None if value.trim().is_empty() || value.trim() == "<empty>" => {
+                "SyzygyPath: no tables".to_string()
+            }
+            None => "SyzygyPath: no tables found; probing is off".to_string(),
+        };
+        let tables = opened.tables;
+        self.change_syzygy("SyzygyPath", |s| s.tables = tables);
+        self.info_string(&found);
     }
 
     /// `EvalDevice`: `cpu` and `auto` evaluate inline, `gpu` through the batching service
@@ -685,7 +750,7 @@ fn uci_moves(root: &Position, moves: &[Move], mode: CastlingMode) -> Vec<String>
 
 fn info_text(info: &SearchInfo, pv: &[String]) -> String {
     format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -693,6 +758,7 @@ fn info_text(info: &SearchInfo, pv: &[String]) -> String {
         info.nodes,
         info.nps,
         info.hashfull,
+        info.tbhits,
         info.time.as_millis(),
         pv.join(" ")
     )

@@ -38,13 +38,13 @@ pub use compact::{CompactError, CompactPosition};
 pub use file::{NetError, NetHeader};
 pub use kernels::Kernel;
 
-use crate::score::MATE_BOUND;
+use crate::score::TB_WIN_BOUND;
 use shatranj_chess::{Color, Position, Role};
 
 /// Inputs per view: 2 colours × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
-/// The largest |evaluation| the network returns: below every mate score.
-pub const MAX_EVAL: i32 = MATE_BOUND - 1;
+/// The largest |evaluation| the network returns: below every mate and tablebase score.
+pub const MAX_EVAL: i32 = TB_WIN_BOUND - 1;
 
 /// The input of piece `(color, role)` on square `sq` in the view of `perspective`.
 #[inline]

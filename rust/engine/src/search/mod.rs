@@ -184,11 +184,11 @@ impl Settling {
     }
 
     /// How far the best score fell over the last few iterations (negative: it rose); none
-    /// while either end is a mate score.
+    /// while either end is a mate or tablebase score.
     fn score_drop(&self) -> Option<Value> {
         let now = *self.scores.last()?;
         let then = self.scores[self.scores.len().saturating_sub(Self::FALL_SPAN + 1)];
-        (now.abs() < MATE_BOUND && then.abs() < MATE_BOUND).then_some(then - now)
+        (!is_decisive(now) && !is_decisive(then)).then_some(then - now)
     }
 }
 
@@ -502,9 +502,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// The first window of an aspiration search around the previous score `prev`; the full
-    /// width at low depths and around mate scores.
+    /// width at low depths and around mate and tablebase scores.
     fn window_around(prev: Value, depth: i32, delta: Value) -> (Value, Value) {
-        if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+        if depth >= ASPIRATION_MIN_DEPTH && !is_decisive(prev) {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
@@ -698,6 +698,40 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Endgame tablebases (only with SyzygyPath set: one `Option` check otherwise). A win
+        // or loss that settles the window ends the node; in a principal-variation node one
+        // that does not bounds the search's result instead (Stockfish's rule).
+        let mut tb_floor = -INFINITE;
+        let mut tb_ceiling = INFINITE;
+        if let Some(tb) = &self.shared.syzygy
+            && !root
+            && excluded.is_none()
+            && let Some((value, bound)) = tb.probe(pos, depth, ply)
+        {
+            self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+            if bound.cuts(value, alpha, beta) {
+                let eval = if in_check {
+                    0
+                } else {
+                    self.eval.evaluate(ply, pos)
+                };
+                // Deeper than any search of the node: the tables' answer is final.
+                let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                self.tt
+                    .store(key, 0, score_to_tt(value, ply), eval, stored_depth, bound);
+                return value;
+            }
+            if pv_node {
+                match bound {
+                    Bound::Lower => {
+                        tb_floor = value;
+                        alpha = alpha.max(value);
+                    }
+                    _ => tb_ceiling = value,
+                }
+            }
+        }
+
         // Static evaluation, refined by the table's score when its bound allows.
         let static_eval = if in_check {
             -INFINITE
@@ -711,7 +745,7 @@ impl<'a> Searcher<'a> {
         if let Some(e) = tt_entry {
             let s = score_from_tt(e.score, ply);
             if !in_check
-                && s.abs() < MATE_BOUND
+                && !is_decisive(s)
                 && match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s > eval,
@@ -731,8 +765,8 @@ impl<'a> Searcher<'a> {
             // from a mate that was never searched (the mated side's node after 1. Kb6 in
             // k7/8/2K5/8/8/8/8/7R w, once 1. Ra1 has shown a mate in 3, hid the mate in 2).
             if depth <= RFP_MAX_DEPTH
-                && eval.abs() < MATE_BOUND
-                && beta.abs() < MATE_BOUND
+                && !is_decisive(eval)
+                && !is_decisive(beta)
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
             {
                 return eval;
@@ -743,7 +777,7 @@ impl<'a> Searcher<'a> {
                 && eval >= beta
                 && self.frames[ply].null_allowed
                 && Self::has_non_pawn_material(pos, pos.turn())
-                && beta.abs() < MATE_BOUND
+                && !is_decisive(beta)
             {
                 let r =
                     NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
@@ -765,7 +799,7 @@ impl<'a> Searcher<'a> {
                     if score >= beta {
                         // Verify deep cut-offs without a null move, against zugzwang.
                         if depth < 12 {
-                            return if score >= MATE_BOUND { beta } else { score };
+                            return if is_decisive(score) { beta } else { score };
                         }
                         self.frames[ply].null_allowed = false;
                         let v = self.search(pos, beta - 1, beta, depth - r, ply, false);
@@ -819,7 +853,7 @@ impl<'a> Searcher<'a> {
         }
 
         let turn = pos.turn();
-        let mut best_score = -INFINITE;
+        let mut best_score = tb_floor;
         let mut best_move = None;
         let mut moves_searched = 0;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
@@ -868,7 +902,7 @@ impl<'a> Searcher<'a> {
 
             // Shallow pruning, once a line that is not mated is known. Quiet moves that give
             // check are kept: they are where short mates hide.
-            if !root && best_score > -MATE_BOUND && Self::has_non_pawn_material(pos, turn) {
+            if !root && best_score > -TB_WIN_BOUND && Self::has_non_pawn_material(pos, turn) {
                 if !tactical {
                     if !gives_check {
                         if skip_quiets {
@@ -912,7 +946,7 @@ impl<'a> Searcher<'a> {
                     && depth >= SE_MIN_DEPTH
                     && e.depth >= depth - 3
                     && e.bound != Bound::Upper
-                    && e.score.abs() < MATE_BOUND
+                    && !is_decisive(e.score)
             }) {
                 let s_beta = score_from_tt(e.score, ply) - SE_MARGIN_PER_DEPTH * depth;
                 self.frames[ply].excluded = Some(m);
@@ -1069,6 +1103,8 @@ impl<'a> Searcher<'a> {
             // Everything was pruned (only possible when not in check and with a move).
             return alpha;
         }
+        // A tablebase loss caps what the moves found (a principal-variation node only).
+        best_score = best_score.min(tb_ceiling);
         if !(root && self.pv_index > 0) && excluded.is_none() {
             let bound = if best_score >= beta {
                 Bound::Lower

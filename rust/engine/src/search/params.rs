@@ -56,3 +56,6 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub const HISTORY_BONUS_PER_DEPTH: i32 = 300;
 pub const HISTORY_BONUS_OFFSET: i32 = 250;
 pub const HISTORY_BONUS_MAX: i32 = 2_500;
+/// How much deeper than the node's own depth a tablebase result is stored in the table
+/// (Stockfish's 6): no search below the node can overrule it.
+pub const TB_DEPTH_BONUS: i32 = 6;
