@@ -6,13 +6,15 @@
 //!   beyond the material list other runners stop at), the seventy-five-move rule and
 //!   fivefold repetition; and, as every runner adjudicates them, threefold repetition and
 //!   the fifty-move rule at once.
-//! - **Adjudication**: `-draw`, `-resign` and `-maxmoves` (see [`crate::options`]).
+//! - **Adjudication**: `-draw`, `-resign`, `-maxmoves` and `-tb` (Syzygy WDL) (see
+//!   [`crate::options`]).
 //! - **Faults**, each a loss for the engine at fault with its reason in the PGN: a crash
 //!   (its output ended), a hang (no `bestmove` within `-movetimeout` in a game without a
-//!   clock), an illegal or missing best move, and a loss on time (no `bestmove` within the
-//!   time left plus `timemargin`; the runner measures from sending `go` to reading
-//!   `bestmove`). A faulty engine process is dropped (killed) and started afresh for the
-//!   next game.
+//!   clock, or a handshake deadline missed), an illegal or missing best move, and a loss on
+//!   time (no `bestmove` within the time left plus `timemargin`, measured from writing `go`
+//!   to the arrival of `bestmove`; a late answer, waited for briefly after `stop`, gives
+//!   the time used and the engine's own count). A faulty engine process is dropped
+//!   (killed) and started afresh for the next game.
 
 use crate::latency::Latency;
 use crate::openings::Opening;
@@ -315,8 +317,10 @@ pub fn play_game(
                 let fault = fault_of(&e, spec.tc.is_some());
                 let detail = if fault == Fault::TimeLoss {
                     format!(
-                        "loses on time (no bestmove within the {:.3} s left, margin included)",
-                        timeout.as_secs_f64()
+                        "loses on time (no bestmove within the {:.3} s left, margin included, \
+                         nor {:.1} s after stop)",
+                        timeout.as_secs_f64(),
+                        crate::process::LATE_GRACE.as_secs_f64()
                     )
                 } else {
                     describe(fault, &e)
@@ -337,6 +341,16 @@ pub fn play_game(
                 .latency
                 .think
                 .add(search.elapsed.saturating_sub(reported));
+        }
+        if spec.tc.is_none() && search.elapsed > timeout {
+            player.discard();
+            let detail = format!(
+                "hangs (bestmove after {:.3} s, beyond the {:.3} s allowed)",
+                search.elapsed.as_secs_f64(),
+                timeout.as_secs_f64()
+            );
+            lose(&mut record, side, Fault::Hang, detail);
+            return Some(record);
         }
         if spec.tc.is_some() && search.elapsed > clocks[me].left + spec.timemargin {
             player.discard();

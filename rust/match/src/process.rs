@@ -22,6 +22,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// How long a search that missed its deadline is given, after `stop`, to answer.
+pub const LATE_GRACE: Duration = Duration::from_millis(500);
+
 /// The deadlines of the protocol's handshakes (fastchess's names and defaults).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timeouts {
@@ -213,8 +216,9 @@ impl EngineProcess {
     }
 
     /// Searches the position reached by `moves` from `start` within `limits` (nodes, depth,
-    /// movetime and the clocks), waiting at most `within` after writing `go` for
-    /// `bestmove`. On a timeout the engine is sent `stop` and the error returned; the caller
+    /// movetime and the clocks), waiting `within` after writing `go` for `bestmove`. Then
+    /// the engine is sent `stop`: a `bestmove` within [`LATE_GRACE`] more is returned with
+    /// its (late) elapsed time, for the caller to judge; none is a timeout, and the caller
     /// ends the process.
     pub fn go(
         &mut self,
@@ -244,10 +248,11 @@ impl EngineProcess {
         let go = go_command(limits);
         let sent = Instant::now();
         self.send(&go)?;
-        let deadline = Deadline {
+        let mut deadline = Deadline {
             at: sent + within,
             after: within,
         };
+        let mut stopped = false;
         let mut result = Search {
             best_move: None,
             score: None,
@@ -261,10 +266,16 @@ impl EngineProcess {
         loop {
             let (at, line) = match self.recv(deadline, "bestmove") {
                 Ok(l) => l,
-                Err(e) => {
+                // Past the deadline the engine is told to stop and given a moment more: a
+                // late bestmove tells how late it was and what the engine counted (an
+                // engine that overran its own budget), where silence is a hang.
+                Err(ProcessError::Timeout { .. }) if !stopped => {
                     let _ = self.send("stop");
-                    return Err(e);
+                    stopped = true;
+                    deadline.at = Instant::now() + LATE_GRACE;
+                    continue;
                 }
+                Err(e) => return Err(e),
             };
             let mut words = line.split_whitespace();
             match words.next() {
