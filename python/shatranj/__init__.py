@@ -15,6 +15,8 @@ What each module owns:
   clients, ``analyse_many``), and their scores.
 - ``shatranj.pgn``: PGN games, streams of them, Arrow tables.
 - ``shatranj.polyglot``, ``shatranj.svg``: opening books; drawings of boards.
+- ``shatranj.syzygy``: Syzygy endgame tablebases (python-chess's ``chess.syzygy``), batch
+  probes into numpy.
 - ``shatranj.planes``, ``shatranj.nnue``: training tensors; the engine's networks and their data.
 - ``shatranj.selfplay``: many engine games at once.
 - ``shatranj.distributed``: perft, analysis and self-play on a Ray cluster.
