@@ -21,6 +21,10 @@ Options (fastchess's syntax: one dash, then a value or key=value pairs):
   -draw movenumber=N movecount=N score=CP
   -resign movecount=N score=CP [twosided=true]
   -maxmoves N                 a draw after N moves
+  -tb DIRS                    adjudicate by Syzygy WDL tables (DIRS ':'-separated)
+  -tbpieces N                 only positions of at most N pieces (default: the tables')
+  -tbadjudicate BOTH|WIN_LOSS|DRAW   which results end a game (BOTH)
+  -tbignore50                 a cursed win is a win (else a draw, as the 50-move rule has it)
   -pgnout file=F [min=true] [nodes=true]
   -recover                    a crashed or hung engine loses the game, is restarted, and the
                               match goes on (without it the match stops)
