@@ -498,7 +498,16 @@ def match_run(
 @final
 class Engine:
     def __new__(
-        cls, threads: int = 1, hash_mb: int = 64, device: str = "auto", eval_file: _EvalFile = None
+        cls,
+        threads: int = 1,
+        hash_mb: int = 64,
+        device: str = "auto",
+        eval_file: _EvalFile = None,
+        *,
+        syzygy_path: str | os.PathLike[str] | None = None,
+        syzygy_probe_depth: int = 1,
+        syzygy_probe_limit: int = 7,
+        syzygy_50_move_rule: bool = True,
     ) -> Engine: ...
     def search(
         self,

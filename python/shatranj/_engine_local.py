@@ -47,6 +47,15 @@ class Engine:
     ``chess960=True`` is searched with its castling rights by file, and its castling moves
     come back as the king taking its own rook, as python-chess's Chess960 board holds them.
     Without it such a board raises ``ValueError``. Standard boards play as always.
+
+    ``syzygy_path`` names directories of Syzygy endgame tables (one path, or several joined
+    by ``os.pathsep``), used as UCI's ``SyzygyPath``: within the tables only the moves that
+    keep their outcome are searched (a won ending is converted, a drawn one held), and the
+    search scores captures and pawn moves into them exactly; tablebase wins show as
+    ``Cp(20000 - plies)``, and ``tbhits`` counts the probes. A directory that cannot be read
+    raises ``OSError``. ``syzygy_probe_depth``, ``syzygy_probe_limit`` and
+    ``syzygy_50_move_rule`` are ``SyzygyProbeDepth``, ``SyzygyProbeLimit`` and
+    ``Syzygy50MoveRule``.
     """
 
     def __init__(
@@ -57,15 +66,39 @@ class Engine:
         eval_file: EvalFile = None,
         *,
         chess960: bool = False,
+        syzygy_path: str | os.PathLike[str] | None = None,
+        syzygy_probe_depth: int = 1,
+        syzygy_probe_limit: int = 7,
+        syzygy_50_move_rule: bool = True,
     ) -> None:
-        for name, value in (("threads", threads), ("hash_mb", hash_mb)):
+        for name, value in (
+            ("threads", threads),
+            ("hash_mb", hash_mb),
+            ("syzygy_probe_depth", syzygy_probe_depth),
+            ("syzygy_probe_limit", syzygy_probe_limit),
+        ):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"{name} must be an int, not {type(value).__name__}")
         if not isinstance(device, str):
             raise TypeError(f"device must be a str, not {type(device).__name__}")
         if not isinstance(chess960, bool):
             raise TypeError(f"chess960 must be a bool, not {type(chess960).__name__}")
-        self._native = _core.Engine(threads, hash_mb, device, eval_file)
+        if not isinstance(syzygy_50_move_rule, bool):
+            raise TypeError(
+                f"syzygy_50_move_rule must be a bool, not {type(syzygy_50_move_rule).__name__}"
+            )
+        if syzygy_path is not None and not isinstance(syzygy_path, (str, os.PathLike)):
+            raise TypeError(f"syzygy_path must be a path, not {type(syzygy_path).__name__}")
+        self._native = _core.Engine(
+            threads,
+            hash_mb,
+            device,
+            eval_file,
+            syzygy_path=syzygy_path,
+            syzygy_probe_depth=syzygy_probe_depth,
+            syzygy_probe_limit=syzygy_probe_limit,
+            syzygy_50_move_rule=syzygy_50_move_rule,
+        )
         self._chess960 = chess960
 
     @property
@@ -167,6 +200,7 @@ class Engine:
                 "nps": raw["nps"],
                 "time": raw["time"],
                 "hashfull": raw["hashfull"],
+                "tbhits": raw["tbhits"],
             }
             if multipv > 1:
                 info["multipv"] = index

@@ -20,10 +20,14 @@ use pyo3::types::{PyDict, PyList};
 use shatranj_chess::uci::to_uci;
 use shatranj_chess::{CastlingMode, Move, Position};
 use shatranj_engine::engine::MAX_THREADS;
+use shatranj_engine::syzygy::{
+    MAX_PROBE_DEPTH, MAX_PROBE_LIMIT, SyzygyError, SyzygySettings, open_path_list,
+};
 use shatranj_engine::tt::MAX_HASH_MB;
 use shatranj_engine::{
     BatchConfig, EngineOptions, EvalRoute, Limits, Score, SearchResult, SearchRoot, StopHandle,
 };
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -104,6 +108,61 @@ fn options(
         eval_route,
         evaluation,
         ..EngineOptions::default()
+    })
+}
+
+/// The tablebase settings from `Engine(syzygy_path=..., ...)`. Unlike UCI's `SyzygyPath`,
+/// which leaves out a directory it cannot read and says so, a program gets an exception: an
+/// `OSError` (`FileNotFoundError` for a missing directory) naming the first such directory.
+fn syzygy_settings(
+    py: Python<'_>,
+    path: Option<PathBuf>,
+    probe_depth: i64,
+    probe_limit: i64,
+    rule50: bool,
+) -> PyResult<SyzygySettings> {
+    let probe_depth = i32::try_from(probe_depth)
+        .ok()
+        .filter(|d| (1..=MAX_PROBE_DEPTH).contains(d))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "syzygy_probe_depth {probe_depth} out of range 1..={MAX_PROBE_DEPTH}"
+            ))
+        })?;
+    let probe_limit = usize::try_from(probe_limit)
+        .ok()
+        .filter(|n| *n <= MAX_PROBE_LIMIT)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "syzygy_probe_limit {probe_limit} out of range 0..={MAX_PROBE_LIMIT}"
+            ))
+        })?;
+    let tables = match path {
+        None => None,
+        Some(path) => {
+            let list = path.to_string_lossy().into_owned();
+            // Listing directories touches the file system: without the GIL.
+            let opened = py.detach(|| open_path_list(&list));
+            if let Some((dir, e)) = opened.failures.into_iter().next() {
+                return Err(match e {
+                    SyzygyError::Io { kind, message, .. } => std::io::Error::new(
+                        kind,
+                        format!("syzygy_path {}: {message}", dir.display()),
+                    )
+                    .into(),
+                    other => {
+                        PyValueError::new_err(format!("syzygy_path {}: {other}", dir.display()))
+                    }
+                });
+            }
+            opened.tables
+        }
+    };
+    Ok(SyzygySettings {
+        tables,
+        probe_depth,
+        probe_limit,
+        rule50,
     })
 }
 
@@ -217,6 +276,7 @@ fn result_dict<'py>(
         shatranj_engine::engine::nps(result.nodes, result.time),
     )?;
     dict.set_item("hashfull", hashfull)?;
+    dict.set_item("tbhits", result.tbhits)?;
     let lines = PyList::empty(py);
     if result.lines.is_empty() {
         // No legal move: one line, with the score of the final position and no moves.
@@ -235,16 +295,42 @@ fn result_dict<'py>(
 
 #[pymethods]
 impl Engine {
+    /// `syzygy_path`: directories of Syzygy tables (a path, or several separated by
+    /// `os.pathsep`), probed at the root and in the search as UCI's `SyzygyPath` is; the
+    /// other three are `SyzygyProbeDepth`, `SyzygyProbeLimit` and `Syzygy50MoveRule`, with
+    /// their UCI defaults (written as literals so that the signature Python sees shows them).
     #[new]
-    #[pyo3(signature = (threads = 1, hash_mb = 64, device = "auto", eval_file = None))]
+    #[pyo3(signature = (
+        threads = 1,
+        hash_mb = 64,
+        device = "auto",
+        eval_file = None,
+        *,
+        syzygy_path = None,
+        syzygy_probe_depth = 1,
+        syzygy_probe_limit = 7,
+        syzygy_50_move_rule = true
+    ))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         threads: i64,
         hash_mb: i64,
         device: &str,
         eval_file: Option<&Bound<'_, PyAny>>,
+        syzygy_path: Option<PathBuf>,
+        syzygy_probe_depth: i64,
+        syzygy_probe_limit: i64,
+        syzygy_50_move_rule: bool,
     ) -> PyResult<Self> {
-        let options = options(py, threads, hash_mb, device, eval_file)?;
+        let mut options = options(py, threads, hash_mb, device, eval_file)?;
+        options.syzygy = syzygy_settings(
+            py,
+            syzygy_path,
+            syzygy_probe_depth,
+            syzygy_probe_limit,
+            syzygy_50_move_rule,
+        )?;
         let engine = shatranj_engine::Engine::new(options)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let stop = engine.stop_handle();
@@ -255,7 +341,7 @@ impl Engine {
     }
 
     /// Searches `board` (its move stack counts for repetitions) and returns a dict:
-    /// `best_move`, `depth`, `seldepth`, `nodes`, `time`, `nps`, `hashfull` and `lines`, a
+    /// `best_move`, `depth`, `seldepth`, `nodes`, `time`, `nps`, `hashfull`, `tbhits` and `lines`, a
     /// list of `(multipv, (kind, value), pv)` with kind `"cp"` or `"mate"`, best first.
     #[pyo3(signature = (board, *, depth = None, time = None, nodes = None, multipv = 1))]
     fn search<'py>(
