@@ -19,6 +19,7 @@ import os
 import random
 import shutil
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -472,3 +473,28 @@ def test_calc_key_and_dtz_before_zeroing() -> None:
         assert syzygy.dtz_before_zeroing(wdl) == chess.syzygy.dtz_before_zeroing(wdl)
     with pytest.raises(ValueError, match="table name"):
         syzygy.normalize_tablename("kqvk")
+
+
+def test_batches_release_the_gil(tables: syzygy.Tablebase) -> None:
+    """While a batch runs in a thread, this thread keeps running: its longest pause is far
+    shorter than the batch (a batch holding the GIL would stall it for the whole call)."""
+    boards = [shatranj.Board(f) for f in random_positions(2000, SEED + 8)] * 10
+    span: list[float] = []
+
+    def work() -> None:
+        start = time.perf_counter()
+        tables.probe_dtz_many(boards)
+        span.append(time.perf_counter() - start)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    last = time.perf_counter()
+    longest = 0.0
+    while worker.is_alive():
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
+    worker.join()
+    print(f"batch {span[0]:.3f} s, longest pause of this thread {longest:.3f} s")
+    assert span[0] > 0.05, "the batch is too short to tell"
+    assert longest < span[0] / 2
