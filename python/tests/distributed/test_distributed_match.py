@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any
 
 import pytest
 
 from support.optional import require
 
 require("ray", "SHATRANJ_REQUIRE_RAY", reason="Ray is not installed (pip install 'shatranj[ray]')")
-import ray
+import ray  # noqa: E402  (after the require above)
 
-from shatranj import distributed, match
+from shatranj import distributed, match  # noqa: E402
 
 FAKE = str(Path(__file__).resolve().parents[1] / "match" / "engines" / "fake_uci.py")
 
@@ -38,7 +39,7 @@ def cluster() -> Iterator[None]:
         ray.shutdown()
 
 
-def ours(binary: Path) -> Dict[str, Any]:
+def ours(binary: Path) -> dict[str, Any]:
     return {
         "engines": [
             {"cmd": str(binary), "name": "n600", "nodes": 600},
@@ -54,7 +55,7 @@ def moves_only(pgn: str) -> str:
     return re.sub(r" ?\{[^}]*\}", "", pgn)
 
 
-def games_of(r: match.MatchResult) -> List[str]:
+def games_of(r: match.MatchResult) -> list[str]:
     return [moves_only(g.pgn) for rr in r.rounds for g in rr.games]
 
 
@@ -62,7 +63,11 @@ def test_a_fixed_node_match_equals_the_local_one(shatranj_binary: Path, tmp_path
     settings = ours(shatranj_binary)
     local = match.run(**settings, rounds=6, concurrency=2)
     spread = distributed.match(**settings, rounds=6, rounds_per_task=2, pgnout=tmp_path / "ray.pgn")
-    assert (spread.names, spread.trinomial, spread.pentanomial) == (local.names, local.trinomial, local.pentanomial)
+    assert (spread.names, spread.trinomial, spread.pentanomial) == (
+        local.names,
+        local.trinomial,
+        local.pentanomial,
+    )
     assert repr(spread.estimate) == repr(local.estimate)  # nan == nan when every pair is won
     assert games_of(spread) == games_of(local)
     assert moves_only((tmp_path / "ray.pgn").read_text()) == "".join(games_of(local))
@@ -88,5 +93,11 @@ def test_a_crash_without_recover_stops_the_match() -> None:
     r = distributed.match(engines, each={"nodes": 1}, rounds=8, rounds_per_task=2, maxmoves=8)
     assert r.stopped_by is not None and r.stopped_by.startswith("crashy: crash")
     assert [rr.round for rr in r.rounds] == [0]
-    again = distributed.match(engines, each={"nodes": 1}, rounds=4, rounds_per_task=2, maxmoves=8, recover=True)
-    assert again.stopped_by is None and again.faults == {"crashy crash": 8} and again.trinomial == (8, 0, 0)
+    again = distributed.match(
+        engines, each={"nodes": 1}, rounds=4, rounds_per_task=2, maxmoves=8, recover=True
+    )
+    assert (
+        again.stopped_by is None
+        and again.faults == {"crashy crash": 8}
+        and again.trinomial == (8, 0, 0)
+    )

@@ -18,27 +18,29 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Sequence
 
 import pytest
 
 FAKE = str(Path(__file__).resolve().parent / "engines" / "fake_uci.py")
 
 
-def engine(name: str, mode: str, arg: float = 0) -> List[str]:
+def engine(name: str, mode: str, arg: float = 0) -> list[str]:
     return ["-engine", f"cmd={sys.executable}", f"name={name}", f"args={FAKE} {mode} {arg}"]
 
 
-def run_match(binary: Path, args: Sequence[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run_match(
+    binary: Path, args: Sequence[str], timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(binary), "match", *args], capture_output=True, text=True, timeout=timeout, check=False
     )
 
 
-def pgn_games(path: Path) -> List[Dict[str, str]]:
+def pgn_games(path: Path) -> list[dict[str, str]]:
     """Each game's tags, and its last comment (the reason it ended) as ``_reason``."""
-    games: List[Dict[str, str]] = []
+    games: list[dict[str, str]] = []
     for chunk in path.read_text().split("[Event ")[1:]:
         tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', "[Event " + chunk, re.M))
         comments = re.findall(r"\{([^}]*)\}", chunk)
@@ -47,7 +49,7 @@ def pgn_games(path: Path) -> List[Dict[str, str]]:
     return games
 
 
-def common(tmp_path: Path, rounds: int = 2, pgn: str = "") -> List[str]:
+def common(tmp_path: Path, rounds: int = 2, pgn: str = "") -> list[str]:
     return [
         "-rounds", str(rounds), "-repeat", "-maxmoves", "12",
         "-pgnout", f"file={tmp_path / 'games.pgn'}", *([pgn] if pgn else []),
@@ -55,7 +57,7 @@ def common(tmp_path: Path, rounds: int = 2, pgn: str = "") -> List[str]:
     ]  # fmt: skip
 
 
-def check_every_game_kept(tmp_path: Path, rounds: int) -> tuple[List[Dict[str, str]], dict]:
+def check_every_game_kept(tmp_path: Path, rounds: int) -> tuple[list[dict[str, str]], dict]:
     games = pgn_games(tmp_path / "games.pgn")
     state = json.loads((tmp_path / "state.json").read_text())
     assert len(games) == 2 * rounds
@@ -76,7 +78,14 @@ def check_every_game_kept(tmp_path: Path, rounds: int) -> tuple[List[Dict[str, s
     ],
 )
 def test_a_fault_loses_the_game_and_the_match_goes_on(
-    shatranj_binary: Path, tmp_path: Path, mode: str, arg: float, clock: str, termination: str, says: str, fault: str
+    shatranj_binary: Path,
+    tmp_path: Path,
+    mode: str,
+    arg: float,
+    clock: str,
+    termination: str,
+    says: str,
+    fault: str,
 ) -> None:
     rounds = 2
     args = [
@@ -106,7 +115,13 @@ def test_a_fault_loses_the_game_and_the_match_goes_on(
 
 
 def test_garbage_output_is_ignored(shatranj_binary: Path, tmp_path: Path) -> None:
-    args = [*engine("noisy", "garbage"), *engine("good", "good"), "-each", "nodes=1", *common(tmp_path)]
+    args = [
+        *engine("noisy", "garbage"),
+        *engine("good", "good"),
+        "-each",
+        "nodes=1",
+        *common(tmp_path),
+    ]
     done = run_match(shatranj_binary, args)
     assert done.returncode == 0, done.stdout + done.stderr
     games, state = check_every_game_kept(tmp_path, 2)
@@ -115,12 +130,21 @@ def test_garbage_output_is_ignored(shatranj_binary: Path, tmp_path: Path) -> Non
 
 
 def test_a_crash_stops_the_match_without_recover(shatranj_binary: Path, tmp_path: Path) -> None:
-    args = [*engine("faulty", "crash", 5), *engine("good", "good"), "-each", "nodes=1", *common(tmp_path, 5)]
+    args = [
+        *engine("faulty", "crash", 5),
+        *engine("good", "good"),
+        "-each",
+        "nodes=1",
+        *common(tmp_path, 5),
+    ]
     done = run_match(shatranj_binary, args)
     assert done.returncode == 1
     assert "faulty: crash; the match stops" in done.stderr
     # The round with the crash is counted and kept; no later round is played.
-    games, state = pgn_games(tmp_path / "games.pgn"), json.loads((tmp_path / "state.json").read_text())
+    games, state = (
+        pgn_games(tmp_path / "games.pgn"),
+        json.loads((tmp_path / "state.json").read_text()),
+    )
     assert (len(games), state["next_round"], state["trinomial"]) == (2, 1, [2, 0, 0])
 
 
@@ -130,7 +154,7 @@ def test_a_killed_match_resumes_exactly(shatranj_binary: Path, tmp_path: Path) -
     straight.mkdir()
     resumed.mkdir()
 
-    def args(where: Path) -> List[str]:
+    def args(where: Path) -> list[str]:
         return [
             *engine("slow", "slow", 0.02), *engine("good", "good"),
             "-each", "nodes=1", *common(where, rounds, "min=true"), "-concurrency", "2",
@@ -140,7 +164,9 @@ def test_a_killed_match_resumes_exactly(shatranj_binary: Path, tmp_path: Path) -
     assert done.returncode == 0, done.stderr
     # Killed (SIGKILL: no chance to tidy up) once two rounds are counted, mid-write perhaps.
     proc = subprocess.Popen(
-        [str(shatranj_binary), "match", *args(resumed)], stdout=subprocess.DEVNULL, start_new_session=True
+        [str(shatranj_binary), "match", *args(resumed)],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
     )
     state_file = resumed / "state.json"
     deadline = time.monotonic() + 60

@@ -9,7 +9,6 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import List
 
 import pytest
 
@@ -28,7 +27,7 @@ def fake(name: str, mode: str = "good", arg: float = 0) -> dict:
 
 
 def test_a_match_of_fake_engines(tmp_path: Path) -> None:
-    lines: List[str] = []
+    lines: list[str] = []
     r = match.run(
         [fake("crashy", "crash", 5), fake("good")],
         each={"nodes": 1},
@@ -45,7 +44,9 @@ def test_a_match_of_fake_engines(tmp_path: Path) -> None:
     assert [g.termination for rr in r.rounds for g in rr.games] == ["abandoned"] * 6
     assert [rr.round for rr in r.rounds] == [0, 1, 2]
     # The returned games are the PGN file's, in order; the state file holds the same counts.
-    assert "".join(g.pgn for rr in r.rounds for g in rr.games) == (tmp_path / "games.pgn").read_text()
+    assert (
+        "".join(g.pgn for rr in r.rounds for g in rr.games) == (tmp_path / "games.pgn").read_text()
+    )
     state = json.loads((tmp_path / "state.json").read_text())
     assert tuple(state["pentanomial"]) == r.pentanomial
     assert sum(1 for line in lines if line.startswith("Finished game")) == 6

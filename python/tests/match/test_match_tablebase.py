@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Optional, Tuple
 
 import chess
 
@@ -19,7 +18,7 @@ TABLES = ROOT / "data" / "syzygy" / "regular"
 FAKE = str(Path(__file__).resolve().parent / "engines" / "fake_uci.py")
 
 
-def positions(want: Tuple[int, ...], count: int) -> List[Tuple[str, int]]:
+def positions(want: tuple[int, ...], count: int) -> list[tuple[str, int]]:
     """The first ``count`` positions of endgame.epd whose resolved WDL is in ``want``, that
     the rules do not end at once and that are not dead (a pawn, rook or queen on the board)."""
     found = []
@@ -35,7 +34,7 @@ def positions(want: Tuple[int, ...], count: int) -> List[Tuple[str, int]]:
     return found
 
 
-def winner(fen: str, wdl: int) -> Optional[bool]:
+def winner(fen: str, wdl: int) -> bool | None:
     """True: White wins; False: Black; None: a draw."""
     white_to_move = chess.Board(fen).turn == chess.WHITE
     if wdl == 2:
@@ -45,7 +44,9 @@ def winner(fen: str, wdl: int) -> Optional[bool]:
     return None
 
 
-def play(binary: Path, tmp_path: Path, openings: List[Tuple[str, int]], *extra: str) -> List[Tuple[str, str, int]]:
+def play(
+    binary: Path, tmp_path: Path, openings: list[tuple[str, int]], *extra: str
+) -> list[tuple[str, str, int]]:
     """Each game's result, the reason it ended and its plies."""
     book = tmp_path / "book.epd"
     book.write_text("".join(f"{fen}\n" for fen, _ in openings))
@@ -57,18 +58,21 @@ def play(binary: Path, tmp_path: Path, openings: List[Tuple[str, int]], *extra: 
         "-each", "nodes=1", "-rounds", str(len(openings)), "-games", "1", "-maxmoves", "3",
         "-openings", f"file={book}", "-pgnout", f"file={pgn}", "min=true", *extra,
     ]  # fmt: skip
-    done = subprocess.run([str(binary), *args], capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [str(binary), *args], capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     results = re.findall(r'\[Result "([^"]+)"\]', pgn.read_text())
     reasons = [
-        r.split(", ")[-1].strip() for r in re.findall(r"\{([^}]*)\}\s*(?:1-0|0-1|1/2-1/2)", pgn.read_text())
+        r.split(", ")[-1].strip()
+        for r in re.findall(r"\{([^}]*)\}\s*(?:1-0|0-1|1/2-1/2)", pgn.read_text())
     ]
     plies = [int(n) for n in re.findall(r'\[PlyCount "(\d+)"\]', pgn.read_text())]
     assert len(results) == len(reasons) == len(plies) == len(openings)
     return list(zip(results, reasons, plies))
 
 
-def as_result(w: Optional[bool]) -> str:
+def as_result(w: bool | None) -> str:
     return "1/2-1/2" if w is None else "1-0" if w else "0-1"
 
 
@@ -88,15 +92,23 @@ def test_tbpieces_and_tbadjudicate_limit_it(shatranj_binary: Path, tmp_path: Pat
     four = [p for p in positions((2, -2), 12) if len(chess.Board(p[0]).piece_map()) == 4][:2]
     draws = positions((0,), 2)
     # Four men above -tbpieces 3 are played (until a capture leaves three, perhaps).
-    for _, reason, plies in play(shatranj_binary, tmp_path, four, "-tb", str(TABLES), "-tbpieces", "3"):
+    for _, reason, plies in play(
+        shatranj_binary, tmp_path, four, "-tb", str(TABLES), "-tbpieces", "3"
+    ):
         assert plies > 0, reason
     # Draws are played on under WIN_LOSS (until a blunder makes a win, perhaps); under DRAW
     # they end at once, and wins are played on.
-    for _, reason, plies in play(shatranj_binary, tmp_path, draws, "-tb", str(TABLES), "-tbadjudicate", "WIN_LOSS"):
+    for _, reason, plies in play(
+        shatranj_binary, tmp_path, draws, "-tb", str(TABLES), "-tbadjudicate", "WIN_LOSS"
+    ):
         assert plies > 0 and reason != "Draw by adjudication: tablebase", reason
-    for _, reason, plies in play(shatranj_binary, tmp_path, draws, "-tb", str(TABLES), "-tbadjudicate", "DRAW"):
+    for _, reason, plies in play(
+        shatranj_binary, tmp_path, draws, "-tb", str(TABLES), "-tbadjudicate", "DRAW"
+    ):
         assert (plies, reason) == (0, "Draw by adjudication: tablebase")
-    for _, reason, plies in play(shatranj_binary, tmp_path, four, "-tb", str(TABLES), "-tbadjudicate", "DRAW"):
+    for _, reason, plies in play(
+        shatranj_binary, tmp_path, four, "-tb", str(TABLES), "-tbadjudicate", "DRAW"
+    ):
         assert plies > 0, reason
 
 
