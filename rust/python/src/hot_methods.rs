@@ -6,11 +6,11 @@
 //! matcher and check `self`'s type a second time after CPython's method descriptor has; these
 //! two methods skip all that: `pop` is a `METH_NOARGS` function, `push` a `METH_FASTCALL |
 //! METH_KEYWORDS` one whose usual call (one positional `Move`) is two comparisons. The bodies
-//! are the board's own (`BoardState::push`, `BoardState::pop`), so every rule, error and the
-//! setup-mode hand-over are unchanged; a panic is caught and raised as PyO3's
+//! are the board's own (`Moves::push`, `Moves::pop` of its representation), so every rule and
+//! error is unchanged; a panic is caught and raised as PyO3's
 //! `PanicException`, as PyO3's wrappers do.
 
-use crate::board::{Board, write};
+use crate::board::{Board, Moves, on_rep, write};
 use crate::moves::Move;
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
@@ -131,7 +131,7 @@ unsafe extern "C" fn push(
                 crate::errors::type_name(&arg)
             ))
         })?;
-        write(&board)?.push(&m)?;
+        on_rep!(&mut *write(&board)?, r => r.push(&m))?;
         Ok(py.None().into_bound(py))
     })
 }
@@ -150,6 +150,6 @@ unsafe extern "C" fn pop(
         // SAFETY: `slf` is a live `Board` for the duration of the call (the contract above).
         let slf = unsafe { Borrowed::from_ptr(py, slf) };
         let board = unsafe { slf.cast_unchecked::<Board>() };
-        Ok(write(&board)?.pop(py)?.into_any())
+        Ok(on_rep!(&mut *write(&board)?, r => r.pop(py))?.into_any())
     })
 }

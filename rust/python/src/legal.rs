@@ -6,7 +6,7 @@
 //! `generate_legal_moves()` (`LegalMoveGenerator(board)`); it then iterates that, calling it
 //! once per traversal. The native board is read directly.
 
-use crate::board::Board;
+use crate::board::{Board, Moves, on_rep};
 use crate::moves::Move;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -33,14 +33,14 @@ impl LegalMoveGenerator {
     fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let board = self.board.bind(py);
         match board.cast::<Board>() {
-            Ok(native) => crate::board::read(native)?.legal_move_list(py),
+            Ok(native) => on_rep!(&*crate::board::read(native)?, r => r.legal_move_list(py)),
             Err(_) => listed(board, "generate_legal_moves"),
         }
     }
 
     fn count_moves(&self, py: Python<'_>) -> PyResult<usize> {
         match self.board.bind(py).cast::<Board>() {
-            Ok(native) => crate::board::read(native)?.count_legal(py),
+            Ok(native) => on_rep!(&*crate::board::read(native)?, r => r.count_legal()),
             Err(_) => Ok(self.list(py)?.len()),
         }
     }
@@ -87,7 +87,7 @@ impl LegalMoveGenerator {
             return Ok(false);
         };
         match self.board.bind(py).cast::<Board>() {
-            Ok(native) => crate::board::write(native)?.contains_legal(py, m),
+            Ok(native) => on_rep!(&mut *crate::board::write(native)?, r => r.contains_legal(m)),
             Err(_) => self.list(py)?.contains(m),
         }
     }
@@ -96,7 +96,7 @@ impl LegalMoveGenerator {
         let py = slf.py();
         let board = slf.get().board.bind(py);
         let sans = match board.cast::<Board>() {
-            Ok(native) => crate::board::write(native)?.sans(py)?,
+            Ok(native) => on_rep!(&mut *crate::board::write(native)?, r => r.sans(py))?,
             Err(_) => {
                 let list = slf.get().list(py)?;
                 list.iter()
@@ -128,7 +128,7 @@ impl PseudoLegalMoveGenerator {
     fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let board = self.board.bind(py);
         match board.cast::<Board>() {
-            Ok(native) => crate::board::write(native)?.pseudo_legal_list(py),
+            Ok(native) => on_rep!(&mut *crate::board::write(native)?, r => r.pseudo_legal_list(py)),
             Err(_) => listed(board, "generate_pseudo_legal_moves"),
         }
     }

@@ -92,7 +92,7 @@ pub(crate) fn played_key(key: u16, m: shatranj_chess::Move) -> u16 {
 }
 
 /// A Python move key as the setup's move (origin, destination, promotion); drops refused.
-fn setup_move(key: u16) -> PyResult<shatranj_chess::Move> {
+pub(crate) fn setup_move(key: u16) -> PyResult<shatranj_chess::Move> {
     if moves::drop_of(key).is_some() {
         return Err(IllegalMoveError::new_err(format!(
             "drops are not played on a chess board: {}",

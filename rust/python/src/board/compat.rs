@@ -3,15 +3,22 @@
 //! irreversibility, mirroring in place, `reset`, Shredder-FEN, `empty()` and the variant names.
 //! They were attached to the class from Python at import (the former `_board_compat.py`);
 //! here the class and its stub are the one definition. None is on a hot path: each filters or
-//! combines the move lists and bitboards of the other files, so setup mode reaches them
-//! through those.
+//! combines the move lists and bitboards of the other traits ([`Compat`]'s methods are all
+//! defaults), so every representation reaches them through those.
 
-use super::{Board, BoardState, read, write};
+use super::fen::Fen;
+use super::legal_game::LegalGame;
+use super::moves::Moves;
+use super::position::Placement;
+use super::query::Query;
+use super::setup_mode::SetupGame;
+use super::stack::Stack;
+use super::{Board, on_rep, read, write};
 use crate::args;
 use crate::moves::{self, Move, uci_of};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyList};
-use shatranj_chess::{Bitboard, Setup, chess960};
+use pyo3::types::{PyInt, PyList};
+use shatranj_chess::{Bitboard, Color, Square, chess960};
 
 /// python-chess's `BB_ALL`, the default of every mask.
 const BB_ALL: u64 = u64::MAX;
@@ -37,8 +44,10 @@ pub(super) fn mask(value: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     }
 }
 
-impl BoardState {
-    pub(crate) fn xboard(
+/// python-chess's extras, written once over the other traits: every representation has
+/// them as they are.
+pub(crate) trait Compat: Placement + Fen + Moves + Query {
+    fn xboard(
         &self,
         r#move: &Bound<'_, Move>,
         chess960: Option<bool>,
@@ -62,18 +71,15 @@ impl BoardState {
         Ok(uci_of(key))
     }
 
-    pub(crate) fn attacks_mask(&self, square: i64) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return g.now().attacks_mask(square);
-        }
-        let sq = args::square(square)?;
+    /// The squares the piece on `square` attacks (empty for an empty square).
+    fn attacks_mask(&self, square: Square) -> PyResult<u64> {
         // The rules crate's one definition of a piece's attacks (a pawn: its two diagonals).
-        Ok(Setup::from(self.position()).attacks(sq).0)
+        Ok(self.setup_state().attacks(square).0)
     }
 
     /// python-chess's definition: a capture or pawn move, a move that loses castling rights,
     /// or one that lets a legal en-passant capture go.
-    pub(crate) fn is_irreversible(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
+    fn is_irreversible(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         let key = r#move.get().key;
         if key == moves::NULL_KEY {
             return Ok(false);
@@ -87,7 +93,7 @@ impl BoardState {
             let to = u8::try_from(key >> 6 & 63).unwrap_or(0);
             let touched = (1u64 << from) | (1u64 << to);
             let turn = self.turn()?;
-            let king = self.king(PyBool::new(r#move.py(), turn).as_any())?;
+            let king = self.king(if turn { Color::White } else { Color::Black })?;
             let back_rank: u64 = if turn { 0xff } else { 0xff << 56 };
             if king == Some(from) && rights & back_rank != 0 {
                 return Ok(true);
@@ -101,7 +107,7 @@ impl BoardState {
 
     /// The moves of `list` from `from_mask` to `to_mask` that pass `filter`. Castling is
     /// selected by its rook's square, as python-chess selects it (king takes rook inside).
-    pub(super) fn masked<'py>(
+    fn masked<'py>(
         &self,
         list: Bound<'py, PyList>,
         from_mask: u64,
@@ -156,12 +162,41 @@ impl BoardState {
         Ok(if to > from { rank + 7 } else { rank })
     }
 
-    pub(crate) fn has_pseudo_legal_en_passant(&mut self, py: Python<'_>) -> PyResult<bool> {
+    fn has_pseudo_legal_en_passant(&mut self, py: Python<'_>) -> PyResult<bool> {
         let list = self.pseudo_legal_list(py)?;
         let ep = self.masked(list, BB_ALL, BB_ALL, MoveFilter::EnPassant)?;
         Ok(!ep.is_empty())
     }
+
+    /// python-chess's `chess960_pos`: the placement decides, then the side to move and
+    /// clocks unless ignored; never with an en-passant square. (`ignore_castling` is
+    /// accepted and, as before, not consulted.)
+    fn chess960_pos(
+        &self,
+        ignore_turn: bool,
+        ignore_castling: bool,
+        ignore_counters: bool,
+    ) -> PyResult<Option<u32>> {
+        let _ = ignore_castling;
+        let Some(number) = chess960_number(&self.board_fen(Some(false))?) else {
+            return Ok(None);
+        };
+        if !ignore_turn && !self.turn()? {
+            return Ok(None);
+        }
+        if !ignore_counters && (self.halfmove_clock()? != 0 || self.fullmove_number()? != 1) {
+            return Ok(None);
+        }
+        if self.ep_square()?.is_some() {
+            return Ok(None);
+        }
+        Ok(Some(number))
+    }
 }
+
+impl Compat for LegalGame {}
+
+impl Compat for SetupGame {}
 
 /// `generate_*`: the legal or pseudo-legal moves after the masks and `filter`, as an
 /// iterator.
@@ -173,29 +208,30 @@ pub(super) fn generate<'py>(
     filter: MoveFilter,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (from_mask, to_mask) = (mask(from_mask)?, mask(to_mask)?);
-    let mut me = write(slf)?;
-    let list = if pseudo_legal {
-        me.pseudo_legal_list(slf.py())?
-    } else {
-        me.legal_move_list(slf.py())?
-    };
-    Ok(me
-        .masked(list, from_mask, to_mask, filter)?
-        .try_iter()?
-        .into_any())
+    let py = slf.py();
+    let kept = on_rep!(&mut *write(slf)?, r => {
+        let list = if pseudo_legal {
+            r.pseudo_legal_list(py)?
+        } else {
+            r.legal_move_list(py)?
+        };
+        r.masked(list, from_mask, to_mask, filter)?
+    });
+    Ok(kept.try_iter()?.into_any())
 }
 
 /// `apply_mirror`: the mirrored board's FEN set on this one (the stack is cleared).
 pub(super) fn apply_mirror(slf: &Bound<'_, Board>) -> PyResult<()> {
     let py = slf.py();
-    let mirrored = read(slf)?.mirror(py)?;
-    let fen = read(mirrored.bind(py))?.fen(false, "legal", None)?;
+    let mirrored = on_rep!(&*read(slf)?, r => r.mirror(py))?;
+    let fen = on_rep!(&*read(mirrored.bind(py))?, r => r.fen(false, "legal", None))?;
     write(slf)?.set_fen(&fen)
 }
 
-/// `attacks`: [`BoardState::attacks_mask`] as a `SquareSet`.
+/// `attacks`: [`Compat::attacks_mask`] as a `SquareSet`.
 pub(super) fn attacks<'py>(slf: &Bound<'py, Board>, square: i64) -> PyResult<Bound<'py, PyAny>> {
-    let mask = read(slf)?.attacks_mask(square)?;
+    let square = args::square(square)?;
+    let mask = on_rep!(&*read(slf)?, r => r.attacks_mask(square))?;
     args::square_set(slf.py(), Bitboard(mask))
 }
 
@@ -207,7 +243,10 @@ pub(super) fn transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> PyResul
     let mut placement: [Option<String>; 64] = std::array::from_fn(|_| None);
     for square in 0..64i64 {
         // No borrow is held while `f` runs: it is any Python callable.
-        let piece = read(slf)?.piece_at(py, square)?;
+        let Some(sq) = u32::try_from(square).ok().and_then(Square::new) else {
+            continue;
+        };
+        let piece = on_rep!(&*read(slf)?, r => r.piece_at(py, sq))?;
         if let Some(piece) = piece {
             let symbol: String = piece.call_method0("symbol")?.extract()?;
             let target = py
@@ -242,7 +281,7 @@ pub(super) fn transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> PyResul
         }
         rows.push(row);
     }
-    let fen = read(slf)?.fen(false, "legal", None)?;
+    let fen = on_rep!(&*read(slf)?, r => r.fen(false, "legal", None))?;
     let [_, turn, _, _, halfmove, fullmove] = fen.split_whitespace().collect::<Vec<_>>()[..] else {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
             "a FEN of six fields expected, got {fen:?}"
@@ -256,7 +295,7 @@ pub(super) fn transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> PyResul
 pub(super) fn apply_transform(slf: &Bound<'_, Board>, f: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = slf.py();
     let transformed = transform(slf, f)?;
-    let fen = read(transformed.bind(py))?.fen(false, "legal", None)?;
+    let fen = on_rep!(&*read(transformed.bind(py))?, r => r.fen(false, "legal", None))?;
     write(slf)?.set_fen(&fen)
 }
 
@@ -275,27 +314,3 @@ fn chess960_number(board_fen: &str) -> Option<u32> {
     })
 }
 
-impl BoardState {
-    /// python-chess's `chess960_pos`: the placement decides, then the side to move and
-    /// clocks unless ignored; never with an en-passant square. (`ignore_castling` is
-    /// accepted and, as before, not consulted.)
-    pub(crate) fn chess960_pos(
-        &self,
-        ignore_turn: bool,
-        ignore_counters: bool,
-    ) -> PyResult<Option<u32>> {
-        let Some(number) = chess960_number(&self.board_fen(Some(false))?) else {
-            return Ok(None);
-        };
-        if !ignore_turn && !self.turn()? {
-            return Ok(None);
-        }
-        if !ignore_counters && (self.halfmove_clock()? != 0 || self.fullmove_number()? != 1) {
-            return Ok(None);
-        }
-        if self.ep_square()?.is_some() {
-            return Ok(None);
-        }
-        Ok(Some(number))
-    }
-}

@@ -6,7 +6,10 @@
 //! read and write the text where python-chess leaves it to them (stripping, numbers, reprs in
 //! errors), so the answers stay python-chess's.
 
-use super::{Board, read, write};
+use super::moves::Moves;
+use super::notation::Notation;
+use super::stack::Stack;
+use super::{Board, on_rep, read, write};
 use crate::moves::{self, Move};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -198,8 +201,7 @@ fn read_moves<'py>(
     position: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let board = Bound::new(py, Board::new(Some(position), false)?)?;
-    let mut me = write(&board)?;
-    match opcode {
+    on_rep!(&mut *write(&board)?, me => match opcode {
         "pv" => {
             let line = PyList::empty(py);
             for token in operand.split_whitespace() {
@@ -215,7 +217,7 @@ fn read_moves<'py>(
             Ok(set.into_any())
         }
         _ => Ok(me.parse_san(py, operand)?.into_any()),
-    }
+    })
 }
 
 /// `Board.epd(**operations)`: the EPD position, then each operation as `opcode operand;`.
@@ -267,7 +269,8 @@ fn write_operand(
         if m.get().key == moves::NULL_KEY {
             return Ok(format!("{opcode} 0000;"));
         }
-        return Ok(format!("{opcode} {};", write(slf)?.san(m)?));
+        let san = on_rep!(&mut *write(slf)?, r => r.san(m))?;
+        return Ok(format!("{opcode} {san};"));
     }
     if operand.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(format!(
@@ -303,17 +306,19 @@ fn write_operand(
     let moves: Vec<Bound<'_, PyAny>> = py.get_type::<PyList>().call1((operand,))?.extract()?;
     let mut sans = Vec::with_capacity(moves.len());
     if opcode == "pv" {
-        let line = read(slf)?.copy(py, Some(PyBool::new(py, false).as_any()))?;
+        let line = on_rep!(&*read(slf)?, r => r.copy_keeping(py, 0))?;
         let line = line.bind(py);
         for m in &moves {
             let m = m.cast::<Move>()?;
-            let mut state = write(line)?;
-            sans.push(state.san(m)?);
-            state.push(m)?;
+            on_rep!(&mut *write(line)?, r => {
+                sans.push(r.san(m)?);
+                r.push(m)?;
+            });
         }
     } else {
         for m in &moves {
-            sans.push(write(slf)?.san(m.cast::<Move>()?)?);
+            let m = m.cast::<Move>()?;
+            sans.push(on_rep!(&mut *write(slf)?, r => r.san(m))?);
         }
         sans.sort();
     }

@@ -1,8 +1,11 @@
-//! The board in other forms: the Polyglot key, numpy planes and features, pickling
-//! (`__reduce__`, `__setstate__`: the start FEN and the moves in UCI) and python-chess's
-//! `chess.Board` both ways.
+//! The board in other forms ([`Export`]): the Polyglot key, numpy planes and features,
+//! pickling (`__reduce__`, `__setstate__`: the start FEN and the moves in UCI) and
+//! python-chess's `chess.Board` both ways.
 
-use super::{Board, BoardState, read};
+use super::legal_game::LegalGame;
+use super::position::Placement;
+use super::setup_mode::SetupGame;
+use super::{Board, BoardState, on_rep};
 use crate::errors::{fen_error, uci_error};
 use crate::moves::uci_of;
 use crate::planes;
@@ -10,44 +13,75 @@ use crate::py_modules;
 use pyo3::prelude::*;
 use pyo3::types::IntoPyDict;
 use shatranj_chess::fen::{self, EnPassantMode};
-use shatranj_chess::{History, uci};
+use shatranj_chess::{History, Position, uci};
 
-impl BoardState {
-    pub(crate) fn zobrist_hash(&self) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return Python::attach(|py| Err(g.not_offered(py, "zobrist_hash")));
+/// The board in other forms. The defaults are for a board without a legal standard
+/// position (setup mode), which has no Polyglot key, planes or python-chess game.
+pub(crate) trait Export: Placement {
+    /// `Board.__reduce__`: what rebuilds this board (`slf`) when unpickled.
+    fn reduce<'py>(&self, slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>>;
+
+    /// The Polyglot key of the position (see `shatranj.polyglot.zobrist_hash`).
+    fn zobrist_hash(&self) -> PyResult<u64> {
+        Python::attach(|py| Err(self.not_offered(py, "zobrist_hash")))
+    }
+
+    fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Err(self.not_offered(py, "to_planes"))
+    }
+
+    fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Err(self.not_offered(py, "features"))
+    }
+
+    fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Err(self.not_offered(py, "to_chess"))
+    }
+
+    /// The position `__setstate__` replays the pickled moves from: the game's start. A setup
+    /// board pickles as its setup alone (see `reduce`), so it never gets moves to replay;
+    /// given some, it replays them from the standard start, as a new `Board()` would.
+    fn pickle_start(&self) -> Position {
+        Position::new()
+    }
+}
+
+impl Export for LegalGame {
+    /// `(Board, (start FEN,), moves in UCI)`.
+    fn reduce<'py>(&self, slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
+        let start = fen::to_fen_with(self.game.start(), EnPassantMode::Always);
+        let moves: Vec<String> = self
+            .game
+            .positions()
+            .zip(self.game.moves())
+            .map(|(pos, &m)| uci_of(self.key_in(pos, m)))
+            .collect();
+        if self.chess960 {
+            // `Board(fen, chess960=True)` through a function: the class takes the flag by
+            // keyword.
+            let new = py_modules::setup_board_from_fen(slf.py())?;
+            return (new, (start, true), moves.join(" "))
+                .into_pyobject(slf.py())
+                .map(Bound::into_any);
         }
+        (slf.get_type(), (start,), moves.join(" "))
+            .into_pyobject(slf.py())
+            .map(Bound::into_any)
+    }
+
+    fn zobrist_hash(&self) -> PyResult<u64> {
         Ok(self.position().key())
     }
 
-    pub(crate) fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(g) = &self.setup {
-            return Err(g.not_offered(py, "to_planes"));
-        }
+    fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         planes::planes_array(py, std::slice::from_ref(self.position()))
     }
 
-    pub(crate) fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(g) = &self.setup {
-            return Err(g.not_offered(py, "features"));
-        }
+    fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         planes::features_array(py, std::slice::from_ref(self.position()))
     }
 
-    pub(crate) fn __setstate__(&mut self, state: &str) -> PyResult<()> {
-        let mut game = History::new(*self.game.start());
-        for text in state.split_ascii_whitespace() {
-            let m = uci::parse_uci(game.position(), text).map_err(uci_error)?;
-            game.push_unchecked(m);
-        }
-        self.reset(game);
-        Ok(())
-    }
-
-    pub(crate) fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(g) = &self.setup {
-            return Err(g.not_offered(py, "to_chess"));
-        }
+    fn to_chess<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let board = py_modules::chess_board_class(py)?.call(
             (fen::to_fen_with(self.game.start(), EnPassantMode::Always),),
             Some(&[("chess960", self.chess960)].into_py_dict(py)?),
@@ -58,37 +92,36 @@ impl BoardState {
         }
         Ok(board)
     }
+
+    fn pickle_start(&self) -> Position {
+        *self.game.start()
+    }
 }
 
-/// `Board.__reduce__`: `(Board, (start FEN,), moves in UCI)`, or the setup board's own
-/// reduction in setup mode.
-pub(super) fn reduce<'py>(slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
-    let me = read(slf)?;
-    if let Some(g) = &me.setup {
-        // `Board(fen, chess960=...)` of the current setup (the stack is not kept).
-        let fen = g.fen(false, "fen", None)?;
+impl Export for SetupGame {
+    /// `Board(fen, chess960=...)` of the current setup (the stack is not kept).
+    fn reduce<'py>(&self, slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
+        let fen = self.now().fen(false, "fen", false)?;
         let new = py_modules::setup_board_from_fen(slf.py())?;
-        return (new, (fen, g.setup().chess960))
+        (new, (fen, self.setup().chess960))
             .into_pyobject(slf.py())
-            .map(Bound::into_any);
+            .map(Bound::into_any)
     }
-    let start = fen::to_fen_with(me.game.start(), EnPassantMode::Always);
-    let moves: Vec<String> = me
-        .game
-        .positions()
-        .zip(me.game.moves())
-        .map(|(pos, &m)| uci_of(me.key_in(pos, m)))
-        .collect();
-    if me.chess960 {
-        // `Board(fen, chess960=True)` through a function: the class takes the flag by keyword.
-        let new = py_modules::setup_board_from_fen(slf.py())?;
-        return (new, (start, true), moves.join(" "))
-            .into_pyobject(slf.py())
-            .map(Bound::into_any);
+}
+
+impl BoardState {
+    /// `Board.__setstate__`: the moves of a pickle (UCI, space-separated) replayed from the
+    /// start (see [`Export::pickle_start`]); the board keeps its `chess960` flag.
+    pub(super) fn __setstate__(&mut self, state: &str) -> PyResult<()> {
+        let (start, chess960) = on_rep!(&*self, r => (r.pickle_start(), r.chess960()?));
+        let mut game = History::new(start);
+        for text in state.split_ascii_whitespace() {
+            let m = uci::parse_uci(game.position(), text).map_err(uci_error)?;
+            game.push_unchecked(m);
+        }
+        *self = BoardState::Legal(LegalGame::new(game, chess960));
+        Ok(())
     }
-    (slf.get_type(), (start,), moves.join(" "))
-        .into_pyobject(slf.py())
-        .map(Bound::into_any)
 }
 
 /// `Board.from_chess`: the start position and moves of a python-chess board.
@@ -105,7 +138,5 @@ pub(super) fn from_chess(board: &Bound<'_, PyAny>) -> PyResult<Board> {
         let m = uci::parse_uci(game.position(), &text).map_err(uci_error)?;
         game.push_unchecked(m);
     }
-    let mut state = BoardState::from_history(game);
-    state.chess960 = chess960;
-    Ok(Board::wrap(state))
+    Ok(Board::wrap(BoardState::Legal(LegalGame::new(game, chess960))))
 }

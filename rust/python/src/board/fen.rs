@@ -1,13 +1,13 @@
-//! FEN and EPD text out (python-chess's `shredder` and `en_passant` options) and in (`set_fen`,
-//! which may put the board in setup mode).
+//! FEN and EPD text out ([`Fen`]: python-chess's `shredder` and `en_passant` options). FEN in
+//! (`set_fen`, which may put the board in setup mode) is an edit (`edit.rs`).
 
-use super::BoardState;
-use crate::errors::fen_error;
+use super::legal_game::LegalGame;
+use super::setup_mode::SetupGame;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use shatranj_chess::Position;
 use shatranj_chess::attacks::pawn_attacks;
 use shatranj_chess::fen::{self, EnPassantMode};
-use shatranj_chess::{History, Position};
 
 /// python-chess's `en_passant` argument: `None` for X-FEN's rule (a pseudo-legal capture).
 pub(crate) fn ep_mode(en_passant: &str) -> PyResult<Option<EnPassantMode>> {
@@ -53,17 +53,16 @@ fn epd_of(pos: &Position, en_passant: &str) -> PyResult<String> {
     })
 }
 
-impl BoardState {
-    pub(crate) fn fen(
-        &self,
-        shredder: bool,
-        en_passant: &str,
-        promoted: Option<bool>,
-    ) -> PyResult<String> {
-        if let Some(g) = &self.setup {
-            return g.fen(shredder, en_passant, promoted);
-        }
-        let _ = promoted;
+/// FEN and EPD text out. `promoted` (python-chess's `~` after promoted pieces) only
+/// matters in setup mode: the hot path has no promoted pieces marked.
+pub(crate) trait Fen {
+    fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String>;
+    fn epd(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String>;
+    fn board_fen(&self, promoted: Option<bool>) -> PyResult<String>;
+}
+
+impl Fen for LegalGame {
+    fn fen(&self, shredder: bool, en_passant: &str, _promoted: Option<bool>) -> PyResult<String> {
         let pos = self.position();
         Ok(format!(
             "{} {} {}",
@@ -73,16 +72,7 @@ impl BoardState {
         ))
     }
 
-    pub(crate) fn epd(
-        &self,
-        shredder: bool,
-        en_passant: &str,
-        promoted: Option<bool>,
-    ) -> PyResult<String> {
-        if let Some(g) = &self.setup {
-            return g.now().epd(shredder, en_passant, promoted.unwrap_or(false));
-        }
-        let _ = promoted;
+    fn epd(&self, shredder: bool, en_passant: &str, _promoted: Option<bool>) -> PyResult<String> {
         Ok(shredder_of(
             epd_of(self.position(), en_passant)?,
             self.position(),
@@ -90,34 +80,25 @@ impl BoardState {
         ))
     }
 
-    pub(crate) fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().board_fen(promoted.unwrap_or(false)));
-        }
-        Ok({
-            let _ = promoted;
-            self.position().board().board_fen()
-        })
+    fn board_fen(&self, _promoted: Option<bool>) -> PyResult<String> {
+        Ok(self.position().board().board_fen())
+    }
+}
+
+impl Fen for SetupGame {
+    fn fen(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+        Ok(self
+            .setup()
+            .fen_with(shredder, ep_mode(en_passant)?, promoted.unwrap_or(false)))
     }
 
-    pub(crate) fn set_fen(&mut self, fen: &str) -> PyResult<()> {
-        if !self.chess960 {
-            match fen::parse(fen) {
-                Ok(pos) => {
-                    self.reset(History::new(pos));
-                    return Ok(());
-                }
-                Err(e) => {
-                    *self = BoardState::lenient(Some(fen), false).map_err(|_| fen_error(e))?;
-                    return Ok(());
-                }
-            }
-        }
-        *self = BoardState::lenient(Some(fen), true)?;
-        Ok(())
+    fn epd(&self, shredder: bool, en_passant: &str, promoted: Option<bool>) -> PyResult<String> {
+        Ok(self
+            .setup()
+            .epd(shredder, ep_mode(en_passant)?, promoted.unwrap_or(false)))
     }
 
-    pub(crate) fn reset_board(&mut self) {
-        self.reset(History::new(Position::new()));
+    fn board_fen(&self, promoted: Option<bool>) -> PyResult<String> {
+        Ok(self.setup().board_fen(promoted.unwrap_or(false)))
     }
 }

@@ -1,282 +1,317 @@
-//! What is on the board: side to move, castling rights, en-passant square, clocks, occupancy
-//! and pieces by square, type and colour; and python-chess's equality, which compares these.
+//! What is on the board ([`Placement`]): side to move, castling rights, en-passant square,
+//! clocks, occupancy and pieces by square, type and colour, and python-chess's `status()`
+//! of the position as a setup.
 
-use super::{Board, BoardState, read};
+use super::legal_game::LegalGame;
+use super::setup_mode::{SetupGame, backrank, not_offered, py_status};
+use super::stack::Stack;
 use crate::args::{self, py_color, square_set};
 use crate::piece;
+use crate::setup::PySetup;
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
-use shatranj_chess::{Bitboard, CastlingSide, Color, Position, Role};
+use pyo3::types::PyDict;
+use shatranj_chess::{Bitboard, CastlingSide, Color, Role, Setup, Square, Status};
 
-fn role_mask(pos: &Position, role: Role) -> u64 {
-    pos.board().by_role(role).0
-}
+/// What is on the board. The pieces are asked of `placement()` once for both
+/// representations; the rest each answers from its own position.
+pub(crate) trait Placement {
+    /// The pieces on the board.
+    fn placement(&self) -> &shatranj_chess::Board;
 
-impl BoardState {
-    pub(crate) fn turn(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(py_color(g.setup().turn));
-        }
-        Ok(py_color(self.position().turn()))
+    /// The position as a setup, without the move stack: setup mode's setup, or the legal
+    /// position with its castling rights and en-passant square as given. The edits
+    /// (`edit.rs`) work on this, and `status()` asks it.
+    fn setup_state(&self) -> Setup;
+
+    /// A copy of setup mode's current setup, or `None` on the hot path (for tests and
+    /// benchmarks that ask which representation a board has).
+    fn _setup(&self) -> PyResult<Option<PySetup>> {
+        Ok(None)
     }
 
-    pub(crate) fn castling_rights(&self) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().castling_rights.0);
-        }
-        if let Some((raw, _)) = self.raw {
-            return Ok(raw);
-        }
-        Ok({
-            let rights = self.position().castling_rights();
-            let mut mask = 0u64;
-            for color in Color::ALL {
-                for side in CastlingSide::ALL {
-                    if let Some(rook) = rights.rook_square(color, side) {
-                        mask |= 1 << rook.index();
-                    }
-                }
-            }
-            mask
-        })
+    fn turn(&self) -> PyResult<bool>;
+    fn castling_rights(&self) -> PyResult<u64>;
+    fn has_castling_rights(&self, color: Color) -> PyResult<bool>;
+    fn has_kingside_castling_rights(&self, color: Color) -> PyResult<bool>;
+    fn has_queenside_castling_rights(&self, color: Color) -> PyResult<bool>;
+    fn ep_square(&self) -> PyResult<Option<u8>>;
+    fn halfmove_clock(&self) -> PyResult<u32>;
+    fn fullmove_number(&self) -> PyResult<u32>;
+    fn chess960(&self) -> PyResult<bool>;
+    fn king(&self, color: Color) -> PyResult<Option<u8>>;
+    fn clean_castling_rights(&self) -> PyResult<u64>;
+
+    /// Promoted pieces: none on the hot path (a position with promoted pieces marked stays
+    /// in setup mode, which keeps them).
+    fn promoted(&self) -> PyResult<u64> {
+        Ok(0)
     }
 
-    pub(crate) fn has_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            let rank = Bitboard::from_rank(args::color(color)?.back_rank());
-            return Ok(g.clean_castling_rights() & rank.0 != 0);
-        }
-        let c = args::color(color)?;
-        Ok(!self.position().castling_rights().of(c).is_empty())
+    fn occupied(&self) -> PyResult<u64> {
+        Ok(self.placement().occupied().0)
     }
 
-    pub(crate) fn has_kingside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.side_rights(args::color(color)?, false));
-        }
-        let c = args::color(color)?;
-        Ok(self
-            .position()
-            .castling_rights()
-            .has(c, CastlingSide::KingSide))
+    fn occupied_co(&self) -> PyResult<[u64; 2]> {
+        let b = self.placement();
+        Ok([b.by_color(Color::Black).0, b.by_color(Color::White).0])
     }
 
-    pub(crate) fn has_queenside_castling_rights(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.side_rights(args::color(color)?, true));
-        }
-        let c = args::color(color)?;
-        Ok(self
-            .position()
-            .castling_rights()
-            .has(c, CastlingSide::QueenSide))
+    fn pawns(&self) -> PyResult<u64> {
+        Ok(self.placement().by_role(Role::Pawn).0)
     }
 
-    pub(crate) fn ep_square(&self) -> PyResult<Option<u8>> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().ep_square.map(|s| s.index() as u8));
-        }
-        if let Some((_, raw)) = self.raw {
-            return Ok(raw);
-        }
-        Ok(self.position().ep_square().map(|s| s.index() as u8))
+    fn knights(&self) -> PyResult<u64> {
+        Ok(self.placement().by_role(Role::Knight).0)
     }
 
-    pub(crate) fn halfmove_clock(&self) -> PyResult<u32> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().halfmove_clock);
-        }
-        Ok(self.position().halfmove_clock())
+    fn bishops(&self) -> PyResult<u64> {
+        Ok(self.placement().by_role(Role::Bishop).0)
     }
 
-    pub(crate) fn fullmove_number(&self) -> PyResult<u32> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().fullmove_number);
-        }
-        Ok(self.position().fullmove_number())
+    fn rooks(&self) -> PyResult<u64> {
+        Ok(self.placement().by_role(Role::Rook).0)
     }
 
-    pub(crate) fn occupied(&self) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().board.occupied().0);
-        }
-        Ok(self.position().board().occupied().0)
+    fn queens(&self) -> PyResult<u64> {
+        Ok(self.placement().by_role(Role::Queen).0)
     }
 
-    pub(crate) fn occupied_co(&self) -> PyResult<[u64; 2]> {
-        if let Some(g) = &self.setup {
-            let b = &g.setup().board;
-            return Ok([b.by_color(Color::Black).0, b.by_color(Color::White).0]);
-        }
-        Ok({
-            let b = self.position().board();
-            [b.by_color(Color::Black).0, b.by_color(Color::White).0]
-        })
+    fn kings(&self) -> PyResult<u64> {
+        Ok(self.placement().by_role(Role::King).0)
     }
 
-    pub(crate) fn pawns(&self) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().board.by_role(Role::Pawn).0);
-        }
-        Ok(role_mask(self.position(), Role::Pawn))
-    }
-
-    pub(crate) fn knights(&self) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().board.by_role(Role::Knight).0);
-        }
-        Ok(role_mask(self.position(), Role::Knight))
-    }
-
-    pub(crate) fn bishops(&self) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().board.by_role(Role::Bishop).0);
-        }
-        Ok(role_mask(self.position(), Role::Bishop))
-    }
-
-    pub(crate) fn rooks(&self) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().board.by_role(Role::Rook).0);
-        }
-        Ok(role_mask(self.position(), Role::Rook))
-    }
-
-    pub(crate) fn queens(&self) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().board.by_role(Role::Queen).0);
-        }
-        Ok(role_mask(self.position(), Role::Queen))
-    }
-
-    pub(crate) fn kings(&self) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().board.by_role(Role::King).0);
-        }
-        Ok(role_mask(self.position(), Role::King))
-    }
-
-    pub(crate) fn chess960(&self) -> PyResult<bool> {
-        Ok(self.chess960)
-    }
-
-    pub(crate) fn piece_at<'py>(
+    fn piece_at<'py>(
         &self,
         py: Python<'py>,
-        square: i64,
+        square: Square,
     ) -> PyResult<Option<Bound<'py, piece::Piece>>> {
-        if let Some(g) = &self.setup {
-            return g.piece_at(py, square);
-        }
-        let sq = args::square(square)?;
-        self.position()
-            .piece_at(sq)
+        self.placement()
+            .piece_at(square)
             .map(|p| piece::interned(py, p))
             .transpose()
     }
 
     /// Square → piece for the pieces on `mask`, highest square first (python-chess's order).
-    pub(crate) fn piece_map<'py>(
-        &self,
-        py: Python<'py>,
-        mask: u64,
-    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let occupied = match &self.setup {
-            Some(g) => g.setup().board.occupied(),
-            None => self.position().board().occupied(),
-        };
-        let map = pyo3::types::PyDict::new(py);
-        let mut squares = occupied.0 & mask;
+    fn piece_map<'py>(&self, py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyDict>> {
+        let map = PyDict::new(py);
+        let mut squares = self.placement().occupied().0 & mask;
         while squares != 0 {
-            let sq = 63 - squares.leading_zeros() as i64;
+            let sq = 63 - squares.leading_zeros();
             squares &= !(1u64 << sq);
-            if let Some(piece) = self.piece_at(py, sq)? {
+            let Some(square) = Square::new(sq) else {
+                continue;
+            };
+            if let Some(piece) = self.piece_at(py, square)? {
                 map.set_item(sq, piece)?;
             }
         }
         Ok(map)
     }
 
-    pub(crate) fn piece_type_at(&self, square: i64) -> PyResult<Option<u8>> {
-        if let Some(g) = &self.setup {
-            return Ok(g
-                .setup()
-                .board
-                .role_at(args::square(square)?)
-                .map(args::piece_type));
-        }
-        let sq = args::square(square)?;
-        Ok(self.position().board().role_at(sq).map(args::piece_type))
+    fn piece_type_at(&self, square: Square) -> PyResult<Option<u8>> {
+        Ok(self.placement().role_at(square).map(args::piece_type))
     }
 
-    pub(crate) fn color_at(&self, square: i64) -> PyResult<Option<bool>> {
-        if let Some(g) = &self.setup {
-            return Ok(g
-                .setup()
-                .board
-                .color_at(args::square(square)?)
-                .map(py_color));
-        }
-        let sq = args::square(square)?;
-        Ok(self.position().board().color_at(sq).map(py_color))
+    fn color_at(&self, square: Square) -> PyResult<Option<bool>> {
+        Ok(self.placement().color_at(square).map(py_color))
     }
 
-    pub(crate) fn king(&self, color: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().king(args::color(color)?).map(|s| s.index() as u8));
-        }
-        let c = args::color(color)?;
-        Ok(self.position().board().king_of(c).map(|s| s.index() as u8))
+    fn pieces_mask(&self, role: Role, color: Color) -> PyResult<u64> {
+        Ok(self
+            .placement()
+            .by_piece(shatranj_chess::Piece::new(color, role))
+            .0)
     }
 
-    pub(crate) fn pieces_mask(&self, piece_type: i64, color: &Bound<'_, PyAny>) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            let piece = shatranj_chess::Piece::new(args::color(color)?, args::role(piece_type)?);
-            return Ok(g.setup().board.by_piece(piece).0);
-        }
-        let piece = shatranj_chess::Piece::new(args::color(color)?, args::role(piece_type)?);
-        Ok(self.position().board().by_piece(piece).0)
-    }
-
-    pub(crate) fn pieces<'py>(
+    fn pieces<'py>(
         &self,
         py: Python<'py>,
-        piece_type: i64,
-        color: &Bound<'py, PyAny>,
+        role: Role,
+        color: Color,
     ) -> PyResult<Bound<'py, PyAny>> {
-        square_set(py, Bitboard(self.pieces_mask(piece_type, color)?))
+        square_set(py, Bitboard(self.pieces_mask(role, color)?))
     }
 
-    pub(crate) fn __richcmp__(
-        &self,
-        other: &Bound<'_, PyAny>,
-        op: CompareOp,
-    ) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        let Ok(other) = other.cast::<Board>() else {
-            return Ok(py.NotImplemented());
-        };
-        let either_setup = self.setup.is_some() || read(other)?.setup.is_some();
-        let same = if either_setup {
-            // Setup boards compare by FEN (placement, side, castling, legal en passant,
-            // clocks), which is python-chess's equality.
-            let mine = self.fen(false, "legal", None)?;
-            let theirs: String = other.call_method0("fen")?.extract()?;
-            mine == theirs
-        } else {
-            let other = read(other)?;
-            let (a, b) = (self.position(), other.position());
-            a.board() == b.board()
-                && a.turn() == b.turn()
-                && a.castling_rights() == b.castling_rights()
-                && a.legal_ep_square() == b.legal_ep_square()
-                && a.halfmove_clock() == b.halfmove_clock()
-                && a.fullmove_number() == b.fullmove_number()
-        };
-        Ok(match op {
-            CompareOp::Eq => same.into_pyobject(py)?.to_owned().into_any().unbind(),
-            CompareOp::Ne => (!same).into_pyobject(py)?.to_owned().into_any().unbind(),
-            _ => py.NotImplemented(),
-        })
+    /// What is wrong with the position, as python-chess's ``STATUS_*`` flags (after a move
+    /// the legal position's rights are clean, as python-chess has them).
+    fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_status(py, self.setup_state().status())
+    }
+
+    fn is_valid(&self) -> PyResult<bool> {
+        Ok(self.setup_state().status() == Status::VALID)
+    }
+
+    /// Whether a castling right is one only Chess960 has: a king off the e-file or a rook
+    /// off the corners.
+    fn has_chess960_castling_rights(&self) -> PyResult<bool> {
+        let mut setup = self.setup_state();
+        setup.chess960 = true;
+        let rights = setup.clean_castling_rights();
+        if (rights & !Bitboard::CORNERS).any() {
+            return Ok(true);
+        }
+        Ok(Color::ALL.into_iter().any(|color| {
+            let home = Square::from_coords(shatranj_chess::File::E, color.back_rank());
+            (rights & backrank(color)).any() && setup.king(color) != Some(home)
+        }))
+    }
+
+    /// The error of a method that needs a legal standard position (the engine's and the
+    /// network's), for the representations that have none.
+    fn not_offered(&self, py: Python<'_>, name: &str) -> PyErr {
+        not_offered(py, &self.setup_state(), name)
+    }
+}
+
+impl Placement for LegalGame {
+    #[inline]
+    fn placement(&self) -> &shatranj_chess::Board {
+        self.position().board()
+    }
+
+    fn setup_state(&self) -> Setup {
+        let mut setup = Setup::from(self.position());
+        setup.chess960 = self.chess960;
+        if let Some((rights, ep)) = self.raw {
+            setup.castling_rights = Bitboard(rights);
+            setup.ep_square = ep.and_then(|s| Square::new(u32::from(s)));
+        }
+        setup
+    }
+
+    fn turn(&self) -> PyResult<bool> {
+        Ok(py_color(self.position().turn()))
+    }
+
+    fn castling_rights(&self) -> PyResult<u64> {
+        if let Some((raw, _)) = self.raw {
+            return Ok(raw);
+        }
+        let rights = self.position().castling_rights();
+        let mut mask = 0u64;
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if let Some(rook) = rights.rook_square(color, side) {
+                    mask |= 1 << rook.index();
+                }
+            }
+        }
+        Ok(mask)
+    }
+
+    fn has_castling_rights(&self, color: Color) -> PyResult<bool> {
+        Ok(!self.position().castling_rights().of(color).is_empty())
+    }
+
+    fn has_kingside_castling_rights(&self, color: Color) -> PyResult<bool> {
+        Ok(self
+            .position()
+            .castling_rights()
+            .has(color, CastlingSide::KingSide))
+    }
+
+    fn has_queenside_castling_rights(&self, color: Color) -> PyResult<bool> {
+        Ok(self
+            .position()
+            .castling_rights()
+            .has(color, CastlingSide::QueenSide))
+    }
+
+    fn ep_square(&self) -> PyResult<Option<u8>> {
+        if let Some((_, raw)) = self.raw {
+            return Ok(raw);
+        }
+        Ok(self.position().ep_square().map(|s| s.index() as u8))
+    }
+
+    fn halfmove_clock(&self) -> PyResult<u32> {
+        Ok(self.position().halfmove_clock())
+    }
+
+    fn fullmove_number(&self) -> PyResult<u32> {
+        Ok(self.position().fullmove_number())
+    }
+
+    fn chess960(&self) -> PyResult<bool> {
+        Ok(self.chess960)
+    }
+
+    fn king(&self, color: Color) -> PyResult<Option<u8>> {
+        Ok(self
+            .position()
+            .board()
+            .king_of(color)
+            .map(|s| s.index() as u8))
+    }
+
+    fn clean_castling_rights(&self) -> PyResult<u64> {
+        if self.stack_len() == 0 {
+            return Ok(self.setup_state().clean_castling_rights().0);
+        }
+        self.castling_rights()
+    }
+}
+
+impl Placement for SetupGame {
+    #[inline]
+    fn placement(&self) -> &shatranj_chess::Board {
+        &self.setup().board
+    }
+
+    fn setup_state(&self) -> Setup {
+        *self.setup()
+    }
+
+    fn _setup(&self) -> PyResult<Option<PySetup>> {
+        Ok(Some(self.now().clone()))
+    }
+
+    fn turn(&self) -> PyResult<bool> {
+        Ok(py_color(self.setup().turn))
+    }
+
+    fn castling_rights(&self) -> PyResult<u64> {
+        Ok(self.setup().castling_rights.0)
+    }
+
+    fn has_castling_rights(&self, color: Color) -> PyResult<bool> {
+        Ok(self.usable_castling_rights() & backrank(color).0 != 0)
+    }
+
+    fn has_kingside_castling_rights(&self, color: Color) -> PyResult<bool> {
+        Ok(self.side_rights(color, false))
+    }
+
+    fn has_queenside_castling_rights(&self, color: Color) -> PyResult<bool> {
+        Ok(self.side_rights(color, true))
+    }
+
+    fn ep_square(&self) -> PyResult<Option<u8>> {
+        Ok(self.setup().ep_square.map(|s| s.index() as u8))
+    }
+
+    fn halfmove_clock(&self) -> PyResult<u32> {
+        Ok(self.setup().halfmove_clock)
+    }
+
+    fn fullmove_number(&self) -> PyResult<u32> {
+        Ok(self.setup().fullmove_number)
+    }
+
+    fn chess960(&self) -> PyResult<bool> {
+        Ok(self.setup().chess960)
+    }
+
+    fn king(&self, color: Color) -> PyResult<Option<u8>> {
+        Ok(self.setup().king(color).map(|s| s.index() as u8))
+    }
+
+    fn clean_castling_rights(&self) -> PyResult<u64> {
+        Ok(self.usable_castling_rights())
+    }
+
+    fn promoted(&self) -> PyResult<u64> {
+        Ok(self.setup().promoted.0)
     }
 }

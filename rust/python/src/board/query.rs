@@ -1,145 +1,170 @@
-//! Questions about the position and the game: attacks, pins and checks, mate and stalemate,
-//! material and whether a side can still mate, repetitions, the clocks' draw rules and the
-//! outcome.
+//! Questions about the position and the game ([`Query`]): attacks, pins and checks, mate and
+//! stalemate, material and whether a side can still mate, repetitions, the clocks' draw
+//! rules and the outcome.
 
-use super::BoardState;
-use crate::args::{self, square_set};
+use super::legal_game::LegalGame;
+use super::position::Placement;
+use super::setup_mode::SetupGame;
+use crate::args::square_set;
 use crate::outcome::py_outcome;
 use pyo3::prelude::*;
-use shatranj_chess::Bitboard;
+use shatranj_chess::{Bitboard, Color, Outcome, Square, Termination};
 
-impl BoardState {
-    pub(crate) fn attackers_mask(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<u64> {
-        if let Some(g) = &self.setup {
-            return g
-                .now()
-                .attackers_mask(args::color(color)?.is_white(), square, None);
-        }
-        Ok(self
-            .position()
-            .attackers(args::color(color)?, args::square(square)?)
-            .0)
-    }
+/// Questions about the position and the game. The defaults are the answers of a board
+/// without a position history (no repetition to claim) or without a legal position (no
+/// dead-position analysis): setup mode's.
+pub(crate) trait Query: Placement {
+    fn attackers_mask(&self, color: Color, square: Square) -> PyResult<u64>;
+    fn is_pinned(&self, color: Color, square: Square) -> PyResult<bool>;
+    fn pin<'py>(&self, py: Python<'py>, color: Color, square: Square)
+    -> PyResult<Bound<'py, PyAny>>;
+    fn checkers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
+    fn is_check(&self) -> PyResult<bool>;
+    fn is_checkmate(&self) -> PyResult<bool>;
+    fn is_stalemate(&self) -> PyResult<bool>;
+    fn is_insufficient_material(&self) -> PyResult<bool>;
+    fn has_insufficient_material(&self, color: Color) -> PyResult<bool>;
+    fn has_legal_en_passant(&self) -> PyResult<bool>;
+    fn can_claim_fifty_moves(&self) -> PyResult<bool>;
+    fn is_fifty_moves(&self) -> PyResult<bool>;
+    fn is_seventyfive_moves(&self) -> PyResult<bool>;
 
-    pub(crate) fn attackers<'py>(
+    /// The game's outcome, python-chess's way (`claim_draw`: the draws a player may claim
+    /// count too).
+    fn game_outcome(&self, claim_draw: bool) -> Option<Outcome>;
+
+    fn attackers<'py>(
         &self,
         py: Python<'py>,
-        color: &Bound<'py, PyAny>,
-        square: i64,
+        color: Color,
+        square: Square,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(g) = &self.setup {
-            return g.attackers(py, args::color(color)?, square);
-        }
         square_set(py, Bitboard(self.attackers_mask(color, square)?))
     }
 
-    pub(crate) fn is_attacked_by(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g
-                .now()
-                .attackers_mask(args::color(color)?.is_white(), square, None)?
-                != 0);
-        }
-        Ok(self
-            .position()
-            .is_attacked_by(args::color(color)?, args::square(square)?))
+    fn is_attacked_by(&self, color: Color, square: Square) -> PyResult<bool> {
+        Ok(self.attackers_mask(color, square)? != 0)
     }
 
-    pub(crate) fn is_pinned(&self, color: &Bound<'_, PyAny>, square: i64) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.now().pin_mask(args::color(color)?.is_white(), square)? != u64::MAX);
-        }
-        Ok(self
-            .position()
-            .is_pinned(args::color(color)?, args::square(square)?))
+    fn can_checkmate(&self, color: Color) -> PyResult<bool> {
+        let _ = color;
+        Python::attach(|py| Err(self.not_offered(py, "can_checkmate")))
     }
 
-    pub(crate) fn pin<'py>(
+    fn is_dead_position(&self) -> PyResult<bool> {
+        Python::attach(|py| Err(self.not_offered(py, "is_dead_position")))
+    }
+
+    fn winnability<'py>(
         &self,
         py: Python<'py>,
-        color: &Bound<'py, PyAny>,
-        square: i64,
+        color: Color,
+        full: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(g) = &self.setup {
-            return square_set(
-                py,
-                Bitboard(g.now().pin_mask(args::color(color)?.is_white(), square)?),
-            );
-        }
-        let mask = self
-            .position()
-            .pin_mask(args::color(color)?, args::square(square)?);
-        square_set(py, mask)
+        let _ = (color, full);
+        Err(self.not_offered(py, "winnability"))
     }
 
-    pub(crate) fn checkers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(g) = &self.setup {
-            return square_set(py, g.setup().checkers());
-        }
+    /// Without a position history, every position has occurred once.
+    fn is_repetition(&self, count: i64) -> PyResult<bool> {
+        Ok(count <= 1)
+    }
+
+    fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
+        Ok(false)
+    }
+
+    fn is_fivefold_repetition(&self) -> PyResult<bool> {
+        Ok(false)
+    }
+
+    /// Without repetitions to claim, the fifty-move rule is the only claim.
+    fn can_claim_draw(&self) -> PyResult<bool> {
+        self.can_claim_fifty_moves()
+    }
+
+    fn outcome<'py>(
+        &self,
+        py: Python<'py>,
+        claim_draw: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.game_outcome(claim_draw)
+            .map(|o| py_outcome(py, o))
+            .transpose()
+    }
+
+    fn is_game_over(&self, claim_draw: bool) -> PyResult<bool> {
+        Ok(self.game_outcome(claim_draw).is_some())
+    }
+
+    fn result(&self, claim_draw: bool) -> PyResult<String> {
+        Ok(self
+            .game_outcome(claim_draw)
+            .map_or("*", |o| o.result())
+            .to_owned())
+    }
+}
+
+impl Query for LegalGame {
+    fn attackers_mask(&self, color: Color, square: Square) -> PyResult<u64> {
+        Ok(self.position().attackers(color, square).0)
+    }
+
+    fn is_attacked_by(&self, color: Color, square: Square) -> PyResult<bool> {
+        Ok(self.position().is_attacked_by(color, square))
+    }
+
+    fn is_pinned(&self, color: Color, square: Square) -> PyResult<bool> {
+        Ok(self.position().is_pinned(color, square))
+    }
+
+    fn pin<'py>(
+        &self,
+        py: Python<'py>,
+        color: Color,
+        square: Square,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        square_set(py, self.position().pin_mask(color, square))
+    }
+
+    fn checkers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         square_set(py, self.position().checkers())
     }
 
-    pub(crate) fn is_check(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().is_check());
-        }
+    fn is_check(&self) -> PyResult<bool> {
         Ok(self.position().is_check())
     }
 
-    pub(crate) fn is_checkmate(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.is_checkmate());
-        }
+    fn is_checkmate(&self) -> PyResult<bool> {
         Ok(self.position().is_checkmate())
     }
 
-    pub(crate) fn is_stalemate(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.is_stalemate());
-        }
+    fn is_stalemate(&self) -> PyResult<bool> {
         Ok(self.position().is_stalemate())
     }
 
-    pub(crate) fn is_insufficient_material(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.is_insufficient_material());
-        }
+    fn is_insufficient_material(&self) -> PyResult<bool> {
         Ok(self.position().is_insufficient_material())
     }
 
-    pub(crate) fn has_insufficient_material(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.has_insufficient_material(args::color(color)?));
-        }
-        Ok(self
-            .position()
-            .has_insufficient_material(args::color(color)?))
+    fn has_insufficient_material(&self, color: Color) -> PyResult<bool> {
+        Ok(self.position().has_insufficient_material(color))
     }
 
-    pub(crate) fn can_checkmate(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Err(g.not_offered(color.py(), "can_checkmate"));
-        }
-        Ok(self.position().can_checkmate(args::color(color)?))
+    fn can_checkmate(&self, color: Color) -> PyResult<bool> {
+        Ok(self.position().can_checkmate(color))
     }
 
-    pub(crate) fn is_dead_position(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Python::attach(|py| Err(g.not_offered(py, "is_dead_position")));
-        }
+    fn is_dead_position(&self) -> PyResult<bool> {
         Ok(self.position().is_dead_position())
     }
 
-    pub(crate) fn winnability<'py>(
+    fn winnability<'py>(
         &self,
         py: Python<'py>,
-        color: &Bound<'py, PyAny>,
+        color: Color,
         full: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(g) = &self.setup {
-            return Err(g.not_offered(py, "winnability"));
-        }
-        let color = args::color(color)?;
         let pos = *self.position();
         let answer = if full {
             py.detach(|| pos.winnability_full(color))
@@ -150,17 +175,11 @@ impl BoardState {
         crate::winnability::py_winnability(py, &answer)
     }
 
-    pub(crate) fn has_legal_en_passant(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.setup().has_legal_en_passant());
-        }
+    fn has_legal_en_passant(&self) -> PyResult<bool> {
         Ok(self.position().has_legal_en_passant())
     }
 
-    pub(crate) fn is_repetition(&self, count: i64) -> PyResult<bool> {
-        if self.setup.is_some() {
-            return Ok(count <= 1);
-        }
+    fn is_repetition(&self, count: i64) -> PyResult<bool> {
         if count <= 1 {
             return Ok(true);
         }
@@ -169,77 +188,118 @@ impl BoardState {
             .is_repetition(usize::try_from(count).unwrap_or(usize::MAX)))
     }
 
-    pub(crate) fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
-        if self.setup.is_some() {
-            return Ok(false);
-        }
+    fn can_claim_threefold_repetition(&self) -> PyResult<bool> {
         Ok(self.game.can_claim_threefold_repetition())
     }
 
-    pub(crate) fn can_claim_fifty_moves(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.can_claim_fifty_moves());
-        }
+    fn can_claim_fifty_moves(&self) -> PyResult<bool> {
         Ok(self.game.can_claim_fifty_moves())
     }
 
-    pub(crate) fn can_claim_draw(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.can_claim_fifty_moves());
-        }
+    fn can_claim_draw(&self) -> PyResult<bool> {
         Ok(self.game.can_claim_draw())
     }
 
-    pub(crate) fn is_fifty_moves(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.is_fifty_moves());
-        }
+    fn is_fifty_moves(&self) -> PyResult<bool> {
         Ok(self.game.is_fifty_moves())
     }
 
-    pub(crate) fn is_fivefold_repetition(&self) -> PyResult<bool> {
-        if self.setup.is_some() {
-            return Ok(false);
-        }
+    fn is_fivefold_repetition(&self) -> PyResult<bool> {
         Ok(self.game.is_fivefold_repetition())
     }
 
-    pub(crate) fn is_seventyfive_moves(&self) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.is_seventyfive_moves());
-        }
+    fn is_seventyfive_moves(&self) -> PyResult<bool> {
         Ok(self.game.is_seventyfive_moves())
     }
 
-    pub(crate) fn outcome<'py>(
+    fn game_outcome(&self, claim_draw: bool) -> Option<Outcome> {
+        self.game.outcome(claim_draw)
+    }
+}
+
+impl Query for SetupGame {
+    fn attackers_mask(&self, color: Color, square: Square) -> PyResult<u64> {
+        let setup = self.setup();
+        Ok(setup.attackers(color, square, setup.board.occupied()).0)
+    }
+
+    fn is_pinned(&self, color: Color, square: Square) -> PyResult<bool> {
+        Ok(self.setup().pin_mask(color, square).0 != u64::MAX)
+    }
+
+    fn pin<'py>(
         &self,
         py: Python<'py>,
-        claim_draw: bool,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        if let Some(g) = &self.setup {
-            return g.outcome(claim_draw).map(|o| py_outcome(py, o)).transpose();
-        }
-        self.game
-            .outcome(claim_draw)
-            .map(|o| py_outcome(py, o))
-            .transpose()
+        color: Color,
+        square: Square,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        square_set(py, self.setup().pin_mask(color, square))
     }
 
-    pub(crate) fn is_game_over(&self, claim_draw: bool) -> PyResult<bool> {
-        if let Some(g) = &self.setup {
-            return Ok(g.outcome(claim_draw).is_some());
-        }
-        Ok(self.game.outcome(claim_draw).is_some())
+    fn checkers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        square_set(py, self.setup().checkers())
     }
 
-    pub(crate) fn result(&self, claim_draw: bool) -> PyResult<String> {
-        if let Some(g) = &self.setup {
-            return Ok(g.outcome(claim_draw).map_or("*", |o| o.result()).to_owned());
+    fn is_check(&self) -> PyResult<bool> {
+        Ok(self.setup().is_check())
+    }
+
+    fn is_checkmate(&self) -> PyResult<bool> {
+        Ok(self.mated())
+    }
+
+    fn is_stalemate(&self) -> PyResult<bool> {
+        Ok(!self.setup().is_check() && self.legal_count() == 0)
+    }
+
+    fn is_insufficient_material(&self) -> PyResult<bool> {
+        Ok(self.both_insufficient())
+    }
+
+    fn has_insufficient_material(&self, color: Color) -> PyResult<bool> {
+        Ok(self.insufficient(color))
+    }
+
+    fn has_legal_en_passant(&self) -> PyResult<bool> {
+        Ok(self.setup().has_legal_en_passant())
+    }
+
+    fn can_claim_fifty_moves(&self) -> PyResult<bool> {
+        Ok(self.fifty_moves_claimable())
+    }
+
+    fn is_fifty_moves(&self) -> PyResult<bool> {
+        Ok(self.fifty_moves())
+    }
+
+    fn is_seventyfive_moves(&self) -> PyResult<bool> {
+        Ok(self.seventyfive_moves())
+    }
+
+    /// python-chess's outcome of a board with no position history to repeat: checkmate,
+    /// material, stalemate, seventy-five moves, and fifty on a claim.
+    fn game_outcome(&self, claim_draw: bool) -> Option<Outcome> {
+        let end = |termination, winner| {
+            Some(Outcome {
+                termination,
+                winner,
+            })
+        };
+        if self.mated() {
+            return end(Termination::Checkmate, Some(self.setup().turn.other()));
         }
-        Ok(self
-            .game
-            .outcome(claim_draw)
-            .map_or("*", |o| o.result())
-            .to_owned())
+        if self.both_insufficient() {
+            return end(Termination::InsufficientMaterial, None);
+        }
+        if self.legal_count() == 0 {
+            return end(Termination::Stalemate, None);
+        }
+        if self.seventyfive_moves() {
+            return end(Termination::SeventyfiveMoves, None);
+        }
+        if claim_draw && self.fifty_moves_claimable() {
+            return end(Termination::FiftyMoves, None);
+        }
+        None
     }
 }
