@@ -47,11 +47,7 @@ pub(super) fn mask(value: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
 /// python-chess's extras, written once over the other traits: every representation has
 /// them as they are.
 pub(crate) trait Compat: Placement + Fen + Moves + Query {
-    fn xboard(
-        &self,
-        r#move: &Bound<'_, Move>,
-        chess960: Option<bool>,
-    ) -> PyResult<String> {
+    fn xboard(&self, r#move: &Bound<'_, Move>, chess960: Option<bool>) -> PyResult<String> {
         let key = r#move.get().key;
         if key == moves::NULL_KEY {
             return Ok("@@@@".to_owned());
@@ -313,4 +309,3 @@ fn chess960_number(board_fen: &str) -> Option<u32> {
             .is_ok_and(|rank| rank.iter().map(|r| r.upper_char()).eq(white.chars()))
     })
 }
-

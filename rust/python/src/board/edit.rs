@@ -265,7 +265,6 @@ pub(super) fn from_chess960_pos<'py>(
     Ok(board)
 }
 
-
 /// `set_piece_at`'s piece: `None` (given or by default) removes, else a piece as
 /// [`piece_of`] reads it.
 pub(super) fn optional_piece(

@@ -138,5 +138,7 @@ pub(super) fn from_chess(board: &Bound<'_, PyAny>) -> PyResult<Board> {
         let m = uci::parse_uci(game.position(), &text).map_err(uci_error)?;
         game.push_unchecked(m);
     }
-    Ok(Board::wrap(BoardState::Legal(LegalGame::new(game, chess960))))
+    Ok(Board::wrap(BoardState::Legal(LegalGame::new(
+        game, chess960,
+    ))))
 }

@@ -16,8 +16,12 @@ use shatranj_chess::{Bitboard, Color, Outcome, Square, Termination};
 pub(crate) trait Query: Placement {
     fn attackers_mask(&self, color: Color, square: Square) -> PyResult<u64>;
     fn is_pinned(&self, color: Color, square: Square) -> PyResult<bool>;
-    fn pin<'py>(&self, py: Python<'py>, color: Color, square: Square)
-    -> PyResult<Bound<'py, PyAny>>;
+    fn pin<'py>(
+        &self,
+        py: Python<'py>,
+        color: Color,
+        square: Square,
+    ) -> PyResult<Bound<'py, PyAny>>;
     fn checkers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
     fn is_check(&self) -> PyResult<bool>;
     fn is_checkmate(&self) -> PyResult<bool>;

@@ -171,7 +171,6 @@ impl SetupGame {
     pub(super) fn seventyfive_moves(&self) -> bool {
         self.setup().halfmove_clock >= 150 && self.legal_count() > 0
     }
-
 }
 
 /// One colour's first rank.

@@ -4,9 +4,9 @@
 //! constructors, and python-chess's equality, which compares two boards of any
 //! representations.
 
+use super::fen::Fen;
 use super::legal_game::LegalGame;
 use super::setup_mode::SetupGame;
-use super::fen::Fen;
 use super::{Board, read};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
