@@ -71,6 +71,10 @@ AREAS: Dict[str, Area] = {
         "benchmarks/syzygy.py",
         "Syzygy WDL and DTZ probes per second and per probe, against python-chess's chess.syzygy",
     ),
+    "syzygy_python": Area(
+        "benchmarks/syzygy_python.py",
+        "shatranj.syzygy per probe from Python beside python-chess's prober; batch probes",
+    ),
     "syzygy_bench": Area(
         "rust/syzygy/examples/syzygy_bench.rs",
         "the Rust prober alone: probes/s and single-probe times on warm 3-4-man tables",
