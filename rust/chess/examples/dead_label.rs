@@ -222,7 +222,7 @@ fn label(pos: &Position) -> Option<[Label; 2]> {
             }
             let line = mates[c.index()].clone().or_else(|| guided(pos, c));
             match (line, exhausted) {
-                (Some(line), _) => Some(Label::Can(line.iter().map(|m| m.to_string()).collect())),
+                (Some(line), _) => Some(Label::Can(line.iter().map(std::string::ToString::to_string).collect())),
                 (None, Some(n)) => Some(Label::Cannot(Evidence::Searched(n))),
                 (None, None) => None,
             }
@@ -236,7 +236,7 @@ fn label(pos: &Position) -> Option<[Label; 2]> {
         }
     }
     let side = |i: usize| match (&mates[i], exhausted) {
-        (Some(line), _) => Some(Label::Can(line.iter().map(|m| m.to_string()).collect())),
+        (Some(line), _) => Some(Label::Can(line.iter().map(std::string::ToString::to_string).collect())),
         (None, Some(n)) => Some(Label::Cannot(Evidence::Searched(n))),
         (None, None) => None,
     };
@@ -290,7 +290,7 @@ fn breadth_first(pos: &Position, wanted: [bool; 2]) -> ([Option<Vec<Move>>; 2], 
                 }
             }
         } else {
-            for &m in moves.iter() {
+            for &m in &moves {
                 let mut child = p;
                 child.play_unchecked(m);
                 if seen.insert(identity(&child)) {
@@ -440,7 +440,7 @@ fn place_mostly_home(rng: &mut Rng, board: &mut Board, ranks: &[Option<u32>; 8],
 /// changes by one from file to file), or a random one for a chain-less board.
 fn pawn_colour(board: &Board, color: Color) -> Option<bool> {
     let pawns = board.pawns() & board.by_color(color);
-    pawns.first().map(|s| s.is_light())
+    pawns.first().map(shatranj_chess::Square::is_light)
 }
 
 fn finish(rng: &mut Rng, mut board: Board, ranks: &[Option<u32>; 8]) -> Option<Position> {
@@ -488,7 +488,7 @@ fn chain_pieces(rng: &mut Rng) -> Option<Position> {
         Role::Rook,
         Role::Queen,
     ];
-    for _ in 0..1 + rng.below(2) {
+    for _ in 0..=rng.below(2) {
         let piece = Piece::new(rng.pick(&Color::ALL), rng.pick(&POOL));
         place_mostly_home(rng, &mut board, &ranks, piece);
     }
@@ -505,7 +505,7 @@ fn breaks(rng: &mut Rng) -> Option<Position> {
     };
     let ranks = chain(rng, &mut board, &open);
     // Pawns that can still move: on the open files, or behind their own chain.
-    for _ in 0..1 + rng.below(2) {
+    for _ in 0..=rng.below(2) {
         let color = rng.pick(&Color::ALL);
         place_mostly_home(rng, &mut board, &ranks, Piece::new(color, Role::Pawn));
     }
@@ -531,12 +531,12 @@ fn chain_crowd(rng: &mut Rng) -> Option<Position> {
                 1 => place_where(rng, &mut board, Piece::new(color, Role::Knight), home),
                 2 => {
                     let piece = Piece::new(color, Role::Bishop);
-                    place_where(rng, &mut board, piece, |s| home(s) && s.is_light() != own)
+                    place_where(rng, &mut board, piece, |s| home(s) && s.is_light() != own);
                 }
                 3 => place_where(rng, &mut board, Piece::new(color, Role::Rook), home),
                 _ => {
                     let piece = Piece::new(color, Role::Bishop);
-                    place_where(rng, &mut board, piece, |s| home(s) && s.is_light() == own)
+                    place_where(rng, &mut board, piece, |s| home(s) && s.is_light() == own);
                 }
             }
         }

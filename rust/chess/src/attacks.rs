@@ -24,7 +24,16 @@ pub(crate) struct PextEntry {
     pub offset: u32,
 }
 
-include!(concat!(env!("OUT_DIR"), "/sliders.rs"));
+/// The slider tables build.rs writes: magic numbers and attack sets as literals that no one
+/// reads, so long hex and decimal numbers stay unseparated.
+#[allow(clippy::unreadable_literal)]
+mod generated {
+    use super::{MagicEntry, PextEntry};
+    include!(concat!(env!("OUT_DIR"), "/sliders.rs"));
+}
+pub(crate) use generated::{
+    BISHOP_MAGICS, BISHOP_PEXT, MAGIC_ATTACKS, PEXT_ATTACKS, ROOK_MAGICS, ROOK_PEXT,
+};
 
 const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     let mut table = [0u64; 64];
@@ -289,7 +298,7 @@ impl Sliders for Pext {
         debug_assert!(idx < PEXT_ATTACKS.len());
         // SAFETY: pext of a mask with n bits is below 2^n, and each square owns 2^n slots.
         let packed = unsafe { *PEXT_ATTACKS.get_unchecked(idx) };
-        Bitboard(pdep(packed as u64, e.rays))
+        Bitboard(pdep(u64::from(packed), e.rays))
     }
 
     #[inline(always)]
@@ -299,7 +308,7 @@ impl Sliders for Pext {
         debug_assert!(idx < PEXT_ATTACKS.len());
         // SAFETY: as for `rook`.
         let packed = unsafe { *PEXT_ATTACKS.get_unchecked(idx) };
-        Bitboard(pdep(packed as u64, e.rays))
+        Bitboard(pdep(u64::from(packed), e.rays))
     }
 }
 

@@ -71,7 +71,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::from_index_masked(63 - self.0.leading_zeros()))
+            Some(Square::from_index_masked(self.0.ilog2()))
         }
     }
 

@@ -314,7 +314,7 @@ impl CastlingRights {
     pub(crate) fn after_move(self, from: Square, to: Square) -> CastlingRights {
         if self.is_standard() {
             let keep = KEEP[from.index()] & KEEP[to.index()];
-            CastlingRights(self.0 & (keep as u32 | !15))
+            CastlingRights(self.0 & (u32::from(keep) | !15))
         } else {
             self.after_move_960(from, to)
         }

@@ -612,7 +612,7 @@ mod tests {
         let (mut accepted, mut refused) = (0, 0);
         for round in 0..20_000 {
             let mut text = fields[round % fields.len()].as_bytes().to_vec();
-            for _ in 0..1 + next(3) {
+            for _ in 0..=next(3) {
                 let at = next(text.len() + 1);
                 match next(3) {
                     0 if at < text.len() => text[at] = alphabet[next(alphabet.len())],
@@ -627,9 +627,9 @@ mod tests {
             let checked = placement_error(&text).ok();
             assert_eq!(fast, checked, "{text}");
             if fast.is_some() {
-                accepted += 1
+                accepted += 1;
             } else {
-                refused += 1
+                refused += 1;
             }
         }
         // Both outcomes are exercised.

@@ -166,7 +166,7 @@ impl History {
             return true;
         }
         let pos = *self.position();
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             let mut after = pos;
             after.play_unchecked(m);
             let next = Entry::new(after, false);
@@ -203,7 +203,7 @@ impl History {
         }
         let pos = *self.position();
         if pos.halfmove_clock() >= 99 {
-            for &m in pos.legal_moves().iter() {
+            for &m in &pos.legal_moves() {
                 if !pos.is_zeroing(m) {
                     let mut after = pos;
                     after.play_unchecked(m);

@@ -468,15 +468,15 @@ pub(crate) struct Counter(pub u64);
 impl Visitor for Counter {
     #[inline(always)]
     fn piece(&mut self, _: Role, _: Square, to: Bitboard) {
-        self.0 += to.count() as u64;
+        self.0 += u64::from(to.count());
     }
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, _: i32) {
-        self.0 += to.count() as u64;
+        self.0 += u64::from(to.count());
     }
     #[inline(always)]
     fn promotions(&mut self, to: Bitboard, _: i32) {
-        self.0 += 4 * to.count() as u64;
+        self.0 += 4 * u64::from(to.count());
     }
     #[inline(always)]
     fn en_passant(&mut self, _: Square, _: Square) {

@@ -676,7 +676,7 @@ impl Position {
         self.update_castling::<FULL>(from, to);
         if role == Role::Pawn && from.index() ^ to.index() == 16 {
             self.ep_square = Some(Square::from_index_masked(
-                ((from.index() + to.index()) / 2) as u32,
+                usize::midpoint(from.index(), to.index()) as u32,
             ));
         }
         if FULL {
@@ -699,7 +699,7 @@ impl Position {
         }
         if role == Role::Pawn && from.index() ^ to.index() == 16 {
             self.ep_square = Some(Square::from_index_masked(
-                ((from.index() + to.index()) / 2) as u32,
+                usize::midpoint(from.index(), to.index()) as u32,
             ));
         }
         if FULL {

@@ -404,7 +404,7 @@ fn random_games_keep_keys_rights_and_notation_consistent() {
             assert_eq!(p.key(), p.compute_key(), "{}", p.fen());
             assert_eq!(pos960(&to_fen_with(&p, EnPassantMode::Always)), p);
             assert_eq!(pos960(&to_shredder_fen(&p, EnPassantMode::Always)), p);
-            for &m in legal.iter() {
+            for &m in &legal {
                 assert_eq!(
                     parse_uci(&p, &to_uci(&p, m, C960)).unwrap(),
                     m,

@@ -831,7 +831,7 @@ fn field_names() {
         FullmoveNumber,
     ]
     .iter()
-    .map(|f| f.to_string())
+    .map(std::string::ToString::to_string)
     .collect();
     assert_eq!(
         names,

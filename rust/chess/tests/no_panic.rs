@@ -54,7 +54,7 @@ fn random_text(rng: &mut Rng, max: usize) -> String {
 /// duplicate a slice.
 fn mutate(rng: &mut Rng, s: &str) -> String {
     let mut chars: Vec<char> = s.chars().collect();
-    for _ in 0..1 + rng.below(3) {
+    for _ in 0..=rng.below(3) {
         let n = chars.len();
         match rng.below(6) {
             0 if n > 0 => {
@@ -108,7 +108,7 @@ fn exercise(pos: &Position, rng: &mut Rng) {
     let _ = perft(pos, 2);
     let h = History::new(*pos);
     let _ = h.outcome(true);
-    for &mv in moves.iter() {
+    for &mv in &moves {
         let s = to_san(pos, mv);
         assert_eq!(parse_san(pos, &s), Ok(mv));
         let _ = to_lan(pos, mv);

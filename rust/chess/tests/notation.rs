@@ -35,7 +35,7 @@ fn uci_round_trips_every_legal_move() {
         "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
     ] {
         let p = pos(fen);
-        for &m in p.legal_moves().iter() {
+        for &m in &p.legal_moves() {
             assert_eq!(parse_uci(&p, &m.to_uci()), Ok(m), "{fen}: {m}");
             assert_eq!(Move::from_uci(&p, &m.to_string()), Ok(m));
             assert_eq!(UciMove::parse(&m.to_uci()).unwrap().to_string(), m.to_uci());
@@ -468,7 +468,7 @@ fn san_ambiguous_moves() {
     for text in ["Nxg6", "Nfxg6", "N4xg6"] {
         match parse_san(&p, text) {
             Err(SanError::Ambiguous { candidates, .. }) => {
-                assert_eq!(candidates.len(), 2 + (text == "Nxg6") as usize, "{text}")
+                assert_eq!(candidates.len(), 2 + usize::from(text == "Nxg6"), "{text}");
             }
             other => panic!("{text:?}: expected Ambiguous, got {other:?}"),
         }
@@ -490,7 +490,7 @@ fn san_write_then_read_in_many_positions() {
         "8/k7/8/8/4Q2Q/8/8/1K5Q w - - 0 1",
     ] {
         let p = pos(fen);
-        for &m in p.legal_moves().iter() {
+        for &m in &p.legal_moves() {
             let s = to_san(&p, m);
             assert_eq!(san(&p, m).unwrap(), s);
             assert_eq!(parse_san(&p, &s), Ok(m), "{fen}: {s}");

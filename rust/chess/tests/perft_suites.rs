@@ -139,9 +139,9 @@ fn explain(job: &Job, mode: Mode, actual: u64) -> String {
 /// Runs the jobs; returns the nodes counted and the failure messages.
 fn run(jobs: &[Job], mode: Mode) -> (u64, Vec<String>) {
     let workers = match mode {
-        Mode::Plain => std::thread::available_parallelism().map_or(2, |n| n.get()),
+        Mode::Plain => std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
         Mode::With { threads: 1, .. } => {
-            std::thread::available_parallelism().map_or(2, |n| n.get())
+            std::thread::available_parallelism().map_or(2, std::num::NonZero::get)
         }
         Mode::With { .. } => 1,
     };
@@ -190,7 +190,7 @@ fn check(what: &str, jobs: &[Job], mode: Mode) {
 }
 
 /// Every listed depth up to `max_depth` whose expected count is at most `cap`; depth 1 always.
-fn jobs<'a>(suite: &'a Suite, max_depth: u32, cap: u64) -> Vec<Job<'a>> {
+fn jobs(suite: &Suite, max_depth: u32, cap: u64) -> Vec<Job<'_>> {
     jobs_where(suite, |_, d, n| d <= max_depth && (d == 1 || n <= cap))
 }
 
@@ -215,7 +215,7 @@ fn shallow_jobs(suite: &Suite, depth: u32, stride: usize) -> Vec<Job<'_>> {
 }
 
 /// The listed counts `keep(case, depth, nodes)` accepts.
-fn jobs_where<'a>(suite: &'a Suite, keep: impl Fn(&Case, u32, u64) -> bool) -> Vec<Job<'a>> {
+fn jobs_where(suite: &Suite, keep: impl Fn(&Case, u32, u64) -> bool) -> Vec<Job<'_>> {
     suite
         .cases
         .iter()
@@ -239,7 +239,7 @@ fn check_move_lists(suite: &Suite) {
     let mut bad = Vec::new();
     for case in &suite.cases {
         let pos = case.position();
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             let after = pos.after(m).unwrap();
             if pos.gives_check(m) != after.is_check() {
                 bad.push(format!(
@@ -449,7 +449,7 @@ fn random_shallow() {
 // ----- release (deep, ignored) tests ------------------------------------------------------
 
 fn heavy() -> std::sync::MutexGuard<'static, ()> {
-    HEAVY.lock().unwrap_or_else(|e| e.into_inner())
+    HEAVY.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[test]

@@ -329,7 +329,7 @@ fn r7_mangled_input_never_panics() {
     let alphabet = b"{}()[];%$!?\"\n 0123456789.-=+#xOKQRBNabcdefgh*/\\\xc3\xa9";
     for _ in 0..300 {
         let mut bytes = base.clone().into_bytes();
-        for _ in 0..1 + rng.below(12) {
+        for _ in 0..=rng.below(12) {
             let at = rng.below(bytes.len());
             match rng.below(3) {
                 0 => bytes[at] = rng.pick(alphabet),

@@ -67,7 +67,7 @@ fn copy_make_and_incremental_keys() {
         let pos = *h.position();
         assert_eq!(pos.key(), pos.compute_key(), "{}", at(&pos));
         let mut game = h.clone();
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             game.push(m).unwrap();
             let after = *game.position();
             assert_eq!(after.key(), after.compute_key(), "{} {m}", at(&pos));
@@ -89,7 +89,7 @@ fn copy_make_and_incremental_keys() {
             assert_eq!(game.moves(), h.moves());
         }
         // The clocks follow the rules of the move.
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             let after = pos.after(m).unwrap();
             let expected = if pos.is_zeroing(m) {
                 0
@@ -97,7 +97,7 @@ fn copy_make_and_incremental_keys() {
                 pos.halfmove_clock() + 1
             };
             assert_eq!(after.halfmove_clock(), expected, "{} {m}", at(&pos));
-            let full = pos.fullmove_number() + (pos.turn() == Color::Black) as u32;
+            let full = pos.fullmove_number() + u32::from(pos.turn() == Color::Black);
             assert_eq!(after.fullmove_number(), full);
             assert_eq!(after.turn(), !pos.turn());
         }
@@ -146,7 +146,7 @@ fn fen_round_trips() {
 fn san_and_lan_round_trips() {
     walk("san", 5000, |h, _| {
         let pos = *h.position();
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             let s = to_san(&pos, m);
             assert_eq!(parse_san(&pos, &s), Ok(m), "{} {m}: {s}", at(&pos));
             let after = pos.after(m).unwrap();
@@ -218,7 +218,7 @@ fn move_counts_and_legality() {
         castles += moves.iter().filter(|m| m.is_castle()).count();
         en_passants += moves.iter().filter(|m| m.is_en_passant()).count();
         promotions += moves.iter().filter(|m| m.is_promotion()).count();
-        checks += pos.is_check() as usize;
+        checks += usize::from(pos.is_check());
         assert_eq!(moves.len(), pos.count_legal_moves(), "{}", at(&pos));
         // legal_captures is exactly the captures and promotions of legal_moves, in order.
         let tactical: Vec<Move> = moves
@@ -241,7 +241,7 @@ fn move_counts_and_legality() {
         sorted.dedup();
         assert_eq!(sorted.len(), moves.len(), "{}: duplicate moves", at(&pos));
         let us = pos.turn();
-        for &m in moves.iter() {
+        for &m in &moves {
             assert!(pos.is_legal(m));
             assert_eq!(
                 pos.piece_at(m.from()).map(|p| p.color),
@@ -363,7 +363,7 @@ fn positions_with_more_than_256_moves() {
         assert_eq!(moves.len(), n, "{fen}");
         assert_eq!(pos.count_legal_moves(), n);
         assert_eq!(perft(&pos, 1), n as u64);
-        for &m in moves.iter() {
+        for &m in &moves {
             assert!(pos.is_legal(m), "{fen}: {m}");
             assert_eq!(parse_uci(&pos, &m.to_uci()), Ok(m));
             assert_eq!(parse_san(&pos, &to_san(&pos, m)), Ok(m));

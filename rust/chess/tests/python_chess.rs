@@ -1,4 +1,4 @@
-//! Differential test against python-chess (PyPI `chess`, 1.11): `tests/pychess/gen_games.py`
+//! Differential test against python-chess (`PyPI` `chess`, 1.11): `tests/pychess/gen_games.py`
 //! plays seeded random games (biased towards repetitions, en passant, castling, promotions,
 //! mates and the move-count rules) and records, for every position, what python-chess says;
 //! this test replays each game with `History` and compares every field: FEN (both
@@ -212,7 +212,7 @@ fn replays_match(mode: CastlingMode) {
         let e = diffs.entry(field.to_owned()).or_default();
         e.0 += 1;
         if e.1.len() < 3 {
-            let moves: Vec<String> = g.history.moves().iter().map(|m| m.to_string()).collect();
+            let moves: Vec<String> = g.history.moves().iter().map(std::string::ToString::to_string).collect();
             e.1.push(format!(
                 "[{field}] game {} ply {ply}: {what}\n    start {}\n    moves {}\n    now   {}",
                 g.id,
@@ -280,12 +280,12 @@ fn replays_match(mode: CastlingMode) {
                     }
                     for (k, v) in m {
                         if !t.contains_key(k) {
-                            let _ = write!(s, "{k}: python-chess -, shatranj {}; ", v);
+                            let _ = write!(s, "{k}: python-chess -, shatranj {v}; ");
                         }
                     }
                     s
                 }
-                _ => format!("python-chess {}, shatranj {}", theirs, mine),
+                _ => format!("python-chess {theirs}, shatranj {mine}"),
             };
             note(field, g, ply, what);
         }

@@ -43,7 +43,7 @@ fn dests(p: &Position, from: &str) -> Vec<String> {
 }
 
 fn sorted(items: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+    let mut v: Vec<String> = items.iter().map(std::string::ToString::to_string).collect();
     v.sort();
     v
 }
@@ -342,7 +342,7 @@ fn r3_1_no_move_onto_own_piece() {
     ] {
         let p = pos(fen);
         let ours = p.board().by_color(p.turn());
-        for m in p.legal_moves().iter() {
+        for m in &p.legal_moves() {
             assert!(!ours.contains(m.to()) || m.is_castle(), "{fen}: {m}");
         }
     }
@@ -794,7 +794,7 @@ fn r3_8a_king_moves_and_attacked_squares() {
     // R3.8 (R3.8a) (see also the table): the king may not step next to the other king nor onto a
     // square attacked by a pinned piece.
     let p = pos("8/8/8/4k3/8/4K3/8/8 w - - 0 1");
-    for m in p.legal_moves().iter() {
+    for m in &p.legal_moves() {
         assert!(m.to().distance(p.king(Color::Black)) > 1, "{m}");
     }
     let p = pos("4k3/4b3/8/8/6K1/8/8/4R3 w - - 0 1");
@@ -1109,7 +1109,7 @@ fn r3_9_no_move_leaves_or_puts_the_king_in_check() {
     ] {
         let p = pos(fen);
         let us = p.turn();
-        for m in p.legal_moves().iter() {
+        for m in &p.legal_moves() {
             let after = p.after(*m).unwrap();
             assert!(
                 !after.is_attacked_by(us.other(), after.king(us)),
@@ -1138,7 +1138,7 @@ fn r3_9_ways_out_of_check() {
     let p = pos("4k3/8/8/8/8/8/3q4/R3K3 w - - 0 1");
     assert!(p.is_check());
     assert_eq!(sans(&p), sorted(&["Kf1", "Kxd2"]));
-    for m in p.legal_moves().iter() {
+    for m in &p.legal_moves() {
         assert!(
             m.from() == p.king(Color::White) || m.to() == Square::D2,
             "{m}"

@@ -1,4 +1,4 @@
-//! Differential test of [`Setup`] against python-chess (PyPI `chess`, 1.11) on boards no game
+//! Differential test of [`Setup`] against python-chess (`PyPI` `chess`, 1.11) on boards no game
 //! need reach: `tests/pychess/gen_setups.py` builds seeded random setup positions (missing and
 //! extra kings, pawns on the back ranks, rights and en-passant squares as given, standard and
 //! Chess960), loads each as FEN text, and plays random legal moves; this test loads the same

@@ -119,15 +119,14 @@ fn divide_matches_stockfish() {
     let mut sf = stockfish::Stockfish::start(path.clone()).unwrap_or_else(|e| panic!("{e}"));
     let seed = std::env::var("SHATRANJ_SEED")
         .ok()
-        .map(|s| {
+        .map_or(DEFAULT_SEED, |s| {
             let s = s.trim();
             let parsed = match s.strip_prefix("0x") {
                 Some(hex) => u64::from_str_radix(hex, 16),
                 None => s.parse(),
             };
             parsed.unwrap_or_else(|_| panic!("SHATRANJ_SEED={s:?} is not a number"))
-        })
-        .unwrap_or(DEFAULT_SEED);
+        });
     println!(
         "stockfish: {} ({}); seed {seed:#x} (set SHATRANJ_SEED to change)",
         sf.id,
@@ -141,9 +140,9 @@ fn divide_matches_stockfish() {
     let mut specials = [0usize; 3]; // positions whose moves include castling, en passant, promotion
     for (i, pos) in positions.iter().enumerate() {
         let legal = pos.legal_moves();
-        specials[0] += legal.iter().any(|m| m.is_castle()) as usize;
-        specials[1] += legal.iter().any(|m| m.is_en_passant()) as usize;
-        specials[2] += legal.iter().any(|m| m.is_promotion()) as usize;
+        specials[0] += usize::from(legal.iter().any(|m| m.is_castle()));
+        specials[1] += usize::from(legal.iter().any(|m| m.is_en_passant()));
+        specials[2] += usize::from(legal.iter().any(|m| m.is_promotion()));
         let depths: &[u32] = if i % DEEPER_STRIDE == 0 {
             &[DEPTH, DEPTH + 1]
         } else {

@@ -54,12 +54,12 @@ pub struct DatagenArgs {
     /// Plies before this one are not training positions.
     #[arg(long, default_value_t = 16)]
     min_ply: u32,
-    /// Adjudicate a win after WIN_PLIES plies in a row at WIN_CP or more.
+    /// Adjudicate a win after `WIN_PLIES` plies in a row at `WIN_CP` or more.
     #[arg(long, default_value_t = 2000)]
     win_cp: i32,
     #[arg(long, default_value_t = 8)]
     win_plies: u32,
-    /// Adjudicate a draw after DRAW_PLIES plies in a row within ±DRAW_CP, from DRAW_AFTER.
+    /// Adjudicate a draw after `DRAW_PLIES` plies in a row within ±`DRAW_CP`, from `DRAW_AFTER`.
     #[arg(long, default_value_t = 10)]
     draw_cp: i32,
     #[arg(long, default_value_t = 10)]
@@ -137,7 +137,7 @@ fn recipe(a: &DatagenArgs) -> String {
 
 fn config(a: &DatagenArgs, evaluation: Evaluation) -> DatagenConfig {
     let threads = match a.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         n => n,
     };
     DatagenConfig {

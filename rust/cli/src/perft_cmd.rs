@@ -94,7 +94,7 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
         None => Position::new(),
     };
     let threads = if args.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
     } else {
         usize::from(args.threads)
     };
@@ -256,7 +256,7 @@ fn report_partial(pos: &Position, monitor: &PerftMonitor, elapsed: Duration) {
         100.0 * monitor.fraction_done(),
         if finished.is_empty() { "" } else { ":" }
     );
-    for m in pos.legal_moves().iter() {
+    for m in &pos.legal_moves() {
         if let Some((_, n)) = finished.iter().find(|(f, _)| f == m) {
             let _ = writeln!(err, "{m}: {n}");
         }

@@ -512,7 +512,7 @@ struct Counts {
 pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
     let limits = limits(&args)?;
     let threads = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         n => n,
     };
     let source = match (limits, &args.engine) {

@@ -11,7 +11,7 @@
 //! a file.
 //!
 //! The file is written with the `parquet` crate's column writers (no arrow): one OPTIONAL
-//! column per table column, INT64, INT32, DOUBLE or BYTE_ARRAY with the STRING logical type
+//! column per table column, INT64, INT32, DOUBLE or `BYTE_ARRAY` with the STRING logical type
 //! (pyarrow reads them as int64, int32, float64 and string, the types of Python's tables),
 //! zstd-compressed pages. The same CSV gives the same bytes.
 

@@ -22,7 +22,7 @@ use shatranj_engine::review::{Eval, GameReview, is_standard_start};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-/// A column's type: Parquet's INT64, INT32, DOUBLE or UTF-8 BYTE_ARRAY (pyarrow's int64,
+/// A column's type: Parquet's INT64, INT32, DOUBLE or UTF-8 `BYTE_ARRAY` (pyarrow's int64,
 /// int32, float64 and string). Every column may be null.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -204,8 +204,8 @@ pub fn move_rows(game: u64, review: &GameReview) -> String {
             opt(m.win_before),
             opt(m.win_after),
             opt(m.accuracy),
-            opt(m.judgement().map(|j| j.name())),
-            opt(m.judgement().map(|j| j.nag())),
+            opt(m.judgement().map(shatranj_engine::review::Judgement::name)),
+            opt(m.judgement().map(shatranj_engine::review::Judgement::nag)),
             field(&shatranj_engine::review::advice_comment(m)),
             opt(m.depth),
             opt(m.nodes),
@@ -258,7 +258,7 @@ pub fn game_row(index: u64, game: &PgnGame, review: &GameReview, engine: Option<
         opt(review.acpl[1]),
     ]);
     for side in review.counts {
-        cols.extend(side.iter().map(|n| n.to_string()));
+        cols.extend(side.iter().map(std::string::ToString::to_string));
     }
     cols.push(field(engine.unwrap_or("")));
     cols.push(field(&fen));

@@ -41,12 +41,12 @@ pub struct TrainArgs {
     epochs: u32,
     #[arg(long, default_value_t = 16384)]
     batch: usize,
-    /// Starting learning rate (a cosine falls to LR · FINAL_LR).
+    /// Starting learning rate (a cosine falls to LR · `FINAL_LR`).
     #[arg(long, default_value_t = 1e-3)]
     lr: f32,
     #[arg(long, default_value_t = 0.01)]
     final_lr: f32,
-    /// AdamW weight decay.
+    /// `AdamW` weight decay.
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
     /// Weight of the game result in the target (the rest is the search score).

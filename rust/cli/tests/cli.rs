@@ -166,18 +166,15 @@ fn uci_session(script: &str, until: &str, timeout: std::time::Duration) -> Strin
     let mut out = String::new();
     loop {
         let left = timeout.saturating_sub(start.elapsed());
-        match rx.recv_timeout(left) {
-            Ok(line) => {
-                out.push_str(&line);
-                out.push('\n');
-                if line.starts_with(until) {
-                    break;
-                }
+        if let Ok(line) = rx.recv_timeout(left) {
+            out.push_str(&line);
+            out.push('\n');
+            if line.starts_with(until) {
+                break;
             }
-            Err(_) => {
-                let _ = child.kill();
-                panic!("no '{until}' within {timeout:?}; got:\n{out}");
-            }
+        } else {
+            let _ = child.kill();
+            panic!("no '{until}' within {timeout:?}; got:\n{out}");
         }
     }
     let _ = stdin.write_all(b"quit\n");
@@ -502,7 +499,7 @@ fn train_writes_the_scale_it_is_asked_for() {
 }
 
 /// Opening the GPU without a display leaves no driver noise on stderr (Mesa's
-/// "XDG_RUNTIME_DIR is invalid" from its window-system code).
+/// "`XDG_RUNTIME_DIR` is invalid" from its window-system code).
 #[test]
 fn opening_the_gpu_is_quiet() {
     let o = Command::new(env!("CARGO_BIN_EXE_shatranj"))

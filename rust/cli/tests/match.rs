@@ -155,7 +155,7 @@ fn faulty_match(name: &str, on_go: &str, limits: &[&str], reason: &str, terminat
         "name=ours".to_owned(),
         "-each".to_owned(),
     ];
-    args.extend(limits.iter().map(|l| l.to_string()));
+    args.extend(limits.iter().map(std::string::ToString::to_string));
     args.extend(
         [
             "-rounds",

@@ -534,7 +534,7 @@ mod plain {
             let weighted =
                 m.iter().map(|(a, w)| a * w).sum::<f64>() / m.iter().map(|(_, w)| w).sum::<f64>();
             let harmonic = m.len() as f64 / m.iter().map(|(a, _)| 1.0 / a.max(1.0)).sum::<f64>();
-            (weighted + harmonic) / 2.0
+            f64::midpoint(weighted, harmonic)
         })
     }
 }
@@ -637,7 +637,7 @@ fn from_comments_judges_and_scores_as_lichess_defines() {
         }
         for side in 0..2 {
             let l = &losses[side];
-            let mean = l.iter().sum::<i32>() as f64 / l.len() as f64;
+            let mean = f64::from(l.iter().sum::<i32>()) / l.len() as f64;
             assert_eq!(row[acpl + side], ((mean + 0.5).floor() as i64).to_string());
         }
     }
@@ -739,7 +739,7 @@ fn stockfish_reviews_deterministically_at_fixed_nodes() {
 }
 
 /// A fake UCI engine that answers everything with a score and no move, and crashes (or,
-/// with FAKE_MODE=hang, stops answering) when the position holds FAKE_ON.
+/// with `FAKE_MODE=hang`, stops answering) when the position holds `FAKE_ON`.
 const FAKE_ENGINE: &str = r#"#!/bin/sh
 while IFS= read -r line; do
   case "$line" in

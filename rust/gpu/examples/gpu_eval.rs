@@ -38,7 +38,7 @@ struct Args {
     latency_calls: usize,
     eval_file: String,
     /// Only the GPU from compact records (`gpu-compact` and its counters): the eval-from-array
-    /// step of benchmarks/gpu_device_check.sh.
+    /// step of `benchmarks/gpu_device_check.sh`.
     array_only: bool,
 }
 
@@ -55,7 +55,7 @@ fn parse_args() -> Result<Args, String> {
         let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
             "--max-batch" => {
-                args.max_batch = value()?.parse().map_err(|e| format!("--max-batch: {e}"))?
+                args.max_batch = value()?.parse().map_err(|e| format!("--max-batch: {e}"))?;
             }
             "--min-time" => {
                 let s: f64 = value()?.parse().map_err(|e| format!("--min-time: {e}"))?;
@@ -64,7 +64,7 @@ fn parse_args() -> Result<Args, String> {
             "--latency-calls" => {
                 args.latency_calls = value()?
                     .parse()
-                    .map_err(|e| format!("--latency-calls: {e}"))?
+                    .map_err(|e| format!("--latency-calls: {e}"))?;
             }
             "--eval-file" => args.eval_file = value()?,
             "--array-only" => args.array_only = true,

@@ -40,7 +40,7 @@ fn main() {
                 time_limit = args
                     .next()
                     .and_then(|s| s.parse::<f64>().ok())
-                    .map(Duration::from_secs_f64)
+                    .map(Duration::from_secs_f64);
             }
             "--cpu-threads" => cpu_threads = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             d => depths.push(d.parse::<u32>().unwrap_or_else(|_| {

@@ -4,7 +4,7 @@
 //! engine's batch back ends take) are converted on the way, tile by tile, straight into the
 //! mapped memory the device copies from: no intermediate vector, and no thread left idle
 //! while one converts (a single core converts a few hundred million records a second, below
-//! what a PCIe 5 link carries at 32 bytes a record). Compact positions are copied as they are.
+//! what a `PCIe` 5 link carries at 32 bytes a record). Compact positions are copied as they are.
 
 use rayon::prelude::*;
 use shatranj_engine::eval::PackedPosition;

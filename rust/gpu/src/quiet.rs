@@ -45,20 +45,24 @@ mod unix {
     static LOCK: Mutex<()> = Mutex::new(());
 
     pub fn quietly<T>(f: impl FnOnce() -> T) -> T {
-        let _guard = LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        let _guard = LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let _ = std::io::stderr().flush();
         let mut fds: [RawFd; 2] = [-1, -1];
         // SAFETY: plain POSIX calls on descriptors this function owns; every failure leaves
         // descriptor 2 as it was and just runs `f` unfiltered.
         let saved = unsafe { libc::dup(2) };
+        // SAFETY: `fds` is a live array of the two descriptors `pipe` writes.
         if saved < 0 || unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
             if saved >= 0 {
+                // SAFETY: `saved` is the descriptor `dup` just opened for us; nothing else holds it.
                 unsafe { libc::close(saved) };
             }
             return f();
         }
         let [read_end, write_end] = fds;
+        // SAFETY: both descriptors are open; on failure descriptor 2 is unchanged.
         if unsafe { libc::dup2(write_end, 2) } < 0 {
+            // SAFETY: the three descriptors were opened above by this function and are closed once.
             unsafe {
                 libc::close(read_end);
                 libc::close(write_end);
@@ -66,6 +70,7 @@ mod unix {
             }
             return f();
         }
+        // SAFETY: descriptor 2 now holds the pipe's write end; this copy is ours to close.
         unsafe { libc::close(write_end) };
         // SAFETY: `read_end` is ours and open; the File owns and closes it.
         let mut reader = unsafe { std::fs::File::from_raw_fd(read_end) };
@@ -76,6 +81,7 @@ mod unix {
         });
         let value = f();
         // Descriptor 2 back: the pipe's last writer closes, so the drain thread finishes.
+        // SAFETY: `saved` is the open copy of the original descriptor 2, closed once here.
         unsafe {
             libc::dup2(saved, 2);
             libc::close(saved);

@@ -34,7 +34,7 @@ fn network_with(
 ) -> Arc<Network> {
     let mut g = SplitMix64::new(seed);
     let mut r = |max: i32| (g.below(2 * max as usize + 1) as i32 - max) as i16;
-    let limit = (i16::MAX as i32 / quantisation.qa).min(127);
+    let limit = (i32::from(i16::MAX) / quantisation.qa).min(127);
     let fw = (0..INPUTS * hidden).map(|_| r(500)).collect();
     let fb = (0..hidden).map(|_| r(3000)).collect();
     let n = buckets.count();

@@ -53,7 +53,7 @@
 //!
 //! The decoder and the probing algorithm are a port of Fathom (jdart1/Fathom, MIT: Ronald de
 //! Man, basil00, Jon Dart), with its notice in `table.rs` and `probe.rs`; the move generation
-//! is shatranj-chess's own. The crates.io crate `pyrrhic-rs` 0.2.0 (a C2Rust transliteration of
+//! is shatranj-chess's own. The crates.io crate `pyrrhic-rs` 0.2.0 (a `C2Rust` transliteration of
 //! Pyrrhic, Fathom's descendant) was measured first and not taken: it was exact on the
 //! 200-position `endgame.epd` set and on 2,000 random positions, but a truncated file made it
 //! overflow the stack, a damaged header made it panic and a 3-byte file was read past its end;

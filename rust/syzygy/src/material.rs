@@ -41,7 +41,7 @@ impl Material {
 
     /// Parses a table name such as `KQvKR`: the left side is White's, the right Black's.
     /// `None` unless each side has exactly one king, only the letters KQRBNP appear, and
-    /// there is at least one piece besides the kings (KvK has no file).
+    /// there is at least one piece besides the kings (`KvK` has no file).
     pub(crate) fn from_name(name: &str) -> Option<Material> {
         let (white, black) = name.split_once('v')?;
         let mut counts = [[0u8; 6]; 2];
@@ -94,7 +94,7 @@ impl Material {
     pub(crate) fn key(&self) -> u64 {
         let mut key = 0u64;
         for (i, &c) in self.counts.iter().flatten().enumerate() {
-            key |= (c as u64 & 0xf) << (4 * i);
+            key |= (u64::from(c) & 0xf) << (4 * i);
         }
         key
     }
@@ -106,7 +106,7 @@ impl Material {
         for color in Color::ALL {
             let ours = board.by_color(color);
             for role in Role::ALL {
-                let c = (ours & board.by_role(role)).count() as u64;
+                let c = u64::from((ours & board.by_role(role)).count());
                 key |= (c & 0xf) << (4 * (color as usize * 6 + role as usize - 1));
             }
         }

@@ -177,7 +177,7 @@ impl Tablebase {
         refuse_castling(pos)?;
         let cnt50 = pos.halfmove_clock().min(1000) as i32;
         let mut out = Vec::new();
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             let after = play(pos, m);
             let mut v = if pos.is_zeroing(m) {
                 // The move resets the clock: its DTZ is -101/-1/0/1/101.
@@ -226,7 +226,7 @@ impl Tablebase {
         refuse_castling(pos)?;
         const WDL_TO_RANK: [i32; 5] = [-1000, -899, 0, 899, 1000];
         let mut out = Vec::new();
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             let mut v = -self.wdl(&play(pos, m))?.0;
             if !use_rule50 {
                 v = 2 * v.signum();
@@ -252,7 +252,7 @@ impl Tablebase {
     /// Fathom's `probe_ab`: alpha-beta over captures, for positions without en passant
     /// rights (a capture never leaves any).
     fn probe_ab(&self, pos: &Position, mut alpha: i32, beta: i32) -> Result<i32, SyzygyError> {
-        for &m in pos.legal_captures().iter() {
+        for &m in &pos.legal_captures() {
             if !pos.is_capture(m) {
                 continue; // a promotion without a capture
             }
@@ -276,7 +276,7 @@ impl Tablebase {
         // en passant captures where they do better.
         let mut best_cap = -3;
         let mut best_ep = -3;
-        for &m in pos.legal_captures().iter() {
+        for &m in &pos.legal_captures() {
             if !pos.is_capture(m) {
                 continue;
             }
@@ -329,7 +329,7 @@ impl Tablebase {
         let moves = pos.legal_moves();
         // Winning: a pawn move that keeps the win zeroes at once.
         if wdl > 0 {
-            for &m in moves.iter() {
+            for &m in &moves {
                 if pos.moved_role(m) != Some(Role::Pawn) || pos.is_capture(m) {
                     continue;
                 }
@@ -357,7 +357,7 @@ impl Tablebase {
             // side gets -1.
             WDL_TO_DTZ[(wdl + 2) as usize]
         };
-        for &m in moves.iter() {
+        for &m in &moves {
             if pos.is_capture(m) || pos.moved_role(m) == Some(Role::Pawn) {
                 continue;
             }

@@ -520,7 +520,7 @@ impl Table {
             if split {
                 sides[1].push(enc_info(b, pos, 4, t, layout)?);
             }
-            pos += layout.num + 1 + more_pawns as usize;
+            pos += layout.num + 1 + usize::from(more_pawns);
         }
         pos += pos & 1;
 
@@ -586,7 +586,7 @@ impl Table {
             let at = *pos;
             let end = (at as u64)
                 .checked_add(by)
-                .filter(|&e| e <= usize::MAX as u64)
+                .filter(|&e| usize::try_from(e).is_ok())
                 .ok_or(Defect::bad(at, "section size overflows"))?;
             if end > b.len() as u64 {
                 return Err(Defect::Short { needed: end });
@@ -697,9 +697,26 @@ impl Table {
                 Ok(i)
             };
 
-        let (ei, t) = if !layout.has_pawns {
+        let (ei, t) = if layout.has_pawns {
+            let mirror = if flip { 0x38 } else { 0 };
+            let mut i = fill(&self.sides[0][0], &mut p, 0, mirror)?;
+            let t = leading_pawn(&mut p, layout);
+            if self.kind == Kind::Dtz && (self.dtz_flags[t] & 1 != 0) != bside && !layout.symmetric
+            {
+                return Ok(Probed::OtherSide);
+            }
             let ei = match self.kind {
-                Kind::Wdl => self.sides[bside as usize].first(),
+                Kind::Wdl => self.sides[usize::from(bside)].get(t),
+                Kind::Dtz => self.sides[0].get(t),
+            }
+            .ok_or(Defect::bad(4, "the table does not hold this side to move"))?;
+            while i < layout.num {
+                i = fill(ei, &mut p, i, mirror)?;
+            }
+            (ei, t)
+        } else {
+            let ei = match self.kind {
+                Kind::Wdl => self.sides[usize::from(bside)].first(),
                 Kind::Dtz => self.sides[0].first(),
             }
             .ok_or(Defect::bad(4, "the table does not hold this side to move"))?;
@@ -712,23 +729,6 @@ impl Table {
                 i = fill(ei, &mut p, i, 0)?;
             }
             (ei, 0)
-        } else {
-            let mirror = if flip { 0x38 } else { 0 };
-            let mut i = fill(&self.sides[0][0], &mut p, 0, mirror)?;
-            let t = leading_pawn(&mut p, layout);
-            if self.kind == Kind::Dtz && (self.dtz_flags[t] & 1 != 0) != bside && !layout.symmetric
-            {
-                return Ok(Probed::OtherSide);
-            }
-            let ei = match self.kind {
-                Kind::Wdl => self.sides[bside as usize].get(t),
-                Kind::Dtz => self.sides[0].get(t),
-            }
-            .ok_or(Defect::bad(4, "the table does not hold this side to move"))?;
-            while i < layout.num {
-                i = fill(ei, &mut p, i, mirror)?;
-            }
-            (ei, t)
         };
         let idx = encode(&mut p[..layout.num], ei, layout)?;
         let w = decompress(&ei.pairs, b, idx, ei.size)?;
@@ -738,7 +738,7 @@ impl Table {
                 if w[0] > 4 {
                     return Err(Defect::bad(0, "WDL value out of range"));
                 }
-                Ok(Probed::Value(w[0] as i32 - 2))
+                Ok(Probed::Value(i32::from(w[0]) - 2))
             }
             Kind::Dtz => {
                 let flags = self.dtz_flags[t];
@@ -786,9 +786,9 @@ fn enc_info(
     let n_pieces = layout.num;
     let file_enc = layout.has_pawns;
     let more_pawns = file_enc && layout.pawns[1] > 0;
-    let header = slice(b, at, n_pieces + 1 + more_pawns as usize)?;
+    let header = slice(b, at, n_pieces + 1 + usize::from(more_pawns))?;
     let nibble = |x: u8| (x >> shift) & 0x0f;
-    let pieces: Vec<u8> = header[1 + more_pawns as usize..]
+    let pieces: Vec<u8> = header[1 + usize::from(more_pawns)..]
         .iter()
         .map(|&x| nibble(x))
         .collect();
@@ -846,15 +846,15 @@ fn enc_info(
             let lead = norm[0] as usize;
             factor[lead] = f;
             f = f
-                .checked_mul(subfactor(norm[lead] as u64, 48 - lead as u64).ok_or(bad)?)
+                .checked_mul(subfactor(u64::from(norm[lead]), 48 - lead as u64).ok_or(bad)?)
                 .ok_or(bad)?;
             set_order2 = true;
         } else {
             factor[k] = f;
             f = f
-                .checked_mul(subfactor(norm[k] as u64, n).ok_or(bad)?)
+                .checked_mul(subfactor(u64::from(norm[k]), n).ok_or(bad)?)
                 .ok_or(bad)?;
-            n -= norm[k] as u64;
+            n -= u64::from(norm[k]);
             k += norm[k] as usize;
         }
         i += 1;
@@ -920,12 +920,12 @@ fn setup_pairs(
         return Ok((Pairs::Const([value, 0]), [0; 3], flags));
     }
     let head = slice(b, at, 10)?;
-    let block_size = head[1] as u32;
-    let idx_bits = head[2] as u32;
-    let real_num_blocks = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as u64;
-    let num_blocks = real_num_blocks + head[3] as u64;
-    let max_len = head[8] as u32;
-    let min_len = head[9] as u32;
+    let block_size = u32::from(head[1]);
+    let idx_bits = u32::from(head[2]);
+    let real_num_blocks = u64::from(u32::from_le_bytes([head[4], head[5], head[6], head[7]]));
+    let num_blocks = real_num_blocks + u64::from(head[3]);
+    let max_len = u32::from(head[8]);
+    let min_len = u32::from(head[9]);
     if min_len == 0 || max_len < min_len || max_len > 64 {
         return Err(Defect::bad(at + 8, "Huffman code lengths out of range"));
     }
@@ -959,13 +959,13 @@ fn setup_pairs(
     let sym_len = symbol_lengths(pat, num_syms).map_err(|what| Defect::bad(sym_pat, what))?;
 
     let offsets = slice(b, offset, 2 * h)?;
-    let off = |i: usize| u16::from_le_bytes([offsets[2 * i], offsets[2 * i + 1]]) as u64;
+    let off = |i: usize| u64::from(u16::from_le_bytes([offsets[2 * i], offsets[2 * i + 1]]));
     let mut base = vec![0u64; h];
     for i in (0..h - 1).rev() {
         base[i] = base[i + 1].wrapping_add(off(i)).wrapping_sub(off(i + 1)) / 2;
     }
     for (i, v) in base.iter_mut().enumerate() {
-        *v = shl(*v, 64 - (min_len as u64 + i as u64));
+        *v = shl(*v, 64 - (u64::from(min_len) + i as u64));
     }
 
     Ok((
@@ -1070,58 +1070,7 @@ fn encode(p: &mut [u8], ei: &EncInfo, layout: &Layout) -> Result<u64, Defect> {
     }
     let mut idx: u64;
     let mut k: usize;
-    if !layout.has_pawns {
-        if p[0] & 0x20 != 0 {
-            for s in p.iter_mut() {
-                *s ^= 0x38;
-            }
-        }
-        let lead = if layout.kk_enc { 2 } else { 3 };
-        for i in 0..n {
-            let d = OFF_DIAG[p[i] as usize];
-            if d != 0 {
-                if d > 0 && i < lead {
-                    for s in p.iter_mut() {
-                        *s = FLIP_DIAG[*s as usize];
-                    }
-                }
-                break;
-            }
-        }
-        let (p0, p1) = (p[0] as usize, p[1] as usize);
-        if layout.kk_enc {
-            let v = KK_IDX[TRIANGLE[p0] as usize][p1];
-            if v < 0 {
-                return Err(bad("the kings stand where no table index exists"));
-            }
-            idx = v as u64;
-            k = 2;
-        } else {
-            let p2 = p[2] as usize;
-            let s1 = (p1 > p0) as usize;
-            let s2 = (p2 > p0) as usize + (p2 > p1) as usize;
-            idx = if OFF_DIAG[p0] != 0 {
-                TRIANGLE[p0] as usize * 63 * 62 + (p1 - s1) * 62 + (p2 - s2)
-            } else if OFF_DIAG[p1] != 0 {
-                6 * 63 * 62 + DIAG[p0] as usize * 28 * 62 + LOWER[p1] as usize * 62 + p2 - s2
-            } else if OFF_DIAG[p2] != 0 {
-                6 * 63 * 62
-                    + 4 * 28 * 62
-                    + DIAG[p0] as usize * 7 * 28
-                    + (DIAG[p1] as usize - s1) * 28
-                    + LOWER[p2] as usize
-            } else {
-                6 * 63 * 62
-                    + 4 * 28 * 62
-                    + 4 * 7 * 28
-                    + DIAG[p0] as usize * 7 * 6
-                    + (DIAG[p1] as usize - s1) * 6
-                    + (DIAG[p2] as usize - s2)
-            } as u64;
-            k = 3;
-        }
-        idx = idx.wrapping_mul(ei.factor[0]);
-    } else {
+    if layout.has_pawns {
         let lead = layout.pawns[0];
         for i in 1..lead {
             for j in i + 1..lead {
@@ -1153,6 +1102,57 @@ fn encode(p: &mut [u8], ei: &EncInfo, layout: &Layout) -> Result<u64, Defect> {
             idx = idx.wrapping_add(s.wrapping_mul(ei.factor[k]));
             k = t;
         }
+    } else {
+        if p[0] & 0x20 != 0 {
+            for s in p.iter_mut() {
+                *s ^= 0x38;
+            }
+        }
+        let lead = if layout.kk_enc { 2 } else { 3 };
+        for i in 0..n {
+            let d = OFF_DIAG[p[i] as usize];
+            if d != 0 {
+                if d > 0 && i < lead {
+                    for s in p.iter_mut() {
+                        *s = FLIP_DIAG[*s as usize];
+                    }
+                }
+                break;
+            }
+        }
+        let (p0, p1) = (p[0] as usize, p[1] as usize);
+        if layout.kk_enc {
+            let v = KK_IDX[TRIANGLE[p0] as usize][p1];
+            if v < 0 {
+                return Err(bad("the kings stand where no table index exists"));
+            }
+            idx = v as u64;
+            k = 2;
+        } else {
+            let p2 = p[2] as usize;
+            let s1 = usize::from(p1 > p0);
+            let s2 = usize::from(p2 > p0) + usize::from(p2 > p1);
+            idx = if OFF_DIAG[p0] != 0 {
+                TRIANGLE[p0] as usize * 63 * 62 + (p1 - s1) * 62 + (p2 - s2)
+            } else if OFF_DIAG[p1] != 0 {
+                6 * 63 * 62 + DIAG[p0] as usize * 28 * 62 + LOWER[p1] as usize * 62 + p2 - s2
+            } else if OFF_DIAG[p2] != 0 {
+                6 * 63 * 62
+                    + 4 * 28 * 62
+                    + DIAG[p0] as usize * 7 * 28
+                    + (DIAG[p1] as usize - s1) * 28
+                    + LOWER[p2] as usize
+            } else {
+                6 * 63 * 62
+                    + 4 * 28 * 62
+                    + 4 * 7 * 28
+                    + DIAG[p0] as usize * 7 * 6
+                    + (DIAG[p1] as usize - s1) * 6
+                    + (DIAG[p2] as usize - s2)
+            } as u64;
+            k = 3;
+        }
+        idx = idx.wrapping_mul(ei.factor[0]);
     }
 
     while k < n {
@@ -1198,14 +1198,14 @@ fn decompress(pairs: &Pairs, b: &[u8], idx: u64, size: u64) -> Result<[u8; 2], D
     }
     let mut lit_idx = (idx & ((1u64 << d.idx_bits) - 1)) as i64 - (1i64 << (d.idx_bits - 1));
     let entry = d.index_table + 6 * main_idx as usize;
-    let mut block = u32_le(b, entry)? as u64;
-    lit_idx += u16_le(b, entry + 4)? as i64;
+    let mut block = u64::from(u32_le(b, entry)?);
+    lit_idx += i64::from(u16_le(b, entry + 4)?);
 
     let size_of = |block: u64| -> Result<i64, Defect> {
         if block >= d.num_blocks {
             return Err(Defect::bad(d.size_table, "block outside the size table"));
         }
-        Ok(u16_le(b, d.size_table + 2 * block as usize)? as i64)
+        Ok(i64::from(u16_le(b, d.size_table + 2 * block as usize)?))
     };
     if lit_idx < 0 {
         while lit_idx < 0 {
@@ -1226,7 +1226,7 @@ fn decompress(pairs: &Pairs, b: &[u8], idx: u64, size: u64) -> Result<[u8; 2], D
     }
 
     let mut ptr = d.data + ((block as usize) << d.block_size);
-    let min_len = d.min_len as u64;
+    let min_len = u64::from(d.min_len);
     let mut code = be_padded::<8>(b, ptr);
     ptr += 8;
     let mut bit_cnt = 0u64;
@@ -1238,13 +1238,13 @@ fn decompress(pairs: &Pairs, b: &[u8], idx: u64, size: u64) -> Result<[u8; 2], D
             l += 1;
         }
         let len = min_len + l as u64;
-        let first = u16_le(b, d.offset + 2 * l)? as u64;
+        let first = u64::from(u16_le(b, d.offset + 2 * l)?);
         let s = first + shr(code - d.base[l], 64 - len);
         if s >= d.num_syms as u64 {
             return Err(Defect::bad(d.offset, "Huffman code decodes to no symbol"));
         }
         sym = s as usize;
-        let run = d.sym_len[sym] as i64 + 1;
+        let run = i64::from(d.sym_len[sym]) + 1;
         if lit_idx < run {
             break;
         }
@@ -1261,7 +1261,7 @@ fn decompress(pairs: &Pairs, b: &[u8], idx: u64, size: u64) -> Result<[u8; 2], D
     while d.sym_len[sym] != 0 {
         let w = &b[d.sym_pat + 3 * sym..d.sym_pat + 3 * sym + 3];
         let s1 = ((w[1] as usize & 0xf) << 8) | w[0] as usize;
-        let run = d.sym_len[s1] as i64 + 1;
+        let run = i64::from(d.sym_len[s1]) + 1;
         if lit_idx < run {
             sym = s1;
         } else {

@@ -58,7 +58,7 @@ impl Hasher for KeyHasher {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
         }
     }
     fn write_u64(&mut self, x: u64) {
@@ -67,7 +67,7 @@ impl Hasher for KeyHasher {
 }
 
 impl Tablebase {
-    /// A tablebase with no tables: every probe but KvK answers
+    /// A tablebase with no tables: every probe but `KvK` answers
     /// [`SyzygyError::MissingTable`].
     pub fn new() -> Tablebase {
         Tablebase::default()
@@ -319,7 +319,7 @@ impl Tablebase {
 
 impl Tablebase {
     /// Fails unless the tablebase has the position's own `kind` file (or the position is
-    /// KvK, which needs none). Probes check it first, as python-chess does, so that a
+    /// `KvK`, which needs none). Probes check it first, as python-chess does, so that a
     /// position beyond the tables is a missing table even where a capture would decide it.
     pub(crate) fn require(&self, pos: &Position, kind: Kind) -> Result<(), SyzygyError> {
         let key = Material::key_of_board(pos.board());

@@ -26,10 +26,10 @@ fn strength(side: &str) -> Vec<usize> {
 fn material_name(p: &Position) -> String {
     let fen = p.board().board_fen();
     let order = |c: &char| "KQRBNP".find(*c).unwrap();
-    let mut white: Vec<char> = fen.chars().filter(|c| c.is_ascii_uppercase()).collect();
+    let mut white: Vec<char> = fen.chars().filter(char::is_ascii_uppercase).collect();
     let mut black: Vec<char> = fen
         .chars()
-        .filter(|c| c.is_ascii_lowercase())
+        .filter(char::is_ascii_lowercase)
         .map(|c| c.to_ascii_uppercase())
         .collect();
     white.sort_by_key(order);
@@ -181,7 +181,7 @@ fn every_header_byte_flipped() {
                 let what = format!("{file} byte {at} ^ {mask:#x}");
                 let r = install_and_probe(&mut tb, &file, damaged, ps, &what);
                 assert!(r || at >= 4, "{what}: not reported");
-                reported += r as usize;
+                reported += usize::from(r);
                 flips += 1;
             }
         }
@@ -228,7 +228,7 @@ fn random_damage_never_panics() {
         }
         let mut d = bytes.clone();
         let mut log = Vec::new();
-        for _ in 0..1 + rng.below(3) {
+        for _ in 0..=rng.below(3) {
             // Most damage lands in the first kilobyte, where the structure is.
             let hot = if rng.below(4) == 0 {
                 d.len()
@@ -281,7 +281,7 @@ fn random_damage_never_panics() {
         match catch_unwind(AssertUnwindSafe(|| {
             install_and_probe(&mut tb, file, d, &by_table[stem][..6], &what)
         })) {
-            Ok(r) => reported += r as usize,
+            Ok(r) => reported += usize::from(r),
             Err(panic) => {
                 eprintln!("panic in {what}");
                 resume_unwind(panic);

@@ -1,7 +1,7 @@
 //! Exact values: python-chess's `data/endgame.epd` (200 positions), the vectors of its tests,
 //! and 2,000 random positions with python-chess's answers (`data/pychess_seed1.txt`, made by
 //! `tests/pychess/gen_syzygy.py`; the ignored `python_chess` test draws as many as asked).
-//! Also the API's edges: castling rights, KvK, missing tables, threads.
+//! Also the API's edges: castling rights, `KvK`, missing tables, threads.
 
 use shatranj_chess::Position;
 use shatranj_syzygy::{SyzygyError, Tablebase, Wdl};

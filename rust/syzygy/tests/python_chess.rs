@@ -1,4 +1,4 @@
-//! Differential test against python-chess's `chess.syzygy` (PyPI `chess` 1.11, GPL-3, run as
+//! Differential test against python-chess's `chess.syzygy` (`PyPI` `chess` 1.11, GPL-3, run as
 //! a separate program: an oracle, never a source). `tests/pychess/gen_syzygy.py` draws
 //! seeded random legal positions from every table in `data/syzygy/regular` (both colourings,
 //! both sides to move, one in twenty with an en-passant square) and prints python-chess's WDL
@@ -103,12 +103,12 @@ fn random_positions_match_python_chess() {
             ));
         }
         n += 1;
-        with_ep += p.ep_square().is_some() as usize;
+        with_ep += usize::from(p.ep_square().is_some());
         let board = fen.split(' ').next().unwrap();
-        let mut white: Vec<char> = board.chars().filter(|c| c.is_ascii_uppercase()).collect();
+        let mut white: Vec<char> = board.chars().filter(char::is_ascii_uppercase).collect();
         let mut black: Vec<char> = board
             .chars()
-            .filter(|c| c.is_ascii_lowercase())
+            .filter(char::is_ascii_lowercase)
             .map(|c| c.to_ascii_uppercase())
             .collect();
         let order = |c: &char| "KQRBNP".find(*c).unwrap();

@@ -231,7 +231,7 @@ mod tests {
         };
         let sorted = |s: &Sample| {
             let mut v = s.white[..usize::from(s.count)].to_vec();
-            v.sort();
+            v.sort_unstable();
             v
         };
         let a = sample("4k3/1p6/8/8/8/8/6P1/R3K3 b - - 0 1").mirrored();
@@ -254,11 +254,11 @@ mod tests {
         let (w, b) = active_features(&pos);
         let sorted = |v: &[u16]| {
             let mut v: Vec<usize> = v[..n].iter().map(|&f| usize::from(f)).collect();
-            v.sort();
+            v.sort_unstable();
             v
         };
         let sorted_usize = |mut v: Vec<usize>| {
-            v.sort();
+            v.sort_unstable();
             v
         };
         assert_eq!(sorted(&us), sorted_usize(b));

@@ -1,9 +1,9 @@
 //! # shatranj-train: the network trainer
 //!
-//! Trains the engine's (768 → H) × 2 → 1 SCReLU network ([`shatranj_engine::nnue`]) on the
+//! Trains the engine's (768 → H) × 2 → 1 `SCReLU` network ([`shatranj_engine::nnue`]) on the
 //! CPU from `shatranj datagen`'s shards: f32 weights, a sparse first layer (a sample touches
 //! only its ≈ 30 active rows per view, forward and backward), mini-batches spread over
-//! rayon's threads, AdamW with a cosine learning-rate schedule, and a target that blends the
+//! rayon's threads, `AdamW` with a cosine learning-rate schedule, and a target that blends the
 //! game's result with the search's score ([`model`]). Checkpoints resume exactly; the
 //! result is quantised into the engine's file format and checked against the float network.
 //! [`TrainJob`] is the policy `shatranj train` runs: checkpoints, keep-best, the file's SCALE.

@@ -113,7 +113,7 @@ impl Params {
     pub fn quantise(&self, q: Quantisation) -> Result<Network, NetError> {
         let qa = q.qa as f32;
         let qb = q.qb as f32;
-        let to_i16 = |v: f32| v.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        let to_i16 = |v: f32| v.round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
         let fw = self.w1().iter().map(|&v| to_i16(v * qa)).collect();
         let fb = self.b1().iter().map(|&v| to_i16(v * qa)).collect();
         let ow = self.w2().iter().map(|&v| to_i16(v * qb)).collect();
@@ -341,8 +341,8 @@ mod tests {
             plus.values[i] += eps;
             let mut minus = p.clone();
             minus.values[i] -= eps;
-            let numeric = (sample_loss(&plus, &s, loss, &mut scratch)
-                - sample_loss(&minus, &s, loss, &mut scratch))
+            let numeric = (sample_loss(&plus, s, loss, &mut scratch)
+                - sample_loss(&minus, s, loss, &mut scratch))
                 / (2.0 * eps);
             let analytic = g.values[i];
             assert!(

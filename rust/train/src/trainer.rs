@@ -1,4 +1,4 @@
-//! The training loop: shuffled mini-batches over rayon's threads, AdamW with a cosine
+//! The training loop: shuffled mini-batches over rayon's threads, `AdamW` with a cosine
 //! learning-rate schedule, a validation loss per epoch, and checkpoints that a later run
 //! resumes from exactly where a stop left off.
 
@@ -26,7 +26,7 @@ pub struct TrainConfig {
     /// The learning rate at the start; it falls along a cosine to `lr · final_lr_fraction`.
     pub lr: f32,
     pub final_lr_fraction: f32,
-    /// AdamW's decoupled weight decay.
+    /// `AdamW`'s decoupled weight decay.
     pub weight_decay: f32,
     /// The weight of the game result in the target.
     pub wdl: f32,
@@ -220,7 +220,7 @@ impl Trainer {
                 let mirror = self.config.mirror;
                 let flip_seed = self.config.seed ^ (u64::from(self.epoch) << 32);
                 pool.par_iter().enumerate().for_each(|(w, slot)| {
-                    let mut guard = slot.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut guard = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                     let (g, scratch, l) = &mut *guard;
                     g.clear();
                     *l = 0.0;
@@ -238,11 +238,11 @@ impl Trainer {
                         *l += f64::from(backward(params, s, loss, g, scratch));
                     }
                 });
-                let mut grads = pool[0].lock().unwrap_or_else(|p| p.into_inner());
+                let mut grads = pool[0].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 let (g0, _, l0) = &mut *grads;
                 let mut batch_loss = *l0;
                 for slot in &pool[1..] {
-                    let other = slot.lock().unwrap_or_else(|p| p.into_inner());
+                    let other = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                     g0.add(&other.0);
                     batch_loss += other.2;
                 }
@@ -447,7 +447,7 @@ fn flips(seed: u64, i: u32) -> bool {
     SplitMix64::for_game(seed, u64::from(i)).next_u64() & 1 == 1
 }
 
-/// One AdamW step on every parameter, then the clip that keeps the network quantisable.
+/// One `AdamW` step on every parameter, then the clip that keeps the network quantisable.
 #[allow(clippy::too_many_arguments)]
 fn adamw(
     p: &mut Params,

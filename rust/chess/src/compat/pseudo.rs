@@ -87,7 +87,7 @@ mod tests {
         ] {
             let (pos, moves) = pseudo(fen);
             let legal = pos.legal_moves();
-            for m in legal.iter() {
+            for m in &legal {
                 assert!(moves.contains(m), "{fen}: legal {m} missing");
             }
             for m in &moves {

@@ -55,7 +55,7 @@ pub(crate) struct ScanOrder {
 fn descending(mut bb: u64) -> impl Iterator<Item = Square> {
     core::iter::from_fn(move || {
         (bb != 0).then(|| {
-            let sq = 63 - bb.leading_zeros();
+            let sq = bb.ilog2();
             bb ^= 1 << sq;
             Square::from_index_masked(sq)
         })

@@ -447,12 +447,9 @@ pub(crate) fn static_proof(
         return None;
     }
     let made;
-    let reach = match reach {
-        Some(r) => r?,
-        None => {
-            made = Reach::of(pos)?;
-            &made
-        }
+    let reach = if let Some(r) = reach { r? } else {
+        made = Reach::of(pos)?;
+        &made
     };
     if rules.no_check && no_check_possible(reach, color) {
         return Some(Proof::NoCheck);

@@ -365,7 +365,7 @@ impl Reach {
         let guarded = [0, 1].map(|s| {
             let mut occ = boxed[s];
             occ[PAWN] = fixed & pawns[s];
-            let stuck = if king[s].count_ones() == 1 {
+            let stuck = if king[s].is_power_of_two() {
                 Step::Any.from(king[s])
             } else {
                 0
@@ -383,11 +383,11 @@ impl Reach {
         Reach {
             fixed,
             barrier,
-            boxed,
-            guarded,
             king,
             men,
             attacks,
+            boxed,
+            guarded,
             pawns,
             stops,
         }
@@ -419,7 +419,7 @@ impl Reach {
             let ours = self.fixed & self.pawns[s];
             // The front square must stay blocked by a fixed man, or by a king that can never
             // move (its region is its own square).
-            let stuck = self.king.iter().filter(|k| k.count_ones() == 1);
+            let stuck = self.king.iter().filter(|k| k.is_power_of_two());
             let blocking = stuck.fold(self.fixed, |acc, &k| acc | k);
             let blocked = match side {
                 Color::White => blocking >> 8,

@@ -61,7 +61,7 @@ impl Clock {
             *left = Duration::ZERO;
             return Err(FlagFall { color });
         }
-        *left = *left - spent + self.increment;
+        *left = (*left).checked_sub(spent).unwrap() + self.increment;
         self.to_move = color.other();
         Ok(())
     }

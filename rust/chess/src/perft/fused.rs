@@ -551,7 +551,7 @@ mod tests {
         );
         let mut nodes = 1;
         if plies > 0 {
-            for m in pos.legal_moves().iter() {
+            for m in &pos.legal_moves() {
                 nodes += walk::<L>(&pos.after(*m).unwrap(), plies - 1, fen);
             }
         }

@@ -42,7 +42,7 @@ pub(super) fn work_units(pos: &Position, moves: &MoveList, depth: u32) -> (Vec<U
     while units.len() < MIN_UNITS && rest > MIN_UNIT_DEPTH {
         let mut next = Vec::with_capacity(units.len() * 32);
         for u in &units {
-            for &m in u.pos.legal_moves().iter() {
+            for &m in &u.pos.legal_moves() {
                 let mut c = u.pos;
                 c.play_unchecked(m);
                 next.push(Unit {

@@ -101,7 +101,7 @@ impl PerftTable {
 
     #[inline(always)]
     fn bucket(&self, key: &FullKey) -> &Bucket {
-        let i = ((key.hash() as u128 * self.buckets.len() as u128) >> 64) as usize;
+        let i = ((u128::from(key.hash()) * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[i]
     }
 
@@ -192,7 +192,7 @@ mod tests {
     fn positions() -> Vec<Position> {
         let start = Position::new();
         let mut all = vec![start];
-        for &m in start.legal_moves().iter() {
+        for &m in &start.legal_moves() {
             all.push(start.after(m).unwrap());
         }
         all

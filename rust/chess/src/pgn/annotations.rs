@@ -1,4 +1,4 @@
-//! Commands embedded in comments, as lichess and ChessBase write them: `[%clk 0:02:59]`
+//! Commands embedded in comments, as lichess and `ChessBase` write them: `[%clk 0:02:59]`
 //! (clock after the move), `[%emt 0:00:04.2]` (time the move took), `[%eval 0.31,22]` /
 //! `[%eval #-3]` (evaluation from White's view, pawns or mate, optional depth) and
 //! `[%csl Gd4,Re5]` / `[%cal Ge2e4]` (highlighted squares and arrows).

@@ -132,13 +132,10 @@ impl<'a> ChunkGames<'a> {
         loop {
             let range = match self.pending.take() {
                 Some(range) => range,
-                None => match self.next_line() {
-                    Some(range) => range,
-                    None => {
-                        self.finished = true;
-                        let open = self.splitter.in_game() && self.end != ChunkEnd::Failure;
-                        return open.then_some(&self.raw);
-                    }
+                None => if let Some(range) = self.next_line() { range } else {
+                    self.finished = true;
+                    let open = self.splitter.in_game() && self.end != ChunkEnd::Failure;
+                    return open.then_some(&self.raw);
                 },
             };
             let line = decode(&self.bytes[range.0..range.1]);
@@ -501,7 +498,7 @@ mod tests {
                     String::from_utf8_lossy(&text)
                 );
             }
-            cuts += find_cut(&text, 1).is_some() as usize;
+            cuts += usize::from(find_cut(&text, 1).is_some());
         }
         assert!(cuts > 500, "only {cuts} texts offered a cut");
     }

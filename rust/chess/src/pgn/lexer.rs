@@ -94,19 +94,16 @@ impl<'a> Iterator for Lexer<'a> {
                 b')' => Token::Close,
                 b'{' => {
                     let body = &self.text[self.pos..];
-                    match memchr::memchr(b'}', body.as_bytes()) {
-                        Some(end) => {
-                            let inner = &body[..end];
-                            self.line += newlines(inner);
-                            self.pos += end + 1;
-                            let inner = inner.strip_prefix(' ').unwrap_or(inner);
-                            Token::Comment(inner.strip_suffix(' ').unwrap_or(inner))
-                        }
-                        None => {
-                            self.line += newlines(body);
-                            self.pos = bytes.len();
-                            Token::UnterminatedComment(body)
-                        }
+                    if let Some(end) = memchr::memchr(b'}', body.as_bytes()) {
+                        let inner = &body[..end];
+                        self.line += newlines(inner);
+                        self.pos += end + 1;
+                        let inner = inner.strip_prefix(' ').unwrap_or(inner);
+                        Token::Comment(inner.strip_suffix(' ').unwrap_or(inner))
+                    } else {
+                        self.line += newlines(body);
+                        self.pos = bytes.len();
+                        Token::UnterminatedComment(body)
                     }
                 }
                 b';' => {

@@ -453,13 +453,9 @@ impl<T: Send + 'static> Iterator for GameStream<T> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(slot) = self.current.pop_front() {
-                match slot {
-                    Some(game) => return Some(Ok(game)),
-                    None => {
-                        self.dropped += 1;
-                        continue;
-                    }
-                }
+                if let Some(game) = slot { return Some(Ok(game)) }
+                self.dropped += 1;
+                continue;
             }
             match self.chunks.next_chunk(Duration::from_secs(3600)) {
                 Ok(Some(games)) => self.current = games.into(),
@@ -518,7 +514,7 @@ fn dispatch<B: Send + 'static>(
         let result = out.map_err(|panic| {
             let message = panic
                 .downcast_ref::<&str>()
-                .map(|s| s.to_string())
+                .map(std::string::ToString::to_string)
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_owned());
             StreamError {

@@ -275,7 +275,7 @@ mod tests {
     /// `resolve` answers is what `parse_san` answers. Returns how many it resolved, by the
     /// kind of move.
     fn check_position(pos: &Position, counts: &mut [usize; 4]) {
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             let san = crate::san::to_san(pos, m);
             let uci = m.to_uci();
             for text in [san.clone(), format!("{san}+"), uci.clone()] {

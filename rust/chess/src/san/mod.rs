@@ -354,7 +354,7 @@ mod among_tests {
         ] {
             let pos: Position = fen.parse().unwrap();
             let legal = pos.legal_moves();
-            for &m in legal.iter() {
+            for &m in &legal {
                 assert_eq!(to_san_among(&pos, m, &legal), to_san(&pos, m), "{fen} {m}");
             }
         }

@@ -3,6 +3,8 @@
 //! pawn of the side to move stands beside the double-pushed pawn*, and the white-to-move key.
 
 use crate::castling::CastlingRights;
+// Polyglot's published numbers, copied digit for digit: separators would only hide typos.
+#[allow(clippy::unreadable_literal)]
 mod polyglot_randoms;
 
 use crate::{Color, File, Piece, Square};
@@ -10,7 +12,7 @@ use polyglot_randoms::POLYGLOT;
 
 #[inline(always)]
 pub(crate) fn piece_key(piece: Piece, sq: Square) -> u64 {
-    let kind = 2 * piece.role.index() + piece.color.is_white() as usize;
+    let kind = 2 * piece.role.index() + usize::from(piece.color.is_white());
     POLYGLOT[64 * kind + sq.index()]
 }
 

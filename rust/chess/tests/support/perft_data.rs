@@ -117,7 +117,7 @@ pub fn load_blocks(file: &'static str) -> Suite {
                     .cases
                     .last_mut()
                     .unwrap_or_else(|| panic!("{file}:{}: epd before id", i + 1))
-                    .fen = rest.to_owned()
+                    .fen = rest.to_owned();
             }
             "perft" => {
                 let (d, n) = rest

@@ -78,7 +78,7 @@ impl Stockfish {
     fn send(&mut self, cmd: &str) -> Result<(), String> {
         let stdin = self.stdin.as_mut().ok_or("stockfish input closed")?;
         writeln!(stdin, "{cmd}")
-            .and_then(|_| stdin.flush())
+            .and_then(|()| stdin.flush())
             .map_err(|e| format!("writing to stockfish: {e}"))
     }
 

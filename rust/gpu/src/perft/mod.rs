@@ -371,7 +371,7 @@ impl GpuPerft {
             }
             return Ok(());
         }
-        for &m in pos.legal_moves().iter() {
+        for &m in &pos.legal_moves() {
             let mut c = *pos;
             c.play_unchecked(m);
             self.walk(&c, host - 1, origin, gpu, counts, monitor)?;
@@ -459,7 +459,7 @@ impl GpuPerft {
         let origin = records[0].origin;
         let mut children = Vec::new();
         let mut child_records = Vec::new();
-        for &m in batch[0].legal_moves().iter() {
+        for &m in &batch[0].legal_moves() {
             let mut c = batch[0];
             c.play_unchecked(m);
             child_records.push(GpuPosition::new(&c, origin));

@@ -161,10 +161,10 @@ mod tests {
     fn records() -> Vec<GpuPosition> {
         let start = Position::new();
         let mut out = vec![GpuPosition::new(&start, 0)];
-        for &m in start.legal_moves().iter() {
+        for &m in &start.legal_moves() {
             let c = start.after(m).unwrap();
             out.push(GpuPosition::new(&c, 7));
-            for &n in c.legal_moves().iter() {
+            for &n in &c.legal_moves() {
                 out.push(GpuPosition::new(&c.after(n).unwrap(), 9));
             }
         }
