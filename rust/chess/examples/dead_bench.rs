@@ -194,6 +194,7 @@ fn time_arbiter(positions: &[Position]) -> (Vec<u64>, Vec<u64>, usize, usize) {
 }
 
 fn main() {
+    type Tier<'a> = Box<dyn Fn(&Position, Color) -> bool + 'a>;
     let mut games: usize = 5_000;
     let mut seed: u64 = 0x00de_adb0_a7d5;
     let mut pgns = Vec::new();
@@ -303,7 +304,6 @@ fn main() {
         solver: false,
         ..DeadOptions::default()
     };
-    type Tier<'a> = Box<dyn Fn(&Position, Color) -> bool + 'a>;
     let tiers: [Tier; 4] = [
         Box::new(|p, c| !analyse_with(p, c, &ours).winnability.can_checkmate()),
         Box::new(|p, c| !analyse_with(p, c, &options).winnability.can_checkmate()),

@@ -38,7 +38,7 @@ mod rng;
 use labelled::{Case, Evidence, Label, images};
 use rng::Rng;
 use shatranj_chess::{Board, CastlingRights, Color, Move, Piece, Position, Role, Square};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// The most positions a breadth-first labelling visits.
@@ -47,6 +47,7 @@ const BFS_CAP: usize = 1_500_000;
 const DFS_CAP: usize = 200_000;
 
 fn main() {
+    type Make = fn(&mut Rng) -> Option<Position>;
     let mut args = std::env::args().skip(1);
     let per_kind: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(40);
     let seed: u64 = args
@@ -64,7 +65,6 @@ fn main() {
     println!(
         "# Made by `cargo run --release -p shatranj-chess --example dead_label -- {per_kind} {seed}{kinds_arg}`."
     );
-    type Make = fn(&mut Rng) -> Option<Position>;
     let kinds: [(&str, Make); 6] = [
         ("chain-bishops", chain_bishops),
         ("chain-pieces", chain_pieces),
@@ -317,9 +317,9 @@ fn breadth_first(pos: &Position, wanted: [bool; 2]) -> ([Option<Vec<Move>>; 2], 
 /// towards the loser's king, promotions first; the loser's king towards the winner's men,
 /// the loser never capturing first). Only ever used to find a "can"; its lines are checked.
 fn guided(pos: &Position, winner: Color) -> Option<Vec<Move>> {
-    let mut seen: HashMap<(u64, u64), ()> = HashMap::new();
+    let mut seen: HashSet<(u64, u64)> = HashSet::new();
     let mut stack: Vec<(Position, Vec<Move>, usize)> = Vec::new();
-    seen.insert(identity(pos), ());
+    seen.insert(identity(pos));
     stack.push((*pos, ordered(pos, winner), 0));
     let mut expanded = 1;
     while let Some((p, moves, i)) = stack.last_mut() {
@@ -334,7 +334,7 @@ fn guided(pos: &Position, winner: Color) -> Option<Vec<Move>> {
         if child.is_checkmate() && child.turn() != winner {
             return Some(stack.iter().map(|(_, ms, i)| ms[*i - 1]).collect());
         }
-        if stack.len() >= 400 || seen.insert(identity(&child), ()).is_some() {
+        if stack.len() >= 400 || !seen.insert(identity(&child)) {
             continue;
         }
         expanded += 1;
@@ -474,13 +474,6 @@ fn chain_bishops(rng: &mut Rng) -> Option<Position> {
 }
 
 fn chain_pieces(rng: &mut Rng) -> Option<Position> {
-    let mut board = Board::empty();
-    let open: Vec<u32> = if rng.below(3) == 0 {
-        vec![rng.below(8) as u32]
-    } else {
-        vec![]
-    };
-    let ranks = chain(rng, &mut board, &open);
     const POOL: [Role; 5] = [
         Role::Knight,
         Role::Bishop,
@@ -488,6 +481,13 @@ fn chain_pieces(rng: &mut Rng) -> Option<Position> {
         Role::Rook,
         Role::Queen,
     ];
+    let mut board = Board::empty();
+    let open: Vec<u32> = if rng.below(3) == 0 {
+        vec![rng.below(8) as u32]
+    } else {
+        vec![]
+    };
+    let ranks = chain(rng, &mut board, &open);
     for _ in 0..=rng.below(2) {
         let piece = Piece::new(rng.pick(&Color::ALL), rng.pick(&POOL));
         place_mostly_home(rng, &mut board, &ranks, piece);
@@ -590,9 +590,6 @@ fn forced_corner(rng: &mut Rng) -> Option<Position> {
 }
 
 fn forced(rng: &mut Rng) -> Option<Position> {
-    if rng.below(2) == 0 {
-        return forced_corner(rng);
-    }
     const POOL: [Role; 7] = [
         Role::Pawn,
         Role::Pawn,
@@ -602,6 +599,9 @@ fn forced(rng: &mut Rng) -> Option<Position> {
         Role::Rook,
         Role::Queen,
     ];
+    if rng.below(2) == 0 {
+        return forced_corner(rng);
+    }
     let mut board = Board::empty();
     for _ in 0..2 + rng.below(3) {
         let piece = Piece::new(rng.pick(&Color::ALL), rng.pick(&POOL));

@@ -96,13 +96,13 @@ fn kind(w: &Winnability) -> Option<bool> {
 }
 
 fn main() {
+    type Tier<'a> = (&'a str, Box<dyn Fn(&DevCase, Color) -> Option<bool> + 'a>);
     let cases = dev_vector::load();
     let ours = DeadOptions {
         solver: false,
         ..DeadOptions::default()
     };
     let arbiter = DeadOptions::default();
-    type Tier<'a> = (&'a str, Box<dyn Fn(&DevCase, Color) -> Option<bool> + 'a>);
     let tiers: Vec<Tier> = vec![
         (
             "quick (ours)",

@@ -101,6 +101,9 @@ const fn sign(x: i32) -> i32 {
 
 /// `BETWEEN[a][b]`: squares strictly between `a` and `b` when they share a line, else empty.
 /// `LINE[a][b]`: the whole line through `a` and `b` (edge to edge) when they share one.
+// Runs at compile time only (it fills two `static`s), so its 32 KiB of locals never touch a
+// run-time stack.
+#[allow(clippy::large_stack_arrays)]
 const fn ray_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
     let mut between = [[0u64; 64]; 64];
     let mut line = [[0u64; 64]; 64];

@@ -119,6 +119,9 @@ impl Bitboard {
     }
 }
 
+// A bitboard is its own iterator of squares (pop the lowest bit), as in shakmaty and most
+// engines; `for sq in bb` consumes a copy, so the original stays usable by design.
+#[allow(clippy::copy_iterator)]
 impl Iterator for Bitboard {
     type Item = Square;
 

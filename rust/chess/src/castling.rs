@@ -179,6 +179,8 @@ impl CastlingRights {
     }
 
     #[inline]
+    // The four right bits read as a mask; `trailing_zeros() >= 4` would hide that.
+    #[allow(clippy::verbose_bit_mask)]
     pub const fn is_empty(self) -> bool {
         self.0 & 15 == 0
     }
@@ -364,12 +366,12 @@ impl Default for CastlingRights {
 /// For the standard layout, by square: the rights that survive a move touching it.
 static KEEP: [u8; 64] = {
     let mut t = [15u8; 64];
-    t[0] = 15 & !2; // a1
-    t[4] = 15 & !3; // e1
-    t[7] = 15 & !1; // h1
-    t[56] = 15 & !8; // a8
-    t[60] = 15 & !12; // e8
-    t[63] = 15 & !4; // h8
+    t[0] = 0b1111 & !0b0010; // a1
+    t[4] = 0b1111 & !0b0011; // e1
+    t[7] = 0b1111 & !0b0001; // h1
+    t[56] = 0b1111 & !0b1000; // a8
+    t[60] = 0b1111 & !0b1100; // e8
+    t[63] = 0b1111 & !0b0100; // h8
     t
 };
 

@@ -298,6 +298,8 @@ impl History {
     /// mate, R4.6), which `outcome` leaves out as python-chess does; then seventy-five moves
     /// and fivefold repetition; under automatic rules (R5.2) also the third occurrence of a
     /// position and the fifty-move condition, at once.
+    // FIDE's rules end nothing by themselves: said first, before the automatic ones.
+    #[allow(clippy::match_same_arms)]
     pub fn outcome_under(&self, rules: Rules) -> Option<Outcome> {
         let ending = self.outcome(false);
         let draw = |termination| {

@@ -195,7 +195,7 @@ impl Square {
     /// The same square seen from the other side (a1 ↔ a8).
     #[inline]
     pub const fn flip_vertical(self) -> Square {
-        Square(self.0 ^ 56)
+        Square(self.0 ^ 0b111_000)
     }
 
     /// Light squares are those where file + rank is odd, counting from zero; h1 and a8 are

@@ -89,7 +89,7 @@ pub(crate) fn search(
     root_moves: &crate::MoveList,
     winner: Color,
     budget: Budget,
-    rules: &ProofRules,
+    rules: ProofRules,
 ) -> (Found, u32) {
     if budget.max_nodes == 0 || budget.max_plies == 0 || beyond_budget(root, root_moves, budget) {
         return (Found::Unknown, 0);
@@ -104,7 +104,7 @@ pub(crate) fn search(
     let mut nodes = 1;
     let mut cut = false;
     visited.insert(root.key(), Placement::of(root));
-    push_frame(&mut stack, &mut moves, *root, root_moves.clone(), winner);
+    push_frame(&mut stack, &mut moves, *root, root_moves, winner);
     while let Some(top) = stack.last_mut() {
         if top.next == top.end {
             moves.truncate(top.start);
@@ -140,7 +140,7 @@ pub(crate) fn search(
         }
         nodes += 1;
         visited.insert(key, placement);
-        push_frame(&mut stack, &mut moves, child, child_moves, winner);
+        push_frame(&mut stack, &mut moves, child, &child_moves, winner);
     }
     (if cut { Found::Unknown } else { Found::NoMate }, nodes)
 }
@@ -198,7 +198,7 @@ fn push_frame(
     stack: &mut Vec<Frame>,
     moves: &mut Vec<Move>,
     pos: Position,
-    list: crate::MoveList,
+    list: &crate::MoveList,
     winner: Color,
 ) {
     let order = Order::new(&pos, winner);

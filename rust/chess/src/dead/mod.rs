@@ -297,10 +297,10 @@ fn decide(pos: &Position, reach: Option<&Reach>, color: Color, options: &DeadOpt
         };
         return done(w, None, 0);
     }
-    if let Some(proof) = static_proof(pos, Some(reach), color, &options.rules) {
+    if let Some(proof) = static_proof(pos, Some(reach), color, options.rules) {
         return done(Winnability::Unwinnable(proof), None, 0);
     }
-    let (found, quick) = search(pos, &moves, color, options.quick, &options.rules);
+    let (found, quick) = search(pos, &moves, color, options.quick, options.rules);
     match found {
         Found::Mate(line) => return done(Winnability::Helpmate(line), Some(Tier::Quick), quick),
         Found::NoMate => {
@@ -348,7 +348,7 @@ fn decide(pos: &Position, reach: Option<&Reach>, color: Color, options: &DeadOpt
             return done(Winnability::Helpmate(line), Some(Tier::Deep), quick);
         }
     }
-    let (found, deep) = search(pos, &moves, color, budget, &options.rules);
+    let (found, deep) = search(pos, &moves, color, budget, options.rules);
     let w = match found {
         Found::Mate(line) => Winnability::Helpmate(line),
         Found::NoMate => Winnability::Unwinnable(Proof::Search(Tier::Deep)),
@@ -434,11 +434,13 @@ fn undecided(pos: &Position, color: Color, options: &DeadOptions) -> Winnability
 /// A proof, without search, that `color` can never checkmate from `pos` (which has legal
 /// moves). `reach` is the static analysis of `pos` when the caller has made it already
 /// (`Some(None)`: made, and no pawn is fixed).
+// `reach` has three states (not made, made and empty, made), as the doc says.
+#[allow(clippy::option_option)]
 pub(crate) fn static_proof(
     pos: &Position,
     reach: Option<Option<&Reach>>,
     color: Color,
-    rules: &ProofRules,
+    rules: ProofRules,
 ) -> Option<Proof> {
     if rules.material && pos.has_insufficient_material(color) {
         return Some(Proof::Material);

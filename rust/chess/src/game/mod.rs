@@ -265,6 +265,8 @@ impl Game {
         }
     }
 
+    // `Some(outcome)` always: the callers that end the game on a move answer with it directly.
+    #[allow(clippy::unnecessary_wraps)]
     fn end(&mut self, outcome: Outcome, by: Option<Color>) -> Option<Outcome> {
         self.ending = Some(Ending { outcome, by });
         self.draw_offer = None;

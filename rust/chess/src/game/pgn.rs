@@ -50,7 +50,7 @@ pub(super) fn write(game: &Game, tags: &[(&str, &str)]) -> Result<String, TagNam
         .iter()
         .map(|&(name, value)| (name.to_owned(), value.to_owned()))
         .collect();
-    all[6].1 = game.result().to_owned();
+    game.result().clone_into(&mut all[6].1);
     let start = *game.history().start();
     if start != Position::new() {
         all.push(("SetUp".to_owned(), "1".to_owned()));
@@ -66,7 +66,7 @@ pub(super) fn write(game: &Game, tags: &[(&str, &str)]) -> Result<String, TagNam
             continue;
         }
         match all.iter_mut().find(|(n, _)| n == name) {
-            Some(slot) => slot.1 = value.to_owned(),
+            Some(slot) => value.clone_into(&mut slot.1),
             None => all.push((name.to_owned(), value.to_owned())),
         }
     }

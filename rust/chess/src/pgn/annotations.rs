@@ -41,7 +41,7 @@ fn commands<'a>(comment: &'a str, name: &'a str) -> impl Iterator<Item = &'a [u8
     let mut at = 0;
     std::iter::from_fn(move || {
         loop {
-            let i = memfind(&bytes[at..], b"[%")? + at;
+            let i = memfind(&bytes[at..], *b"[%")? + at;
             at = i + 2;
             let rest = &bytes[at..];
             if rest.starts_with(name.as_bytes())
@@ -55,7 +55,7 @@ fn commands<'a>(comment: &'a str, name: &'a str) -> impl Iterator<Item = &'a [u8
     })
 }
 
-fn memfind(hay: &[u8], needle: &[u8; 2]) -> Option<usize> {
+fn memfind(hay: &[u8], needle: [u8; 2]) -> Option<usize> {
     // The first byte by memchr, then a look at the next: comments are short, and a
     // `memmem` searcher costs more to build than this costs to run.
     let mut at = 0;
@@ -127,6 +127,8 @@ pub fn emt(comment: &str) -> Option<f64> {
 }
 
 /// `,depth]` or `]`; the depth if any, `None` when neither.
+// Three answers (no end, an end without depth, an end with one): the nesting says so.
+#[allow(clippy::option_option)]
 fn eval_end(s: &[u8]) -> Option<Option<u32>> {
     match s.first()? {
         b']' => Some(None),
@@ -251,12 +253,12 @@ pub fn clock_and_eval(comment: &str) -> (Option<f64>, Option<EvalCommand>) {
 fn lichess_comment(b: &[u8]) -> Option<(Option<f64>, Option<EvalCommand>)> {
     /// `[%clk H:MM:SS]`, checked and read eight bytes at a time (it follows every move).
     fn clock(s: &[u8]) -> Option<f64> {
+        const PUNCT: u64 = u64::from_le_bytes([0, 0xFF, 0, 0, 0xFF, 0, 0, 0xFF]);
+        const DIGITS: u64 = !PUNCT;
         let s: &[u8; 14] = s.try_into().ok()?;
         let head = u32::from_le_bytes([s[0], s[1], s[2], s[3]]);
         // "H:MM:SS]" as one word, byte 0 the hour.
         let time = u64::from_le_bytes([s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13]]);
-        const PUNCT: u64 = u64::from_le_bytes([0, 0xFF, 0, 0, 0xFF, 0, 0, 0xFF]);
-        const DIGITS: u64 = !PUNCT;
         if head != u32::from_le_bytes(*b"[%cl") || s[4..6] != *b"k " {
             return None;
         }
@@ -285,6 +287,8 @@ fn lichess_comment(b: &[u8]) -> Option<(Option<f64>, Option<EvalCommand>)> {
         (!s.is_empty() && s.len() <= max && s.iter().all(u8::is_ascii_digit))
             .then(|| s.iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0')))
     };
+    // Mate and centipawn signs read alike but are kept as the four forms they are.
+    #[allow(clippy::match_same_arms)]
     let (negative, body) = match value {
         [b'#', b'-', body @ ..] => (true, body),
         [b'#', b'+', body @ ..] | [b'#', body @ ..] => (false, body),
@@ -352,7 +356,7 @@ pub fn arrows(comment: &str) -> Vec<Arrow> {
     let mut out = Vec::new();
     let bytes = comment.as_bytes();
     let mut at = 0;
-    while let Some(i) = memfind(&bytes[at..], b"[%") {
+    while let Some(i) = memfind(&bytes[at..], *b"[%") {
         let start = at + i + 2;
         at = start;
         let rest = &bytes[start..];
@@ -442,7 +446,7 @@ mod tests {
 
     #[test]
     fn lichess_comments_read_as_the_general_reader_does() {
-        let seed = 0x11C4E55_u64;
+        let seed = 0x011C_4E55_u64;
         println!("lichess comment seed {seed:#x}");
         let mut next = crate::pgn::xorshift(seed);
         let evals = [

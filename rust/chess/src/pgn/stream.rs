@@ -460,7 +460,7 @@ impl<T: Send + 'static> Iterator for GameStream<T> {
             match self.chunks.next_chunk(Duration::from_secs(3600)) {
                 Ok(Some(games)) => self.current = games.into(),
                 Ok(None) => return None,
-                Err(None) => continue,
+                Err(None) => {}
                 Err(Some(e)) => return Some(Err(e)),
             }
         }
@@ -468,6 +468,9 @@ impl<T: Send + 'static> Iterator for GameStream<T> {
 }
 
 /// The reader thread: cuts chunks and hands each to the pool.
+// The thread's entry owns what it is handed: `ordered` closing when it returns is the end of
+// the stream for the consumer.
+#[allow(clippy::needless_pass_by_value)]
 fn produce<B: Send + 'static>(
     mut chunker: Chunker,
     fold: ChunkFn<B>,
@@ -480,7 +483,7 @@ fn produce<B: Send + 'static>(
         match chunker.next_chunk() {
             None => return,
             Some(Ok(chunk)) => {
-                if !dispatch(chunk, &fold, &pool, &ordered, &recycler) {
+                if !dispatch(chunk, &fold, pool.as_ref(), &ordered, &recycler) {
                     return;
                 }
             }
@@ -499,7 +502,7 @@ fn produce<B: Send + 'static>(
 fn dispatch<B: Send + 'static>(
     chunk: Chunk,
     fold: &ChunkFn<B>,
-    pool: &Option<Arc<rayon::ThreadPool>>,
+    pool: Option<&Arc<rayon::ThreadPool>>,
     ordered: &SyncSender<Receiver<ChunkResult<B>>>,
     recycler: &Recycler,
 ) -> bool {
@@ -564,14 +567,14 @@ mod tests {
                 let (a, b) = text.split_at(text.len() / 2);
                 let mut out = Vec::new();
                 for part in [a, b] {
-                    let mut e = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+                    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
                     e.write_all(part).unwrap();
                     out.extend(e.finish().unwrap());
                 }
                 out
             }
             Compression::Bzip2 => {
-                let mut e = bzip2::write::BzEncoder::new(Vec::new(), Default::default());
+                let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
                 e.write_all(text).unwrap();
                 e.finish().unwrap()
             }
@@ -651,7 +654,7 @@ mod tests {
     /// Binary garbage without line breaks is cut into bounded lines and ends.
     #[test]
     fn garbage_is_bounded() {
-        let mut state = 0x2545F4914F6CDD1Du64;
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
         let mut bytes = vec![0u8; 3 << 20];
         for b in &mut bytes {
             state ^= state << 13;

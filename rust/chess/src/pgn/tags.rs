@@ -130,9 +130,9 @@ impl Tags {
     /// Adds a pair at the end (an existing one of that name stays).
     pub fn push(&mut self, name: &str, value: &str) {
         self.text.push_str(name);
-        let name_end = self.end(self.text.len());
+        let name_end = Self::end(self.text.len());
         self.text.push_str(value);
-        self.ends.push((name_end, self.end(self.text.len())));
+        self.ends.push((name_end, Self::end(self.text.len())));
     }
 
     /// Adds the pair a tag-pair line holds; false (nothing added) when it is not one.
@@ -145,9 +145,9 @@ impl Tags {
             return false;
         };
         self.text.push_str(name);
-        let name_end = self.end(self.text.len());
+        let name_end = Self::end(self.text.len());
         unescape_into(value, &mut self.text);
-        self.ends.push((name_end, self.end(self.text.len())));
+        self.ends.push((name_end, Self::end(self.text.len())));
         true
     }
 
@@ -177,7 +177,7 @@ impl Tags {
             .collect()
     }
 
-    fn end(&self, at: usize) -> u32 {
+    fn end(at: usize) -> u32 {
         u32::try_from(at).expect("tags under 4 GB per game")
     }
 }

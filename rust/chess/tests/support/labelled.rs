@@ -184,7 +184,7 @@ pub fn images(case: &Case) -> Vec<Case> {
         Label::Cannot(n) => Label::Cannot(*n),
         Label::Can(line) => Label::Can(line.iter().map(|m| map_uci(m, f)).collect()),
     };
-    let ranks = |sq: u32| sq ^ 56;
+    let ranks = |sq: u32| sq ^ 0b111_000;
     let files = |sq: u32| sq ^ 7;
     let [white, black] = &case.labels;
     let swapped = Case {

@@ -113,11 +113,13 @@ pub fn load_blocks(file: &'static str) -> Suite {
                 counts: Vec::new(),
             }),
             "epd" => {
-                suite
-                    .cases
-                    .last_mut()
-                    .unwrap_or_else(|| panic!("{file}:{}: epd before id", i + 1))
-                    .fen = rest.to_owned();
+                rest.clone_into(
+                    &mut suite
+                        .cases
+                        .last_mut()
+                        .unwrap_or_else(|| panic!("{file}:{}: epd before id", i + 1))
+                        .fen,
+                );
             }
             "perft" => {
                 let (d, n) = rest

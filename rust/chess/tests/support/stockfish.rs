@@ -66,7 +66,7 @@ impl Stockfish {
         loop {
             let line = sf.read_line()?;
             if let Some(name) = line.strip_prefix("id name ") {
-                sf.id = name.to_owned();
+                name.clone_into(&mut sf.id);
             }
             if line == "uciok" {
                 break;

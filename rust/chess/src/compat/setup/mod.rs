@@ -386,7 +386,7 @@ impl Setup {
                     // The double step that made the en-passant square may have uncovered
                     // at most the one check it gives itself.
                     let pushed_to = Square::new(ep.index() as u32 ^ 8).unwrap_or(ep);
-                    let pushed_from = Square::new(ep.index() as u32 ^ 24).unwrap_or(ep);
+                    let pushed_from = Square::new(ep.index() as u32 ^ 0b011_000).unwrap_or(ep);
                     let before = b.occupied().without(pushed_to).with(pushed_from);
                     count > 1
                         || (msb(checkers) != Some(pushed_to)
