@@ -222,7 +222,9 @@ fn label(pos: &Position) -> Option<[Label; 2]> {
             }
             let line = mates[c.index()].clone().or_else(|| guided(pos, c));
             match (line, exhausted) {
-                (Some(line), _) => Some(Label::Can(line.iter().map(std::string::ToString::to_string).collect())),
+                (Some(line), _) => Some(Label::Can(
+                    line.iter().map(std::string::ToString::to_string).collect(),
+                )),
                 (None, Some(n)) => Some(Label::Cannot(Evidence::Searched(n))),
                 (None, None) => None,
             }
@@ -236,7 +238,9 @@ fn label(pos: &Position) -> Option<[Label; 2]> {
         }
     }
     let side = |i: usize| match (&mates[i], exhausted) {
-        (Some(line), _) => Some(Label::Can(line.iter().map(std::string::ToString::to_string).collect())),
+        (Some(line), _) => Some(Label::Can(
+            line.iter().map(std::string::ToString::to_string).collect(),
+        )),
         (None, Some(n)) => Some(Label::Cannot(Evidence::Searched(n))),
         (None, None) => None,
     };

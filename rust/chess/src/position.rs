@@ -675,9 +675,10 @@ impl Position {
         self.move_piece::<FULL>(role, from, to);
         self.update_castling::<FULL>(from, to);
         if role == Role::Pawn && from.index() ^ to.index() == 16 {
-            self.ep_square = Some(Square::from_index_masked(
-                usize::midpoint(from.index(), to.index()) as u32,
-            ));
+            self.ep_square = Some(Square::from_index_masked(usize::midpoint(
+                from.index(),
+                to.index(),
+            ) as u32));
         }
         if FULL {
             self.halfmove_clock = if role == Role::Pawn || captured {
@@ -698,9 +699,10 @@ impl Position {
             self.update_castling::<FULL>(from, to);
         }
         if role == Role::Pawn && from.index() ^ to.index() == 16 {
-            self.ep_square = Some(Square::from_index_masked(
-                usize::midpoint(from.index(), to.index()) as u32,
-            ));
+            self.ep_square = Some(Square::from_index_masked(usize::midpoint(
+                from.index(),
+                to.index(),
+            ) as u32));
         }
         if FULL {
             self.halfmove_clock = if role == Role::Pawn {

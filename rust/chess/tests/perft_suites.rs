@@ -449,7 +449,9 @@ fn random_shallow() {
 // ----- release (deep, ignored) tests ------------------------------------------------------
 
 fn heavy() -> std::sync::MutexGuard<'static, ()> {
-    HEAVY.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    HEAVY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[test]

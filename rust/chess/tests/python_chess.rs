@@ -212,7 +212,12 @@ fn replays_match(mode: CastlingMode) {
         let e = diffs.entry(field.to_owned()).or_default();
         e.0 += 1;
         if e.1.len() < 3 {
-            let moves: Vec<String> = g.history.moves().iter().map(std::string::ToString::to_string).collect();
+            let moves: Vec<String> = g
+                .history
+                .moves()
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect();
             e.1.push(format!(
                 "[{field}] game {} ply {ply}: {what}\n    start {}\n    moves {}\n    now   {}",
                 g.id,

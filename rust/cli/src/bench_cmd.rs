@@ -20,6 +20,8 @@ pub struct BenchArgs {
     eval_speed: bool,
 }
 
+// A subcommand's entry owns the arguments clap parsed for it, as main hands them over.
+#[allow(clippy::needless_pass_by_value)]
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let evaluation = Evaluation::from_name(&args.eval_file).map_err(CliError::Net)?;
     let total = BENCH_POSITIONS.len();

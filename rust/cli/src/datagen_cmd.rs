@@ -176,6 +176,8 @@ fn config(a: &DatagenArgs, evaluation: Evaluation) -> DatagenConfig {
     }
 }
 
+// A subcommand's entry owns the arguments clap parsed for it, as main hands them over.
+#[allow(clippy::needless_pass_by_value)]
 pub fn run(args: DatagenArgs) -> Result<(), DatagenCliError> {
     let evaluation = Evaluation::from_name(&args.eval_file).map_err(DatagenCliError::Net)?;
     let config = config(&args, evaluation);

@@ -62,6 +62,8 @@ pub enum CliError {
 }
 
 impl CliError {
+    // One arm per kind of error: the table of exit codes reads as their documentation.
+    #[allow(clippy::match_same_arms)]
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Fen(_) => 2,
@@ -87,6 +89,8 @@ impl fmt::Display for CliError {
     }
 }
 
+// A subcommand's entry owns the arguments clap parsed for it, as main hands them over.
+#[allow(clippy::needless_pass_by_value)]
 pub fn run(args: PerftArgs) -> Result<(), CliError> {
     let pos = match &args.fen {
         Some(fen) => Position::from_fen_with(fen, CastlingMode::from_chess960(args.chess960))

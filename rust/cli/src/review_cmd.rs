@@ -417,16 +417,16 @@ impl Output {
     fn write(&mut self, text: &str) -> Result<(), ReviewError> {
         self.writer
             .write_all(text.as_bytes())
-            .map_err(|e| self.error(e))?;
+            .map_err(|e| self.error(&e))?;
         self.bytes += text.len() as u64;
         Ok(())
     }
 
     fn flush(&mut self) -> Result<(), ReviewError> {
-        self.writer.flush().map_err(|e| self.error(e))
+        self.writer.flush().map_err(|e| self.error(&e))
     }
 
-    fn error(&self, e: io::Error) -> ReviewError {
+    fn error(&self, e: &io::Error) -> ReviewError {
         match &self.path {
             Some(p) => run_error(format!("cannot write {}: {e}", p.display())),
             None => run_error(format!("cannot write the output: {e}")),
@@ -509,6 +509,8 @@ struct Counts {
     positions: u64,
 }
 
+// A subcommand's entry owns the arguments clap parsed for it, as main hands them over.
+#[allow(clippy::needless_pass_by_value)]
 pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
     let limits = limits(&args)?;
     let threads = match args.threads {
@@ -799,7 +801,7 @@ pub fn run(args: ReviewArgs) -> Result<(), ReviewError> {
                         halted = true;
                         break;
                     }
-                    warn(&progress.bar, &format!("warning: {text}; skipped"));
+                    warn(progress.bar.as_ref(), &format!("warning: {text}; skipped"));
                     if let Err(e) = write_all(&mut outputs, &[String::new(), String::new(), row]) {
                         failure = Some(e);
                         halted = true;
@@ -916,7 +918,7 @@ fn config_path(args: &ReviewArgs) -> String {
         .map_or(String::new(), |p| p.display().to_string())
 }
 
-fn warn(bar: &Option<ProgressBar>, text: &str) {
+fn warn(bar: Option<&ProgressBar>, text: &str) {
     match bar {
         Some(bar) => bar.println(text),
         None => eprintln!("{text}"),

@@ -159,6 +159,8 @@ fn evaluator(
     }
 }
 
+// A subcommand's entry owns the arguments clap parsed for it, as main hands them over.
+#[allow(clippy::needless_pass_by_value)]
 pub fn run(args: SelfPlayArgs) -> Result<(), SelfPlayCliError> {
     let device: Device = args
         .device

@@ -20,6 +20,8 @@ fn output_buckets(s: &str) -> Result<OutputBuckets, String> {
         .ok_or_else(|| format!("expected 1 or 8 output buckets, got {s:?}"))
 }
 
+// Independent command-line switches, not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Args)]
 pub struct TrainArgs {
     /// Shard files or folders of them (repeat for several); PATH=FACTOR multiplies those
@@ -117,6 +119,8 @@ impl fmt::Display for TrainCliError {
     }
 }
 
+// A subcommand's entry owns the arguments clap parsed for it, as main hands them over.
+#[allow(clippy::needless_pass_by_value)]
 pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
     if args.threads > 0 {
         let _ = rayon::ThreadPoolBuilder::new()

@@ -329,7 +329,7 @@ fn parquet_as_csv(path: &Path) -> (String, Vec<String>) {
                     format!("\"{}\"", t.replace('"', "\"\""))
                 }
                 Field::Str(t) => t.clone(),
-                other => panic!("{path:?}: unexpected {other:?}"),
+                other => panic!("{}: unexpected {other:?}", path.display()),
             })
             .collect();
         text.push_str(&fields.join(","));
@@ -494,11 +494,15 @@ const COMMENTED: &str = r#"[Event "commented"]
 
 /// Lichess's definitions again, in the plainest form, for the check below.
 mod plain {
+    // Lichess's published constants, digit for digit.
+    #[allow(clippy::unreadable_literal)]
     pub fn win(cp: i32) -> f64 {
         let cp = f64::from(cp.clamp(-1000, 1000));
         50.0 + 50.0 * (2.0 / (1.0 + (-0.00368208 * cp).exp()) - 1.0)
     }
 
+    // Lichess's published constants, digit for digit.
+    #[allow(clippy::unreadable_literal)]
     pub fn accuracy(before: f64, after: f64) -> f64 {
         if after >= before {
             return 100.0;

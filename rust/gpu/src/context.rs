@@ -127,7 +127,7 @@ impl GpuContext {
     fn open(options: &AdapterOptions, evaluation: &Evaluation) -> Result<GpuContext, EvalError> {
         let classical = match evaluation {
             Evaluation::Classical(params) => Some(params.clone()),
-            _ => None,
+            Evaluation::Network(_) => None,
         };
         let (program, source, words): (Program, String, Vec<u32>) = match evaluation {
             Evaluation::Classical(params) => (
@@ -447,7 +447,7 @@ impl GpuContext {
             if in_flight.len() == SLOTS
                 && let Some(job) = in_flight.pop_front()
             {
-                self.finish(job, out)?;
+                self.finish(&job, out)?;
             }
             let len = chunk.min(positions.len() - start);
             let job = self.submit(slot, positions, start, len, overflow)?;
@@ -456,7 +456,7 @@ impl GpuContext {
             self.counters.max_in_flight = self.counters.max_in_flight.max(n);
         }
         while let Some(job) = in_flight.pop_front() {
-            self.finish(job, out)?;
+            self.finish(&job, out)?;
         }
         Ok(())
     }
@@ -577,7 +577,7 @@ impl GpuContext {
     }
 
     /// Waits for a submitted chunk and copies its scores into `out`.
-    fn finish(&mut self, job: InFlight, out: &mut [i32]) -> Result<(), EvalError> {
+    fn finish(&mut self, job: &InFlight, out: &mut [i32]) -> Result<(), EvalError> {
         let wait = self.device.poll(wgpu::PollType::Wait {
             submission_index: Some(job.submission.clone()),
             timeout: Some(CHUNK_TIMEOUT),
@@ -585,15 +585,12 @@ impl GpuContext {
         if let Err(e) = wait {
             return Err(self.explain(EvalError::Backend(format!("waiting for the GPU: {e}"))));
         }
-        let mapped = match job.mapped.try_recv() {
-            Ok(r) => r,
-            // The map callback runs inside poll once the submission is done; if it has
-            // not, the device failed underneath.
-            Err(_) => {
-                return Err(self.explain(EvalError::Backend(
-                    "the GPU finished but the scores were never mapped".into(),
-                )));
-            }
+        // The map callback runs inside poll once the submission is done; if it has not, the
+        // device failed underneath.
+        let Ok(mapped) = job.mapped.try_recv() else {
+            return Err(self.explain(EvalError::Backend(
+                "the GPU finished but the scores were never mapped".into(),
+            )));
         };
         if let Err(e) = mapped {
             return Err(self.explain(EvalError::Backend(format!("reading scores back: {e}"))));

@@ -116,7 +116,7 @@ impl BatchEvaluator for GpuEvaluator {
     fn describe(&self) -> String {
         match &self.evaluation {
             Evaluation::Classical(_) => format!("gpu: {}", self.info),
-            e => format!("gpu: {}, {}", self.info, e.describe()),
+            e @ Evaluation::Network(_) => format!("gpu: {}, {}", self.info, e.describe()),
         }
     }
 

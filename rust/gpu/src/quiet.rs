@@ -45,7 +45,9 @@ mod unix {
     static LOCK: Mutex<()> = Mutex::new(());
 
     pub fn quietly<T>(f: impl FnOnce() -> T) -> T {
-        let _guard = LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _guard = LOCK
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let _ = std::io::stderr().flush();
         let mut fds: [RawFd; 2] = [-1, -1];
         // SAFETY: plain POSIX calls on descriptors this function owns; every failure leaves

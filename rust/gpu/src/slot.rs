@@ -67,6 +67,7 @@ pub struct SlotLayout<'a> {
 impl Slot {
     /// A slot for `capacity` positions; `created` counts the buffers made.
     pub fn new(l: &SlotLayout<'_>, capacity: usize, created: &mut u64) -> Slot {
+        use wgpu::BufferUsages as U;
         let n = capacity as u64;
         let mut buffer = |label, size, usage, mapped_at_creation| {
             *created += 1;
@@ -77,7 +78,6 @@ impl Slot {
                 mapped_at_creation,
             })
         };
-        use wgpu::BufferUsages as U;
         let staging = buffer(
             "eval upload",
             UNIFORM_BYTES + n * l.record_bytes,

@@ -92,6 +92,8 @@ const WDL_TO_DTZ: [i32; 5] = [-1, -101, 0, 101, 1];
 
 /// Fathom's `dtz_to_wdl`: the WDL of a DTZ (from the side to move) with `cnt50` plies on the
 /// clock.
+// Sign tests kept as Fathom writes them, so the port reads against it line by line.
+#[allow(clippy::comparison_chain)]
 fn dtz_to_wdl(cnt50: i32, dtz: i32) -> Wdl {
     if dtz > 0 {
         if dtz + cnt50 <= 100 {
@@ -169,6 +171,8 @@ impl Tablebase {
     /// rule allows from here, counting the position's halfmove clock. With `has_repeated`
     /// (the game has repeated a position since the last zeroing move), wins are ranked by
     /// their DTZ, so the engine makes progress instead of shuffling.
+    // Sign tests kept as Fathom writes them, so the port reads against it line by line.
+    #[allow(clippy::comparison_chain)]
     pub fn rank_root_moves(
         &self,
         pos: &Position,
@@ -223,8 +227,8 @@ impl Tablebase {
         pos: &Position,
         use_rule50: bool,
     ) -> Result<Vec<RootMove>, SyzygyError> {
-        refuse_castling(pos)?;
         const WDL_TO_RANK: [i32; 5] = [-1000, -899, 0, 899, 1000];
+        refuse_castling(pos)?;
         let mut out = Vec::new();
         for &m in &pos.legal_moves() {
             let mut v = -self.wdl(&play(pos, m))?.0;

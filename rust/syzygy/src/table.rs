@@ -635,7 +635,7 @@ impl Table {
                         h.data = offsets[half][t][2];
                         Pairs::Huffman(h)
                     }
-                    c => c,
+                    c @ Pairs::Const(_) => c,
                 };
                 built[half].push(EncInfo {
                     pieces,

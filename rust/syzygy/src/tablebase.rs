@@ -365,6 +365,8 @@ fn split_name(file_name: &str) -> Option<(&str, Kind)> {
 
 /// Opens, maps and parses a table file.
 fn open_table(path: &Path, kind: Kind, layout: &Layout) -> Result<Table, SyzygyError> {
+    // Smaller than a header: nothing to map (and mapping zero bytes fails on some systems).
+    const HEADER: u64 = 16;
     let io = |e: std::io::Error| SyzygyError::Io {
         path: path.to_path_buf(),
         kind: e.kind(),
@@ -372,8 +374,6 @@ fn open_table(path: &Path, kind: Kind, layout: &Layout) -> Result<Table, SyzygyE
     };
     let file = File::open(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
-    // Smaller than a header: nothing to map (and mapping zero bytes fails on some systems).
-    const HEADER: u64 = 16;
     if size < HEADER {
         return Err(SyzygyError::Truncated {
             path: path.to_path_buf(),

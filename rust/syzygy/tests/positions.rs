@@ -194,9 +194,9 @@ fn wdl_and_dtz_files_in_different_directories() {
     for entry in std::fs::read_dir(TABLES).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_owned();
-        let to = if name.ends_with(".rtbw") {
+        let to = if path.extension().is_some_and(|e| e == "rtbw") {
             &wdl_dir
-        } else if name.ends_with(".rtbz") {
+        } else if path.extension().is_some_and(|e| e == "rtbz") {
             &dtz_dir
         } else {
             continue;

@@ -220,7 +220,9 @@ impl Trainer {
                 let mirror = self.config.mirror;
                 let flip_seed = self.config.seed ^ (u64::from(self.epoch) << 32);
                 pool.par_iter().enumerate().for_each(|(w, slot)| {
-                    let mut guard = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let mut guard = slot
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                     let (g, scratch, l) = &mut *guard;
                     g.clear();
                     *l = 0.0;
@@ -238,11 +240,15 @@ impl Trainer {
                         *l += f64::from(backward(params, s, loss, g, scratch));
                     }
                 });
-                let mut grads = pool[0].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut grads = pool[0]
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 let (g0, _, l0) = &mut *grads;
                 let mut batch_loss = *l0;
                 for slot in &pool[1..] {
-                    let other = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let other = slot
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                     g0.add(&other.0);
                     batch_loss += other.2;
                 }

@@ -449,7 +449,9 @@ pub(crate) fn static_proof(
         return None;
     }
     let made;
-    let reach = if let Some(r) = reach { r? } else {
+    let reach = if let Some(r) = reach {
+        r?
+    } else {
         made = Reach::of(pos)?;
         &made
     };

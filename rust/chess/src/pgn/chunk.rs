@@ -132,11 +132,15 @@ impl<'a> ChunkGames<'a> {
         loop {
             let range = match self.pending.take() {
                 Some(range) => range,
-                None => if let Some(range) = self.next_line() { range } else {
-                    self.finished = true;
-                    let open = self.splitter.in_game() && self.end != ChunkEnd::Failure;
-                    return open.then_some(&self.raw);
-                },
+                None => {
+                    if let Some(range) = self.next_line() {
+                        range
+                    } else {
+                        self.finished = true;
+                        let open = self.splitter.in_game() && self.end != ChunkEnd::Failure;
+                        return open.then_some(&self.raw);
+                    }
+                }
             };
             let line = decode(&self.bytes[range.0..range.1]);
             let was_in_game = self.splitter.in_game();

@@ -453,7 +453,9 @@ impl<T: Send + 'static> Iterator for GameStream<T> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(slot) = self.current.pop_front() {
-                if let Some(game) = slot { return Some(Ok(game)) }
+                if let Some(game) = slot {
+                    return Some(Ok(game));
+                }
                 self.dropped += 1;
                 continue;
             }
@@ -567,7 +569,8 @@ mod tests {
                 let (a, b) = text.split_at(text.len() / 2);
                 let mut out = Vec::new();
                 for part in [a, b] {
-                    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+                    let mut e =
+                        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
                     e.write_all(part).unwrap();
                     out.extend(e.finish().unwrap());
                 }

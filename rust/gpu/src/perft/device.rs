@@ -245,6 +245,7 @@ impl PerftDevice {
         capacity: Option<usize>,
         table_bytes: u64,
     ) -> Result<PerftDevice, EvalError> {
+        use wgpu::BufferUsages as U;
         let instance = adapter::instance(options)?;
         let adapter = adapter::choose(&instance, options)?;
         let info = GpuInfo::from_wgpu(&adapter.get_info());
@@ -355,7 +356,6 @@ impl PerftDevice {
                 store_roots: pipeline("store_roots", &main),
             };
 
-            use wgpu::BufferUsages as U;
             let mut buffer = |label, size: u64, usage| {
                 buffers_created += 1;
                 device.create_buffer(&wgpu::BufferDescriptor {

@@ -24,7 +24,10 @@ pub fn gpu_or_skip(test: &str, evaluation: &Evaluation) -> Option<GpuEvaluator> 
 
 /// `None` with a message when a test finds no GPU, or a panic when `SHATRANJ_REQUIRE_GPU=1`.
 pub fn no_gpu<T>(test: &str, e: impl std::fmt::Display) -> Option<T> {
-    assert!(std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() != Ok("1"), "{test}: SHATRANJ_REQUIRE_GPU=1 but {e}");
+    assert!(
+        std::env::var("SHATRANJ_REQUIRE_GPU").as_deref() != Ok("1"),
+        "{test}: SHATRANJ_REQUIRE_GPU=1 but {e}"
+    );
     println!("{test}: skipped, {e} (set SHATRANJ_REQUIRE_GPU=1 to make this a failure)");
     None
 }
