@@ -18,8 +18,8 @@ import platform
 import statistics
 import subprocess
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
 # The repository's root, and the append-only log every --record writes to.
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,7 +95,7 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown"
 
 
-def load_average() -> Optional[float]:
+def load_average() -> float | None:
     """The 1-minute load average, or None where the system does not say."""
     try:
         return os.getloadavg()[0]
@@ -118,10 +118,10 @@ def rate(work: Callable[[], int], min_time: float) -> float:
             return units / elapsed
 
 
-def interleaved(rounds: int, runs: Mapping[str, Callable[[], float]]) -> Dict[str, List[float]]:
+def interleaved(rounds: int, runs: Mapping[str, Callable[[], float]]) -> dict[str, list[float]]:
     """Runs every timing once per round, in turn, for ``rounds`` rounds; each run returns its
     own seconds. The timings of each, in round order (``min`` of a list is its best)."""
-    times: Dict[str, List[float]] = {name: [] for name in runs}
+    times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(rounds):
         for name, run in runs.items():
             times[name].append(run())

@@ -26,21 +26,21 @@ import platform
 import random
 import sys
 import time
-from typing import Any, Callable, Dict, List, Tuple
+from collections.abc import Callable
+from typing import Any
 
 import ray
 
 import shatranj
-from shatranj import distributed
-
 from common import append_results, git_commit, utc_stamp
+from shatranj import distributed
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 SEED = 20261130
 
 
-def best(run: Callable[[], Any], repeat: int) -> Tuple[float, Any]:
-    times: List[float] = []
+def best(run: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    times: list[float] = []
     result: Any = None
     for _ in range(repeat):
         start = time.perf_counter()
@@ -49,10 +49,10 @@ def best(run: Callable[[], Any], repeat: int) -> Tuple[float, Any]:
     return min(times), result
 
 
-def positions(count: int) -> List[shatranj.Board]:
+def positions(count: int) -> list[shatranj.Board]:
     """`count` middlegame-ish positions: 10 to 30 random plies from the start (seeded)."""
     rng = random.Random(SEED)
-    boards: List[shatranj.Board] = []
+    boards: list[shatranj.Board] = []
     while len(boards) < count:
         board = shatranj.Board()
         for _ in range(rng.randint(10, 30)):
@@ -66,10 +66,14 @@ def positions(count: int) -> List[shatranj.Board]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="small depths (a smoke run)")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
+    parser.add_argument(
+        "--record", action="store_true", help="append the results to benchmarks/RESULTS.md"
+    )
     args = parser.parse_args()
 
     perfts = [
@@ -100,29 +104,42 @@ def main() -> None:
         tasks in flight on the 2-CPU cluster."""
         plies = distributed._default_split(board, depth, workers)
         tasks = distributed._perft_tasks(distributed._split(board, plies), depth - plies, workers)
-        return sum(distributed.run_tasks(distributed._perft_task, tasks, name="perft", max_in_flight=workers))
+        return sum(
+            distributed.run_tasks(
+                distributed._perft_task, tasks, name="perft", max_in_flight=workers
+            )
+        )
 
-    def ray_analyse(workers: int) -> List[Any]:
+    def ray_analyse(workers: int) -> list[Any]:
         """distributed.analyse's tasks (about four per worker), at most `workers` in flight."""
         per_task = -(-len(boards) // (workers * distributed.TASKS_PER_CPU))
         limits = {"depth": analysis_depth, "nodes": None, "time": None, "multipv": 1}
-        tasks = [(limits, (1, 16), boards[i : i + per_task]) for i in range(0, len(boards), per_task)]
-        groups = distributed.run_tasks(distributed._analyse_task, tasks, name="analyse", max_in_flight=workers)
+        tasks = [
+            (limits, (1, 16), boards[i : i + per_task]) for i in range(0, len(boards), per_task)
+        ]
+        groups = distributed.run_tasks(
+            distributed._analyse_task, tasks, name="analyse", max_in_flight=workers
+        )
         return [info for group in groups for info in group]
 
-    def ray_selfplay(workers: int) -> List[str]:
+    def ray_selfplay(workers: int) -> list[str]:
         """distributed.selfplay's tasks (about four per worker), at most `workers` in flight."""
         per_task = -(-match_games // (workers * distributed.TASKS_PER_CPU))
         settings = dict(match, device="cpu", concurrency=1, openings=None)
-        tasks = [(settings, first, min(per_task, match_games - first)) for first in range(0, match_games, per_task)]
-        parts = distributed.run_tasks(distributed._selfplay_task, tasks, name="selfplay", max_in_flight=workers)
+        tasks = [
+            (settings, first, min(per_task, match_games - first))
+            for first in range(0, match_games, per_task)
+        ]
+        parts = distributed.run_tasks(
+            distributed._selfplay_task, tasks, name="selfplay", max_in_flight=workers
+        )
         return [str(game) for part in parts for game in part.games]
 
-    def local_selfplay(concurrency: int) -> List[str]:
+    def local_selfplay(concurrency: int) -> list[str]:
         played = shatranj.selfplay(games=match_games, concurrency=concurrency, **match)  # type: ignore[arg-type]
         return [str(game) for game in played.games]
 
-    def local_analysis() -> List[Any]:
+    def local_analysis() -> list[Any]:
         engine = shatranj.Engine(threads=1, hash_mb=16)
         out = []
         for board in boards:
@@ -131,7 +148,7 @@ def main() -> None:
         return out
 
     # Every configuration once per round, rounds repeated: load drift hits all of them alike.
-    runs: Dict[str, Dict[str, Callable[[], Any]]] = {}
+    runs: dict[str, dict[str, Callable[[], Any]]] = {}
     for name, fen, depth in perfts:
         board = shatranj.Board(fen)
         runs[name] = {
@@ -151,8 +168,8 @@ def main() -> None:
         "Ray, 1 worker": lambda: ray_selfplay(1),
         "Ray, 2 workers": lambda: ray_selfplay(2),
     }
-    rows: Dict[str, Dict[str, float]] = {name: {} for name in runs}
-    results: Dict[str, Dict[str, Any]] = {name: {} for name in runs}
+    rows: dict[str, dict[str, float]] = {name: {} for name in runs}
+    results: dict[str, dict[str, Any]] = {name: {} for name in runs}
     for round_ in range(args.repeat):
         for name, configs in runs.items():
             for config, run in configs.items():
@@ -160,7 +177,7 @@ def main() -> None:
                 rows[name][config] = min(seconds, rows[name].get(config, seconds))
                 results[name][config] = result
                 print(f"round {round_ + 1}: {name}: {config}: {seconds:.3f} s", flush=True)
-    nodes: Dict[str, int] = {}
+    nodes: dict[str, int] = {}
     for name, *_ in perfts:
         counts = set(results[name].values())
         assert len(counts) == 1, (name, results[name])
@@ -177,18 +194,23 @@ def main() -> None:
     assert [i["pv"] for i in distributed.analyse(boards, depth=analysis_depth)] == reference
     ray.shutdown()
 
-    engine_cost: Dict[int, float] = {}
+    engine_cost: dict[int, float] = {}
     for hash_mb in (16, 64):
-        seconds, _ = best(lambda mb=hash_mb: shatranj.Engine(threads=1, hash_mb=mb).evaluate(shatranj.Board()), 5)
+        seconds, _ = best(
+            lambda mb=hash_mb: shatranj.Engine(threads=1, hash_mb=mb).evaluate(shatranj.Board()), 5
+        )
         engine_cost[hash_mb] = seconds
-        print(f"Engine(threads=1, hash_mb={hash_mb}) made and dropped: {seconds * 1000:.1f} ms", flush=True)
+        print(
+            f"Engine(threads=1, hash_mb={hash_mb}) made and dropped: {seconds * 1000:.1f} ms",
+            flush=True,
+        )
 
     columns = ["local 1 thread", "local 2 threads", "Ray, 1 worker", "Ray, 2 workers"]
     lines = [
         "| workload | " + " | ".join(columns) + " | Ray 2 / Ray 1 | Ray 2 / local 1 |",
         "|---|" + "---:|" * (len(columns) + 2),
     ]
-    for name, fen, depth in perfts:
+    for name, _fen, depth in perfts:
         rates = [nodes[name] / rows[name][c] / 1e6 for c in columns]
         lines.append(
             f"| perft {name} {depth} ({nodes[name]:,} nodes), M nodes/s | "

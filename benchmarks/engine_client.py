@@ -32,16 +32,17 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any
 
 import chess
 import chess.engine
+
 import shatranj
 import shatranj.engine
-from shatranj import _core, _engine_protocol
-
 from common import ROOT, append_results, git_commit, interleaved, uncommitted_changes, utc_stamp
+from shatranj import _core, _engine_protocol
 
 FAKE = [sys.executable, str(ROOT / "python" / "tests" / "support" / "fake_engine.py")]
 SAMPLE_FENS = [
@@ -59,7 +60,7 @@ def stockfish() -> str:
     return found
 
 
-def best_of(repeat: int, runs: Dict[str, Callable[[], float]]) -> Dict[str, float]:
+def best_of(repeat: int, runs: dict[str, Callable[[], float]]) -> dict[str, float]:
     """Runs each timing ``repeat`` times, interleaved; the best (lowest) of each."""
     return {name: min(times) for name, times in interleaved(repeat, runs).items()}
 
@@ -67,7 +68,7 @@ def best_of(repeat: int, runs: Dict[str, Callable[[], float]]) -> Dict[str, floa
 # ---------------------------------------------------------------------------------------
 
 
-def per_call(sf: str, calls: int, repeat: int) -> List[str]:
+def per_call(sf: str, calls: int, repeat: int) -> list[str]:
     ours = shatranj.engine.SimpleEngine.popen_uci(sf)
     theirs = chess.engine.SimpleEngine.popen_uci(sf)
     try:
@@ -101,18 +102,21 @@ def per_call(sf: str, calls: int, repeat: int) -> List[str]:
         *(
             f"| `{name}` | {mine * 1e6:.0f} | {other * 1e6:.0f} | {other / mine:.1f}× |"
             for name, (mine, other) in (
-                ("analyse(startpos, Limit(depth=1))", (analyse["shatranj"], analyse["python-chess"])),
+                (
+                    "analyse(startpos, Limit(depth=1))",
+                    (analyse["shatranj"], analyse["python-chess"]),
+                ),
                 ("ping()", (ping["shatranj"], ping["python-chess"])),
             )
         ),
     ]
 
 
-def stockfish_lines(sf: str, depth: int) -> List[Tuple[str, str]]:
+def stockfish_lines(sf: str, depth: int) -> list[tuple[str, str]]:
     """(FEN, text after "info ") for every info line stockfish prints for SAMPLE_FENS."""
     process = subprocess.Popen([sf], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert process.stdin and process.stdout
-    found: List[Tuple[str, str]] = []
+    found: list[tuple[str, str]] = []
     process.stdin.write("uci\nsetoption name Threads value 1\nisready\n")
     for fen in SAMPLE_FENS:
         process.stdin.write(f"ucinewgame\nposition fen {fen}\ngo depth {depth}\n")
@@ -128,13 +132,13 @@ def stockfish_lines(sf: str, depth: int) -> List[Tuple[str, str]]:
     return found
 
 
-def info_parse(sf: str, depth: int, repeat: int) -> Tuple[List[str], int]:
+def info_parse(sf: str, depth: int, repeat: int) -> tuple[list[str], int]:
     lines = stockfish_lines(sf, depth)
     ours = {fen: shatranj.Board(fen) for fen, _ in lines}
     theirs = {fen: chess.Board(fen) for fen, _ in lines}
     with_pv = sum(" pv " in f" {text} " for _, text in lines)
 
-    def rate(parse: Callable[[str, Any], Any], boards: Dict[str, Any]) -> Callable[[], float]:
+    def rate(parse: Callable[[str, Any], Any], boards: dict[str, Any]) -> Callable[[], float]:
         def run() -> float:
             start = time.perf_counter()
             for fen, text in lines:
@@ -161,11 +165,13 @@ def info_parse(sf: str, depth: int, repeat: int) -> Tuple[List[str], int]:
         ("native", "shatranj (`_core.parse_uci_info`, the default)"),
         ("python-chess", "python-chess `_parse_uci_info`"),
     ):
-        rows.append(f"| {label} | {1 / best[name]:,.0f} | {best[name] * 1e6:.1f} | {other / best[name]:.1f}× |")
+        rows.append(
+            f"| {label} | {1 / best[name]:,.0f} | {best[name] * 1e6:.1f} | {other / best[name]:.1f}× |"
+        )
     return rows, len(lines)
 
 
-def info_stream(flood: int, repeat: int) -> List[str]:
+def info_stream(flood: int, repeat: int) -> list[str]:
     ours = shatranj.engine.SimpleEngine.popen_uci(FAKE + ["flood", str(flood)])
     theirs = chess.engine.SimpleEngine.popen_uci(FAKE + ["flood", str(flood)])
     try:
@@ -182,8 +188,12 @@ def info_stream(flood: int, repeat: int) -> List[str]:
         best = best_of(
             repeat,
             {
-                "shatranj": timed(lambda: ours.analyse(shatranj.Board(), shatranj.engine.Limit(depth=1))),
-                "python-chess": timed(lambda: theirs.analyse(chess.Board(), chess.engine.Limit(depth=1))),
+                "shatranj": timed(
+                    lambda: ours.analyse(shatranj.Board(), shatranj.engine.Limit(depth=1))
+                ),
+                "python-chess": timed(
+                    lambda: theirs.analyse(chess.Board(), chess.engine.Limit(depth=1))
+                ),
             },
         )
     finally:
@@ -199,10 +209,10 @@ def info_stream(flood: int, repeat: int) -> List[str]:
     ]
 
 
-def random_positions(count: int, seed: int) -> List[str]:
+def random_positions(count: int, seed: int) -> list[str]:
     """Positions after 6 to 40 seeded random plies from the start (none already over)."""
     rng = random.Random(seed)
-    fens: List[str] = []
+    fens: list[str] = []
     while len(fens) < count:
         board = shatranj.Board()
         for _ in range(rng.randint(6, 40)):
@@ -215,10 +225,10 @@ def random_positions(count: int, seed: int) -> List[str]:
     return fens
 
 
-def python_chess_pool(sf: str, fens: List[str], nodes: int, processes: int) -> List[Any]:
+def python_chess_pool(sf: str, fens: list[str], nodes: int, processes: int) -> list[Any]:
     """What a python-chess user writes: a thread pool, one SimpleEngine per thread."""
-    results: List[Any] = [None] * len(fens)
-    work: "queue.Queue[int]" = queue.Queue()
+    results: list[Any] = [None] * len(fens)
+    work: queue.Queue[int] = queue.Queue()
     for index in range(len(fens)):
         work.put(index)
 
@@ -229,7 +239,9 @@ def python_chess_pool(sf: str, fens: List[str], nodes: int, processes: int) -> L
                     index = work.get_nowait()
                 except queue.Empty:
                     return
-                results[index] = client.analyse(chess.Board(fens[index]), chess.engine.Limit(nodes=nodes), game=object())
+                results[index] = client.analyse(
+                    chess.Board(fens[index]), chess.engine.Limit(nodes=nodes), game=object()
+                )
 
     with concurrent.futures.ThreadPoolExecutor(processes) as pool:
         for future in [pool.submit(worker) for _ in range(processes)]:
@@ -237,7 +249,7 @@ def python_chess_pool(sf: str, fens: List[str], nodes: int, processes: int) -> L
     return results
 
 
-def batch(sf: str, count: int, node_counts: List[int], processes: int, repeat: int) -> List[str]:
+def batch(sf: str, count: int, node_counts: list[int], processes: int, repeat: int) -> list[str]:
     fens = random_positions(count, seed=2024)
     rows = [
         f"{count} seeded random positions (seed 2024), {processes} engines, a new game per position; "
@@ -250,11 +262,13 @@ def batch(sf: str, count: int, node_counts: List[int], processes: int, repeat: i
     ]
     for nodes in node_counts:
         limit = shatranj.engine.Limit(nodes=nodes)
-        outcomes: Dict[str, List[Any]] = {}
+        outcomes: dict[str, list[Any]] = {}
 
         def ours() -> float:
             start = time.perf_counter()
-            outcomes["shatranj"] = shatranj.engine.analyse_many(fens, sf, processes=processes, limit=limit, progress=False)
+            outcomes["shatranj"] = shatranj.engine.analyse_many(
+                fens, sf, processes=processes, limit=limit, progress=False
+            )
             return time.perf_counter() - start
 
         def theirs() -> float:
@@ -264,7 +278,9 @@ def batch(sf: str, count: int, node_counts: List[int], processes: int, repeat: i
 
         def in_process() -> float:
             start = time.perf_counter()
-            shatranj.engine.analyse_many(fens, None, processes=processes, limit=limit, progress=False)
+            shatranj.engine.analyse_many(
+                fens, None, processes=processes, limit=limit, progress=False
+            )
             return time.perf_counter() - start
 
         best = best_of(repeat, {"shatranj": ours, "python-chess": theirs})
@@ -284,23 +300,46 @@ def batch(sf: str, count: int, node_counts: List[int], processes: int, repeat: i
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--calls", type=int, default=2000, help="analyse calls per round (per call)")
-    parser.add_argument("--depth", type=int, default=16, help="search depth of the sampled info lines")
-    parser.add_argument("--flood", type=int, default=20000, help="info lines per analyse (info stream)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--calls", type=int, default=2000, help="analyse calls per round (per call)"
+    )
+    parser.add_argument(
+        "--depth", type=int, default=16, help="search depth of the sampled info lines"
+    )
+    parser.add_argument(
+        "--flood", type=int, default=20000, help="info lines per analyse (info stream)"
+    )
     parser.add_argument("--positions", type=int, default=1000, help="positions (batch)")
-    parser.add_argument("--nodes", type=int, nargs="+", default=[1000, 10000], help="node limits per position (batch)")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        nargs="+",
+        default=[1000, 10000],
+        help="node limits per position (batch)",
+    )
     parser.add_argument("--processes", type=int, default=2, help="engines at once (batch)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds per timing; the best counts")
     parser.add_argument("--quick", action="store_true", help="a smoke run with small numbers")
-    parser.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
+    parser.add_argument(
+        "--record", action="store_true", help="append the results to benchmarks/RESULTS.md"
+    )
     parser.add_argument("--note", default="", help="a note for the record (machine state, build)")
     args = parser.parse_args()
     if args.quick:
-        args.calls, args.depth, args.flood, args.positions, args.repeat, args.nodes = 100, 10, 2000, 40, 1, [1000]
+        args.calls, args.depth, args.flood, args.positions, args.repeat, args.nodes = (
+            100,
+            10,
+            2000,
+            40,
+            1,
+            [1000],
+        )
     sf = stockfish()
 
-    sections: List[Tuple[str, List[str]]] = []
+    sections: list[tuple[str, list[str]]] = []
     print("per call ...", file=sys.stderr, flush=True)
     sections.append(("Per-call overhead", per_call(sf, args.calls, args.repeat)))
     print("info parse ...", file=sys.stderr, flush=True)
@@ -309,9 +348,13 @@ def main() -> int:
     print("info stream ...", file=sys.stderr, flush=True)
     sections.append(("Info lines through analyse()", info_stream(args.flood, args.repeat)))
     print("batch ...", file=sys.stderr, flush=True)
-    sections.append(("Batch analysis", batch(sf, args.positions, args.nodes, args.processes, args.repeat)))
+    sections.append(
+        ("Batch analysis", batch(sf, args.positions, args.nodes, args.processes, args.repeat))
+    )
 
-    sf_version = subprocess.run([sf], input="uci\nquit\n", capture_output=True, text=True).stdout.splitlines()[0]
+    sf_version = subprocess.run(
+        [sf], input="uci\nquit\n", capture_output=True, text=True
+    ).stdout.splitlines()[0]
     header = [
         f"- Python {platform.python_version()}, python-chess {chess.__version__}, {sf_version}, "
         f"{os.cpu_count()} logical CPUs, load average {os.getloadavg()[0]:.2f}",
@@ -320,7 +363,7 @@ def main() -> int:
     ]
     if args.note:
         header.append(f"- note: {args.note}")
-    body: List[str] = []
+    body: list[str] = []
     for title, lines in sections:
         body += ["", f"### {title}", "", *lines]
     print("\n".join(header + body))

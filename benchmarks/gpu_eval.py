@@ -41,7 +41,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from common import ROOT, append_results, cpu_model, git_commit, utc_stamp
 
@@ -55,12 +55,12 @@ DEVICES = [
 ]
 
 
-def evaluation_of(row: Dict[str, Any]) -> str:
+def evaluation_of(row: dict[str, Any]) -> str:
     """The evaluation a measurement is of (runs recorded before networks existed: classical)."""
     return str(row.get("evaluation", "classical"))
 
 
-def of(rows: List[Dict[str, Any]], evaluation: str) -> List[Dict[str, Any]]:
+def of(rows: list[dict[str, Any]], evaluation: str) -> list[dict[str, Any]]:
     return [r for r in rows if evaluation_of(r) == evaluation]
 
 
@@ -74,7 +74,7 @@ def build_example() -> Path:
     return target / "release" / "examples" / "gpu_eval"
 
 
-def run_example(binary: Path, args: argparse.Namespace, evaluation: str) -> List[Dict[str, Any]]:
+def run_example(binary: Path, args: argparse.Namespace, evaluation: str) -> list[dict[str, Any]]:
     cmd = [
         str(binary),
         "--max-batch", str(args.max_batch),
@@ -90,7 +90,7 @@ def run_example(binary: Path, args: argparse.Namespace, evaluation: str) -> List
     return rows
 
 
-def default_evaluations(binary: Path) -> List[str]:
+def default_evaluations(binary: Path) -> list[str]:
     """classical, and the built-in network if this build has one (the example says so by
     loading it)."""
     probe = subprocess.run(
@@ -101,12 +101,14 @@ def default_evaluations(binary: Path) -> List[str]:
     return ["classical"] + (["<default>"] if probe.returncode == 0 else [])
 
 
-def crossover(rows: List[Dict[str, Any]]) -> Optional[int]:
+def crossover(rows: list[dict[str, Any]]) -> int | None:
     """The smallest batch size from which the GPU is at least as fast as the CPU on all threads
     at that size and every larger one measured; None if the GPU never gets there."""
-    rate = {(r["device"], r["batch"]): r["positions_per_s"] for r in rows if r["kind"] == "throughput"}
+    rate = {
+        (r["device"], r["batch"]): r["positions_per_s"] for r in rows if r["kind"] == "throughput"
+    }
     batches = sorted({b for (d, b) in rate if d == "gpu"})
-    best: Optional[int] = None
+    best: int | None = None
     for b in reversed(batches):
         if rate[("gpu", b)] >= rate.get(("cpu", b), float("inf")):
             best = b
@@ -125,13 +127,15 @@ def fmt_rate(x: float) -> str:
     return f"{x:.0f} /s"
 
 
-def table(rows: List[Dict[str, Any]]) -> str:
+def table(rows: list[dict[str, Any]]) -> str:
     tp = [r for r in rows if r["kind"] == "throughput"]
     rate = {(r["device"], r["batch"]): r for r in tp}
     have = [d for d, _ in DEVICES if any(r["device"] == d for r in tp)]
     names = dict(DEVICES)
     lines = [
-        "| batch | " + " | ".join(names[d] for d in have) + (" | GPU / CPU all |" if "gpu" in have else " |"),
+        "| batch | "
+        + " | ".join(names[d] for d in have)
+        + (" | GPU / CPU all |" if "gpu" in have else " |"),
         "|---:|" + "---:|" * len(have) + ("---:|" if "gpu" in have else ""),
     ]
     for b in sorted({r["batch"] for r in tp}):
@@ -144,7 +148,7 @@ def table(rows: List[Dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def counters_table(rows: List[Dict[str, Any]]) -> str:
+def counters_table(rows: list[dict[str, Any]]) -> str:
     """Per call, from the counters over each measurement's calls (empty without any)."""
     cs = sorted((r for r in rows if r["kind"] == "counters"), key=lambda r: r["batch"])
     if not cs:
@@ -168,7 +172,7 @@ def counters_table(rows: List[Dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def python_array_rows(args: argparse.Namespace, evaluation: str) -> List[Dict[str, Any]]:
+def python_array_rows(args: argparse.Namespace, evaluation: str) -> list[dict[str, Any]]:
     """shatranj.evaluate(array) from Python, CPU and GPU, batch 1 ... --max-batch."""
     import random
     import time
@@ -178,7 +182,7 @@ def python_array_rows(args: argparse.Namespace, evaluation: str) -> List[Dict[st
     import shatranj
 
     rng = random.Random(0xA77A)
-    fens: List[str] = []
+    fens: list[str] = []
     while len(fens) < 16384:
         board = shatranj.Board()
         for _ in range(rng.randrange(1, 200)):
@@ -193,7 +197,7 @@ def python_array_rows(args: argparse.Namespace, evaluation: str) -> List[Dict[st
     unique = shatranj.pack_positions(fens)
     pack_s = time.perf_counter() - start
     records = np.tile(unique, (args.max_batch // len(unique) + 1, 1))[: args.max_batch]
-    rows: List[Dict[str, Any]] = [
+    rows: list[dict[str, Any]] = [
         {"kind": "evaluation", "evaluation": evaluation, "describe": f"{evaluation} (from Python)"},
         {"kind": "pack", "evaluation": evaluation, "positions": len(fens), "seconds": pack_s,
          "positions_per_s": len(fens) / pack_s},
@@ -208,7 +212,9 @@ def python_array_rows(args: argparse.Namespace, evaluation: str) -> List[Dict[st
         part = records[:batch]
         reference = shatranj.evaluate(part, device="cpu", eval_file=eval_file)
         for name, device in devices:
-            if not np.array_equal(shatranj.evaluate(part, device=device, eval_file=eval_file), reference):
+            if not np.array_equal(
+                shatranj.evaluate(part, device=device, eval_file=eval_file), reference
+            ):
                 sys.exit(f"{device} scores differ from the CPU's at batch size {batch}")
             shatranj.evaluate(part, device=device, eval_file=eval_file)  # warm-up
             calls, t0 = 0, time.perf_counter()
@@ -220,11 +226,13 @@ def python_array_rows(args: argparse.Namespace, evaluation: str) -> List[Dict[st
                          "describe": device, "batch": batch, "calls": calls, "seconds": secs,
                          "positions_per_s": batch * calls / secs, "per_call_us": secs / calls * 1e6})  # fmt: skip
             print(json.dumps(rows[-1]), flush=True)
-        batch = batch * 4 if batch * 4 <= args.max_batch or batch == args.max_batch else args.max_batch
+        batch = (
+            batch * 4 if batch * 4 <= args.max_batch or batch == args.max_batch else args.max_batch
+        )
     return rows
 
 
-def plot(rows: List[Dict[str, Any]], path: Path, title: str) -> bool:
+def plot(rows: list[dict[str, Any]], path: Path, title: str) -> bool:
     try:
         import matplotlib
 
@@ -266,19 +274,31 @@ def plot(rows: List[Dict[str, Any]], path: Path, title: str) -> bool:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--max-batch", type=int, default=1 << 20, help="largest batch (default 1048576)")
-    ap.add_argument("--min-time", type=float, default=0.3, help="seconds per measurement (default 0.3)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--max-batch", type=int, default=1 << 20, help="largest batch (default 1048576)"
+    )
+    ap.add_argument(
+        "--min-time", type=float, default=0.3, help="seconds per measurement (default 0.3)"
+    )
     ap.add_argument("--latency-calls", type=int, default=2000, help="batch-1 round trips timed")
     ap.add_argument("--quick", action="store_true", help="up to 16384 positions, 0.05 s each")
     ap.add_argument("--plot", type=Path, default=ROOT / "benchmarks" / "gpu_eval.png")
     ap.add_argument("--json", type=Path, help="also write the raw measurements (JSON lines)")
     ap.add_argument("--no-build", action="store_true", help="use the already-built example")
     ap.add_argument("--binary", type=Path, help="run this gpu_eval binary (implies --no-build)")
-    ap.add_argument("--from-json", type=Path, help="report the measurements of an earlier --json run")
-    ap.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
     ap.add_argument(
-        "--python-array", action="store_true", help="time shatranj.evaluate(array) from Python instead"
+        "--from-json", type=Path, help="report the measurements of an earlier --json run"
+    )
+    ap.add_argument(
+        "--record", action="store_true", help="append the results to benchmarks/RESULTS.md"
+    )
+    ap.add_argument(
+        "--python-array",
+        action="store_true",
+        help="time shatranj.evaluate(array) from Python instead",
     )
     ap.add_argument(
         "--eval-file",
@@ -293,9 +313,15 @@ def main() -> None:
         args.latency_calls = min(args.latency_calls, 200)
 
     if args.from_json:
-        rows = [json.loads(line) for line in args.from_json.read_text().splitlines() if line.strip()]
+        rows = [
+            json.loads(line) for line in args.from_json.read_text().splitlines() if line.strip()
+        ]
     elif args.python_array:
-        rows = [r for e in (args.eval_file or ["classical", "<default>"]) for r in python_array_rows(args, e)]
+        rows = [
+            r
+            for e in (args.eval_file or ["classical", "<default>"])
+            for r in python_array_rows(args, e)
+        ]
     else:
         target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
         if args.binary:
@@ -342,9 +368,7 @@ def main() -> None:
     evaluations = list(dict.fromkeys(evaluation_of(r) for r in rows if r["kind"] == "throughput"))
     for evaluation in evaluations:
         part = of(rows, evaluation)
-        described = next(
-            (r["describe"] for r in part if r["kind"] == "evaluation"), evaluation
-        )
+        described = next((r["describe"] for r in part if r["kind"] == "evaluation"), evaluation)
         out += ["", f"**Evaluation: {evaluation}** ({described})", "", table(part), ""]
         counted = counters_table(part)
         if counted:
@@ -362,11 +386,14 @@ def main() -> None:
         cross = crossover(part)
         if adapter:
             out.append(
-                f"Crossover (GPU ≥ CPU on all threads from this batch size on): "
-                f"{cross:,}" if cross is not None else "Crossover: none — the GPU never beat the CPU here"
+                f"Crossover (GPU ≥ CPU on all threads from this batch size on): {cross:,}"
+                if cross is not None
+                else "Crossover: none — the GPU never beat the CPU here"
             )
             if cross is not None and not software:
-                out.append(f"(to fix it rather than let `auto` measure it: `SHATRANJ_GPU_CROSSOVER={cross}`)")
+                out.append(
+                    f"(to fix it rather than let `auto` measure it: `SHATRANJ_GPU_CROSSOVER={cross}`)"
+                )
         calibration = next((r for r in part if r["kind"] == "calibration"), None)
         if calibration is None and len(evaluations) == 1:
             calibration = next((r for r in rows if r["kind"] == "calibration"), None)

@@ -23,14 +23,13 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List
 
 from common import RESULTS_MD, ROOT, append_results, git_commit, utc_stamp
 
 REPO = ROOT
 
 
-def run(binary: Path, evaluation: str, depth: int) -> Dict[str, float]:
+def run(binary: Path, evaluation: str, depth: int) -> dict[str, float]:
     out = subprocess.run(
         [str(binary), "bench", str(depth), "--eval-file", evaluation, "--eval-speed"],
         capture_output=True,
@@ -38,7 +37,7 @@ def run(binary: Path, evaluation: str, depth: int) -> Dict[str, float]:
     )
     if out.returncode != 0:
         sys.exit(f"bench --eval-file {evaluation} failed: {out.stderr.strip()}")
-    values: Dict[str, float] = {}
+    values: dict[str, float] = {}
     for key, pattern in [
         ("nodes", r"Nodes searched: (\d+)"),
         ("nps", r"Nodes/second: (\d+)"),
@@ -55,7 +54,9 @@ def run(binary: Path, evaluation: str, depth: int) -> Dict[str, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--binary", type=Path, default=REPO / "target" / "release" / "shatranj")
     ap.add_argument("--eval-file", action="append", help="a network to measure (default <default>)")
     ap.add_argument("--rounds", type=int, default=3)
@@ -65,7 +66,7 @@ def main() -> None:
     if not args.binary.exists():
         subprocess.run(["cargo", "build", "--release", "-p", "shatranj-cli"], cwd=REPO, check=True)
     evaluations = ["classical"] + (args.eval_file or ["<default>"])
-    runs: Dict[str, List[Dict[str, float]]] = {e: [] for e in evaluations}
+    runs: dict[str, list[dict[str, float]]] = {e: [] for e in evaluations}
     for r in range(args.rounds):
         for e in evaluations:
             runs[e].append(run(args.binary, e, args.depth))
@@ -94,7 +95,8 @@ def main() -> None:
             f"\n## {stamp} — network vs classical evaluation speed (`benchmarks/nnue_speed.py`)\n\n"
             f"- command: `python3 benchmarks/nnue_speed.py {' '.join(sys.argv[1:])}`\n"
             f"- commit: `{git_commit()}`; load average {os.getloadavg()[0]:.2f}; bench depth {args.depth}, one thread\n\n"
-            + text + "\n"
+            + text
+            + "\n"
         )
         print(f"appended to {path}")
 

@@ -39,10 +39,16 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
 
-from common import (RESULTS_MD, ROOT, append_results, cpu_model, load_average, paired_ratio,
-                    utc_stamp)
+from common import (
+    RESULTS_MD,
+    ROOT,
+    append_results,
+    cpu_model,
+    load_average,
+    paired_ratio,
+    utc_stamp,
+)
 
 REPO = ROOT
 BENCH_DIR = REPO / "benchmarks"
@@ -53,11 +59,9 @@ STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 # Known perft counts (depth -> nodes).
-EXPECTED: Dict[str, Dict[int, int]] = {
-    STARTPOS: {1: 20, 2: 400, 3: 8_902, 4: 197_281, 5: 4_865_609, 6: 119_060_324,
-               7: 3_195_901_860},
-    KIWIPETE: {1: 48, 2: 2_039, 3: 97_862, 4: 4_085_603, 5: 193_690_690,
-               6: 8_031_647_685},
+EXPECTED: dict[str, dict[int, int]] = {
+    STARTPOS: {1: 20, 2: 400, 3: 8_902, 4: 197_281, 5: 4_865_609, 6: 119_060_324, 7: 3_195_901_860},
+    KIWIPETE: {1: 48, 2: 2_039, 3: 97_862, 4: 4_085_603, 5: 193_690_690, 6: 8_031_647_685},
 }
 NAMES = {STARTPOS: "startpos", KIWIPETE: "kiwipete"}
 
@@ -95,6 +99,7 @@ class BenchError(Exception):
 # Small helpers
 # --------------------------------------------------------------------------------------------
 
+
 def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
@@ -106,7 +111,7 @@ def tail(text: str, lines: int = 20) -> str:
     return "\n".join("    " + p for p in parts[-lines:])
 
 
-def capture(cmd: List[str], cwd: Path = REPO) -> Optional[str]:
+def capture(cmd: list[str], cwd: Path = REPO) -> str | None:
     try:
         out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
@@ -124,11 +129,13 @@ def cpu_flags() -> set:
     return set()
 
 
-def warn_if_busy(when: str) -> Optional[float]:
+def warn_if_busy(when: str) -> float | None:
     load = load_average()
     if load is not None and load > 0.5:
-        log(f"[warn] 1-minute load average is {load:.2f} {when}: other work is running on this "
-            f"machine ({os.cpu_count()} logical CPUs) and the timings will be noisy")
+        log(
+            f"[warn] 1-minute load average is {load:.2f} {when}: other work is running on this "
+            f"machine ({os.cpu_count()} logical CPUs) and the timings will be noisy"
+        )
     return load
 
 
@@ -145,15 +152,15 @@ def git_commit() -> str:
     return head
 
 
-def fmt_s(x: Optional[float]) -> str:
+def fmt_s(x: float | None) -> str:
     return "—" if x is None else f"{x:.3f}"
 
 
-def fmt_mnps(nodes: int, secs: Optional[float]) -> str:
+def fmt_mnps(nodes: int, secs: float | None) -> str:
     return "—" if not secs else f"{nodes / secs / 1e6:.1f}"
 
 
-def fmt_ratio(x: Optional[float]) -> str:
+def fmt_ratio(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}×"
 
 
@@ -161,27 +168,36 @@ def fmt_ratio(x: Optional[float]) -> str:
 # Builds
 # --------------------------------------------------------------------------------------------
 
-def cargo_build(args: List[str], env: Dict[str, str], bin_name: str, what: str) -> Path:
+
+def cargo_build(args: list[str], env: dict[str, str], bin_name: str, what: str) -> Path:
     """Run `cargo build ... --message-format=json-render-diagnostics`; return the binary path."""
     cmd = ["cargo", "build", "--release", "--message-format=json-render-diagnostics"] + args
-    log(f"[build] {what}: {' '.join(shlex.quote(c) for c in cmd)}"
-        + (f"  (RUSTFLAGS={env['RUSTFLAGS']!r})" if env.get("RUSTFLAGS") else "  (no RUSTFLAGS)"))
+    log(
+        f"[build] {what}: {' '.join(shlex.quote(c) for c in cmd)}"
+        + (f"  (RUSTFLAGS={env['RUSTFLAGS']!r})" if env.get("RUSTFLAGS") else "  (no RUSTFLAGS)")
+    )
     try:
-        proc = subprocess.run(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=None,
-                              text=True)
+        proc = subprocess.run(
+            cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=None, text=True
+        )
     except FileNotFoundError:
-        raise BenchError("`cargo` not found on PATH")
+        raise BenchError("`cargo` not found on PATH") from None
     if proc.returncode != 0:
-        raise BenchError(f"building {what} failed (cargo exit status {proc.returncode}); "
-                         "see the compiler output above")
+        raise BenchError(
+            f"building {what} failed (cargo exit status {proc.returncode}); "
+            "see the compiler output above"
+        )
     exe = None
     for line in proc.stdout.splitlines():
         try:
             msg = json.loads(line)
         except ValueError:
             continue
-        if (msg.get("reason") == "compiler-artifact" and msg.get("executable")
-                and msg.get("target", {}).get("name") == bin_name):
+        if (
+            msg.get("reason") == "compiler-artifact"
+            and msg.get("executable")
+            and msg.get("target", {}).get("name") == bin_name
+        ):
             exe = msg["executable"]
     if exe is None or not Path(exe).is_file():
         raise BenchError(f"building {what} succeeded but cargo reported no `{bin_name}` binary")
@@ -208,37 +224,54 @@ COZY_CPU_INSTR = "x86-64-v3"
 
 def build_cozy(target_cpu: str = COZY_CPU_TIMED) -> Path:
     if platform.machine() not in ("x86_64", "AMD64") or "bmi2" not in cpu_flags():
-        raise BenchError("the cozy-chess anchor is built with its `pext` feature, which needs an "
-                         "x86-64 CPU with BMI2; this machine has none")
+        raise BenchError(
+            "the cozy-chess anchor is built with its `pext` feature, which needs an "
+            "x86-64 CPU with BMI2; this machine has none"
+        )
     env = dict(os.environ)
     env.pop("CARGO_ENCODED_RUSTFLAGS", None)
     env["RUSTFLAGS"] = f"-C target-cpu={target_cpu}"
     # One target directory per CPU level, so the two builds do not rebuild each other.
     target_dir = COZY_TARGET_DIR if target_cpu == COZY_CPU_TIMED else COZY_TARGET_DIR / target_cpu
-    return cargo_build(["--locked", "--manifest-path", str(COZY_DIR / "Cargo.toml"),
-                        "--target-dir", str(target_dir)],
-                       env, "cozy-perft",
-                       f"cozy-chess 0.3.4 anchor (pext, target-cpu={target_cpu})")
+    return cargo_build(
+        [
+            "--locked",
+            "--manifest-path",
+            str(COZY_DIR / "Cargo.toml"),
+            "--target-dir",
+            str(target_dir),
+        ],
+        env,
+        "cozy-perft",
+        f"cozy-chess 0.3.4 anchor (pext, target-cpu={target_cpu})",
+    )
 
 
 def find_stockfish(install: bool) -> Path:
     found = shutil.which("stockfish") or (
-        "/usr/games/stockfish" if os.access("/usr/games/stockfish", os.X_OK) else None)
+        "/usr/games/stockfish" if os.access("/usr/games/stockfish", os.X_OK) else None
+    )
     if found:
         return Path(found)
     if not install:
-        raise BenchError("stockfish not found (looked on PATH and in /usr/games); install the "
-                         "Debian package `stockfish` or pass --stockfish PATH")
+        raise BenchError(
+            "stockfish not found (looked on PATH and in /usr/games); install the "
+            "Debian package `stockfish` or pass --stockfish PATH"
+        )
     if shutil.which("apt-get") is None or os.geteuid() != 0:
-        raise BenchError("stockfish not found and cannot be installed automatically (needs root "
-                         "and apt-get): run `apt-get update && apt-get install -y stockfish`")
+        raise BenchError(
+            "stockfish not found and cannot be installed automatically (needs root "
+            "and apt-get): run `apt-get update && apt-get install -y stockfish`"
+        )
     log("[setup] stockfish missing: apt-get update && apt-get install -y stockfish")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "stockfish"]):
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if proc.returncode != 0:
-            raise BenchError(f"`{' '.join(cmd)}` failed (exit {proc.returncode}):\n"
-                             + tail(proc.stdout + proc.stderr))
+            raise BenchError(
+                f"`{' '.join(cmd)}` failed (exit {proc.returncode}):\n"
+                + tail(proc.stdout + proc.stderr)
+            )
     return find_stockfish(install=False)
 
 
@@ -246,48 +279,57 @@ def find_stockfish(install: bool) -> Path:
 # Runners: each returns (nodes, wall seconds, in-process seconds or None)
 # --------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Run:
     nodes: int
     wall: float
-    inproc: Optional[float] = None
+    inproc: float | None = None
 
 
-def run_process(name: str, cmd: List[str], timeout: float):
+def run_process(name: str, cmd: list[str], timeout: float):
     """Run `cmd` to completion; return (CompletedProcess, wall seconds of the subprocess)."""
     pretty = " ".join(shlex.quote(c) for c in cmd)
     try:
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=timeout)
+        proc = subprocess.run(
+            cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout
+        )
         wall = time.perf_counter() - t0
     except FileNotFoundError:
-        raise BenchError(f"{name}: binary not found: {cmd[0]}")
+        raise BenchError(f"{name}: binary not found: {cmd[0]}") from None
     except PermissionError:
-        raise BenchError(f"{name}: binary not executable: {cmd[0]}")
+        raise BenchError(f"{name}: binary not executable: {cmd[0]}") from None
     except subprocess.TimeoutExpired:
-        raise BenchError(f"{name}: timed out after {timeout:.0f} s: {pretty}")
+        raise BenchError(f"{name}: timed out after {timeout:.0f} s: {pretty}") from None
     if proc.returncode != 0:
-        how = (f"killed by signal {-proc.returncode}" if proc.returncode < 0
-               else f"exit status {proc.returncode}")
-        raise BenchError(f"{name} failed ({how}): {pretty}\n  stderr:\n{tail(proc.stderr)}"
-                         f"\n  stdout:\n{tail(proc.stdout)}")
+        how = (
+            f"killed by signal {-proc.returncode}"
+            if proc.returncode < 0
+            else f"exit status {proc.returncode}"
+        )
+        raise BenchError(
+            f"{name} failed ({how}): {pretty}\n  stderr:\n{tail(proc.stderr)}"
+            f"\n  stdout:\n{tail(proc.stdout)}"
+        )
     return proc, wall
 
 
-def parse_nodes(name: str, text: str, cmd: List[str]) -> int:
+def parse_nodes(name: str, text: str, cmd: list[str]) -> int:
     found = NODES_RE.findall(text)
     if not found:
-        raise BenchError(f"{name}: no `Nodes searched: N` line in the output of "
-                         f"{' '.join(shlex.quote(c) for c in cmd)}\n  stdout:\n{tail(text)}")
+        raise BenchError(
+            f"{name}: no `Nodes searched: N` line in the output of "
+            f"{' '.join(shlex.quote(c) for c in cmd)}\n  stdout:\n{tail(text)}"
+        )
     return int(found[-1])
 
 
-def ours_cmd(exe: Path, fen: str, depth: int, threads: int) -> List[str]:
+def ours_cmd(exe: Path, fen: str, depth: int, threads: int) -> list[str]:
     return [str(exe), "perft", str(depth), "--fen", fen, "--threads", str(threads)]
 
 
-def cozy_cmd(exe: Path, fen: str, depth: int) -> List[str]:
+def cozy_cmd(exe: Path, fen: str, depth: int) -> list[str]:
     return [str(exe), fen, str(depth)]
 
 
@@ -297,7 +339,7 @@ def run_ours(exe: Path, fen: str, depth: int, threads: int, timeout: float) -> R
     return Run(parse_nodes(OURS, proc.stdout, cmd), wall)
 
 
-def ours_backend(text: str) -> Optional[str]:
+def ours_backend(text: str) -> str | None:
     m = OURS_BACKEND_RE.search(text)
     return m.group(1).strip() if m else None
 
@@ -315,14 +357,20 @@ class Uci:
     def __init__(self, exe: Path, timeout: float):
         self.exe = exe
         self.timeout = timeout
-        self.lines: List[str] = []
+        self.lines: list[str] = []
         try:
-            self.proc = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, text=True, bufsize=1)
+            self.proc = subprocess.Popen(
+                [str(exe)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+            )
         except OSError as e:
-            raise BenchError(f"{STOCKFISH}: cannot start {exe}: {e}")
+            raise BenchError(f"{STOCKFISH}: cannot start {exe}: {e}") from e
         self.timed_out = False
-        self.watchdog: Optional[threading.Timer] = None
+        self.watchdog: threading.Timer | None = None
 
     def send(self, line: str) -> None:
         try:
@@ -370,8 +418,10 @@ class Uci:
             _, err = self.proc.communicate(timeout=5)
         except (subprocess.SubprocessError, ValueError, OSError):
             err = ""
-        raise BenchError(f"{STOCKFISH} ({self.exe}) {why}; exit status {self.proc.poll()}"
-                         f"\n  stderr:\n{tail(err)}\n  stdout:\n{tail(chr(10).join(self.lines))}")
+        raise BenchError(
+            f"{STOCKFISH} ({self.exe}) {why}; exit status {self.proc.poll()}"
+            f"\n  stderr:\n{tail(err)}\n  stdout:\n{tail(chr(10).join(self.lines))}"
+        )
 
     def close(self) -> None:
         self.disarm()
@@ -394,12 +444,12 @@ def stockfish_version(exe: Path) -> str:
     uci = Uci(exe, 60)
     try:
         uci.send("uci")
-        uci.read_until(lambda l: l == "uciok")
+        uci.read_until(lambda line: line == "uciok")
     finally:
         uci.close()
     for line in uci.lines:
         if line.startswith("id name "):
-            return line[len("id name "):]
+            return line[len("id name ") :]
     return "unknown"
 
 
@@ -407,15 +457,15 @@ def run_stockfish(exe: Path, fen: str, depth: int, timeout: float) -> Run:
     uci = Uci(exe, timeout)
     try:
         uci.send("uci")
-        uci.read_until(lambda l: l == "uciok")
+        uci.read_until(lambda line: line == "uciok")
         uci.send("setoption name Threads value 1")
         uci.send(f"position fen {fen}")
         # Start-up work (network load, hash allocation, option handling) happens before this.
         uci.send("isready")
-        uci.read_until(lambda l: l == "readyok")
+        uci.read_until(lambda line: line == "readyok")
         t0 = time.perf_counter()
         uci.send(f"go perft {depth}")
-        line = uci.read_until(lambda l: NODES_RE.match(l) is not None)
+        line = uci.read_until(lambda text: NODES_RE.match(text) is not None)
         wall = time.perf_counter() - t0
     finally:
         uci.close()
@@ -424,7 +474,7 @@ def run_stockfish(exe: Path, fen: str, depth: int, timeout: float) -> Run:
     return Run(int(m.group(1)), wall)
 
 
-def find_valgrind() -> Optional[Path]:
+def find_valgrind() -> Path | None:
     found = shutil.which("valgrind")
     return Path(found) if found else None
 
@@ -432,20 +482,23 @@ def find_valgrind() -> Optional[Path]:
 @dataclass
 class Counted:
     """One program run under callgrind: the node count and the instructions executed."""
+
     nodes: int
     instructions: int
     stdout: str
 
 
-def run_callgrind(valgrind: Path, name: str, cmd: List[str], timeout: float) -> Counted:
+def run_callgrind(valgrind: Path, name: str, cmd: list[str], timeout: float) -> Counted:
     """Run `cmd` under `valgrind --tool=callgrind`; return its node and instruction counts."""
     full = [str(valgrind), "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd
     proc, _ = run_process(f"{name} under callgrind", full, timeout)
     found = CALLGRIND_RE.findall(proc.stderr)
     if not found:
-        raise BenchError(f"{name}: no `==PID== Collected : N` line from callgrind in the output "
-                         f"of {' '.join(shlex.quote(c) for c in full)}\n  stderr:\n"
-                         f"{tail(proc.stderr)}")
+        raise BenchError(
+            f"{name}: no `==PID== Collected : N` line from callgrind in the output "
+            f"of {' '.join(shlex.quote(c) for c in full)}\n  stderr:\n"
+            f"{tail(proc.stderr)}"
+        )
     return Counted(parse_nodes(name, proc.stdout, full), int(found[-1]), proc.stdout)
 
 
@@ -453,12 +506,13 @@ def run_callgrind(valgrind: Path, name: str, cmd: List[str], timeout: float) -> 
 # Measurement and reporting
 # --------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Series:
     engine: str
     fen: str
     depth: int
-    runs: List[Run] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)
 
     @property
     def nodes(self) -> int:
@@ -473,7 +527,7 @@ class Series:
         return statistics.median(r.wall for r in self.runs)
 
     @property
-    def best_inproc(self) -> Optional[float]:
+    def best_inproc(self) -> float | None:
         xs = [r.inproc for r in self.runs if r.inproc is not None]
         return min(xs) if xs else None
 
@@ -489,12 +543,15 @@ def paired(fast: Series, slow: Series) -> float:
 def check_nodes(engine: str, fen: str, depth: int, run: Run) -> None:
     want = EXPECTED[fen][depth]
     if run.nodes != want:
-        raise BenchError(f"NODE COUNT MISMATCH: {engine} reports {run.nodes:,} nodes for "
-                         f"{NAMES[fen]} depth {depth}, expected {want:,} (FEN: {fen})")
+        raise BenchError(
+            f"NODE COUNT MISMATCH: {engine} reports {run.nodes:,} nodes for "
+            f"{NAMES[fen]} depth {depth}, expected {want:,} (FEN: {fen})"
+        )
 
 
-def measure_anchors(cases, repeat: int, ours: Path, cozy: Path, sf: Path,
-                    timeout: float) -> List[Dict[str, Series]]:
+def measure_anchors(
+    cases, repeat: int, ours: Path, cozy: Path, sf: Path, timeout: float
+) -> list[dict[str, Series]]:
     results = []
     for fen, depth in cases:
         series = {e: Series(e, fen, depth) for e in (OURS, COZY, STOCKFISH)}
@@ -509,13 +566,15 @@ def measure_anchors(cases, repeat: int, ours: Path, cozy: Path, sf: Path,
                     run = run_stockfish(sf, fen, depth, timeout)
                 check_nodes(engine, fen, depth, run)
                 series[engine].runs.append(run)
-                log(f"[run] {NAMES[fen]} d{depth} {engine:<10} #{i + 1}: {run.wall:.3f} s "
-                    f"({run.nodes / run.wall / 1e6:.1f} Mnps)")
+                log(
+                    f"[run] {NAMES[fen]} d{depth} {engine:<10} #{i + 1}: {run.wall:.3f} s "
+                    f"({run.nodes / run.wall / 1e6:.1f} Mnps)"
+                )
         results.append(series)
     return results
 
 
-def measure_scaling(case, repeat: int, ours: Path, timeout: float) -> Dict[int, Series]:
+def measure_scaling(case, repeat: int, ours: Path, timeout: float) -> dict[int, Series]:
     fen, depth = case
     series = {t: Series(f"{OURS} --threads {t}", fen, depth) for t in (1, 2)}
     for i in range(repeat):
@@ -523,14 +582,17 @@ def measure_scaling(case, repeat: int, ours: Path, timeout: float) -> Dict[int, 
             run = run_ours(ours, fen, depth, t, timeout)
             check_nodes(f"{OURS} --threads {t}", fen, depth, run)
             series[t].runs.append(run)
-            log(f"[run] {NAMES[fen]} d{depth} {OURS} --threads {t} #{i + 1}: {run.wall:.3f} s "
-                f"({run.nodes / run.wall / 1e6:.1f} Mnps)")
+            log(
+                f"[run] {NAMES[fen]} d{depth} {OURS} --threads {t} #{i + 1}: {run.wall:.3f} s "
+                f"({run.nodes / run.wall / 1e6:.1f} Mnps)"
+            )
     return series
 
 
 @dataclass
 class InstrCount:
     """Instructions for one engine, one position: the run at `depth` minus the baseline run."""
+
     engine: str
     fen: str
     depth: int
@@ -562,21 +624,28 @@ def measure_instructions(cases, valgrind: Path, ours: Path, cozy: Path, timeout:
                 if engine == OURS:
                     backends.add(ours_backend(c.stdout) or "unknown")
                 counts[d] = c
-                log(f"[callgrind] {NAMES[fen]} d{d} {engine:<10}: {c.instructions:,} "
-                    f"instructions")
-            series[engine] = InstrCount(engine, fen, depth, counts[depth].nodes,
-                                        counts[depth].instructions,
-                                        counts[INSTR_BASELINE_DEPTH].instructions)
+                log(f"[callgrind] {NAMES[fen]} d{d} {engine:<10}: {c.instructions:,} instructions")
+            series[engine] = InstrCount(
+                engine,
+                fen,
+                depth,
+                counts[depth].nodes,
+                counts[depth].instructions,
+                counts[INSTR_BASELINE_DEPTH].instructions,
+            )
             if series[engine].net <= 0:
-                raise BenchError(f"{engine}: {NAMES[fen]} depth {depth} ran no more instructions "
-                                 f"than depth {INSTR_BASELINE_DEPTH} under callgrind "
-                                 f"({series[engine].total:,} vs {series[engine].baseline:,})")
+                raise BenchError(
+                    f"{engine}: {NAMES[fen]} depth {depth} ran no more instructions "
+                    f"than depth {INSTR_BASELINE_DEPTH} under callgrind "
+                    f"({series[engine].total:,} vs {series[engine].baseline:,})"
+                )
         results.append(series)
     return results, ", ".join(sorted(backends))
 
 
-def instructions_table(results: List[Dict[str, InstrCount]], backend: str,
-                       native_backend: Optional[str], cozy_cpu: str) -> List[str]:
+def instructions_table(
+    results: list[dict[str, InstrCount]], backend: str, native_backend: str | None, cozy_cpu: str
+) -> list[str]:
     out = [
         "Instructions executed (valgrind callgrind `Ir`), **not time**: deterministic (repeat "
         "runs agree to within a few thousand instructions), so this is the noise-free "
@@ -591,14 +660,19 @@ def instructions_table(results: List[Dict[str, InstrCount]], backend: str,
         o, c = series[OURS], series[COZY]
         out.append(
             f"| {NAMES[o.fen]} | {o.depth} | {o.nodes:,} | {o.net:,} | {c.net:,} "
-            f"| {o.net / o.nodes:.2f} | {c.net / c.nodes:.2f} | **{fmt_ratio(c.net / o.net)}** |")
+            f"| {o.net / o.nodes:.2f} | {c.net / c.nodes:.2f} | **{fmt_ratio(c.net / o.net)}** |"
+        )
     out += [""]
     for series in results:
         o, c = series[OURS], series[COZY]
-        out.append(f"- {NAMES[o.fen]} d{o.depth}: ours needs {c.net / o.net:.2f}× fewer "
-                   f"instructions than cozy-chess")
-    baselines = "; ".join(f"{NAMES[s[OURS].fen]}: shatranj {s[OURS].baseline:,}, "
-                          f"cozy-chess {s[COZY].baseline:,}" for s in results)
+        out.append(
+            f"- {NAMES[o.fen]} d{o.depth}: ours needs {c.net / o.net:.2f}× fewer "
+            f"instructions than cozy-chess"
+        )
+    baselines = "; ".join(
+        f"{NAMES[s[OURS].fen]}: shatranj {s[OURS].baseline:,}, cozy-chess {s[COZY].baseline:,}"
+        for s in results
+    )
     out += [
         f"- Each count is the run at the depth shown minus the same binary's run at depth "
         f"{INSTR_BASELINE_DEPTH} of the same position, so process start-up and FEN parsing "
@@ -608,14 +682,17 @@ def instructions_table(results: List[Dict[str, InstrCount]], backend: str,
         "speed ratio: either program may retire more instructions per cycle; the targets "
         "are judged on the timed table.",
         f"- shatranj backend under valgrind: {backend}"
-        + ("" if native_backend is None or native_backend == backend
-           else f" (**differs** from the native run: {native_backend}; the counts measure "
-                f"a different code path than the timings)"),
+        + (
+            ""
+            if native_backend is None or native_backend == backend
+            else f" (**differs** from the native run: {native_backend}; the counts measure "
+            f"a different code path than the timings)"
+        ),
     ]
     return out
 
 
-def anchors_table(results: List[Dict[str, Series]]) -> List[str]:
+def anchors_table(results: list[dict[str, Series]]) -> list[str]:
     out = [
         "| position | depth | nodes | engine | best s | median s | best Mnps | median Mnps "
         "| cozy in-process s (best) | ours/cozy (paired, best, median) "
@@ -626,21 +703,26 @@ def anchors_table(results: List[Dict[str, Series]]) -> List[str]:
         o, c, s = series[OURS], series[COZY], series[STOCKFISH]
         for e in (o, c, s):
             if e is o:
-                vs_cozy = (f"**{fmt_ratio(paired(o, c))}**, {fmt_ratio(c.best / o.best)}, "
-                           f"{fmt_ratio(c.median / o.median)}")
-                vs_sf = (f"**{fmt_ratio(paired(o, s))}**, {fmt_ratio(s.best / o.best)}, "
-                         f"{fmt_ratio(s.median / o.median)}")
+                vs_cozy = (
+                    f"**{fmt_ratio(paired(o, c))}**, {fmt_ratio(c.best / o.best)}, "
+                    f"{fmt_ratio(c.median / o.median)}"
+                )
+                vs_sf = (
+                    f"**{fmt_ratio(paired(o, s))}**, {fmt_ratio(s.best / o.best)}, "
+                    f"{fmt_ratio(s.median / o.median)}"
+                )
             else:
                 vs_cozy = vs_sf = ""
             out.append(
                 f"| {NAMES[e.fen]} | {e.depth} | {e.nodes:,} | {e.engine} | {fmt_s(e.best)} "
                 f"| {fmt_s(e.median)} | {fmt_mnps(e.nodes, e.best)} "
                 f"| {fmt_mnps(e.nodes, e.median)} "
-                f"| {fmt_s(e.best_inproc) if e is c else ''} | {vs_cozy} | {vs_sf} |")
+                f"| {fmt_s(e.best_inproc) if e is c else ''} | {vs_cozy} | {vs_sf} |"
+            )
     return out
 
 
-def scaling_table(series: Dict[int, Series]) -> List[str]:
+def scaling_table(series: dict[int, Series]) -> list[str]:
     one, two = series[1], series[2]
     out = [
         "| position | depth | nodes | threads | best s | median s | best Mnps | median Mnps "
@@ -648,32 +730,43 @@ def scaling_table(series: Dict[int, Series]) -> List[str]:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for t, e in ((1, one), (2, two)):
-        speedup = (f"**{fmt_ratio(paired(two, one))}**, {fmt_ratio(one.best / two.best)}, "
-                   f"{fmt_ratio(one.median / two.median)}" if t == 2 else "")
-        out.append(f"| {NAMES[e.fen]} | {e.depth} | {e.nodes:,} | {t} | {fmt_s(e.best)} "
-                   f"| {fmt_s(e.median)} | {fmt_mnps(e.nodes, e.best)} "
-                   f"| {fmt_mnps(e.nodes, e.median)} | {speedup} |")
+        speedup = (
+            f"**{fmt_ratio(paired(two, one))}**, {fmt_ratio(one.best / two.best)}, "
+            f"{fmt_ratio(one.median / two.median)}"
+            if t == 2
+            else ""
+        )
+        out.append(
+            f"| {NAMES[e.fen]} | {e.depth} | {e.nodes:,} | {t} | {fmt_s(e.best)} "
+            f"| {fmt_s(e.median)} | {fmt_mnps(e.nodes, e.best)} "
+            f"| {fmt_mnps(e.nodes, e.median)} | {speedup} |"
+        )
     return out
 
 
-def verdicts(anchors: Optional[List[Dict[str, Series]]],
-             scaling: Optional[Dict[int, Series]]) -> List[str]:
+def verdicts(
+    anchors: list[dict[str, Series]] | None, scaling: dict[int, Series] | None
+) -> list[str]:
     out = []
     if anchors is not None:
         for series in anchors:
             o, c = series[OURS], series[COZY]
             r = paired(o, c)
-            out.append(f"- {NAMES[o.fen]} d{o.depth}: ours/cozy = {r:.2f}× (median of "
-                       f"{len(o.runs)} paired rounds; best/best {c.best / o.best:.2f}×), "
-                       f"target ≥ {TARGET_VS_COZY:.1f}× — "
-                       f"{'**PASS**' if r >= TARGET_VS_COZY else '**FAIL**'}")
+            out.append(
+                f"- {NAMES[o.fen]} d{o.depth}: ours/cozy = {r:.2f}× (median of "
+                f"{len(o.runs)} paired rounds; best/best {c.best / o.best:.2f}×), "
+                f"target ≥ {TARGET_VS_COZY:.1f}× — "
+                f"{'**PASS**' if r >= TARGET_VS_COZY else '**FAIL**'}"
+            )
     if scaling is not None:
         r = paired(scaling[2], scaling[1])
         best = scaling[1].best / scaling[2].best
-        out.append(f"- {NAMES[scaling[1].fen]} d{scaling[1].depth}: 2 threads vs 1 = {r:.2f}× "
-                   f"(median of {len(scaling[1].runs)} paired rounds; best/best {best:.2f}×), "
-                   f"target ≥ {TARGET_SCALING_2T:.1f}× — "
-                   f"{'**PASS**' if r >= TARGET_SCALING_2T else '**FAIL**'}")
+        out.append(
+            f"- {NAMES[scaling[1].fen]} d{scaling[1].depth}: 2 threads vs 1 = {r:.2f}× "
+            f"(median of {len(scaling[1].runs)} paired rounds; best/best {best:.2f}×), "
+            f"target ≥ {TARGET_SCALING_2T:.1f}× — "
+            f"{'**PASS**' if r >= TARGET_SCALING_2T else '**FAIL**'}"
+        )
     return out
 
 
@@ -690,49 +783,96 @@ def all_pass(anchors, scaling) -> bool:
 # Main
 # --------------------------------------------------------------------------------------------
 
-def parse_args(argv: List[str]) -> argparse.Namespace:
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description="Perft benchmark: shatranj vs cozy-chess 0.3.4 and Stockfish (one thread), "
-                    "shatranj vs cozy-chess instruction counts under valgrind's callgrind, "
-                    "plus shatranj 2-thread scaling. Node counts are verified.")
-    p.add_argument("--quick", action="store_true",
-                   help="smoke run: startpos 5 / kiwipete 4, scaling on startpos 6, "
-                        "instruction counts on startpos 4 / kiwipete 3 (default: startpos 6 / "
-                        "kiwipete 5, scaling on startpos 7, instruction counts on startpos 5 "
-                        "/ kiwipete 4)")
-    p.add_argument("--repeat", type=int, default=3, metavar="N",
-                   help="runs per engine and position (default 3); paired, best and median ratios reported")
-    p.add_argument("--record", action="store_true",
-                   help=f"append the tables and run metadata to {RESULTS_MD.relative_to(REPO)}")
+        "shatranj vs cozy-chess instruction counts under valgrind's callgrind, "
+        "plus shatranj 2-thread scaling. Node counts are verified."
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run: startpos 5 / kiwipete 4, scaling on startpos 6, "
+        "instruction counts on startpos 4 / kiwipete 3 (default: startpos 6 / "
+        "kiwipete 5, scaling on startpos 7, instruction counts on startpos 5 "
+        "/ kiwipete 4)",
+    )
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        metavar="N",
+        help="runs per engine and position (default 3); paired, best and median ratios reported",
+    )
+    p.add_argument(
+        "--record",
+        action="store_true",
+        help=f"append the tables and run metadata to {RESULTS_MD.relative_to(REPO)}",
+    )
     part = p.add_mutually_exclusive_group()
-    part.add_argument("--threads-scaling", action="store_true",
-                      help="run only the thread-scaling part (shatranj --threads 1 vs 2)")
-    part.add_argument("--no-threads-scaling", action="store_true",
-                      help="run only the anchor comparison (and the instruction counts), skip "
-                           "the thread-scaling part")
-    part.add_argument("--instructions", action="store_true",
-                      help="run only the instruction counts under valgrind's callgrind "
-                           "(shatranj vs cozy-chess: startpos 5 / kiwipete 4, with --quick "
-                           "startpos 4 / kiwipete 3); the default run includes them when "
-                           "valgrind is installed")
-    p.add_argument("--no-instructions", action="store_true",
-                   help="skip the callgrind instruction counts")
-    p.add_argument("--ours", type=Path, metavar="PATH",
-                   help="use this shatranj binary instead of building it "
-                        "(must accept `perft DEPTH --fen FEN --threads N [--quiet]`)")
-    p.add_argument("--cozy", type=Path, metavar="PATH",
-                   help="use this cozy-perft binary for the timed runs instead of building it "
-                        f"(-C target-cpu={COZY_CPU_TIMED})")
-    p.add_argument("--cozy-instructions", type=Path, metavar="PATH",
-                   help="use this cozy-perft binary for the callgrind count instead of building "
-                        f"it (-C target-cpu={COZY_CPU_INSTR}); it must not use AVX-512")
-    p.add_argument("--stockfish", type=Path, metavar="PATH",
-                   help="Stockfish binary (default: `stockfish` on PATH or /usr/games/stockfish, "
-                        "installed with apt-get if missing)")
-    p.add_argument("--timeout", type=float, default=900, metavar="SECONDS",
-                   help="per-run timeout (default 900)")
-    p.add_argument("--strict", action="store_true",
-                   help="exit with status 2 when a target is missed (default: report only)")
+    part.add_argument(
+        "--threads-scaling",
+        action="store_true",
+        help="run only the thread-scaling part (shatranj --threads 1 vs 2)",
+    )
+    part.add_argument(
+        "--no-threads-scaling",
+        action="store_true",
+        help="run only the anchor comparison (and the instruction counts), skip "
+        "the thread-scaling part",
+    )
+    part.add_argument(
+        "--instructions",
+        action="store_true",
+        help="run only the instruction counts under valgrind's callgrind "
+        "(shatranj vs cozy-chess: startpos 5 / kiwipete 4, with --quick "
+        "startpos 4 / kiwipete 3); the default run includes them when "
+        "valgrind is installed",
+    )
+    p.add_argument(
+        "--no-instructions", action="store_true", help="skip the callgrind instruction counts"
+    )
+    p.add_argument(
+        "--ours",
+        type=Path,
+        metavar="PATH",
+        help="use this shatranj binary instead of building it "
+        "(must accept `perft DEPTH --fen FEN --threads N [--quiet]`)",
+    )
+    p.add_argument(
+        "--cozy",
+        type=Path,
+        metavar="PATH",
+        help="use this cozy-perft binary for the timed runs instead of building it "
+        f"(-C target-cpu={COZY_CPU_TIMED})",
+    )
+    p.add_argument(
+        "--cozy-instructions",
+        type=Path,
+        metavar="PATH",
+        help="use this cozy-perft binary for the callgrind count instead of building "
+        f"it (-C target-cpu={COZY_CPU_INSTR}); it must not use AVX-512",
+    )
+    p.add_argument(
+        "--stockfish",
+        type=Path,
+        metavar="PATH",
+        help="Stockfish binary (default: `stockfish` on PATH or /usr/games/stockfish, "
+        "installed with apt-get if missing)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=900,
+        metavar="SECONDS",
+        help="per-run timeout (default 900)",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit with status 2 when a target is missed (default: report only)",
+    )
     args = p.parse_args(argv)
     if args.repeat < 1:
         p.error("--repeat must be at least 1")
@@ -741,7 +881,7 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     return args
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     args = parse_args(argv)
     do_anchors = not args.threads_scaling and not args.instructions
     do_scaling = not args.no_threads_scaling and not args.instructions
@@ -756,11 +896,15 @@ def main(argv: List[str]) -> int:
         valgrind = find_valgrind()
         if valgrind is None:
             if args.instructions:
-                raise BenchError("--instructions needs valgrind (callgrind), which is not on "
-                                 "PATH: install it (Debian: `apt-get install -y valgrind`)")
+                raise BenchError(
+                    "--instructions needs valgrind (callgrind), which is not on "
+                    "PATH: install it (Debian: `apt-get install -y valgrind`)"
+                )
             instr_skipped = "valgrind not found on PATH"
-            log("[note] valgrind not found on PATH: skipping the callgrind instruction counts "
-                "(install valgrind to get them)")
+            log(
+                "[note] valgrind not found on PATH: skipping the callgrind instruction counts "
+                "(install valgrind to get them)"
+            )
             do_instr = False
         else:
             valgrind_version = capture([str(valgrind), "--version"]) or "unknown"
@@ -771,15 +915,19 @@ def main(argv: List[str]) -> int:
         raise BenchError(f"shatranj binary not found: {ours}")
     cozy = cozy_instr = sf = None
     sf_version = None
-    cozy_instr_cpu = (f"given binary `{args.cozy_instructions}`" if args.cozy_instructions
-                      else COZY_CPU_INSTR)
+    cozy_instr_cpu = (
+        f"given binary `{args.cozy_instructions}`" if args.cozy_instructions else COZY_CPU_INSTR
+    )
     if do_anchors:
         cozy = args.cozy.resolve() if args.cozy else build_cozy(COZY_CPU_TIMED)
         if not cozy.is_file():
             raise BenchError(f"cozy-perft binary not found: {cozy}")
     if do_instr:
-        cozy_instr = (args.cozy_instructions.resolve() if args.cozy_instructions
-                      else build_cozy(COZY_CPU_INSTR))
+        cozy_instr = (
+            args.cozy_instructions.resolve()
+            if args.cozy_instructions
+            else build_cozy(COZY_CPU_INSTR)
+        )
         if not cozy_instr.is_file():
             raise BenchError(f"cozy-perft binary not found: {cozy_instr}")
     if do_anchors:
@@ -797,28 +945,31 @@ def main(argv: List[str]) -> int:
 
     # --- measure ------------------------------------------------------------------------
     # Only the timings suffer from a busy machine; the instruction counts do not.
-    load_before = (warn_if_busy("before measuring") if do_anchors or do_scaling
-                   else load_average())
-    anchors = (measure_anchors(anchor_cases, args.repeat, ours, cozy, sf, args.timeout)
-               if do_anchors else None)
+    load_before = warn_if_busy("before measuring") if do_anchors or do_scaling else load_average()
+    anchors = (
+        measure_anchors(anchor_cases, args.repeat, ours, cozy, sf, args.timeout)
+        if do_anchors
+        else None
+    )
     scaling = measure_scaling(scaling_case, args.repeat, ours, args.timeout) if do_scaling else None
     # Instruction counts last: they do not depend on the machine's load, the timings do.
     instr = None
     if do_instr:
-        instr, backend = measure_instructions(instr_cases, valgrind, ours, cozy_instr,
-                                              args.timeout)
+        instr, backend = measure_instructions(instr_cases, valgrind, ours, cozy_instr, args.timeout)
         # The backend shatranj picks natively, to catch valgrind's emulated CPU hiding a
         # feature (then the counts would measure another code path than the timings).
         fen = instr_cases[0][0]
         cmd = ours_cmd(ours, fen, INSTR_BASELINE_DEPTH, 1) + ["--quiet"]
         native_backend = ours_backend(run_process(OURS, cmd, args.timeout)[0].stdout)
         if native_backend is not None and native_backend != backend:
-            log(f"[warn] shatranj picks backend {backend!r} under valgrind but "
+            log(
+                f"[warn] shatranj picks backend {backend!r} under valgrind but "
                 f"{native_backend!r} natively: the instruction counts measure another code "
-                f"path than the timings")
+                f"path than the timings"
+            )
 
     # --- report -------------------------------------------------------------------------
-    report: List[str] = []
+    report: list[str] = []
     if anchors is not None:
         report += ["### Single thread: shatranj vs anchors", ""]
         report += anchors_table(anchors) + [""]
@@ -826,8 +977,12 @@ def main(argv: List[str]) -> int:
         report += ["### Instruction counts (callgrind, not time): shatranj vs cozy-chess", ""]
         report += instructions_table(instr, backend, native_backend, cozy_instr_cpu) + [""]
     elif instr_skipped is not None:
-        report += ["### Instruction counts (callgrind, not time): shatranj vs cozy-chess", "",
-                   f"Skipped: {instr_skipped}.", ""]
+        report += [
+            "### Instruction counts (callgrind, not time): shatranj vs cozy-chess",
+            "",
+            f"Skipped: {instr_skipped}.",
+            "",
+        ]
     if scaling is not None:
         report += ["### shatranj thread scaling", ""]
         report += scaling_table(scaling) + [""]
@@ -853,8 +1008,10 @@ def main(argv: List[str]) -> int:
             f"- shatranj: `{ours}`" + ("" if args.ours else " (cargo build --release, generic)"),
         ]
         if cozy is not None:
-            meta += [f"- cozy-chess: 0.3.4, pext, -C target-cpu={COZY_CPU_TIMED}"
-                     + (f" (binary `{cozy}`)" if args.cozy else "")]
+            meta += [
+                f"- cozy-chess: 0.3.4, pext, -C target-cpu={COZY_CPU_TIMED}"
+                + (f" (binary `{cozy}`)" if args.cozy else "")
+            ]
         if cozy_instr is not None:
             meta += [f"- cozy-chess under callgrind: 0.3.4, pext, {cozy_instr_cpu}"]
         if do_anchors:
@@ -862,8 +1019,10 @@ def main(argv: List[str]) -> int:
         if do_instr:
             meta += [f"- valgrind: {valgrind_version} (`{valgrind}`, callgrind)"]
         if do_anchors or do_scaling:
-            meta += [f"- runs per engine and position: {args.repeat}"
-                     + (" (--quick depths)" if args.quick else "")]
+            meta += [
+                f"- runs per engine and position: {args.repeat}"
+                + (" (--quick depths)" if args.quick else "")
+            ]
         else:
             meta += ["- instruction counts only" + (" (--quick depths)" if args.quick else "")]
         meta += [""]

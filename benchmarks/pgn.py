@@ -32,15 +32,15 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any
 
 import chess
 import chess.pgn
 
 import shatranj
 import shatranj.pgn
-
 from common import append_results, utc_stamp
 
 SEED = 7
@@ -80,12 +80,14 @@ def corpus(games: int, annotated: bool) -> str:
                 node.comment = rng.choice(WORDS)
             if annotated and rng.random() < 0.1:
                 node.nags.add(rng.choice([1, 2, 3, 4, 5, 6, 14]))
-        game.headers["Result"] = board.result() if board.is_game_over() else rng.choice(["1-0", "0-1", "1/2-1/2"])
+        game.headers["Result"] = (
+            board.result() if board.is_game_over() else rng.choice(["1-0", "0-1", "1/2-1/2"])
+        )
         out.append(game.accept(chess.pgn.StringExporter()))
     return "\n\n".join(out) + "\n"
 
 
-def read_all(read_game: Callable[[Any], Any], text: str, moves: bool) -> Tuple[int, int]:
+def read_all(read_game: Callable[[Any], Any], text: str, moves: bool) -> tuple[int, int]:
     handle = io.StringIO(text)
     games = plies = 0
     while (game := read_game(handle)) is not None:
@@ -95,7 +97,7 @@ def read_all(read_game: Callable[[Any], Any], text: str, moves: bool) -> Tuple[i
     return games, plies
 
 
-def timed(work: Callable[[], Tuple[int, int]]) -> Tuple[float, Tuple[int, int]]:
+def timed(work: Callable[[], tuple[int, int]]) -> tuple[float, tuple[int, int]]:
     start = time.perf_counter()
     result = work()
     return time.perf_counter() - start, result
@@ -107,21 +109,25 @@ def main() -> int:
         import pgn_scale
 
         return pgn_scale.main(sys.argv[1:])
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
+    parser.add_argument(
+        "--record", action="store_true", help="append the results to benchmarks/RESULTS.md"
+    )
     args = parser.parse_args()
 
-    rows: List[Tuple[str, str, float, float, float]] = []
+    rows: list[tuple[str, str, float, float, float]] = []
     for name, annotated in (("plain", False), ("annotated", True)):
         text = corpus(args.games, annotated)
         with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False, encoding="utf-8") as f:
             f.write(text)
             path = f.name
-        best: Dict[str, float] = {}
-        answers: Dict[str, Tuple[int, int]] = {}
-        work: Dict[str, Callable[[], Tuple[int, int]]] = {
+        best: dict[str, float] = {}
+        answers: dict[str, tuple[int, int]] = {}
+        work: dict[str, Callable[[], tuple[int, int]]] = {
             "python-chess read_game": lambda: read_all(chess.pgn.read_game, text, False),
             "shatranj read_game": lambda: read_all(shatranj.pgn.read_game, text, False),
             "shatranj read_games(path)": lambda: (shatranj.pgn.read_games(path).read, 0),
@@ -138,11 +144,14 @@ def main() -> int:
                 answers[label] = answer
         os.unlink(path)
         games = answers["python-chess read_game"][0]
-        for label, (n, plies) in answers.items():
+        for label, (n, _plies) in answers.items():
             if n != games:
                 raise SystemExit(f"{name}: {label} read {n} games, python-chess {games}")
         plies = answers["python-chess read_game + moves"][1]
-        if answers["shatranj read_game + moves"][1] != plies or answers["shatranj read_games(path) + moves"][1] != plies:
+        if (
+            answers["shatranj read_game + moves"][1] != plies
+            or answers["shatranj read_games(path) + moves"][1] != plies
+        ):
             raise SystemExit(f"{name}: main-line move counts differ: {answers}")
         anchor = best["python-chess read_game"]
         anchor_moves = best["python-chess read_game + moves"]

@@ -37,8 +37,8 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
 
 from common import ROOT, append_results, utc_stamp
 
@@ -52,14 +52,14 @@ CONTROLS = [("Rated Blitz game", "180+0", 180), ("Rated Bullet game", "60+0", 60
             ("Rated Blitz game", "300+3", 300)]  # fmt: skip
 
 
-def _pool(rng: random.Random, size: int) -> List[Tuple[List[str], str]]:
+def _pool(rng: random.Random, size: int) -> list[tuple[list[str], str]]:
     """Distinct random games: (SAN moves, result)."""
     import shatranj
 
     pool = []
     for _ in range(size):
         board = shatranj.Board()
-        sans: List[str] = []
+        sans: list[str] = []
         for _ in range(rng.randint(20, 160)):
             moves = list(board.legal_moves)
             if not moves:
@@ -102,13 +102,15 @@ def make_corpus(path: Path, games: int, seed: int = SEED, pool_size: int = 4000)
                 c = clocks[side]
                 if evals:
                     ev += rng.uniform(-0.4, 0.4)
-                    parts.append(f"{{ [%eval {ev:.2f}] [%clk {c // 3600}:{c % 3600 // 60:02}:{c % 60:02}] }}")
+                    parts.append(
+                        f"{{ [%eval {ev:.2f}] [%clk {c // 3600}:{c % 3600 // 60:02}:{c % 60:02}] }}"
+                    )
                 else:
                     parts.append(f"{{ [%clk {c // 3600}:{c % 3600 // 60:02}:{c % 60:02}] }}")
             out.write(head + " ".join(parts) + f" {result}\n\n")
 
 
-def _timed(job: Callable[[], int]) -> Tuple[float, int]:
+def _timed(job: Callable[[], int]) -> tuple[float, int]:
     start = time.perf_counter()
     n = job()
     return time.perf_counter() - start, n
@@ -129,23 +131,37 @@ except OSError:
 
 def _peak_rss_child(code: str) -> float:
     """Peak resident memory (MB) of a child interpreter running ``code``."""
-    child = subprocess.run([sys.executable, "-c", code + "\n" + PEAK], capture_output=True, text=True, check=True)
+    child = subprocess.run(
+        [sys.executable, "-c", code + "\n" + PEAK], capture_output=True, text=True, check=True
+    )
     return int(child.stdout.split()[-1]) / 1024
 
 
-def _anchor_binary() -> Optional[Path]:
+def _anchor_binary() -> Path | None:
     target = Path(os.environ.get("CARGO_TARGET_DIR", ANCHOR / "target"))
     binary = target / "release" / "pgn-reader-bench"
     if not binary.exists():
         if shutil.which("cargo") is None:
             return None
-        subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", str(ANCHOR / "Cargo.toml")], check=True)
+        subprocess.run(
+            [
+                "cargo",
+                "build",
+                "--release",
+                "--quiet",
+                "--manifest-path",
+                str(ANCHOR / "Cargo.toml"),
+            ],
+            check=True,
+        )
     return binary if binary.exists() else None
 
 
-def _rust_bench_binary() -> Optional[Path]:
+def _rust_bench_binary() -> Path | None:
     """shatranj's own pgn_bench example (release), built if cargo is there."""
-    target = Path(os.environ.get("SHATRANJ_TARGET_DIR", os.environ.get("CARGO_TARGET_DIR", ROOT / "target")))
+    target = Path(
+        os.environ.get("SHATRANJ_TARGET_DIR", os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    )
     binary = target / "release" / "examples" / "pgn_bench"
     if shutil.which("cargo") is not None:
         env = dict(os.environ, CARGO_TARGET_DIR=str(target))
@@ -154,7 +170,7 @@ def _rust_bench_binary() -> Optional[Path]:
     return binary if binary.exists() else None
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     import argparse
 
     import chess
@@ -163,14 +179,18 @@ def main(argv: List[str]) -> int:
     import shatranj
     import shatranj.pgn as pgn
 
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--scale", action="store_true")
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--corpus", type=Path, default=Path("/tmp/shatranj-lichess.pgn"))
     parser.add_argument("--python-chess-games", type=int, default=3000)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--record", action="store_true")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds against pgn-reader (best of)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="interleaved rounds against pgn-reader (best of)"
+    )
     args = parser.parse_args(argv)
 
     plain = args.corpus
@@ -184,14 +204,19 @@ def main(argv: List[str]) -> int:
     if shutil.which("zstd") and (not zst.exists() or zst.stat().st_mtime < plain.stat().st_mtime):
         subprocess.run(["zstd", "-q", "-f", "-T2", "-3", str(plain), "-o", str(zst)], check=True)
     mb = plain.stat().st_size / 1e6
-    print(f"corpus: {args.games:,} games, {mb:,.1f} MB plain, {zst.stat().st_size / 1e6:,.1f} MB zstd")
+    print(
+        f"corpus: {args.games:,} games, {mb:,.1f} MB plain, {zst.stat().st_size / 1e6:,.1f} MB zstd"
+    )
 
-    rows: List[Tuple[str, str, int, float, float]] = []
+    rows: list[tuple[str, str, int, float, float]] = []
     load = os.getloadavg()[0]
 
     def record(label: str, source: str, threads: int, seconds: float, games: int) -> None:
         rows.append((label, source, threads, games / seconds, mb / seconds))
-        print(f"  {label:26} {source:5} {threads} thr  {games / seconds:11,.0f} games/s  {mb / seconds:8,.1f} MB/s", flush=True)
+        print(
+            f"  {label:26} {source:5} {threads} thr  {games / seconds:11,.0f} games/s  {mb / seconds:8,.1f} MB/s",
+            flush=True,
+        )
 
     def count_trees(stream: pgn.GameStream) -> int:
         return sum(len(batch) for batch, _ in stream._batches())
@@ -245,29 +270,39 @@ def main(argv: List[str]) -> int:
         # Interleaved rounds, best of three, so that load drift hits both sides: pgn-reader
         # against shatranj's own Rust pipeline (reader thread + parse pool, trees built,
         # no Python), on the same file.
-        best: Dict[Tuple[str, str, int], Tuple[float, int]] = {}
+        best: dict[tuple[str, str, int], tuple[float, int]] = {}
 
-        def keep(key: Tuple[str, str, int], seconds: float, games: int) -> None:
+        def keep(key: tuple[str, str, int], seconds: float, games: int) -> None:
             if key not in best or seconds < best[key][0]:
                 best[key] = (seconds, games)
 
-        def ours_run(path: Path, *mode: str) -> Tuple[float, int]:
-            out = subprocess.run([str(ours), str(path), *mode], capture_output=True, text=True, check=True).stdout.split()
+        def ours_run(path: Path, *mode: str) -> tuple[float, int]:
+            out = subprocess.run(
+                [str(ours), str(path), *mode], capture_output=True, text=True, check=True
+            ).stdout.split()
             games, per_second = int(out[0]), float(out[-2])
             return games / per_second, games
 
         for _ in range(args.rounds):
             for name, path in sources:
                 for mode in ("raw", "validated"):
-                    out = subprocess.run([str(binary), mode, str(path)], capture_output=True, text=True, check=True).stdout.split()
+                    out = subprocess.run(
+                        [str(binary), mode, str(path)], capture_output=True, text=True, check=True
+                    ).stdout.split()
                     keep((f"pgn-reader {mode}", name, 1), float(out[3]), int(out[1]))
                 if ours is not None:
                     # One thread doing everything (decompress, cut, read): the like of
                     # pgn-reader's validated visitor, main lines read lean.
                     keep(("shatranj main lines, one thread", name, 1), *ours_run(path, "lean", "1"))
                     for threads in (1, 2):
-                        keep(("shatranj Rust stream (main lines)", name, threads), *ours_run(path, "stream-lean", str(threads), "1"))
-                        keep(("shatranj Rust stream (trees)", name, threads), *ours_run(path, "stream", str(threads), "1"))
+                        keep(
+                            ("shatranj Rust stream (main lines)", name, threads),
+                            *ours_run(path, "stream-lean", str(threads), "1"),
+                        )
+                        keep(
+                            ("shatranj Rust stream (trees)", name, threads),
+                            *ours_run(path, "stream", str(threads), "1"),
+                        )
         for (label, name, threads), (seconds, games) in best.items():
             record(label, name, threads, seconds, games)
         for name, _ in sources:
@@ -278,11 +313,15 @@ def main(argv: List[str]) -> int:
                 mine = best.get((label, name, threads))
                 if mine is not None:
                     ratio = (mine[1] / mine[0]) / (anchor[1] / anchor[0])
-                    print(f"  {label}, {threads} thr / pgn-reader validated 1 thr ({name}): {ratio:.2f}x")
+                    print(
+                        f"  {label}, {threads} thr / pgn-reader validated 1 thr ({name}): {ratio:.2f}x"
+                    )
     else:
         print("  pgn-reader anchor: no cargo to build it, skipped")
 
-    peak = _peak_rss_child(f"import shatranj.pgn as p\nfor g in p.stream_games({str(zst if zst.exists() else plain)!r}): pass")
+    peak = _peak_rss_child(
+        f"import shatranj.pgn as p\nfor g in p.stream_games({str(zst if zst.exists() else plain)!r}): pass"
+    )
     print(f"  peak RSS of a streaming read of the whole file: {peak:,.0f} MB")
 
     if args.record:

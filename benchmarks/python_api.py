@@ -37,8 +37,9 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any
 
 import chess
 
@@ -50,8 +51,16 @@ try:
 except ImportError:  # Python < 3.13, or not installed: the anchor is skipped
     bulletchess = None
 
-from common import FENS, KIWIPETE, ROOT, append_results, git_commit, rate, uncommitted_changes, utc_stamp
-
+from common import (
+    FENS,
+    KIWIPETE,
+    ROOT,
+    append_results,
+    git_commit,
+    rate,
+    uncommitted_changes,
+    utc_stamp,
+)
 
 Lib = Any  # the module under test: `shatranj` or `chess`
 
@@ -110,7 +119,7 @@ def fen_parse(lib: Lib) -> Callable[[], int]:
 
 
 def san(lib: Lib) -> Callable[[], int]:
-    pairs: List[Tuple[Any, Any]] = []
+    pairs: list[tuple[Any, Any]] = []
     for fen in FENS:
         board = lib.Board(fen)
         pairs.extend((board, m) for m in board.legal_moves)
@@ -186,7 +195,7 @@ def bullet_fen_parse() -> Callable[[], int]:
 
 
 def bullet_san() -> Callable[[], int]:
-    pairs: List[Tuple[Any, Any]] = []
+    pairs: list[tuple[Any, Any]] = []
     for fen in FENS:
         board = bulletchess.Board.from_fen(fen)
         pairs.extend((board, m) for m in board.legal_moves())
@@ -208,28 +217,62 @@ Builder = Callable[[], Callable[[], int]]
 # name, unit, target rate for shatranj, then a builder for shatranj, python-chess (None: no
 # such API) and bulletchess. Each side's work returns its own unit count, so rates compare
 # even where the trees differ in depth.
-WORKLOADS: List[Tuple[str, str, float, Builder, Optional[Builder], Builder]] = [
-    ("push+pop", "pairs/s", 10e6, lambda: push_pop(shatranj), lambda: push_pop(chess), bullet_push_pop),
-    ("legal list (Kiwipete)", "lists/s", 1e6, lambda: legal_list(shatranj), lambda: legal_list(chess), bullet_legal_list),
+WORKLOADS: list[tuple[str, str, float, Builder, Builder | None, Builder]] = [
+    (
+        "push+pop",
+        "pairs/s",
+        10e6,
+        lambda: push_pop(shatranj),
+        lambda: push_pop(chess),
+        bullet_push_pop,
+    ),
+    (
+        "legal list (Kiwipete)",
+        "lists/s",
+        1e6,
+        lambda: legal_list(shatranj),
+        lambda: legal_list(chess),
+        bullet_legal_list,
+    ),
     # python-chess needs a shallower tree to finish in reasonable time; rates are per node.
-    ("python perft (Kiwipete)", "nodes/s", 6e6, lambda: python_perft(shatranj, 3), lambda: python_perft(chess, 2),
-     lambda: bullet_python_perft(3)),
-    ("FEN parse", "boards/s", 2e6, lambda: fen_parse(shatranj), lambda: fen_parse(chess), bullet_fen_parse),
+    (
+        "python perft (Kiwipete)",
+        "nodes/s",
+        6e6,
+        lambda: python_perft(shatranj, 3),
+        lambda: python_perft(chess, 2),
+        lambda: bullet_python_perft(3),
+    ),
+    (
+        "FEN parse",
+        "boards/s",
+        2e6,
+        lambda: fen_parse(shatranj),
+        lambda: fen_parse(chess),
+        bullet_fen_parse,
+    ),
     ("SAN", "moves/s", 3e6, lambda: san(shatranj), lambda: san(chess), bullet_san),
-    ("built-in perft (Kiwipete 4)", "nodes/s", 0.0, lambda: builtin_perft(4), None, lambda: bullet_builtin_perft(4)),
+    (
+        "built-in perft (Kiwipete 4)",
+        "nodes/s",
+        0.0,
+        lambda: builtin_perft(4),
+        None,
+        lambda: bullet_builtin_perft(4),
+    ),
 ]
 
 MIN_RATIO = 40.0  # against python-chess
 MIN_BULLET_RATIO = 1.0  # against bulletchess
 
 
-def ratio_text(ours: List[float], theirs: List[float]) -> str:
+def ratio_text(ours: list[float], theirs: list[float]) -> str:
     """Best against best, with the range of the per-round ratios."""
     per_round = [a / b for a, b in zip(ours, theirs)]
     return f"{max(ours) / max(theirs):.2f}× ({min(per_round):.2f}–{max(per_round):.2f})"
 
 
-def cli_vs_binding(repeat: int) -> List[Dict[str, Any]]:
+def cli_vs_binding(repeat: int) -> list[dict[str, Any]]:
     """`shatranj.perft` against the CLI on the same positions, best of `repeat`."""
     cli = ROOT / "target" / "release" / "shatranj"
     if not cli.exists():
@@ -247,11 +290,15 @@ def cli_vs_binding(repeat: int) -> List[Dict[str, Any]]:
             start = time.perf_counter()
             out = subprocess.run(
                 [str(cli), "perft", str(depth), "--fen", fen, "--quiet"],
-                check=True, capture_output=True, text=True,
+                check=True,
+                capture_output=True,
+                text=True,
             ).stdout
             best_cli = min(best_cli, time.perf_counter() - start)
             assert f"Nodes searched: {nodes}" in out, out
-        rows.append({"position": name, "depth": depth, "nodes": nodes, "py": best_py, "cli": best_cli})
+        rows.append(
+            {"position": name, "depth": depth, "nodes": nodes, "py": best_py, "cli": best_cli}
+        )
     return rows
 
 
@@ -264,10 +311,14 @@ def bullet_version() -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--min-time", type=float, default=0.2)
-    parser.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
+    parser.add_argument(
+        "--record", action="store_true", help="append the results to benchmarks/RESULTS.md"
+    )
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
 
@@ -283,9 +334,9 @@ def main() -> int:
         work_ours = ours()
         work_theirs = theirs() if theirs is not None else None
         work_bullet = bullet() if with_bullet else None
-        rates_ours: List[float] = []
-        rates_theirs: List[float] = []
-        rates_bullet: List[float] = []
+        rates_ours: list[float] = []
+        rates_theirs: list[float] = []
+        rates_bullet: list[float] = []
         for _ in range(args.repeat):
             rates_ours.append(rate(work_ours, args.min_time))
             if work_theirs is not None:
@@ -304,7 +355,10 @@ def main() -> int:
         if rates_bullet:
             met &= max(rates_ours) / max(rates_bullet) >= MIN_BULLET_RATIO
             wanted.append(f"≥ {MIN_BULLET_RATIO:g}× bulletchess")
-            bullet_cells = [f"{max(rates_bullet) / 1e6:.2f} M", ratio_text(rates_ours, rates_bullet)]
+            bullet_cells = [
+                f"{max(rates_bullet) / 1e6:.2f} M",
+                ratio_text(rates_ours, rates_bullet),
+            ]
         all_met &= met
         lines.append(
             f"| {name} ({unit}) | {best / 1e6:.2f} M | {' | '.join(chess_cells)} | {' | '.join(bullet_cells)} "

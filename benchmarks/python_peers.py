@@ -53,10 +53,11 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any
 
 import chess
 import numpy as np
@@ -91,7 +92,7 @@ class Library:
     module: str  # what it imports as
     dist: str  # its PyPI distribution
     origin: str  # language and licence
-    min_python: Tuple[int, int] = (3, 8)
+    min_python: tuple[int, int] = (3, 8)
 
 
 LIBRARIES = (
@@ -144,9 +145,9 @@ class Position:
     """One position and python-chess's answers about it, the reference every library meets."""
 
     fen: str
-    history: Optional[List[str]]  # UCI moves from the start position; None: a FENS position
-    legal: List[str]  # the legal moves, UCI
-    san: Dict[str, str]  # UCI -> SAN
+    history: list[str] | None  # UCI moves from the start position; None: a FENS position
+    legal: list[str]  # the legal moves, UCI
+    san: dict[str, str]  # UCI -> SAN
     checkmate: bool
     over: bool  # is_game_over() on the board that played the game
     over_norep: bool  # is_game_over() on the board read from the FEN (no move stack)
@@ -154,7 +155,7 @@ class Position:
     halfmove: int
 
 
-def reference(fen: str, history: Optional[List[str]]) -> Position:
+def reference(fen: str, history: list[str] | None) -> Position:
     board = chess.Board(fen)
     played = board
     if history is not None:
@@ -176,13 +177,13 @@ def reference(fen: str, history: Optional[List[str]]) -> Position:
     )
 
 
-def random_games(seed: int, games: int) -> List[List[str]]:
+def random_games(seed: int, games: int) -> list[list[str]]:
     """``games`` games of uniformly random legal moves from the start, as UCI lists."""
     rng = random.Random(seed)
     played = []
     for _ in range(games):
         board = chess.Board()
-        moves: List[str] = []
+        moves: list[str] = []
         while not board.is_game_over() and len(moves) < MAX_PLIES:
             move = rng.choice(list(board.legal_moves))
             board.push(move)
@@ -191,7 +192,7 @@ def random_games(seed: int, games: int) -> List[List[str]]:
     return played
 
 
-def positions(seed: int, games: int, count: int) -> List[Position]:
+def positions(seed: int, games: int, count: int) -> list[Position]:
     """FENS, then ``count`` positions from the seeded games (every game's last one among them)."""
     lines = random_games(seed, games)
     rng = random.Random(seed + 1)
@@ -226,8 +227,8 @@ class Cell:
     call: str
     names: str
     items: Sequence[Any]
-    env: Dict[str, Any] = field(default_factory=dict)
-    units: Optional[int] = None  # work per pass: len(items) unless given (perft: nodes)
+    env: dict[str, Any] = field(default_factory=dict)
+    units: int | None = None  # work per pass: len(items) unless given (perft: nodes)
     mark: str = ""
     problem: str = ""
 
@@ -258,8 +259,10 @@ class Cell:
                 continue
             kept.append(item)
         if len(kept) < len(self.items):
-            failed = (f"{len(self.items) - len(kept)} of {len(self.items)} calls raise (first: {first}); "
-                      "timed on the rest")
+            failed = (
+                f"{len(self.items) - len(kept)} of {len(self.items)} calls raise (first: {first}); "
+                "timed on the rest"
+            )
             self.problem = f"{self.problem}; {failed}" if self.problem else failed
             self.items = kept
 
@@ -295,7 +298,7 @@ def brief(got: Any, want: Any) -> str:
     return f"{got!r} (python-chess {want!r})"
 
 
-def differ(what: str, rows: Iterable[Tuple[str, Any, Any]]) -> str:
+def differ(what: str, rows: Iterable[tuple[str, Any, Any]]) -> str:
     """'' when every (position, got, python-chess's) agrees; else how many positions differ
     and how the first one does."""
     bad = [(fen, got, want) for fen, got, want in rows if got != want]
@@ -309,9 +312,14 @@ def check_legal(ps: Sequence[Position], got: Sequence[Sequence[str]]) -> str:
     return differ("legal moves", ((p.fen, sorted(g), sorted(p.legal)) for p, g in zip(ps, got)))
 
 
-def check_san(ps: Sequence[Position], got: Sequence[Dict[str, str]]) -> str:
-    return differ("SAN", ((p.fen, {u: g[u] for u in sorted(g)}, {u: p.san[u] for u in sorted(p.san)})
-                          for p, g in zip(ps, got)))
+def check_san(ps: Sequence[Position], got: Sequence[dict[str, str]]) -> str:
+    return differ(
+        "SAN",
+        (
+            (p.fen, {u: g[u] for u in sorted(g)}, {u: p.san[u] for u in sorted(p.san)})
+            for p, g in zip(ps, got)
+        ),
+    )
 
 
 def check_parsed(ps: Sequence[Position], got: Sequence[Sequence[str]]) -> str:
@@ -329,24 +337,31 @@ def check_answers(
     return differ(what, ((p.fen, bool(g), want(p)) for p, g in zip(ps, got)))
 
 
-def check_planes(ps: Sequence[Position], got: Sequence[Any], view: Callable[[chess.Board], Any]) -> str:
-    rows = ((p.fen, bool(np.array_equal(np.asarray(g), view(chess.Board(p.fen)))), True)
-            for p, g in zip(ps, got))
+def check_planes(
+    ps: Sequence[Position], got: Sequence[Any], view: Callable[[chess.Board], Any]
+) -> str:
+    rows = (
+        (p.fen, bool(np.array_equal(np.asarray(g), view(chess.Board(p.fen)))), True)
+        for p, g in zip(ps, got)
+    )
     return differ("planes equal to python-chess's pieces", rows)
 
 
-def perft_items(make: Callable[[str], Any], depth: int) -> List[Tuple[Any, int]]:
+def perft_items(make: Callable[[str], Any], depth: int) -> list[tuple[Any, int]]:
     return [(make(START), depth + 1), (make(KIWIPETE), depth)]
 
 
-def check_perft(items: Sequence[Tuple[Any, int]], counts: Sequence[int]) -> Tuple[int, str]:
+def check_perft(items: Sequence[tuple[Any, int]], counts: Sequence[int]) -> tuple[int, str]:
     """The nodes of one pass and '' when every count is the known one (or the reference's)."""
     wants = []
     for (_, depth), fen in zip(items, (START, KIWIPETE)):
         known = PERFT[fen]
         wants.append(known[depth] if depth < len(known) else None)
-    rows = [(f"{fen} depth {d}", n, w) for (_, d), fen, n, w in zip(items, (START, KIWIPETE), counts, wants)
-            if w is not None]
+    rows = [
+        (f"{fen} depth {d}", n, w)
+        for (_, d), fen, n, w in zip(items, (START, KIWIPETE), counts, wants)
+        if w is not None
+    ]
     return sum(counts), differ("perft", rows)
 
 
@@ -380,7 +395,7 @@ class Adapter:
         self.fens = [p.fen for p in ps]
         self.sans = [(i, s) for i, p in enumerate(ps) for s in p.san.values()]
 
-    def parsed(self, boards: Sequence[Any], to_uci: Callable[[Any, str], str]) -> List[List[Any]]:
+    def parsed(self, boards: Sequence[Any], to_uci: Callable[[Any, str], str]) -> list[list[Any]]:
         """Per position, python-chess's SAN strings parsed back on ``boards`` (to_uci(board,
         san)): the UCI, or what the parse raised."""
         return [[attempt(to_uci, b, s) for s in p.san.values()] for b, p in zip(boards, self.ps)]
@@ -416,15 +431,21 @@ class ChessLike(Adapter):
 
     def fen_read(self) -> Cell:
         got = [self.mod.Board(f).fen() for f in self.fens]
-        return Cell("Board(f)", "f", self.fens, {"Board": self.mod.Board}, problem=check_fens(self.ps, got))
+        return Cell(
+            "Board(f)", "f", self.fens, {"Board": self.mod.Board}, problem=check_fens(self.ps, got)
+        )
 
     def fen_write(self) -> Cell:
         return Cell("b.fen()", "b", self.boards)
 
     def checkmate(self) -> Cell:
         got = [b.is_checkmate() for b in self.boards]
-        return Cell("b.is_checkmate()", "b", self.boards,
-                    problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate))
+        return Cell(
+            "b.is_checkmate()",
+            "b",
+            self.boards,
+            problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate),
+        )
 
     def over(self) -> Cell:
         played = []
@@ -434,19 +455,29 @@ class ChessLike(Adapter):
                 board.push_uci(uci)
             played.append(board)
         got = [b.is_game_over() for b in played]
-        return Cell("b.is_game_over()", "b", played,
-                    problem=check_answers("game over", self.ps, got, over_semantics))
+        return Cell(
+            "b.is_game_over()",
+            "b",
+            played,
+            problem=check_answers("game over", self.ps, got, over_semantics),
+        )
 
     def over_norep(self) -> Cell:
         got = [b.is_game_over() for b in self.boards]
-        return Cell("b.is_game_over()", "b", self.boards,
-                    problem=check_answers("game over without repetition", self.ps, got, norep_semantics))
+        return Cell(
+            "b.is_game_over()",
+            "b",
+            self.boards,
+            problem=check_answers("game over without repetition", self.ps, got, norep_semantics),
+        )
 
 
 class Shatranj(ChessLike):
     def planes(self) -> Cell:
         got = [b.to_planes() for b in self.boards]
-        return Cell("b.to_planes()", "b", self.boards, problem=check_planes(self.ps, got, planes_of))
+        return Cell(
+            "b.to_planes()", "b", self.boards, problem=check_planes(self.ps, got, planes_of)
+        )
 
     def planes_bytes(self) -> Cell:
         return self.planes()
@@ -454,13 +485,21 @@ class Shatranj(ChessLike):
     def planes_batch(self) -> Cell:
         encode = importlib.import_module("shatranj.planes").board
         got = encode(self.boards)
-        return Cell("planes(bs)", "bs", [self.boards], {"planes": encode}, units=len(self.boards),
-                    problem=check_planes(self.ps, list(got), planes_of))
+        return Cell(
+            "planes(bs)",
+            "bs",
+            [self.boards],
+            {"planes": encode},
+            units=len(self.boards),
+            problem=check_planes(self.ps, list(got), planes_of),
+        )
 
     def perft(self) -> Cell:
         items = perft_items(self.mod.Board, self.depth)
         nodes, problem = check_perft(items, [self.mod.perft(b, d) for b, d in items])
-        return Cell("perft(b, d)", "b, d", items, {"perft": self.mod.perft}, units=nodes, problem=problem)
+        return Cell(
+            "perft(b, d)", "b, d", items, {"perft": self.mod.perft}, units=nodes, problem=problem
+        )
 
 
 class Fastchess(Adapter):
@@ -479,11 +518,15 @@ class Fastchess(Adapter):
     def push_san(self) -> Cell:
         pairs = [(self.boards[i], s) for i, s in self.sans]
         got = self.parsed(self.boards, lambda b, s: b.copy().push_san(s))
-        return Cell("b.copy().push_san(s)", "b, s", pairs, mark="‡", problem=check_parsed(self.ps, got))
+        return Cell(
+            "b.copy().push_san(s)", "b, s", pairs, mark="‡", problem=check_parsed(self.ps, got)
+        )
 
     def fen_read(self) -> Cell:
         got = [self.mod.Board(f).fen() for f in self.fens]
-        return Cell("Board(f)", "f", self.fens, {"Board": self.mod.Board}, problem=check_fens(self.ps, got))
+        return Cell(
+            "Board(f)", "f", self.fens, {"Board": self.mod.Board}, problem=check_fens(self.ps, got)
+        )
 
     def fen_write(self) -> Cell:
         return Cell("b.fen()", "b", self.boards)
@@ -534,15 +577,21 @@ class Esca(Adapter):
     def fen_read(self) -> Cell:
         from_fen = self.mod.Position.from_fen
         got = [from_fen(f).fen for f in self.fens]
-        return Cell("from_fen(f)", "f", self.fens, {"from_fen": from_fen}, problem=check_fens(self.ps, got))
+        return Cell(
+            "from_fen(f)", "f", self.fens, {"from_fen": from_fen}, problem=check_fens(self.ps, got)
+        )
 
     def fen_write(self) -> Cell:
         return Cell("b.fen", "b", self.boards)
 
     def checkmate(self) -> Cell:
         got = [b.outcome() == "checkmate" for b in self.boards]
-        return Cell("b.outcome() == 'checkmate'", "b", self.boards,
-                    problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate))
+        return Cell(
+            "b.outcome() == 'checkmate'",
+            "b",
+            self.boards,
+            problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate),
+        )
 
     def over(self) -> Cell:
         played = []
@@ -552,13 +601,21 @@ class Esca(Adapter):
                 game.play(uci)
             played.append(game)
         got = [g.outcome() is not None for g in played]
-        return Cell("g.outcome() is not None", "g", played,
-                    problem=check_answers("game over", self.ps, got, over_semantics))
+        return Cell(
+            "g.outcome() is not None",
+            "g",
+            played,
+            problem=check_answers("game over", self.ps, got, over_semantics),
+        )
 
     def over_norep(self) -> Cell:
         got = [b.outcome() is not None for b in self.boards]
-        return Cell("b.outcome() is not None", "b", self.boards,
-                    problem=check_answers("game over without repetition", self.ps, got, norep_semantics))
+        return Cell(
+            "b.outcome() is not None",
+            "b",
+            self.boards,
+            problem=check_answers("game over without repetition", self.ps, got, norep_semantics),
+        )
 
 
 class TensorChess(Adapter):
@@ -576,8 +633,13 @@ class TensorChess(Adapter):
 
     def fen_read(self) -> Cell:
         got = [self.mod.Position(f).fen() for f in self.fens]
-        return Cell("Position(f)", "f", self.fens, {"Position": self.mod.Position},
-                    problem=check_fens(self.ps, got))
+        return Cell(
+            "Position(f)",
+            "f",
+            self.fens,
+            {"Position": self.mod.Position},
+            problem=check_fens(self.ps, got),
+        )
 
     def fen_write(self) -> Cell:
         return Cell("b.fen()", "b", self.boards)
@@ -588,22 +650,41 @@ class TensorChess(Adapter):
         for b in self.boards:
             b.to_tensor(buffer)
             got.append(buffer[:12].copy())
-        return Cell("b.to_tensor(buf)", "b, buf", [(b, buffer) for b in self.boards], mark="¶",
-                    problem=check_planes(self.ps, got, planes_of))
+        return Cell(
+            "b.to_tensor(buf)",
+            "b, buf",
+            [(b, buffer) for b in self.boards],
+            mark="¶",
+            problem=check_planes(self.ps, got, planes_of),
+        )
 
     def planes_bytes(self) -> Cell:
         got = [np.frombuffer(b.to_tensor(), np.uint8).reshape(15, 8, 8)[:12] for b in self.boards]
-        return Cell("b.to_tensor()", "b", self.boards, mark="§", problem=check_planes(self.ps, got, planes_of))
+        return Cell(
+            "b.to_tensor()",
+            "b",
+            self.boards,
+            mark="§",
+            problem=check_planes(self.ps, got, planes_of),
+        )
 
     def checkmate(self) -> Cell:
         got = [b.is_checkmate() for b in self.boards]
-        return Cell("b.is_checkmate()", "b", self.boards,
-                    problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate))
+        return Cell(
+            "b.is_checkmate()",
+            "b",
+            self.boards,
+            problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate),
+        )
 
     def over_norep(self) -> Cell:
         got = [b.is_game_over() for b in self.boards]
-        return Cell("b.is_game_over()", "b", self.boards,
-                    problem=check_answers("game over without repetition", self.ps, got, norep_semantics))
+        return Cell(
+            "b.is_game_over()",
+            "b",
+            self.boards,
+            problem=check_answers("game over without repetition", self.ps, got, norep_semantics),
+        )
 
 
 class CozyChess(Adapter):
@@ -612,8 +693,10 @@ class CozyChess(Adapter):
         self.boards = [mod.Board.from_fen(f) for f in self.fens]
 
     def legal(self) -> Cell:
-        got = [[castling_two_squares(chess.Board(f), str(m)) for m in b.generate_moves()]
-               for b, f in zip(self.boards, self.fens)]
+        got = [
+            [castling_two_squares(chess.Board(f), str(m)) for m in b.generate_moves()]
+            for b, f in zip(self.boards, self.fens)
+        ]
         return Cell("b.generate_moves()", "b", self.boards, problem=check_legal(self.ps, got))
 
     def push_pop(self) -> Cell:
@@ -625,7 +708,9 @@ class CozyChess(Adapter):
     def fen_read(self) -> Cell:
         from_fen = self.mod.Board.from_fen
         got = [from_fen(f).fen() for f in self.fens]
-        return Cell("from_fen(f)", "f", self.fens, {"from_fen": from_fen}, problem=check_fens(self.ps, got))
+        return Cell(
+            "from_fen(f)", "f", self.fens, {"from_fen": from_fen}, problem=check_fens(self.ps, got)
+        )
 
     def fen_write(self) -> Cell:
         return Cell("b.fen()", "b", self.boards)
@@ -633,14 +718,25 @@ class CozyChess(Adapter):
     def checkmate(self) -> Cell:
         won = self.mod.GameStatus.Won
         got = [b.status() == won for b in self.boards]
-        return Cell("b.status() == Won", "b", self.boards, {"Won": won},
-                    problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate))
+        return Cell(
+            "b.status() == Won",
+            "b",
+            self.boards,
+            {"Won": won},
+            problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate),
+        )
 
     def over_norep(self) -> Cell:
         ongoing = self.mod.GameStatus.Ongoing
         got = [b.status() != ongoing for b in self.boards]
-        return Cell("b.status() != Ongoing", "b", self.boards, {"Ongoing": ongoing}, mark="†",
-                    problem=check_answers("mate, stalemate or 100 halfmoves", self.ps, got, cozy_semantics))
+        return Cell(
+            "b.status() != Ongoing",
+            "b",
+            self.boards,
+            {"Ongoing": ongoing},
+            mark="†",
+            problem=check_answers("mate, stalemate or 100 halfmoves", self.ps, got, cozy_semantics),
+        )
 
 
 class Chessmg(Adapter):
@@ -658,21 +754,35 @@ class Chessmg(Adapter):
 
     def fen_read(self) -> Cell:
         got = [self.mod.ChessPosition(f).fen for f in self.fens]
-        return Cell("ChessPosition(f)", "f", self.fens, {"ChessPosition": self.mod.ChessPosition},
-                    problem=check_fens(self.ps, got))
+        return Cell(
+            "ChessPosition(f)",
+            "f",
+            self.fens,
+            {"ChessPosition": self.mod.ChessPosition},
+            problem=check_fens(self.ps, got),
+        )
 
     def fen_write(self) -> Cell:
         return Cell("b.fen", "b", self.boards)
 
     def checkmate(self) -> Cell:
         got = [b.is_checkmate for b in self.boards]
-        return Cell("b.is_checkmate", "b", self.boards,
-                    problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate))
+        return Cell(
+            "b.is_checkmate",
+            "b",
+            self.boards,
+            problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate),
+        )
 
     def over_norep(self) -> Cell:
         got = [b.is_game_over for b in self.boards]
-        return Cell("b.is_game_over", "b", self.boards, mark="†",
-                    problem=check_answers("mate or stalemate", self.ps, got, mate_or_stalemate))
+        return Cell(
+            "b.is_game_over",
+            "b",
+            self.boards,
+            mark="†",
+            problem=check_answers("mate or stalemate", self.ps, got, mate_or_stalemate),
+        )
 
     def perft(self) -> Cell:
         items = perft_items(self.mod.ChessPosition, self.depth)
@@ -691,15 +801,19 @@ class RustChess(Adapter):
         self.none = mod.RepetitionDetectionMode.NONE
         self.boards = [mod.Board(f, mode=self.none) for f in self.fens]
 
-    def moves(self, board: Any) -> List[Any]:
+    def moves(self, board: Any) -> list[Any]:
         # The board's move generator is a cursor: a listing exhausts it until it is reset.
         board.reset_move_generator()
         return list(board.generate_legal_moves())
 
     def legal(self) -> Cell:
         got = [[m.get_uci() for m in self.moves(b)] for b in self.boards]
-        return Cell("b.reset_move_generator(); list(b.generate_legal_moves())", "b", self.boards,
-                    problem=check_legal(self.ps, got))
+        return Cell(
+            "b.reset_move_generator(); list(b.generate_legal_moves())",
+            "b",
+            self.boards,
+            problem=check_legal(self.ps, got),
+        )
 
     def push_pop(self) -> Cell:
         pairs = [(b, m) for b in self.boards for m in self.moves(b)]
@@ -716,15 +830,21 @@ class RustChess(Adapter):
 
     def fen_read(self) -> Cell:
         got = [self.mod.Board(f).get_fen() for f in self.fens]
-        return Cell("Board(f)", "f", self.fens, {"Board": self.mod.Board}, problem=check_fens(self.ps, got))
+        return Cell(
+            "Board(f)", "f", self.fens, {"Board": self.mod.Board}, problem=check_fens(self.ps, got)
+        )
 
     def fen_write(self) -> Cell:
         return Cell("b.get_fen()", "b", self.boards)
 
     def checkmate(self) -> Cell:
         got = [b.is_checkmate() for b in self.boards]
-        return Cell("b.is_checkmate()", "b", self.boards,
-                    problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate))
+        return Cell(
+            "b.is_checkmate()",
+            "b",
+            self.boards,
+            problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate),
+        )
 
     def over(self) -> Cell:
         played = []
@@ -735,14 +855,24 @@ class RustChess(Adapter):
             played.append(board)
         ongoing = self.mod.BoardStatus.ONGOING
         got = [b.get_status() != ongoing for b in played]
-        return Cell("b.get_status() != ONGOING", "b", played, {"ONGOING": ongoing},
-                    problem=check_answers("game over", self.ps, got, over_semantics))
+        return Cell(
+            "b.get_status() != ONGOING",
+            "b",
+            played,
+            {"ONGOING": ongoing},
+            problem=check_answers("game over", self.ps, got, over_semantics),
+        )
 
     def over_norep(self) -> Cell:
         ongoing = self.mod.BoardStatus.ONGOING
         got = [b.get_status() != ongoing for b in self.boards]
-        return Cell("b.get_status() != ONGOING", "b", self.boards, {"ONGOING": ongoing},
-                    problem=check_answers("game over without repetition", self.ps, got, norep_semantics))
+        return Cell(
+            "b.get_status() != ONGOING",
+            "b",
+            self.boards,
+            {"ONGOING": ongoing},
+            problem=check_answers("game over without repetition", self.ps, got, norep_semantics),
+        )
 
 
 class Bulletchess(Adapter):
@@ -753,8 +883,11 @@ class Bulletchess(Adapter):
         self.moves = [b.legal_moves() for b in self.boards]
         self.pairs = [(b, m) for b, ms in zip(self.boards, self.moves) for m in ms]
         self.san_pairs = [(self.boards[i], s) for i, s in self.sans]
-        self.status = {"CHECKMATE": mod.CHECKMATE, "FORCED_DRAW": mod.FORCED_DRAW,
-                       "from_san": mod.Move.from_san}
+        self.status = {
+            "CHECKMATE": mod.CHECKMATE,
+            "FORCED_DRAW": mod.FORCED_DRAW,
+            "from_san": mod.Move.from_san,
+        }
 
     def legal(self) -> Cell:
         got = [[m.uci() for m in b.legal_moves()] for b in self.boards]
@@ -770,7 +903,13 @@ class Bulletchess(Adapter):
     def parse_san(self) -> Cell:
         from_san = self.mod.Move.from_san
         got = self.parsed(self.boards, lambda b, s: from_san(s, b).uci())
-        return Cell("from_san(s, b)", "b, s", self.san_pairs, self.status, problem=check_parsed(self.ps, got))
+        return Cell(
+            "from_san(s, b)",
+            "b, s",
+            self.san_pairs,
+            self.status,
+            problem=check_parsed(self.ps, got),
+        )
 
     def push_san(self) -> Cell:
         return Cell("b.apply(from_san(s, b)); b.undo()", "b, s", self.san_pairs, self.status)
@@ -778,15 +917,22 @@ class Bulletchess(Adapter):
     def fen_read(self) -> Cell:
         from_fen = self.mod.Board.from_fen
         got = [from_fen(f).fen() for f in self.fens]
-        return Cell("from_fen(f)", "f", self.fens, {"from_fen": from_fen}, problem=check_fens(self.ps, got))
+        return Cell(
+            "from_fen(f)", "f", self.fens, {"from_fen": from_fen}, problem=check_fens(self.ps, got)
+        )
 
     def fen_write(self) -> Cell:
         return Cell("b.fen()", "b", self.boards)
 
     def checkmate(self) -> Cell:
         got = [b in self.mod.CHECKMATE for b in self.boards]
-        return Cell("b in CHECKMATE", "b", self.boards, self.status,
-                    problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate))
+        return Cell(
+            "b in CHECKMATE",
+            "b",
+            self.boards,
+            self.status,
+            problem=check_answers("checkmate", self.ps, got, lambda p: p.checkmate),
+        )
 
     def over(self) -> Cell:
         played = []
@@ -796,21 +942,33 @@ class Bulletchess(Adapter):
                 board.apply(self.mod.Move.from_uci(uci))
             played.append(board)
         got = [b in self.mod.CHECKMATE or b in self.mod.FORCED_DRAW for b in played]
-        return Cell("b in CHECKMATE or b in FORCED_DRAW", "b", played, self.status,
-                    problem=check_answers("game over", self.ps, got, over_semantics))
+        return Cell(
+            "b in CHECKMATE or b in FORCED_DRAW",
+            "b",
+            played,
+            self.status,
+            problem=check_answers("game over", self.ps, got, over_semantics),
+        )
 
     def over_norep(self) -> Cell:
         got = [b in self.mod.CHECKMATE or b in self.mod.FORCED_DRAW for b in self.boards]
-        return Cell("b in CHECKMATE or b in FORCED_DRAW", "b", self.boards, self.status,
-                    problem=check_answers("game over without repetition", self.ps, got, norep_semantics))
+        return Cell(
+            "b in CHECKMATE or b in FORCED_DRAW",
+            "b",
+            self.boards,
+            self.status,
+            problem=check_answers("game over without repetition", self.ps, got, norep_semantics),
+        )
 
     def perft(self) -> Cell:
         items = perft_items(self.mod.Board.from_fen, self.depth)
         nodes, problem = check_perft(items, [self.utils.perft(b, d) for b, d in items])
-        return Cell("perft(b, d)", "b, d", items, {"perft": self.utils.perft}, units=nodes, problem=problem)
+        return Cell(
+            "perft(b, d)", "b, d", items, {"perft": self.utils.perft}, units=nodes, problem=problem
+        )
 
 
-ADAPTERS: Dict[str, Callable[[ModuleType, Sequence[Position], int], Adapter]] = {
+ADAPTERS: dict[str, Callable[[ModuleType, Sequence[Position], int], Adapter]] = {
     "shatranj": Shatranj,
     "python-chess": ChessLike,
     "fastchess": Fastchess,
@@ -826,7 +984,7 @@ ADAPTERS: Dict[str, Callable[[ModuleType, Sequence[Position], int], Adapter]] = 
 # --- Running ----------------------------------------------------------------------------------
 
 
-def parse_names(text: Optional[str], known: Sequence[str], what: str) -> List[str]:
+def parse_names(text: str | None, known: Sequence[str], what: str) -> list[str]:
     """A comma-separated selection (``--libs``/``--workloads``) in ``known``'s order; all of
     ``known`` for None. Raises ValueError naming what is unknown."""
     if text is None:
@@ -834,11 +992,13 @@ def parse_names(text: Optional[str], known: Sequence[str], what: str) -> List[st
     wanted = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in wanted if name not in known]
     if unknown or not wanted:
-        raise ValueError(f"unknown {what}: {', '.join(unknown) or '(none given)'}; known: {', '.join(known)}")
+        raise ValueError(
+            f"unknown {what}: {', '.join(unknown) or '(none given)'}; known: {', '.join(known)}"
+        )
     return [name for name in known if name in wanted]
 
 
-def load(lib: Library) -> Tuple[Optional[ModuleType], str]:
+def load(lib: Library) -> tuple[ModuleType | None, str]:
     """The library's module and its version, or None and why it is not here."""
     if sys.version_info[:2] < lib.min_python:
         need = ".".join(map(str, lib.min_python))
@@ -869,13 +1029,13 @@ class Summary:
 
     best: float  # units/s
     median: float
-    ratio: Optional[float] = None  # shatranj over the peer: median of the per-round ratios
-    low: Optional[float] = None
-    high: Optional[float] = None
-    best_ratio: Optional[float] = None  # best against best
+    ratio: float | None = None  # shatranj over the peer: median of the per-round ratios
+    low: float | None = None
+    high: float | None = None
+    best_ratio: float | None = None  # best against best
 
 
-def summarise(times: Sequence[float], ours: Optional[Sequence[float]]) -> Summary:
+def summarise(times: Sequence[float], ours: Sequence[float] | None) -> Summary:
     summary = Summary(best=1 / min(times), median=1 / statistics.median(times))
     if ours:
         per_round = [theirs / mine for mine, theirs in zip(ours, times)]
@@ -893,37 +1053,54 @@ def rate_text(rate: float) -> str:
     return f"{rate:.0f}"
 
 
-def behind(rows: Dict[str, Dict[str, Summary]], titles: Dict[str, str], below: float) -> List[str]:
+def behind(rows: dict[str, dict[str, Summary]], titles: dict[str, str], below: float) -> list[str]:
     """The cells where shatranj's median paired ratio is under ``below``, worst first."""
     found = []
     for key, cells in rows.items():
         for name, s in cells.items():
             if s.ratio is not None and s.ratio < below:
-                found.append((s.ratio, f"{titles[key]}: {name} {s.ratio:.2f}× ({s.low:.2f}–{s.high:.2f})"))
+                found.append(
+                    (s.ratio, f"{titles[key]}: {name} {s.ratio:.2f}× ({s.low:.2f}–{s.high:.2f})")
+                )
     return [text for _, text in sorted(found)]
 
 
-def matrix(header: List[str], rows: List[List[str]]) -> List[str]:
+def matrix(header: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return lines
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds per workload (default 7)")
-    parser.add_argument("--min-time", type=float, default=0.2,
-                        help="seconds per library per round (default 0.2)")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=7, help="interleaved rounds per workload (default 7)"
+    )
+    parser.add_argument(
+        "--min-time", type=float, default=0.2, help="seconds per library per round (default 0.2)"
+    )
     parser.add_argument("--seed", type=int, default=52, help="the random games' seed (default 52)")
     parser.add_argument("--games", type=int, default=20, help="random games played (default 20)")
-    parser.add_argument("--positions", type=int, default=200, help="positions taken from them (default 200)")
-    parser.add_argument("--perft-depth", type=int, default=4,
-                        help="Kiwipete's depth; startpos one more (default 4)")
-    parser.add_argument("--libs", help="comma-separated libraries (default: every one that imports)")
-    parser.add_argument("--workloads",
-                        help="comma-separated workloads: " + ", ".join(k for k, _, _ in WORKLOADS))
-    parser.add_argument("--check", action="store_true", help="check and print each cell's call; time nothing")
-    parser.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
+    parser.add_argument(
+        "--positions", type=int, default=200, help="positions taken from them (default 200)"
+    )
+    parser.add_argument(
+        "--perft-depth", type=int, default=4, help="Kiwipete's depth; startpos one more (default 4)"
+    )
+    parser.add_argument(
+        "--libs", help="comma-separated libraries (default: every one that imports)"
+    )
+    parser.add_argument(
+        "--workloads", help="comma-separated workloads: " + ", ".join(k for k, _, _ in WORKLOADS)
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="check and print each cell's call; time nothing"
+    )
+    parser.add_argument(
+        "--record", action="store_true", help="append the results to benchmarks/RESULTS.md"
+    )
     args = parser.parse_args(argv)
     try:
         chosen = parse_names(args.libs, [lib.name for lib in LIBRARIES], "library")
@@ -934,9 +1111,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error("--libs must include shatranj: every ratio is shatranj's")
     load_before = load_average()
 
-    libs: List[Tuple[Library, ModuleType]] = []
-    versions: List[str] = []
-    missing: List[str] = []
+    libs: list[tuple[Library, ModuleType]] = []
+    versions: list[str] = []
+    missing: list[str] = []
     for lib in LIBRARIES:
         if lib.name not in chosen:
             continue
@@ -959,13 +1136,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     started = time.perf_counter()
     ps = positions(args.seed, args.games, args.positions)
     moves = sum(len(p.legal) for p in ps)
-    where = (f"{len(ps)} positions: common.py's {len(FENS)} FENS and {len(ps) - len(FENS)} from "
-             f"{args.games} random games, seed {args.seed} ({moves} legal moves in all; "
-             f"the game is over in {sum(p.over for p in ps)}); "
-             f"perft startpos {args.perft_depth + 1}, Kiwipete {args.perft_depth}")
+    where = (
+        f"{len(ps)} positions: common.py's {len(FENS)} FENS and {len(ps) - len(FENS)} from "
+        f"{args.games} random games, seed {args.seed} ({moves} legal moves in all; "
+        f"the game is over in {sum(p.over for p in ps)}); "
+        f"perft startpos {args.perft_depth + 1}, Kiwipete {args.perft_depth}"
+    )
     print(where + f" [{time.perf_counter() - started:.1f} s]", flush=True)
 
-    adapters: Dict[str, Adapter] = {}
+    adapters: dict[str, Adapter] = {}
     for lib, mod in libs:
         try:
             adapters[lib.name] = ADAPTERS[lib.name](mod, ps, args.perft_depth)
@@ -975,8 +1154,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     names = list(adapters)
     titles = {key: f"{title} ({unit}/s)" for key, title, unit in WORKLOADS}
 
-    cells: Dict[str, Dict[str, Cell]] = {}
-    problems: List[str] = []
+    cells: dict[str, dict[str, Cell]] = {}
+    problems: list[str] = []
     ours_wrong = False  # shatranj disagrees with python-chess: our bug, and the exit status says so
     for key in keys:
         cells[key] = {}
@@ -999,15 +1178,21 @@ def main(argv: Optional[List[str]] = None) -> int:
     for line in problems:
         print(f"DISAGREES: {line}")
 
-    calls = matrix(["workload", *names], [
-        [titles[key], *(f"`{c.call}`{c.mark}" if (c := cells[key].get(n)) else "—" for n in names)]
-        for key in keys
-    ])
+    calls = matrix(
+        ["workload", *names],
+        [
+            [
+                titles[key],
+                *(f"`{c.call}`{c.mark}" if (c := cells[key].get(n)) else "—" for n in names),
+            ]
+            for key in keys
+        ],
+    )
     if args.check:
         print("\n".join(calls))
         return 1 if ours_wrong else 0
 
-    results: Dict[str, Dict[str, Summary]] = {}
+    results: dict[str, dict[str, Summary]] = {}
     for key in keys:
         row = cells[key]
         if "shatranj" not in row:
@@ -1015,13 +1200,22 @@ def main(argv: Optional[List[str]] = None) -> int:
         works = {name: row[name].work() for name in row}
         for work in works.values():
             work()  # warm up: first calls, caches, lazily built tables
-        runs = {name: (lambda w=work: 1.0 / rate(w, args.min_time)) for name, work in works.items()}  # seconds per unit
+        runs = {
+            name: (lambda w=work: 1.0 / rate(w, args.min_time)) for name, work in works.items()
+        }  # seconds per unit
         times = interleaved(args.rounds, runs)
-        results[key] = {name: summarise(times[name], None if name == "shatranj" else times["shatranj"])
-                        for name in row}
+        results[key] = {
+            name: summarise(times[name], None if name == "shatranj" else times["shatranj"])
+            for name in row
+        }
         s = results[key]["shatranj"]
-        others = ", ".join(f"{n} {r.ratio:.2f}×" for n, r in results[key].items() if r.ratio is not None)
-        print(f"{titles[key]}: shatranj {rate_text(s.best)}/s; shatranj over {others or 'no peer'}", flush=True)
+        others = ", ".join(
+            f"{n} {r.ratio:.2f}×" for n, r in results[key].items() if r.ratio is not None
+        )
+        print(
+            f"{titles[key]}: shatranj {rate_text(s.best)}/s; shatranj over {others or 'no peer'}",
+            flush=True,
+        )
 
     rate_rows = []
     ratio_rows = []
@@ -1031,11 +1225,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         for name in names:
             cell = results[key].get(name)
             mark = cells[key][name].mark if cell else ""
-            rates.append(f"{rate_text(cell.best)} / {rate_text(cell.median)}{mark}" if cell else "—")
+            rates.append(
+                f"{rate_text(cell.best)} / {rate_text(cell.median)}{mark}" if cell else "—"
+            )
             if name != "shatranj":
                 ratios.append(
                     f"{cell.ratio:.2f}× ({cell.low:.2f}–{cell.high:.2f}); best {cell.best_ratio:.2f}×{mark}"
-                    if cell and cell.ratio is not None else "—"
+                    if cell and cell.ratio is not None
+                    else "—"
                 )
         rate_rows.append([titles[key], *rates])
         ratio_rows.append([titles[key], *ratios])
@@ -1072,8 +1269,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         commit = git_commit()
         dirty = " (uncommitted changes)" if uncommitted_changes() else ""
         load_after = load_average()
-        loads = (f"load average {load_before:.2f} before, {load_after:.2f} after"
-                 if load_before is not None and load_after is not None else "load average unknown")
+        loads = (
+            f"load average {load_before:.2f} before, {load_after:.2f} after"
+            if load_before is not None and load_after is not None
+            else "load average unknown"
+        )
         section = [
             "",
             f"## Python peers, {utc_stamp(seconds=True)}",

@@ -29,10 +29,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List
 
-from common import append_results, cpu_model, git_commit, load_average, uncommitted_changes, utc_stamp
+from common import (
+    append_results,
+    cpu_model,
+    git_commit,
+    load_average,
+    uncommitted_changes,
+    utc_stamp,
+)
 
 
 def make_games(path: Path, games: int, seed: int) -> int:
@@ -105,16 +112,24 @@ def peak_rss_mb(path: Path, nodes: int) -> float:
         " pgn_out=out / 'o.pgn', moves_table=out / 'm.parquet', games_table=out / 'g.parquet')\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
     )
-    return float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
+    return float(
+        subprocess.run(
+            [sys.executable, "-c", code], check=True, capture_output=True, text=True
+        ).stdout
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=48)
-    parser.add_argument("--record", action="store_true", help="append the results to benchmarks/RESULTS.md")
+    parser.add_argument(
+        "--record", action="store_true", help="append the results to benchmarks/RESULTS.md"
+    )
     args = parser.parse_args()
     stockfish = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
     folder = Path(tempfile.mkdtemp())
@@ -126,21 +141,27 @@ def main() -> None:
         f"load before {'unknown' if load is None else f'{load:.2f}'}"
     ]
 
-    runs: Dict[str, Callable[[], int]] = {
+    runs: dict[str, Callable[[], int]] = {
         "in process, 1 worker": lambda: shatranj_review(source, None, args.nodes, 1),
         "in process, 2 workers": lambda: shatranj_review(source, None, args.nodes, 2),
     }
     if stockfish:
-        runs["python-chess loop + Stockfish"] = lambda: python_chess_loop(source, stockfish, args.nodes)
-        runs["review_pgn + Stockfish, 2 workers"] = lambda: shatranj_review(source, stockfish, args.nodes, 2)
-    rates: Dict[str, List[float]] = {name: [] for name in runs}
+        runs["python-chess loop + Stockfish"] = lambda: python_chess_loop(
+            source, stockfish, args.nodes
+        )
+        runs["review_pgn + Stockfish, 2 workers"] = lambda: shatranj_review(
+            source, stockfish, args.nodes, 2
+        )
+    rates: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(args.repeat):
         for name, run in runs.items():
             rates[name].append(timed(run))
     lines += ["", "| run | best positions/s | median | rounds |", "|---|---:|---:|---|"]
     for name, values in rates.items():
         rounds = ", ".join(f"{v:,.0f}" for v in values)
-        lines.append(f"| {name} | {max(values):,.0f} | {statistics.median(values):,.0f} | {rounds} |")
+        lines.append(
+            f"| {name} | {max(values):,.0f} | {statistics.median(values):,.0f} | {rounds} |"
+        )
 
     def ratio(ours: str, anchor: str) -> str:
         per_round = [a / b for a, b in zip(rates[ours], rates[anchor])]
@@ -149,7 +170,10 @@ def main() -> None:
             f"best/best {max(rates[ours]) / max(rates[anchor]):.2f}x)"
         )
 
-    lines += ["", f"- in process, 2 workers / 1 worker: {ratio('in process, 2 workers', 'in process, 1 worker')} (target >= 1.8)"]
+    lines += [
+        "",
+        f"- in process, 2 workers / 1 worker: {ratio('in process, 2 workers', 'in process, 1 worker')} (target >= 1.8)",
+    ]
     if stockfish:
         lines.append(
             f"- Stockfish, review_pgn (2 workers) / python-chess loop: "
@@ -161,7 +185,9 @@ def main() -> None:
         make_games(path, games, args.seed)
         memory[games] = peak_rss_mb(path, 300)
     shown = ", ".join(f"{games} games {mb:.1f} MB" for games, mb in memory.items())
-    lines.append(f"- peak RSS, review to PGN and Parquet at 300 nodes: {shown} ({memory[800] - memory[50]:+.1f} MB for 16x the games)")
+    lines.append(
+        f"- peak RSS, review to PGN and Parquet at 300 nodes: {shown} ({memory[800] - memory[50]:+.1f} MB for 16x the games)"
+    )
     print("\n".join(lines))
     if args.record:
         dirty = " (uncommitted changes)" if uncommitted_changes() else ""

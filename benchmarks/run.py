@@ -19,7 +19,6 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -34,7 +33,7 @@ class Area:
     summary: str
     package: str = ""  # the cargo package, for a Rust example
 
-    def command(self, args: List[str]) -> List[str]:
+    def command(self, args: list[str]) -> list[str]:
         """The command line the area runs with ``args``."""
         if self.package:
             name = Path(self.path).stem
@@ -45,7 +44,7 @@ class Area:
         return [sys.executable, script, *args]
 
 
-AREAS: Dict[str, Area] = {
+AREAS: dict[str, Area] = {
     # Rules and move generation.
     "perft": Area(
         "benchmarks/perft.py",
@@ -159,7 +158,7 @@ def listing() -> str:
     return "\n".join(lines)
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         print("\nareas:\n" + listing())

@@ -37,7 +37,6 @@ import sys
 import threading
 import time
 from queue import Empty, Queue
-from typing import Dict, List, Optional, Tuple
 
 from common import ROOT, append_results, cpu_model, utc_stamp
 
@@ -45,10 +44,10 @@ REPO = ROOT
 SHATRANJ = REPO / "target" / "release" / "shatranj"
 
 
-def bench_positions() -> List[str]:
+def bench_positions() -> list[str]:
     """The FENs of `BENCH_POSITIONS` in rust/engine/src/bench.rs (one string per line)."""
     text = (REPO / "rust" / "engine" / "src" / "bench.rs").read_text()
-    block = text[text.index("BENCH_POSITIONS"):]
+    block = text[text.index("BENCH_POSITIONS") :]
     block = block[: block.index("];")]
     return re.findall(r'^\s*"([^"]+)",', block, flags=re.M)
 
@@ -57,7 +56,7 @@ def bench_positions() -> List[str]:
 POSITIONS = [bench_positions()[i] for i in (0, 1, 3, 6, 8, 10)]
 
 
-def opening_positions() -> List[str]:
+def opening_positions() -> list[str]:
     """The positions at the end of the 150 lines of openings/balanced-8ply.txt (written by
     `make_openings.py --fens`, as this script runs on the standard library alone)."""
     text = (REPO / "benchmarks" / "openings" / "balanced-8ply.fen").read_text()
@@ -74,7 +73,7 @@ def opening_positions() -> List[str]:
 class UciEngine:
     """A UCI engine in a subprocess, read on a thread so reads can time out."""
 
-    def __init__(self, argv: List[str], options: dict) -> None:
+    def __init__(self, argv: list[str], options: dict) -> None:
         self.proc = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
@@ -105,9 +104,9 @@ class UciEngine:
 
     def wait_for_timed(
         self, prefix: str, timeout: float = 120.0
-    ) -> Tuple[float, str, List[Tuple[float, str]]]:
+    ) -> tuple[float, str, list[tuple[float, str]]]:
         """Like `wait_for`, with the earlier lines as (arrival time, line) pairs."""
-        seen: List[Tuple[float, str]] = []
+        seen: list[tuple[float, str]] = []
         deadline = time.perf_counter() + timeout
         while True:
             try:
@@ -132,7 +131,7 @@ class UciEngine:
             self.proc.kill()
 
 
-def last_info(lines: List[str], key: str) -> Optional[int]:
+def last_info(lines: list[str], key: str) -> int | None:
     for line in reversed(lines):
         words = line.split()
         if line.startswith("info") and key in words:
@@ -157,19 +156,24 @@ def nps_run(engine: UciEngine, movetime_ms: int) -> float:
     return nodes / seconds
 
 
-def completed_depth(line: str) -> Optional[int]:
+def completed_depth(line: str) -> int | None:
     """The depth of an `info` line that reports a completed iteration (a line with a pv that
     is not an aspiration bound), else None."""
     words = line.split()
-    if (not line.startswith("info") or "depth" not in words or "pv" not in words
-            or "lowerbound" in words or "upperbound" in words):
+    if (
+        not line.startswith("info")
+        or "depth" not in words
+        or "pv" not in words
+        or "lowerbound" in words
+        or "upperbound" in words
+    ):
         return None
     if "multipv" in words and words[words.index("multipv") + 1] != "1":
         return None
     return int(words[words.index("depth") + 1])
 
 
-def time_to_depth(engine: UciEngine, fen: str, depth: int) -> Tuple[float, int, Dict[int, float]]:
+def time_to_depth(engine: UciEngine, fen: str, depth: int) -> tuple[float, int, dict[int, float]]:
     """Seconds and nodes of a search to `depth` from a cleared table, and for every depth up
     to it, the seconds until the search first reported a completed iteration at least that
     deep (`depth` itself: the time to `bestmove`)."""
@@ -181,7 +185,7 @@ def time_to_depth(engine: UciEngine, fen: str, depth: int) -> Tuple[float, int, 
     nodes = last_info([line for _, line in seen], "nodes")
     if nodes is None:
         raise RuntimeError("no nodes in info lines")
-    reached: Dict[int, float] = {depth: t1 - t0}
+    reached: dict[int, float] = {depth: t1 - t0}
     for t, line in seen:
         d = completed_depth(line)
         for k in range(1, min(d or 0, depth - 1) + 1):
@@ -191,7 +195,7 @@ def time_to_depth(engine: UciEngine, fen: str, depth: int) -> Tuple[float, int, 
     return t1 - t0, nodes, reached
 
 
-def geomean_interval(ratios: List[float]) -> Tuple[float, float, float]:
+def geomean_interval(ratios: list[float]) -> tuple[float, float, float]:
     """Geometric mean of the ratios and a 95% interval (normal approximation of the mean log
     ratio; wide, and only indicative, with few positions)."""
     logs = [math.log(x) for x in ratios]
@@ -207,8 +211,8 @@ class TimeToDepth:
     def __init__(self, name: str, depth: int) -> None:
         self.name = name
         self.depth = depth
-        self.ratios: List[float] = []
-        self.by_depth: Dict[int, List[float]] = {d: [] for d in range(1, depth + 1)}
+        self.ratios: list[float] = []
+        self.by_depth: dict[int, list[float]] = {d: [] for d in range(1, depth + 1)}
         self.times = [0.0, 0.0]
         self.nodes = [0, 0]
 
@@ -228,23 +232,27 @@ class TimeToDepth:
         g, lo, hi = geomean_interval(self.ratios)
         t1, t2 = self.times
         n1, n2 = self.nodes
-        return (f"median ratio **{statistics.median(self.ratios):.2f}×**, geometric mean "
-                f"{g:.2f}× (95% interval {lo:.2f}–{hi:.2f}), total time {t1:.1f} s vs {t2:.1f} s "
-                f"= {t1 / t2:.2f}×; the 2-thread searches took {n2 / n1:.2f}× the nodes at "
-                f"{(n2 / t2) / (n1 / t1):.2f}× the nodes/s")
+        return (
+            f"median ratio **{statistics.median(self.ratios):.2f}×**, geometric mean "
+            f"{g:.2f}× (95% interval {lo:.2f}–{hi:.2f}), total time {t1:.1f} s vs {t2:.1f} s "
+            f"= {t1 / t2:.2f}×; the 2-thread searches took {n2 / n1:.2f}× the nodes at "
+            f"{(n2 / t2) / (n1 / t1):.2f}× the nodes/s"
+        )
 
-    def depth_rows(self, shallowest: int) -> List[str]:
+    def depth_rows(self, shallowest: int) -> list[str]:
         """Markdown rows `| engine | depth | median | geometric mean (interval) |` for the
         depths from `shallowest` to the target."""
         rows = []
         for d in range(max(1, shallowest), self.depth + 1):
             g, lo, hi = geomean_interval(self.by_depth[d])
-            rows.append(f"| {self.name} | {d} | {statistics.median(self.by_depth[d]):.2f}× | "
-                        f"{g:.2f}× ({lo:.2f}–{hi:.2f}) |")
+            rows.append(
+                f"| {self.name} | {d} | {statistics.median(self.by_depth[d]):.2f}× | "
+                f"{g:.2f}× ({lo:.2f}–{hi:.2f}) |"
+            )
         return rows
 
 
-def stop_latencies(engine: UciEngine, rounds: int, think_s: float) -> List[float]:
+def stop_latencies(engine: UciEngine, rounds: int, think_s: float) -> list[float]:
     out = []
     for i in range(rounds):
         engine.send(f"position fen {POSITIONS[i % len(POSITIONS)]}")
@@ -262,15 +270,25 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="smoke run")
     ap.add_argument("--depth", type=int, help="time-to-depth depth (default 18, quick 9)")
     ap.add_argument("--rounds", type=int, help="time-to-depth rounds (default 1)")
-    ap.add_argument("--positions", type=int,
-                    help="time-to-depth positions: the 14 bench positions, then openings "
-                         "(default 30, at most 164; quick 6)")
-    ap.add_argument("--skip", type=int, default=0,
-                    help="time-to-depth: leave out this many positions at the front "
-                         "(to measure on other positions than an earlier run)")
-    ap.add_argument("--sf-depth", type=int,
-                    help="Stockfish's time-to-depth depth (default --depth + 2, where its "
-                         "one-thread searches take about as long as ours)")
+    ap.add_argument(
+        "--positions",
+        type=int,
+        help="time-to-depth positions: the 14 bench positions, then openings "
+        "(default 30, at most 164; quick 6)",
+    )
+    ap.add_argument(
+        "--skip",
+        type=int,
+        default=0,
+        help="time-to-depth: leave out this many positions at the front "
+        "(to measure on other positions than an earlier run)",
+    )
+    ap.add_argument(
+        "--sf-depth",
+        type=int,
+        help="Stockfish's time-to-depth depth (default --depth + 2, where its "
+        "one-thread searches take about as long as ours)",
+    )
     args = ap.parse_args()
     for name in ("depth", "rounds", "positions", "sf_depth"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
@@ -291,7 +309,7 @@ def main() -> int:
     movetime = 300 if args.quick else 2000
     depth = args.depth or (9 if args.quick else 18)
     rounds = args.rounds or 1
-    ttd_positions = all_positions[args.skip:][:n_positions]
+    ttd_positions = all_positions[args.skip :][:n_positions]
     sf_depth = args.sf_depth or depth + 2
     stops = 5 if args.quick else 30
 
@@ -341,38 +359,51 @@ def main() -> int:
     md = []
     md.append(f"## {now} — search (`{cmd}`)\n")
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
-    md.append(f"Machine: {cpu}, {os.cpu_count()} logical CPUs, load average {load} at the end. "
-              f"Move time {movetime} ms per position for nodes/s; depth {depth} for time to depth; "
-              f"hash 64 MB, cleared before each search.\n")
+    md.append(
+        f"Machine: {cpu}, {os.cpu_count()} logical CPUs, load average {load} at the end. "
+        f"Move time {movetime} ms per position for nodes/s; depth {depth} for time to depth; "
+        f"hash 64 MB, cleared before each search.\n"
+    )
     md.append("| engine | threads | nodes/s | vs Stockfish 1 thread |")
     md.append("|---|---:|---:|---:|")
-    sf_cell = lambda v: f"{v / nps_sf:.2f}×" if nps_sf else "n/a"
+
+    def sf_cell(v):
+        return f"{v / nps_sf:.2f}×" if nps_sf else "n/a"
+
     md.append(f"| shatranj | 1 | {nps1:,.0f} | {sf_cell(nps1)} |")
     md.append(f"| shatranj | 2 | {nps2:,.0f} | {sf_cell(nps2)} |")
     if nps_sf:
         md.append(f"| Stockfish (Debian) | 1 | {nps_sf:,.0f} | 1.00× |")
     md.append("")
     md.append(f"2 threads vs 1, nodes/s: {nps2 / nps1:.2f}×\n")
-    md.append(f"Time to depth {depth}, 2 threads vs 1 ({rounds} round(s) × {len(ttd_positions)} "
-              f"positions): {ours.summary()} (target ≥ 1.7×)\n")
+    md.append(
+        f"Time to depth {depth}, 2 threads vs 1 ({rounds} round(s) × {len(ttd_positions)} "
+        f"positions): {ours.summary()} (target ≥ 1.7×)\n"
+    )
     if anchor:
-        md.append(f"Anchor, Stockfish (Debian) to depth {sf_depth} on the same positions, 2 "
-                  f"threads vs 1: {anchor.summary()}\n")
-    md.append("Time to each depth on the way (2 threads vs 1): when each search first reported a "
-              "completed iteration at least that deep. Below the target depth this is the time "
-              "to depth within a deeper search, which is what a search under a clock gets; a "
-              "`go depth` search to that depth itself can end sooner (its threads do not work "
-              "on deeper iterations).\n")
+        md.append(
+            f"Anchor, Stockfish (Debian) to depth {sf_depth} on the same positions, 2 "
+            f"threads vs 1: {anchor.summary()}\n"
+        )
+    md.append(
+        "Time to each depth on the way (2 threads vs 1): when each search first reported a "
+        "completed iteration at least that deep. Below the target depth this is the time "
+        "to depth within a deeper search, which is what a search under a clock gets; a "
+        "`go depth` search to that depth itself can end sooner (its threads do not work "
+        "on deeper iterations).\n"
+    )
     md.append("| engine | depth | median | geometric mean (95% interval) |")
     md.append("|---|---:|---:|---:|")
     md.extend(ours.depth_rows(depth - 6))
     if anchor:
         md.extend(anchor.depth_rows(sf_depth - 6))
     md.append("")
-    md.append(f"`stop` → `bestmove` latency over {stops} searches after 200 ms of `go infinite`: "
-              f"1 thread median {statistics.median(lat):.2f} ms, max {max(lat):.2f} ms; "
-              f"2 threads median {statistics.median(lat2):.2f} ms, max {max(lat2):.2f} ms "
-              f"(target < 10 ms)\n")
+    md.append(
+        f"`stop` → `bestmove` latency over {stops} searches after 200 ms of `go infinite`: "
+        f"1 thread median {statistics.median(lat):.2f} ms, max {max(lat):.2f} ms; "
+        f"2 threads median {statistics.median(lat2):.2f} ms, max {max(lat2):.2f} ms "
+        f"(target < 10 ms)\n"
+    )
     text = "\n".join(md)
     print()
     print(text)

@@ -20,7 +20,6 @@ import os
 import re
 import subprocess
 import sys
-from typing import Dict, List, Optional
 
 from common import ROOT, append_results, git_commit, utc_stamp
 
@@ -36,7 +35,9 @@ def build() -> None:
         subprocess.run(["cargo", "build", "--release", *args], cwd=REPO, check=True, env=env)
 
 
-def selfplay(args: argparse.Namespace, concurrency: int, device: str, batched: bool) -> Dict[str, float]:
+def selfplay(
+    args: argparse.Namespace, concurrency: int, device: str, batched: bool
+) -> dict[str, float]:
     cmd = [
         str(BIN), "selfplay", "--games", str(args.games), "--concurrency", str(concurrency),
         "--depth", str(args.depth), "--seed", str(args.seed), "--max-plies", str(args.max_plies),
@@ -59,7 +60,7 @@ def selfplay(args: argparse.Namespace, concurrency: int, device: str, batched: b
     return row
 
 
-def route_bench(depth: int, n: int) -> List[Dict[str, str]]:
+def route_bench(depth: int, n: int) -> list[dict[str, str]]:
     out = subprocess.run(
         [str(ROUTE_BENCH), str(depth), str(n)], check=True, capture_output=True, text=True
     ).stdout
@@ -70,13 +71,17 @@ def route_bench(depth: int, n: int) -> List[Dict[str, str]]:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--games", type=int, default=16)
     p.add_argument("--depth", type=int, default=5)
     p.add_argument("--max-plies", type=int, default=120)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--concurrency", type=int, nargs="+", default=[1, 2, 4, 8])
-    p.add_argument("--device", default="cpu", help="cpu (default), gpu or auto: the batched back end")
+    p.add_argument(
+        "--device", default="cpu", help="cpu (default), gpu or auto: the batched back end"
+    )
     p.add_argument("--search-depth", type=int, default=10)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--record", action="store_true")
@@ -88,36 +93,44 @@ def main() -> int:
     if not args.no_build:
         build()
 
-    lines: List[str] = []
+    lines: list[str] = []
     say = lambda s="": (print(s), lines.append(s))  # noqa: E731
     load = os.getloadavg()
     stamp = utc_stamp()
     commit = git_commit(short=True)
-    say(f"## {stamp} — self-play and evaluation routes (`python3 benchmarks/selfplay.py {' '.join(sys.argv[1:])}`)")
+    say(
+        f"## {stamp} — self-play and evaluation routes (`python3 benchmarks/selfplay.py {' '.join(sys.argv[1:])}`)"
+    )
     say()
     say(f"Commit {commit}, {os.cpu_count()} logical CPUs, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the start. "
         f"{args.games} games per row, depth {args.depth}, max {args.max_plies} plies, seed {args.seed}; the same games in every row.")  # fmt: skip
     say()
     say("| concurrency | route | games/s | evaluations/s | mean batch | batched / inline |")
     say("|---:|---|---:|---:|---:|---:|")
-    evals: Optional[float] = None
+    evals: float | None = None
     for c in args.concurrency:
         inline = selfplay(args, c, "cpu", batched=False)
         batched = selfplay(args, c, args.device, batched=True)
         evals = evals or inline["evals"]
         assert inline["evals"] == batched["evals"], "the routes played different games"
-        say(f"| {c} | inline cpu | {inline['games/s']:.3f} | {inline['evals/s']:,.0f} | – | 1.00× |")
+        say(
+            f"| {c} | inline cpu | {inline['games/s']:.3f} | {inline['evals/s']:,.0f} | – | 1.00× |"
+        )
         say(f"| {c} | batched {args.device} | {batched['games/s']:.3f} | {batched['evals/s']:,.0f} | "
             f"{batched['mean batch']:.2f} | {batched['games/s'] / inline['games/s']:.2f}× |")  # fmt: skip
     say()
     n = max(args.concurrency) if not args.quick else 2
     n = min(n, os.cpu_count() or 2)
-    say(f"Search through each route (6 bench positions, depth {args.search_depth}, N = {n}; CPU back end behind the service):")
+    say(
+        f"Search through each route (6 bench positions, depth {args.search_depth}, N = {n}; CPU back end behind the service):"
+    )
     say()
     say("| case | route | nodes | nodes/s | mean batch |")
     say("|---|---|---:|---:|---:|")
     for row in route_bench(args.search_depth, n):
-        say(f"| {row['case'].strip(chr(34))} | {row['route']} | {int(row['nodes']):,} | {float(row['nps']):,.0f} | {row['mean_batch']} |")
+        say(
+            f"| {row['case'].strip(chr(34))} | {row['route']} | {int(row['nodes']):,} | {float(row['nps']):,.0f} | {row['mean_batch']} |"
+        )
     say()
     if args.record:
         path = append_results("\n" + "\n".join(lines) + "\n")

@@ -32,10 +32,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from typing import Callable, Dict, List
+from collections.abc import Callable
 
 import shatranj
-
 from common import append_results, git_commit, uncommitted_changes, utc_stamp
 
 BOARDS = {
@@ -61,7 +60,7 @@ def rate(work: Callable[[], int], min_time: float) -> float:
             return done / elapsed
 
 
-def workloads(board: shatranj.Board) -> Dict[str, Callable[[], int]]:
+def workloads(board: shatranj.Board) -> dict[str, Callable[[], int]]:
     moves = list(board.legal_moves)
 
     def lists() -> int:
@@ -87,8 +86,12 @@ def main() -> None:
     boards = {name: shatranj.Board(fen, chess960=c960) for name, (fen, c960) in BOARDS.items()}
     for name, board in boards.items():
         mode = "setup mode" if board._setup is not None else "native"
-        print(f"{name:9} {mode:10} {board.legal_moves.count():3} legal moves  status {int(board.status())}  {board.fen()}")
-    rates: Dict[str, Dict[str, List[float]]] = {w: {b: [] for b in boards} for w in ("legal list", "push+pop")}
+        print(
+            f"{name:9} {mode:10} {board.legal_moves.count():3} legal moves  status {int(board.status())}  {board.fen()}"
+        )
+    rates: dict[str, dict[str, list[float]]] = {
+        w: {b: [] for b in boards} for w in ("legal list", "push+pop")
+    }
     works = {name: workloads(board) for name, board in boards.items()}
     for _ in range(args.repeat):
         for w in rates:
@@ -99,7 +102,7 @@ def main() -> None:
         "|---|---|---|---|---|",
     ]
 
-    def ratio(by_board: Dict[str, List[float]], reference: str, name: str) -> float:
+    def ratio(by_board: dict[str, list[float]], reference: str, name: str) -> float:
         return statistics.median(s / r for s, r in zip(by_board[reference], by_board[name]))
 
     for w, by_board in rates.items():

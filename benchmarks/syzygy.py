@@ -23,7 +23,6 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Dict, List
 
 from common import RESULTS_MD, ROOT, append_results, cpu_model, git_commit, load_average, utc_stamp
 
@@ -31,15 +30,28 @@ TABLES = ROOT / "data" / "syzygy" / "regular"
 POSITIONS = ROOT / "rust" / "syzygy" / "tests" / "data" / "pychess_seed1.txt"
 
 
-def rust_round(seconds: float) -> Dict[str, float]:
+def rust_round(seconds: float) -> dict[str, float]:
     out = subprocess.run(
-        ["cargo", "run", "--release", "-q", "-p", "shatranj-syzygy", "--example", "syzygy_bench",
-         "--", "--seconds", str(seconds)],
-        cwd=ROOT, capture_output=True, text=True,
+        [
+            "cargo",
+            "run",
+            "--release",
+            "-q",
+            "-p",
+            "shatranj-syzygy",
+            "--example",
+            "syzygy_bench",
+            "--",
+            "--seconds",
+            str(seconds),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     if out.returncode != 0:
         sys.exit(f"syzygy_bench failed: {out.stderr.strip()}")
-    values: Dict[str, float] = {}
+    values: dict[str, float] = {}
     for key, pattern in [
         ("wdl", r"wdl_per_s: (\d+)"),
         ("dtz", r"dtz_per_s: (\d+)"),
@@ -58,9 +70,13 @@ def rust_round(seconds: float) -> Dict[str, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--seconds", type=float, default=1.0, help="the Rust example's time per measure")
+    ap.add_argument(
+        "--seconds", type=float, default=1.0, help="the Rust example's time per measure"
+    )
     ap.add_argument("--record", action="store_true", help=f"append the table to {RESULTS_MD}")
     args = ap.parse_args()
 
@@ -72,8 +88,11 @@ def main() -> None:
         for line in POSITIONS.read_text().splitlines()
         if line.strip() and not line.startswith("#")
     ]
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "shatranj-syzygy", "--example", "syzygy_bench"],
-                   cwd=ROOT, check=True)
+    subprocess.run(
+        ["cargo", "build", "--release", "-q", "-p", "shatranj-syzygy", "--example", "syzygy_bench"],
+        cwd=ROOT,
+        check=True,
+    )
     tb = chess.syzygy.open_tablebase(str(TABLES))
     for b in boards:  # warm: open every table
         tb.probe_wdl(b)
@@ -85,16 +104,19 @@ def main() -> None:
             probe(b)
         return len(boards) / (time.perf_counter() - start)
 
-    ours: List[Dict[str, float]] = []
-    theirs: List[Dict[str, float]] = []
+    ours: list[dict[str, float]] = []
+    theirs: list[dict[str, float]] = []
     for r in range(args.rounds):
         ours.append(rust_round(args.seconds))
         theirs.append({"wdl": sweep(tb.probe_wdl), "dtz": sweep(tb.probe_dtz)})
-        print(f"round {r + 1}: shatranj {ours[-1]['wdl']:,.0f} WDL/s {ours[-1]['dtz']:,.0f} DTZ/s; "
-              f"python-chess {theirs[-1]['wdl']:,.0f} WDL/s {theirs[-1]['dtz']:,.0f} DTZ/s", flush=True)
+        print(
+            f"round {r + 1}: shatranj {ours[-1]['wdl']:,.0f} WDL/s {ours[-1]['dtz']:,.0f} DTZ/s; "
+            f"python-chess {theirs[-1]['wdl']:,.0f} WDL/s {theirs[-1]['dtz']:,.0f} DTZ/s",
+            flush=True,
+        )
     tb.close()
 
-    def med(xs: List[Dict[str, float]], key: str) -> float:
+    def med(xs: list[dict[str, float]], key: str) -> float:
         return statistics.median(x[key] for x in xs)
 
     def ratio(key: str) -> float:
@@ -120,7 +142,8 @@ def main() -> None:
             f"{'unknown' if load is None else f'{load:.2f}'}\n"
             f"- positions: the 2,000 of `rust/syzygy/tests/data/pychess_seed1.txt`, tables "
             f"`data/syzygy/regular`, warm, one thread; {args.rounds} interleaved rounds\n\n"
-            + text + "\n"
+            + text
+            + "\n"
         )
         print(f"appended to {path}")
 

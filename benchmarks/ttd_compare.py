@@ -23,14 +23,12 @@ import argparse
 import statistics
 import sys
 from pathlib import Path
-from typing import List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from search import (UciEngine, bench_positions, geomean_interval,  # noqa: E402
-                    opening_positions, time_to_depth)
+from search import UciEngine, bench_positions, geomean_interval, opening_positions, time_to_depth  # noqa: E402
 
 
-def ratio_line(label: str, slower: List[float], faster: List[float]) -> str:
+def ratio_line(label: str, slower: list[float], faster: list[float]) -> str:
     """`label`: geometric mean of slower/faster per position, its interval, and the wins."""
     ratios = [s / f for s, f in zip(slower, faster)]
     g, lo, hi = geomean_interval(ratios)
@@ -48,18 +46,23 @@ def main() -> int:
     ap.add_argument("--hash", type=int, default=64, help="MB, cleared before every search")
     ap.add_argument("--one-thread", metavar="BIN", help="also search with one thread first")
     args = ap.parse_args()
-    positions = (bench_positions() + opening_positions())[args.skip:][:args.positions]
+    positions = (bench_positions() + opening_positions())[args.skip :][: args.positions]
     if not positions:
         ap.error("no positions left after --skip")
 
     options = {"Threads": args.threads, "Hash": args.hash}
     engines = [UciEngine([b], options) for b in args.builds]
-    one = UciEngine([args.one_thread], {"Threads": 1, "Hash": args.hash}) if args.one_thread else None
-    times: List[List[float]] = [[] for _ in engines]
+    one = (
+        UciEngine([args.one_thread], {"Threads": 1, "Hash": args.hash}) if args.one_thread else None
+    )
+    times: list[list[float]] = [[] for _ in engines]
     nodes = [0 for _ in engines]
-    one_times: List[float] = []
-    print(f"time to depth {args.depth}, {len(positions)} positions from {args.skip + 1}, "
-          f"{args.threads} threads, hash {args.hash} MB", flush=True)
+    one_times: list[float] = []
+    print(
+        f"time to depth {args.depth}, {len(positions)} positions from {args.skip + 1}, "
+        f"{args.threads} threads, hash {args.hash} MB",
+        flush=True,
+    )
     try:
         for i, fen in enumerate(positions):
             row = [f"{args.skip + i + 1:4d}"]
@@ -83,8 +86,10 @@ def main() -> int:
             print("  " + ratio_line(f"{args.threads} threads vs 1", one_times, times[k]))
         if k:
             print("  " + ratio_line(f"speed vs {args.builds[0]}", times[0], times[k]))
-            print(f"  median speed ratio "
-                  f"{statistics.median(a / b for a, b in zip(times[0], times[k])):.3f}")
+            print(
+                f"  median speed ratio "
+                f"{statistics.median(a / b for a, b in zip(times[0], times[k])):.3f}"
+            )
     return 0
 
 

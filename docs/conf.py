@@ -58,12 +58,18 @@ import shatranj as chess
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 SHATRANJ_BIN = os.environ.get("SHATRANJ_BIN") or shutil.which("shatranj")
 if os.environ.get("SHATRANJ_DOCS_REQUIRE_ENGINES") == "1":
-    missing = [name for name, path in [("stockfish", STOCKFISH), ("SHATRANJ_BIN", SHATRANJ_BIN)] if not path]
+    missing = [
+        name
+        for name, path in [("stockfish", STOCKFISH), ("SHATRANJ_BIN", SHATRANJ_BIN)]
+        if not path
+    ]
     if missing:
         raise RuntimeError(f"SHATRANJ_DOCS_REQUIRE_ENGINES=1 but not found: {', '.join(missing)}")
 # The repository the site is built from: examples read its data (data/nnue).
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-doctest_global_setup += f"STOCKFISH = {STOCKFISH!r}\nSHATRANJ_BIN = {SHATRANJ_BIN!r}\nREPO = {REPO!r}\n"
+doctest_global_setup += (
+    f"STOCKFISH = {STOCKFISH!r}\nSHATRANJ_BIN = {SHATRANJ_BIN!r}\nREPO = {REPO!r}\n"
+)
 
 html_theme = "furo"
 html_title = f"shatranj {release}"

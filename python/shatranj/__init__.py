@@ -28,8 +28,9 @@ What each module owns:
 
 from __future__ import annotations
 
-from typing import List, Optional
-
+from . import _bitboards
+from ._baseboard import BaseBoard
+from ._bitboards import *  # noqa: F401,F403 - the BB_* masks, STATUS_* flags, shifts and flips
 from ._core import (
     STARTING_FEN,
     AmbiguousMoveError,
@@ -54,50 +55,104 @@ from ._core import (
     perft,
 )
 from ._outcome import Outcome, Termination
+from ._squareset import SquareSet
 from ._winnability import Winnability
-
 from .engine import Engine
 from .selfplay import SelfPlayGame, SelfPlayResult, selfplay
-from ._squareset import SquareSet
-from ._baseboard import BaseBoard
-from . import _bitboards
-from ._bitboards import *  # noqa: F401,F403 - the BB_* masks, STATUS_* flags, shifts and flips
 
 # Every public name of the bitboard module (it has no __all__, so that type checkers see the
 # names the star import brings).
-_bitboard_names = [name for name in vars(_bitboards) if not name.startswith("_") and name != "annotations"]
+_bitboard_names = [
+    name for name in vars(_bitboards) if not name.startswith("_") and name != "annotations"
+]
 
 Color = bool
-COLORS: List[bool] = [WHITE := True, BLACK := False]
-COLOR_NAMES: List[str] = ["black", "white"]
+COLORS: list[bool] = [WHITE := True, BLACK := False]
+COLOR_NAMES: list[str] = ["black", "white"]
 
 PieceType = int
-PIECE_TYPES: List[int] = [PAWN := 1, KNIGHT := 2, BISHOP := 3, ROOK := 4, QUEEN := 5, KING := 6]
-PIECE_SYMBOLS: List[Optional[str]] = [None, "p", "n", "b", "r", "q", "k"]
-PIECE_NAMES: List[Optional[str]] = [None, "pawn", "knight", "bishop", "rook", "queen", "king"]
+PIECE_TYPES: list[int] = [PAWN := 1, KNIGHT := 2, BISHOP := 3, ROOK := 4, QUEEN := 5, KING := 6]
+PIECE_SYMBOLS: list[str | None] = [None, "p", "n", "b", "r", "q", "k"]
+PIECE_NAMES: list[str | None] = [None, "pawn", "knight", "bishop", "rook", "queen", "king"]
 UNICODE_PIECE_SYMBOLS = {
     "R": "♖", "r": "♜", "N": "♘", "n": "♞", "B": "♗", "b": "♝",
     "Q": "♕", "q": "♛", "K": "♔", "k": "♚", "P": "♙", "p": "♟",
 }  # fmt: skip
 
-FILE_NAMES: List[str] = ["a", "b", "c", "d", "e", "f", "g", "h"]
-RANK_NAMES: List[str] = ["1", "2", "3", "4", "5", "6", "7", "8"]
+FILE_NAMES: list[str] = ["a", "b", "c", "d", "e", "f", "g", "h"]
+RANK_NAMES: list[str] = ["1", "2", "3", "4", "5", "6", "7", "8"]
 STARTING_BOARD_FEN = STARTING_FEN.split(" ")[0]
 
 Square = int
-SQUARES: List[int] = list(range(64))
-SQUARE_NAMES: List[str] = [f + r for r in RANK_NAMES for f in FILE_NAMES]
+SQUARES: list[int] = list(range(64))
+SQUARE_NAMES: list[str] = [f + r for r in RANK_NAMES for f in FILE_NAMES]
 # A1 = 0 … H8 = 63, as module constants (python-chess's names).
 globals().update({name.upper(): index for index, name in enumerate(SQUARE_NAMES)})
-A1: int; B1: int; C1: int; D1: int; E1: int; F1: int; G1: int; H1: int  # noqa: E702
-A2: int; B2: int; C2: int; D2: int; E2: int; F2: int; G2: int; H2: int  # noqa: E702
-A3: int; B3: int; C3: int; D3: int; E3: int; F3: int; G3: int; H3: int  # noqa: E702
-A4: int; B4: int; C4: int; D4: int; E4: int; F4: int; G4: int; H4: int  # noqa: E702
-A5: int; B5: int; C5: int; D5: int; E5: int; F5: int; G5: int; H5: int  # noqa: E702
-A6: int; B6: int; C6: int; D6: int; E6: int; F6: int; G6: int; H6: int  # noqa: E702
-A7: int; B7: int; C7: int; D7: int; E7: int; F7: int; G7: int; H7: int  # noqa: E702
-A8: int; B8: int; C8: int; D8: int; E8: int; F8: int; G8: int; H8: int  # noqa: E702
-SQUARES_180: List[int] = [sq ^ 0x38 for sq in SQUARES]
+A1: int
+B1: int
+C1: int
+D1: int
+E1: int
+F1: int
+G1: int
+H1: int  # noqa: E702
+A2: int
+B2: int
+C2: int
+D2: int
+E2: int
+F2: int
+G2: int
+H2: int  # noqa: E702
+A3: int
+B3: int
+C3: int
+D3: int
+E3: int
+F3: int
+G3: int
+H3: int  # noqa: E702
+A4: int
+B4: int
+C4: int
+D4: int
+E4: int
+F4: int
+G4: int
+H4: int  # noqa: E702
+A5: int
+B5: int
+C5: int
+D5: int
+E5: int
+F5: int
+G5: int
+H5: int  # noqa: E702
+A6: int
+B6: int
+C6: int
+D6: int
+E6: int
+F6: int
+G6: int
+H6: int  # noqa: E702
+A7: int
+B7: int
+C7: int
+D7: int
+E7: int
+F7: int
+G7: int
+H7: int  # noqa: E702
+A8: int
+B8: int
+C8: int
+D8: int
+E8: int
+F8: int
+G8: int
+H8: int  # noqa: E702
+SQUARES_180: list[int] = [sq ^ 0x38 for sq in SQUARES]
 
 
 def piece_symbol(piece_type: int) -> str:

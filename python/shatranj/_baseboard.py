@@ -8,10 +8,14 @@ playing board is the native :class:`shatranj.Board`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Type, TypeVar
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._core import Board, Piece
 from ._squareset import SquareSet
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # the checker's; not a runtime dependency
 
 STARTING_BOARD_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 BaseBoardT = TypeVar("BaseBoardT", bound="BaseBoard")
@@ -25,13 +29,17 @@ class PlacementMasks(ABC):
     promoted: int
 
     @abstractmethod
-    def _placement(self) -> List[Optional[Piece]]:
+    def _placement(self) -> list[Piece | None]:
         """The 64 squares, a1 first."""
 
-    def _mask(self, piece_type: Optional[int] = None, color: Optional[bool] = None) -> int:
+    def _mask(self, piece_type: int | None = None, color: bool | None = None) -> int:
         out = 0
         for sq, p in enumerate(self._placement()):
-            if p is not None and (piece_type is None or p.piece_type == piece_type) and (color is None or p.color == color):
+            if (
+                p is not None
+                and (piece_type is None or p.piece_type == piece_type)
+                and (color is None or p.color == color)
+            ):
                 out |= 1 << sq
         return out
 
@@ -40,7 +48,7 @@ class PlacementMasks(ABC):
         return self._mask()
 
     @property
-    def occupied_co(self) -> List[int]:
+    def occupied_co(self) -> list[int]:
         return [self._mask(color=False), self._mask(color=True)]
 
     pawns = property(lambda self: self._mask(1))
@@ -50,7 +58,7 @@ class PlacementMasks(ABC):
     queens = property(lambda self: self._mask(5))
     kings = property(lambda self: self._mask(6))
 
-    def king(self, color: Any) -> Optional[int]:
+    def king(self, color: Any) -> int | None:
         mask = self._mask(6, bool(color)) & ~self.promoted
         return mask.bit_length() - 1 if mask else None
 
@@ -58,14 +66,14 @@ class PlacementMasks(ABC):
 class BaseBoard(PlacementMasks):
     """Pieces on squares (a1 = 0 … h8 = 63), with python-chess's placement methods."""
 
-    def __init__(self, board_fen: Optional[str] = STARTING_BOARD_FEN) -> None:
-        self._squares: List[Optional[Piece]] = [None] * 64
+    def __init__(self, board_fen: str | None = STARTING_BOARD_FEN) -> None:
+        self._squares: list[Piece | None] = [None] * 64
         self.promoted = 0
         if board_fen is not None:
             self.set_board_fen(board_fen)
 
     @classmethod
-    def empty(cls: Type[BaseBoardT]) -> BaseBoardT:
+    def empty(cls) -> Self:
         return cls(None)
 
     def clear_board(self) -> None:
@@ -83,7 +91,7 @@ class BaseBoard(PlacementMasks):
         rows = fen.split("/")
         if len(rows) != 8:
             raise ValueError(f"expected 8 rows in position part of fen: {fen!r}")
-        squares: List[Optional[Piece]] = [None] * 64
+        squares: list[Piece | None] = [None] * 64
         promoted = 0
         for row_index, row in enumerate(rows):
             rank = 7 - row_index
@@ -114,7 +122,7 @@ class BaseBoard(PlacementMasks):
         self._squares = squares
         self.promoted = promoted
 
-    def board_fen(self, *, promoted: Optional[bool] = False) -> str:
+    def board_fen(self, *, promoted: bool | None = False) -> str:
         rows = []
         for rank in range(7, -1, -1):
             row = ""
@@ -135,28 +143,30 @@ class BaseBoard(PlacementMasks):
             rows.append(row)
         return "/".join(rows)
 
-    def piece_at(self, square: int) -> Optional[Piece]:
+    def piece_at(self, square: int) -> Piece | None:
         return self._squares[square]
 
-    def piece_type_at(self, square: int) -> Optional[int]:
+    def piece_type_at(self, square: int) -> int | None:
         piece = self._squares[square]
         return None if piece is None else piece.piece_type
 
-    def color_at(self, square: int) -> Optional[bool]:
+    def color_at(self, square: int) -> bool | None:
         piece = self._squares[square]
         return None if piece is None else piece.color
 
-    def set_piece_at(self, square: int, piece: Optional[Piece], promoted: bool = False) -> None:
+    def set_piece_at(self, square: int, piece: Piece | None, promoted: bool = False) -> None:
         self._squares[square] = piece
         bit = 1 << square
-        self.promoted = (self.promoted | bit) if promoted and piece is not None else (self.promoted & ~bit)
+        self.promoted = (
+            (self.promoted | bit) if promoted and piece is not None else (self.promoted & ~bit)
+        )
 
-    def remove_piece_at(self, square: int) -> Optional[Piece]:
+    def remove_piece_at(self, square: int) -> Piece | None:
         piece = self._squares[square]
         self.set_piece_at(square, None)
         return piece
 
-    def piece_map(self, *, mask: int = (1 << 64) - 1) -> Dict[int, Piece]:
+    def piece_map(self, *, mask: int = (1 << 64) - 1) -> dict[int, Piece]:
         return {sq: p for sq, p in enumerate(self._squares) if p is not None and mask >> sq & 1}
 
     def set_piece_map(self, pieces: Mapping[int, Piece]) -> None:
@@ -165,15 +175,19 @@ class BaseBoard(PlacementMasks):
             self.set_piece_at(square, piece)
 
     def pieces_mask(self, piece_type: int, color: bool) -> int:
-        return sum(1 << sq for sq, p in enumerate(self._squares) if p is not None and p.piece_type == piece_type and p.color == color)
+        return sum(
+            1 << sq
+            for sq, p in enumerate(self._squares)
+            if p is not None and p.piece_type == piece_type and p.color == color
+        )
 
     def pieces(self, piece_type: int, color: bool) -> SquareSet:
         return SquareSet(self.pieces_mask(piece_type, color))
 
-    def _placement(self) -> List[Optional[Piece]]:
+    def _placement(self) -> list[Piece | None]:
         return self._squares
 
-    def copy(self: BaseBoardT) -> BaseBoardT:
+    def copy(self) -> Self:
         other = type(self).__new__(type(self))
         other._squares = list(self._squares)
         other.promoted = self.promoted
@@ -202,7 +216,11 @@ class BaseBoard(PlacementMasks):
     def __str__(self) -> str:
         rows = []
         for rank in range(7, -1, -1):
-            rows.append(" ".join(p.symbol() if (p := self._squares[rank * 8 + f]) else "." for f in range(8)))
+            rows.append(
+                " ".join(
+                    p.symbol() if (p := self._squares[rank * 8 + f]) else "." for f in range(8)
+                )
+            )
         return "\n".join(rows)
 
     def __repr__(self) -> str:

@@ -11,38 +11,106 @@ written against it runs unchanged.
 from __future__ import annotations
 
 import enum as _enum
-from typing import Dict as _Dict, Iterator as _Iterator, List as _List
+from collections.abc import Iterator as _Iterator
 
 Bitboard = int
 
 BB_EMPTY: Bitboard = 0
 BB_ALL: Bitboard = (1 << 64) - 1
-BB_SQUARES: _List[Bitboard] = [1 << square for square in range(64)]
+BB_SQUARES: list[Bitboard] = [1 << square for square in range(64)]
 
 _FILES = "abcdefgh"
-_names: _Dict[str, Bitboard] = {}
+_names: dict[str, Bitboard] = {}
 for _square in range(64):
     _names[f"BB_{_FILES[_square & 7].upper()}{(_square >> 3) + 1}"] = 1 << _square
 
-BB_FILES: _List[Bitboard] = [0x0101_0101_0101_0101 << file for file in range(8)]
-BB_RANKS: _List[Bitboard] = [0xFF << (8 * rank) for rank in range(8)]
+BB_FILES: list[Bitboard] = [0x0101_0101_0101_0101 << file for file in range(8)]
+BB_RANKS: list[Bitboard] = [0xFF << (8 * rank) for rank in range(8)]
 for _index in range(8):
     _names[f"BB_FILE_{_FILES[_index].upper()}"] = BB_FILES[_index]
     _names[f"BB_RANK_{_index + 1}"] = BB_RANKS[_index]
 globals().update(_names)
 
-BB_A1: Bitboard; BB_B1: Bitboard; BB_C1: Bitboard; BB_D1: Bitboard; BB_E1: Bitboard; BB_F1: Bitboard; BB_G1: Bitboard; BB_H1: Bitboard  # noqa: E702,E501
-BB_A2: Bitboard; BB_B2: Bitboard; BB_C2: Bitboard; BB_D2: Bitboard; BB_E2: Bitboard; BB_F2: Bitboard; BB_G2: Bitboard; BB_H2: Bitboard  # noqa: E702,E501
-BB_A3: Bitboard; BB_B3: Bitboard; BB_C3: Bitboard; BB_D3: Bitboard; BB_E3: Bitboard; BB_F3: Bitboard; BB_G3: Bitboard; BB_H3: Bitboard  # noqa: E702,E501
-BB_A4: Bitboard; BB_B4: Bitboard; BB_C4: Bitboard; BB_D4: Bitboard; BB_E4: Bitboard; BB_F4: Bitboard; BB_G4: Bitboard; BB_H4: Bitboard  # noqa: E702,E501
-BB_A5: Bitboard; BB_B5: Bitboard; BB_C5: Bitboard; BB_D5: Bitboard; BB_E5: Bitboard; BB_F5: Bitboard; BB_G5: Bitboard; BB_H5: Bitboard  # noqa: E702,E501
-BB_A6: Bitboard; BB_B6: Bitboard; BB_C6: Bitboard; BB_D6: Bitboard; BB_E6: Bitboard; BB_F6: Bitboard; BB_G6: Bitboard; BB_H6: Bitboard  # noqa: E702,E501
-BB_A7: Bitboard; BB_B7: Bitboard; BB_C7: Bitboard; BB_D7: Bitboard; BB_E7: Bitboard; BB_F7: Bitboard; BB_G7: Bitboard; BB_H7: Bitboard  # noqa: E702,E501
-BB_A8: Bitboard; BB_B8: Bitboard; BB_C8: Bitboard; BB_D8: Bitboard; BB_E8: Bitboard; BB_F8: Bitboard; BB_G8: Bitboard; BB_H8: Bitboard  # noqa: E702,E501
-BB_FILE_A: Bitboard; BB_FILE_B: Bitboard; BB_FILE_C: Bitboard; BB_FILE_D: Bitboard  # noqa: E702
-BB_FILE_E: Bitboard; BB_FILE_F: Bitboard; BB_FILE_G: Bitboard; BB_FILE_H: Bitboard  # noqa: E702
-BB_RANK_1: Bitboard; BB_RANK_2: Bitboard; BB_RANK_3: Bitboard; BB_RANK_4: Bitboard  # noqa: E702
-BB_RANK_5: Bitboard; BB_RANK_6: Bitboard; BB_RANK_7: Bitboard; BB_RANK_8: Bitboard  # noqa: E702
+BB_A1: Bitboard
+BB_B1: Bitboard
+BB_C1: Bitboard
+BB_D1: Bitboard
+BB_E1: Bitboard
+BB_F1: Bitboard
+BB_G1: Bitboard
+BB_H1: Bitboard  # noqa: E702,E501
+BB_A2: Bitboard
+BB_B2: Bitboard
+BB_C2: Bitboard
+BB_D2: Bitboard
+BB_E2: Bitboard
+BB_F2: Bitboard
+BB_G2: Bitboard
+BB_H2: Bitboard  # noqa: E702,E501
+BB_A3: Bitboard
+BB_B3: Bitboard
+BB_C3: Bitboard
+BB_D3: Bitboard
+BB_E3: Bitboard
+BB_F3: Bitboard
+BB_G3: Bitboard
+BB_H3: Bitboard  # noqa: E702,E501
+BB_A4: Bitboard
+BB_B4: Bitboard
+BB_C4: Bitboard
+BB_D4: Bitboard
+BB_E4: Bitboard
+BB_F4: Bitboard
+BB_G4: Bitboard
+BB_H4: Bitboard  # noqa: E702,E501
+BB_A5: Bitboard
+BB_B5: Bitboard
+BB_C5: Bitboard
+BB_D5: Bitboard
+BB_E5: Bitboard
+BB_F5: Bitboard
+BB_G5: Bitboard
+BB_H5: Bitboard  # noqa: E702,E501
+BB_A6: Bitboard
+BB_B6: Bitboard
+BB_C6: Bitboard
+BB_D6: Bitboard
+BB_E6: Bitboard
+BB_F6: Bitboard
+BB_G6: Bitboard
+BB_H6: Bitboard  # noqa: E702,E501
+BB_A7: Bitboard
+BB_B7: Bitboard
+BB_C7: Bitboard
+BB_D7: Bitboard
+BB_E7: Bitboard
+BB_F7: Bitboard
+BB_G7: Bitboard
+BB_H7: Bitboard  # noqa: E702,E501
+BB_A8: Bitboard
+BB_B8: Bitboard
+BB_C8: Bitboard
+BB_D8: Bitboard
+BB_E8: Bitboard
+BB_F8: Bitboard
+BB_G8: Bitboard
+BB_H8: Bitboard  # noqa: E702,E501
+BB_FILE_A: Bitboard
+BB_FILE_B: Bitboard
+BB_FILE_C: Bitboard
+BB_FILE_D: Bitboard  # noqa: E702
+BB_FILE_E: Bitboard
+BB_FILE_F: Bitboard
+BB_FILE_G: Bitboard
+BB_FILE_H: Bitboard  # noqa: E702
+BB_RANK_1: Bitboard
+BB_RANK_2: Bitboard
+BB_RANK_3: Bitboard
+BB_RANK_4: Bitboard  # noqa: E702
+BB_RANK_5: Bitboard
+BB_RANK_6: Bitboard
+BB_RANK_7: Bitboard
+BB_RANK_8: Bitboard  # noqa: E702
 
 BB_CORNERS: Bitboard = BB_SQUARES[0] | BB_SQUARES[7] | BB_SQUARES[56] | BB_SQUARES[63]
 BB_CENTER: Bitboard = BB_SQUARES[27] | BB_SQUARES[28] | BB_SQUARES[35] | BB_SQUARES[36]
@@ -82,17 +150,17 @@ def material_errors(white: Bitboard, black: Bitboard, pawns: Bitboard) -> int:
     ``status()``)."""
     errors = 0
     if popcount(white) > 16:
-        errors |= STATUS_TOO_MANY_WHITE_PIECES
+        errors |= Status.TOO_MANY_WHITE_PIECES
     if popcount(black) > 16:
-        errors |= STATUS_TOO_MANY_BLACK_PIECES
+        errors |= Status.TOO_MANY_BLACK_PIECES
     if popcount(white & pawns) > 8:
-        errors |= STATUS_TOO_MANY_WHITE_PAWNS
+        errors |= Status.TOO_MANY_WHITE_PAWNS
     if popcount(black & pawns) > 8:
-        errors |= STATUS_TOO_MANY_BLACK_PAWNS
+        errors |= Status.TOO_MANY_BLACK_PAWNS
     return errors
 
 
-def _remap(bb: Bitboard, target: _List[int]) -> Bitboard:
+def _remap(bb: Bitboard, target: list[int]) -> Bitboard:
     out = 0
     for square in scan_forward(int(bb) & BB_ALL):
         out |= 1 << target[square]
@@ -179,17 +247,30 @@ def shift_down_right(b: Bitboard) -> Bitboard:
     return (b >> 7) & _NOT_A
 
 
-def _steps(deltas: _List[tuple]) -> _List[Bitboard]:
+def _steps(deltas: list[tuple]) -> list[Bitboard]:
     table = []
     for sq in range(64):
         f, r = sq & 7, sq >> 3
-        table.append(sum(1 << ((r + dr) * 8 + f + df) for df, dr in deltas if 0 <= f + df < 8 and 0 <= r + dr < 8))
+        table.append(
+            sum(
+                1 << ((r + dr) * 8 + f + df)
+                for df, dr in deltas
+                if 0 <= f + df < 8 and 0 <= r + dr < 8
+            )
+        )
     return table
 
 
-BB_KNIGHT_ATTACKS: _List[Bitboard] = _steps([(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)])
-BB_KING_ATTACKS: _List[Bitboard] = _steps([(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)])
-BB_PAWN_ATTACKS: _List[_List[Bitboard]] = [_steps([(-1, -1), (1, -1)]), _steps([(-1, 1), (1, 1)])]  # [BLACK, WHITE]
+BB_KNIGHT_ATTACKS: list[Bitboard] = _steps(
+    [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
+)
+BB_KING_ATTACKS: list[Bitboard] = _steps(
+    [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
+)
+BB_PAWN_ATTACKS: list[list[Bitboard]] = [
+    _steps([(-1, -1), (1, -1)]),
+    _steps([(-1, 1), (1, 1)]),
+]  # [BLACK, WHITE]
 
 
 def _line(a: int, b: int, *, full: bool) -> Bitboard:
@@ -217,7 +298,7 @@ def _line(a: int, b: int, *, full: bool) -> Bitboard:
     return out
 
 
-BB_RAYS: _List[_List[Bitboard]] = [[_line(a, b, full=True) for b in range(64)] for a in range(64)]
+BB_RAYS: list[list[Bitboard]] = [[_line(a, b, full=True) for b in range(64)] for a in range(64)]
 
 
 def ray(a: int, b: int) -> Bitboard:
@@ -264,7 +345,7 @@ def piece_attacks(piece_type: int, color: bool, square: int, occupied: Bitboard)
     return out
 
 
-_KNIGHT_DISTANCE: _List[_List[int]] = []
+_KNIGHT_DISTANCE: list[list[int]] = []
 
 
 def square_knight_distance(a: int, b: int) -> int:
@@ -311,8 +392,21 @@ class Status(_enum.IntFlag):
 
 for _flag in Status.__members__.values():  # includes VALID (0), which iteration skips
     globals()[f"STATUS_{_flag.name}"] = _flag
-STATUS_VALID: Status; STATUS_NO_WHITE_KING: Status; STATUS_NO_BLACK_KING: Status; STATUS_TOO_MANY_KINGS: Status  # noqa: E702,E501
-STATUS_TOO_MANY_WHITE_PAWNS: Status; STATUS_TOO_MANY_BLACK_PAWNS: Status; STATUS_PAWNS_ON_BACKRANK: Status  # noqa: E702
-STATUS_TOO_MANY_WHITE_PIECES: Status; STATUS_TOO_MANY_BLACK_PIECES: Status; STATUS_BAD_CASTLING_RIGHTS: Status  # noqa: E702
-STATUS_INVALID_EP_SQUARE: Status; STATUS_OPPOSITE_CHECK: Status; STATUS_EMPTY: Status; STATUS_RACE_CHECK: Status  # noqa: E702
-STATUS_RACE_OVER: Status; STATUS_RACE_MATERIAL: Status; STATUS_TOO_MANY_CHECKERS: Status; STATUS_IMPOSSIBLE_CHECK: Status  # noqa: E702
+STATUS_VALID: Status
+STATUS_NO_WHITE_KING: Status
+STATUS_NO_BLACK_KING: Status
+STATUS_TOO_MANY_KINGS: Status
+STATUS_TOO_MANY_WHITE_PAWNS: Status
+STATUS_TOO_MANY_BLACK_PAWNS: Status
+STATUS_PAWNS_ON_BACKRANK: Status
+STATUS_TOO_MANY_WHITE_PIECES: Status
+STATUS_TOO_MANY_BLACK_PIECES: Status
+STATUS_BAD_CASTLING_RIGHTS: Status
+STATUS_INVALID_EP_SQUARE: Status
+STATUS_OPPOSITE_CHECK: Status
+STATUS_EMPTY: Status
+STATUS_RACE_CHECK: Status
+STATUS_RACE_OVER: Status
+STATUS_RACE_MATERIAL: Status
+STATUS_TOO_MANY_CHECKERS: Status
+STATUS_IMPOSSIBLE_CHECK: Status

@@ -25,19 +25,10 @@ import select
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import (
     Any,
-    Callable,
-    Deque,
-    Dict,
-    Iterable,
-    List,
     Literal,
-    Mapping,
-    Optional,
-    Sequence,
-    Tuple,
-    Union,
     overload,
 )
 
@@ -58,10 +49,10 @@ from ._engine_protocol import (
 )
 from ._engine_simple import _POLL_INTERVAL, SimpleEngine
 
-Position = Union[Board, str]
+Position = Board | str
 #: One position's result: its info dict (a list of them with ``multipv``), or the exception
 #: that stopped its analysis.
-BatchResult = Union[InfoDict, List[InfoDict], BaseException]
+BatchResult = InfoDict | list[InfoDict] | BaseException
 ProgressCallback = Callable[[int, int], None]
 
 COLUMNS = ("fen", "score_cp", "mate", "best", "pv", "depth", "nodes", "error")
@@ -70,53 +61,53 @@ COLUMNS = ("fen", "score_cp", "mate", "best", "pv", "depth", "nodes", "error")
 @overload
 def analyse_many(
     positions: Iterable[Position],
-    command: Union[str, Sequence[str], None],
+    command: str | Sequence[str] | None,
     *,
     limit: Limit,
-    processes: Optional[int] = ...,
+    processes: int | None = ...,
     options: ConfigMapping = ...,
-    multipv: Optional[int] = ...,
+    multipv: int | None = ...,
     info: Info = ...,
     columns: Literal[False] = ...,
     pov: Literal["white", "turn"] = ...,
     new_game: bool = ...,
-    timeout: Optional[float] = ...,
-    progress: Union[bool, ProgressCallback] = ...,
-    popen_args: Optional[Mapping[str, Any]] = ...,
-) -> List[BatchResult]: ...
+    timeout: float | None = ...,
+    progress: bool | ProgressCallback = ...,
+    popen_args: Mapping[str, Any] | None = ...,
+) -> list[BatchResult]: ...
 @overload
 def analyse_many(
     positions: Iterable[Position],
-    command: Union[str, Sequence[str], None],
+    command: str | Sequence[str] | None,
     *,
     limit: Limit,
-    processes: Optional[int] = ...,
+    processes: int | None = ...,
     options: ConfigMapping = ...,
-    multipv: Optional[int] = ...,
+    multipv: int | None = ...,
     info: Info = ...,
     columns: Literal[True],
     pov: Literal["white", "turn"] = ...,
     new_game: bool = ...,
-    timeout: Optional[float] = ...,
-    progress: Union[bool, ProgressCallback] = ...,
-    popen_args: Optional[Mapping[str, Any]] = ...,
-) -> Dict[str, List[Any]]: ...
+    timeout: float | None = ...,
+    progress: bool | ProgressCallback = ...,
+    popen_args: Mapping[str, Any] | None = ...,
+) -> dict[str, list[Any]]: ...
 def analyse_many(
     positions: Iterable[Position],
-    command: Union[str, Sequence[str], None],
+    command: str | Sequence[str] | None,
     *,
     limit: Limit,
-    processes: Optional[int] = None,
-    options: ConfigMapping = {},
-    multipv: Optional[int] = None,
+    processes: int | None = None,
+    options: ConfigMapping = {},  # noqa: B006 (python-chess's signature; never mutated)
+    multipv: int | None = None,
     info: Info = INFO_ALL,
     columns: bool = False,
     pov: Literal["white", "turn"] = "white",
     new_game: bool = True,
-    timeout: Optional[float] = 10.0,
-    progress: Union[bool, ProgressCallback] = True,
-    popen_args: Optional[Mapping[str, Any]] = None,
-) -> Union[List[BatchResult], Dict[str, List[Any]]]:
+    timeout: float | None = 10.0,
+    progress: bool | ProgressCallback = True,
+    popen_args: Mapping[str, Any] | None = None,
+) -> list[BatchResult] | dict[str, list[Any]]:
     """Analyses every position (a :class:`shatranj.Board`, whose move stack is sent, or a
     FEN) within ``limit``, with ``processes`` engines at once (default: one per CPU).
 
@@ -151,19 +142,33 @@ def analyse_many(
         raise TypeError(f"limit must be a shatranj.engine.Limit, not {type(limit).__name__}")
     if pov not in ("white", "turn"):
         raise ValueError(f"pov must be 'white' or 'turn', not {pov!r}")
-    if multipv is not None and (isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1):
+    if multipv is not None and (
+        isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1
+    ):
         raise ValueError(f"multipv must be a positive int, not {multipv!r}")
     reporter = _Progress(len(items), progress)
     processes = max(1, min(processes, len(items)))
     if not items:
-        results: List[BatchResult] = []
+        results: list[BatchResult] = []
     elif command is None:
         if popen_args:
             raise ValueError("popen_args needs an engine command")
         results = _in_process(items, limit, options, processes, multipv, new_game, reporter)
     else:
         argv = [command] if isinstance(command, (str, os.PathLike)) else list(command)
-        batch = _Batch(items, argv, limit, options, processes, multipv, info, new_game, timeout, popen_args or {}, reporter)
+        batch = _Batch(
+            items,
+            argv,
+            limit,
+            options,
+            processes,
+            multipv,
+            info,
+            new_game,
+            timeout,
+            popen_args or {},
+            reporter,
+        )
         results = batch.run()
     reporter.finish()
     return _to_columns(items, results, pov) if columns else results
@@ -180,7 +185,7 @@ def _board(position: Position) -> Board:
 class _Progress:
     """Progress on stderr: a line rewritten in place on a terminal, else every 10 s."""
 
-    def __init__(self, total: int, setting: Union[bool, ProgressCallback]) -> None:
+    def __init__(self, total: int, setting: bool | ProgressCallback) -> None:
         self.total = total
         self.callback = setting if callable(setting) else None
         self.printing = setting is True
@@ -203,7 +208,9 @@ class _Progress:
     def _print(self, *, final: bool) -> None:
         elapsed = max(time.monotonic() - self.start, 1e-9)
         rate = self.done / elapsed
-        line = f"analyse_many: {self.done}/{self.total} positions, {rate:.1f}/s, {self.errors} errors"
+        line = (
+            f"analyse_many: {self.done}/{self.total} positions, {rate:.1f}/s, {self.errors} errors"
+        )
         if not final and rate > 0:
             line += f", {((self.total - self.done) / rate):.0f} s left"
         end = "\n" if final or not self.tty else ""
@@ -220,26 +227,26 @@ class _Worker:
 
     def __init__(self, number: int) -> None:
         self.number = number
-        self.engine: Optional[SimpleEngine] = None
-        self.index: Optional[int] = None
+        self.engine: SimpleEngine | None = None
+        self.index: int | None = None
         self.attempt = 0
-        self.slot: Optional[_Slot[AnalysisResult]] = None
-        self.analysis: Optional[AnalysisResult] = None
-        self.deadline: Optional[float] = None
+        self.slot: _Slot[AnalysisResult] | None = None
+        self.analysis: AnalysisResult | None = None
+        self.deadline: float | None = None
 
 
 class _Batch:
     def __init__(
         self,
-        items: List[Position],
-        argv: List[Any],
+        items: list[Position],
+        argv: list[Any],
         limit: Limit,
         options: ConfigMapping,
         processes: int,
-        multipv: Optional[int],
+        multipv: int | None,
         info: Info,
         new_game: bool,
-        timeout: Optional[float],
+        timeout: float | None,
         popen_args: Mapping[str, Any],
         reporter: _Progress,
     ) -> None:
@@ -247,15 +254,17 @@ class _Batch:
         self.multipv, self.info, self.new_game, self.timeout = multipv, info, new_game, timeout
         self.popen_args = dict(popen_args)
         self.reporter = reporter
-        self.results: List[Optional[BatchResult]] = [None] * len(items)
-        self.todo: Deque[Tuple[int, int]] = collections.deque((i, 1) for i in range(len(items)))
+        self.results: list[BatchResult | None] = [None] * len(items)
+        self.todo: collections.deque[tuple[int, int]] = collections.deque(
+            (i, 1) for i in range(len(items))
+        )
         self.workers = [_Worker(n) for n in range(processes)]
         self.done = 0
         self.errors = 0
         self.game: object = object()
-        self.start_error: Optional[BaseException] = None
+        self.start_error: BaseException | None = None
 
-    def run(self) -> List[BatchResult]:
+    def run(self) -> list[BatchResult]:
         try:
             for worker in self.workers:
                 self._start(worker)
@@ -315,7 +324,12 @@ class _Batch:
                     self._finish(index, err)
                     continue
                 engine.transport.touch()
-                worker.index, worker.attempt, worker.slot, worker.analysis = index, attempt, slot, None
+                worker.index, worker.attempt, worker.slot, worker.analysis = (
+                    index,
+                    attempt,
+                    slot,
+                    None,
+                )
                 worker.deadline = None
                 if self.timeout is not None and self.limit.time is not None:
                     worker.deadline = time.monotonic() + self.timeout + self.limit.time
@@ -336,9 +350,9 @@ class _Batch:
     def _round(self) -> None:
         now = time.monotonic()
         wait = _POLL_INTERVAL
-        owner: Dict[int, _Worker] = {}
-        readable: List[int] = []
-        writable: List[int] = []
+        owner: dict[int, _Worker] = {}
+        readable: list[int] = []
+        writable: list[int] = []
         for worker in self.workers:
             if worker.index is None or worker.engine is None:
                 continue
@@ -370,7 +384,8 @@ class _Batch:
             transport = worker.engine.transport
             if worker in touched:
                 transport.handle(
-                    [fd for fd in ready_r if owner[fd] is worker], [fd for fd in ready_w if owner[fd] is worker]
+                    [fd for fd in ready_r if owner[fd] is worker],
+                    [fd for fd in ready_w if owner[fd] is worker],
                 )
             else:
                 transport.idle()
@@ -391,13 +406,17 @@ class _Batch:
                 if analysis._error is not None:
                     self._analysis_failed(worker, analysis._error)
                     return
-                result: BatchResult = analysis.multipv if self.multipv is not None else analysis.info
+                result: BatchResult = (
+                    analysis.multipv if self.multipv is not None else analysis.info
+                )
                 index = worker.index
                 worker.index = None
                 self._finish(index, result)
                 return
         if worker.deadline is not None and time.monotonic() >= worker.deadline:
-            error = EngineTimeoutError(f"engine did not finish the analysis within the timeout ({self.timeout} s)")
+            error = EngineTimeoutError(
+                f"engine did not finish the analysis within the timeout ({self.timeout} s)"
+            )
             self._engine_failed(worker, _with_output(error, worker.engine.protocol._recent))
 
     def _analysis_failed(self, worker: _Worker, error: BaseException) -> None:
@@ -422,29 +441,40 @@ class _Batch:
 
 
 def _in_process(
-    items: List[Position],
+    items: list[Position],
     limit: Limit,
     options: ConfigMapping,
     processes: int,
-    multipv: Optional[int],
+    multipv: int | None,
     new_game: bool,
     reporter: _Progress,
-) -> List[BatchResult]:
-    for field in ("mate", "white_clock", "black_clock", "white_inc", "black_inc", "remaining_moves"):
+) -> list[BatchResult]:
+    for field in (
+        "mate",
+        "white_clock",
+        "black_clock",
+        "white_inc",
+        "black_inc",
+        "remaining_moves",
+    ):
         if getattr(limit, field) is not None:
-            raise ValueError(f"the in-process engine takes depth, nodes and time limits, not {field}")
+            raise ValueError(
+                f"the in-process engine takes depth, nodes and time limits, not {field}"
+            )
     if limit.depth is None and limit.nodes is None and limit.time is None:
         raise ValueError("the in-process engine needs a depth, nodes or time limit")
-    settings: Dict[str, Any] = {"threads": 1, "hash_mb": 16}
+    settings: dict[str, Any] = {"threads": 1, "hash_mb": 16}
     for name, value in options.items():
         key = {"hash": "hash_mb", "threads": "threads", "evalfile": "eval_file"}.get(name.lower())
         if key is None:
-            raise ValueError(f"the in-process engine has no option {name!r} (it takes Hash, Threads, EvalFile)")
+            raise ValueError(
+                f"the in-process engine has no option {name!r} (it takes Hash, Threads, EvalFile)"
+            )
         settings[key] = value
     Engine(**settings)  # bad settings fail here, before any thread starts
 
     local = threading.local()
-    engines: List[Engine] = []
+    engines: list[Engine] = []
     engines_lock = threading.Lock()
     cancelled = threading.Event()
 
@@ -469,14 +499,18 @@ def _in_process(
             return [result]
         return result
 
-    results: List[Optional[BatchResult]] = [None] * len(items)
-    executor = concurrent.futures.ThreadPoolExecutor(max_workers=processes, thread_name_prefix="analyse_many")
+    results: list[BatchResult | None] = [None] * len(items)
+    executor = concurrent.futures.ThreadPoolExecutor(
+        max_workers=processes, thread_name_prefix="analyse_many"
+    )
     futures = {executor.submit(analyse, i): i for i in range(len(items))}
     pending = set(futures)
     done = errors = 0
     try:
         while pending:
-            finished, pending = concurrent.futures.wait(pending, timeout=0.2, return_when="FIRST_COMPLETED")
+            finished, pending = concurrent.futures.wait(
+                pending, timeout=0.2, return_when="FIRST_COMPLETED"
+            )
             for future in finished:
                 result = future.result()
                 results[futures[future]] = result
@@ -497,8 +531,10 @@ def _in_process(
     return results  # type: ignore[return-value]
 
 
-def _to_columns(items: List[Position], results: List[BatchResult], pov: str) -> Dict[str, List[Any]]:
-    table: Dict[str, List[Any]] = {name: [] for name in COLUMNS}
+def _to_columns(
+    items: list[Position], results: list[BatchResult], pov: str
+) -> dict[str, list[Any]]:
+    table: dict[str, list[Any]] = {name: [] for name in COLUMNS}
     nan = math.nan
     for position, result in zip(items, results):
         if isinstance(position, Board):
@@ -506,7 +542,7 @@ def _to_columns(items: List[Position], results: List[BatchResult], pov: str) -> 
         else:
             fen = position if isinstance(position, str) else repr(position)
         table["fen"].append(fen)
-        info: Optional[InfoDict]
+        info: InfoDict | None
         if isinstance(result, BaseException):
             info = None
             table["error"].append(str(result).split("\n", 1)[0] or type(result).__name__)

@@ -11,7 +11,7 @@ users import it by, so its ``repr``, pickles and documentation read as before.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Union, overload
+from typing import Any, Literal, Union, overload
 
 from . import _core
 from ._engine_protocol import InfoDict
@@ -132,11 +132,11 @@ class Engine:
     def _search(
         self,
         board: _core.Board,
-        depth: Optional[int],
-        time: Optional[float],
-        nodes: Optional[int],
+        depth: int | None,
+        time: float | None,
+        nodes: int | None,
         multipv: int,
-    ) -> Dict[str, Any]:
+    ) -> dict[str, Any]:
         if not isinstance(board, _core.Board):
             raise TypeError(f"board must be a shatranj.Board, not {type(board).__name__}")
         for name, value in (("depth", depth), ("nodes", nodes), ("multipv", multipv)):
@@ -158,9 +158,9 @@ class Engine:
         self,
         board: _core.Board,
         *,
-        depth: Optional[int] = ...,
-        time: Optional[float] = ...,
-        nodes: Optional[int] = ...,
+        depth: int | None = ...,
+        time: float | None = ...,
+        nodes: int | None = ...,
         multipv: Literal[1] = ...,
     ) -> InfoDict: ...
     @overload
@@ -168,20 +168,20 @@ class Engine:
         self,
         board: _core.Board,
         *,
-        depth: Optional[int] = ...,
-        time: Optional[float] = ...,
-        nodes: Optional[int] = ...,
+        depth: int | None = ...,
+        time: float | None = ...,
+        nodes: int | None = ...,
         multipv: int,
-    ) -> List[InfoDict]: ...
+    ) -> list[InfoDict]: ...
     def analyse(
         self,
         board: _core.Board,
         *,
-        depth: Optional[int] = None,
-        time: Optional[float] = None,
-        nodes: Optional[int] = None,
+        depth: int | None = None,
+        time: float | None = None,
+        nodes: int | None = None,
         multipv: int = 1,
-    ) -> Union[InfoDict, List[InfoDict]]:
+    ) -> InfoDict | list[InfoDict]:
         """Analyses ``board`` (its move stack counts for repetition draws) within the limits.
 
         Returns python-chess's info dict, or with ``multipv > 1`` a list of them, best first.
@@ -189,7 +189,7 @@ class Engine:
         """
         raw = self._search(board, depth, time, nodes, multipv)
         turn = board.turn
-        infos: List[InfoDict] = []
+        infos: list[InfoDict] = []
         for index, (kind, value), pv in raw["lines"]:
             info: InfoDict = {
                 "score": PovScore(_score(kind, value), turn),
@@ -211,12 +211,12 @@ class Engine:
         self,
         board: _core.Board,
         *,
-        time: Optional[float] = None,
-        depth: Optional[int] = None,
-        nodes: Optional[int] = None,
-    ) -> Optional[_core.Move]:
+        time: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+    ) -> _core.Move | None:
         """The best move within the limits; ``None`` when the game is over on the board."""
-        best: Optional[_core.Move] = self._search(board, depth, time, nodes, 1)["best_move"]
+        best: _core.Move | None = self._search(board, depth, time, nodes, 1)["best_move"]
         return best
 
     def evaluate(self, board: _core.Board) -> int:

@@ -43,24 +43,20 @@ import subprocess
 import sys
 import threading
 import time
-from typing import (
-    Any,
+from collections.abc import (
     Callable,
     Coroutine,
-    Deque,
-    Dict,
-    Generic,
     Iterable,
     Iterator,
-    List,
     Mapping,
     MutableMapping,
-    Optional,
     Sequence,
-    Tuple,
-    Type,
+)
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
     TypeVar,
-    Union,
     overload,
 )
 
@@ -69,12 +65,15 @@ from ._core import STARTING_FEN, Board, Move
 from ._engine_scores import Cp, Mate, MateGiven, PovScore, PovWdl, Score, Wdl
 from ._outcome import Termination
 
+if TYPE_CHECKING:
+    from typing_extensions import Self  # the checker's; not a runtime dependency
+
 LOGGER = logging.getLogger("shatranj.engine")
 
 T = TypeVar("T")
 ProtocolT = TypeVar("ProtocolT", bound="Protocol")
 
-ConfigValue = Union[str, int, bool, None]
+ConfigValue = str | int | bool | None
 ConfigMapping = Mapping[str, ConfigValue]
 
 #: Options the client sets itself for each search; ``configure`` refuses them.
@@ -108,10 +107,10 @@ class EngineTerminatedError(EngineError):
     """The engine process exited (or was never running). ``returncode``: its exit status,
     when known (negative: killed by that signal)."""
 
-    returncode: Optional[int] = None
+    returncode: int | None = None
 
 
-_TIMEOUT_BASES: Tuple[type, ...] = (
+_TIMEOUT_BASES: tuple[type, ...] = (
     (asyncio.TimeoutError,)
     if asyncio.TimeoutError is TimeoutError
     else (asyncio.TimeoutError, TimeoutError)
@@ -136,8 +135,8 @@ def _with_output(exc: BaseException, output: Iterable[str]) -> BaseException:
 def run_in_background(
     coroutine: Callable[[concurrent.futures.Future[T]], Coroutine[Any, Any, None]],
     *,
-    name: Optional[str] = None,
-    debug: Optional[bool] = None,
+    name: str | None = None,
+    debug: bool | None = None,
 ) -> T:
     """Runs ``coroutine(future)`` in a new event loop on a thread of its own, blocks until
     ``future`` has a result and returns it (the coroutine may go on running). An exception
@@ -170,9 +169,9 @@ class Option:
     name: str
     type: str
     default: ConfigValue
-    min: Optional[int]
-    max: Optional[int]
-    var: Optional[List[str]]
+    min: int | None
+    max: int | None
+    var: list[str] | None
 
     def parse(self, value: ConfigValue) -> ConfigValue:
         """``value`` as the engine takes it; :class:`EngineError` if it does not fit."""
@@ -223,15 +222,15 @@ class Limit:
     (moves), the clocks and increments (seconds), ``remaining_moves`` to the next time
     control, and ``clock_id`` (XBoard: a new id sends the time control again)."""
 
-    time: Optional[float] = None
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    mate: Optional[int] = None
-    white_clock: Optional[float] = None
-    black_clock: Optional[float] = None
-    white_inc: Optional[float] = None
-    black_inc: Optional[float] = None
-    remaining_moves: Optional[int] = None
+    time: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    mate: int | None = None
+    white_clock: float | None = None
+    black_clock: float | None = None
+    white_inc: float | None = None
+    black_inc: float | None = None
+    remaining_moves: int | None = None
     clock_id: object = None
 
     def __repr__(self) -> str:
@@ -239,7 +238,9 @@ class Limit:
             "time", "depth", "nodes", "mate", "white_clock", "black_clock",
             "white_inc", "black_inc", "remaining_moves",
         )  # fmt: skip
-        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in fields if getattr(self, f) is not None)
+        shown = ", ".join(
+            f"{f}={getattr(self, f)!r}" for f in fields if getattr(self, f) is not None
+        )
         return f"{type(self).__name__}({shown})"
 
 
@@ -247,7 +248,7 @@ class Limit:
 #: ``time`` (s), ``nodes``, ``nps``, ``multipv``, ``tbhits``, ``currmove``,
 #: ``currmovenumber``, ``hashfull``, ``cpuload``, ``refutation``, ``currline``, ``ebf``,
 #: ``wdl`` (:class:`PovWdl`), ``string``, ``lowerbound``/``upperbound``.
-InfoDict = Dict[str, Any]
+InfoDict = dict[str, Any]
 
 
 class PlayResult:
@@ -256,9 +257,9 @@ class PlayResult:
 
     def __init__(
         self,
-        move: Optional[Move],
-        ponder: Optional[Move],
-        info: Optional[InfoDict] = None,
+        move: Move | None,
+        ponder: Move | None,
+        info: InfoDict | None = None,
         *,
         draw_offered: bool = False,
         resigned: bool = False,
@@ -301,16 +302,16 @@ INFO_ALL = Info.ALL
 class Opponent:
     """The engine's opponent, for ``UCI_Opponent`` or XBoard's ``name``/``rating``."""
 
-    name: Optional[str]
-    title: Optional[str]
-    rating: Optional[int]
-    is_engine: Optional[bool]
+    name: str | None
+    title: str | None
+    rating: int | None
+    is_engine: bool | None
 
 
 class BestMove:
     """What :meth:`AnalysisResult.wait` returns."""
 
-    def __init__(self, move: Optional[Move], ponder: Optional[Move]) -> None:
+    def __init__(self, move: Move | None, ponder: Move | None) -> None:
         self.move = move
         self.ponder = ponder
 
@@ -321,8 +322,8 @@ class BestMove:
 class UciOptionMap(MutableMapping[str, T]):
     """A dict with case-insensitive keys that remembers each key's spelling."""
 
-    def __init__(self, data: Optional[Iterable[Tuple[str, T]]] = None, **kwargs: T) -> None:
-        self._store: Dict[str, Tuple[str, T]] = {}
+    def __init__(self, data: Iterable[tuple[str, T]] | None = None, **kwargs: T) -> None:
+        self._store: dict[str, tuple[str, T]] = {}
         self.update(data if data is not None else {}, **kwargs)
 
     def __setitem__(self, key: str, value: T) -> None:
@@ -345,7 +346,7 @@ class UciOptionMap(MutableMapping[str, T]):
         entry = self._store.get(key.lower())
         return default if entry is None else entry[1]
 
-    def items(self) -> List[Tuple[str, T]]:  # type: ignore[override]
+    def items(self) -> list[tuple[str, T]]:  # type: ignore[override]
         return list(self._store.values())
 
     def __len__(self) -> int:
@@ -359,10 +360,7 @@ class UciOptionMap(MutableMapping[str, T]):
         for key, value in self.items():
             if key not in other or other[key] != value:
                 return False
-        for key, value in other.items():
-            if key not in self or self[key] != value:
-                return False
-        return True
+        return all(not (key not in self or self[key] != value) for key, value in other.items())
 
     def copy(self) -> UciOptionMap[T]:
         return type(self)(self._store.values())
@@ -386,17 +384,17 @@ class AnalysisResult:
     ``info``/``multipv``, :meth:`stop` it, :meth:`wait` for the best move. As a context
     manager it stops the analysis on exit. Returned by :meth:`Protocol.analysis`."""
 
-    def __init__(self, stop: Optional[Callable[[], None]] = None) -> None:
+    def __init__(self, stop: Callable[[], None] | None = None) -> None:
         self._stop = stop
-        self._queue: Deque[InfoDict] = collections.deque()
+        self._queue: collections.deque[InfoDict] = collections.deque()
         self._posted_kork = False
         self._seen_kork = False
-        self._best: Optional[BestMove] = None
-        self._error: Optional[BaseException] = None
+        self._best: BestMove | None = None
+        self._error: BaseException | None = None
         self._done = False
-        self._waiters: List[asyncio.Future[None]] = []
+        self._waiters: list[asyncio.Future[None]] = []
         #: One aggregated info dict per line of MultiPV (``multipv[0]`` is ``info``).
-        self.multipv: List[InfoDict] = [{}]
+        self.multipv: list[InfoDict] = [{}]
 
     def post(self, info: InfoDict) -> None:
         if not info:
@@ -489,7 +487,7 @@ class AnalysisResult:
         """Whether every info dict received so far has been consumed."""
         return self._seen_kork or len(self._queue) <= self._posted_kork
 
-    async def next(self) -> Optional[InfoDict]:
+    async def next(self) -> InfoDict | None:
         try:
             return await self.get()
         except AnalysisComplete:
@@ -523,9 +521,9 @@ class _Slot(Generic[T]):
 
     def __init__(self) -> None:
         self._state = 0  # 0 pending, 1 value, 2 exception, 3 cancelled
-        self._value: Optional[T] = None
-        self._error: Optional[BaseException] = None
-        self._callbacks: List[Callable[[_Slot[T]], None]] = []
+        self._value: T | None = None
+        self._error: BaseException | None = None
+        self._callbacks: list[Callable[[_Slot[T]], None]] = []
 
     def done(self) -> bool:
         return self._state != 0
@@ -550,7 +548,7 @@ class _Slot(Generic[T]):
         self._fire()
         return True
 
-    def exception(self) -> Optional[BaseException]:
+    def exception(self) -> BaseException | None:
         return self._error
 
     def result(self) -> T:
@@ -593,8 +591,8 @@ class BaseCommand(Generic[T]):
         self.state = CommandState.NEW
         self.result: _Slot[T] = _Slot()
         self.finished = False
-        self._finished_callbacks: List[Callable[[], None]] = []
-        self._timers: List[Any] = []
+        self._finished_callbacks: list[Callable[[], None]] = []
+        self._timers: list[Any] = []
 
     # Hooks.
 
@@ -650,13 +648,21 @@ class BaseCommand(Generic[T]):
         if not self.result.done():
             self.result.set_exception(exc)
         else:
-            LOGGER.error("%s: %s failed after returning its result: %s", self._engine, type(self).__name__, exc)
+            LOGGER.error(
+                "%s: %s failed after returning its result: %s",
+                self._engine,
+                type(self).__name__,
+                exc,
+            )
         self._mark_finished()
 
     def set_finished(self) -> None:
         if not self.result.done():
             self.result.set_exception(
-                _with_output(EngineError(f"engine command finished before returning result: {self!r}"), self._engine._recent)
+                _with_output(
+                    EngineError(f"engine command finished before returning result: {self!r}"),
+                    self._engine._recent,
+                )
             )
         self._mark_finished()
 
@@ -682,7 +688,7 @@ class BaseCommand(Generic[T]):
             except EngineError as err:
                 self._handle_exception(err)
 
-    def _engine_terminated(self, code: Optional[int]) -> None:
+    def _engine_terminated(self, code: int | None) -> None:
         hint = ", binary not compatible with cpu?" if code in (-4, 0xC000001D) else ""
         exc = EngineTerminatedError(f"engine process died unexpectedly (exit code: {code}{hint})")
         exc.returncode = code
@@ -726,22 +732,22 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     :func:`popen_xboard`) or by :class:`shatranj.engine.SimpleEngine`."""
 
     options: MutableMapping[str, Option]
-    id: Dict[str, str]
+    id: dict[str, str]
 
     def __init__(self) -> None:
         try:
-            self.loop: Optional[asyncio.AbstractEventLoop] = asyncio.get_running_loop()
+            self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
             self.loop = None  # driven by SimpleEngine's blocking transport
-        self.transport: Optional[Any] = None
+        self.transport: Any | None = None
         self._buffers = {1: bytearray(), 2: bytearray()}
-        self.command: Optional[BaseCommand[Any]] = None
-        self.next_command: Optional[BaseCommand[Any]] = None
+        self.command: BaseCommand[Any] | None = None
+        self.next_command: BaseCommand[Any] | None = None
         self.initialized = False
-        self._exit_code: Optional[int] = None
+        self._exit_code: int | None = None
         self._terminated = False
-        self._recent: Deque[str] = collections.deque(maxlen=RECENT_OUTPUT_LINES)
-        self.returncode: Union[asyncio.Future[int], concurrent.futures.Future[int]] = (
+        self._recent: collections.deque[str] = collections.deque(maxlen=RECENT_OUTPUT_LINES)
+        self.returncode: asyncio.Future[int] | concurrent.futures.Future[int] = (
             self.loop.create_future() if self.loop is not None else concurrent.futures.Future()
         )
 
@@ -751,7 +757,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         self.transport = transport
         LOGGER.debug("%s: connection made", self)
 
-    def connection_lost(self, exc: Optional[Exception]) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         code = self.transport.get_returncode() if self.transport is not None else None
         LOGGER.debug("%s: connection lost (exit code: %s, error: %s)", self, code, exc)
         self._engine_terminated(code)
@@ -759,7 +765,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     def process_exited(self) -> None:
         LOGGER.debug("%s: process exited", self)
 
-    def pipe_data_received(self, fd: int, data: Union[bytes, str]) -> None:
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
         buffer = self._buffers[fd]
         buffer.extend(data.encode("utf-8") if isinstance(data, str) else data)
         if b"\n" not in buffer:
@@ -807,7 +813,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
             raise EngineError("no event loop and no transport to run timers")
         return self.loop.call_later(delay, callback)
 
-    def _engine_terminated(self, code: Optional[int]) -> None:
+    def _engine_terminated(self, code: int | None) -> None:
         if self._terminated:
             return
         self._terminated = True
@@ -827,7 +833,8 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         new command cancels). Returns its result slot."""
         if self._terminated:
             raise _with_output(
-                EngineTerminatedError(f"engine process dead (exit code: {self._exit_code})"), self._recent
+                EngineTerminatedError(f"engine process dead (exit code: {self._exit_code})"),
+                self._recent,
             )
         if command.state != CommandState.NEW:
             raise EngineError(f"command already submitted: {command!r}")
@@ -916,7 +923,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
 
     @abc.abstractmethod
     def _cmd_send_opponent_information(
-        self, opponent: Optional[Opponent], engine_rating: Optional[int]
+        self, opponent: Opponent | None, engine_rating: int | None
     ) -> BaseCommand[None]: ...
 
     @abc.abstractmethod
@@ -928,27 +935,27 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         info: Info,
         ponder: bool,
         draw_offered: bool,
-        root_moves: Optional[Iterable[Move]],
+        root_moves: Iterable[Move] | None,
         options: ConfigMapping,
-        opponent: Optional[Opponent],
+        opponent: Opponent | None,
     ) -> BaseCommand[PlayResult]: ...
 
     @abc.abstractmethod
     def _cmd_analysis(
         self,
         board: Board,
-        limit: Optional[Limit],
-        multipv: Optional[int],
+        limit: Limit | None,
+        multipv: int | None,
         game: object,
         info: Info,
-        root_moves: Optional[Iterable[Move]],
+        root_moves: Iterable[Move] | None,
         options: ConfigMapping,
     ) -> BaseCommand[AnalysisResult]: ...
 
     @abc.abstractmethod
     def _cmd_send_game_result(
-        self, board: Board, winner: Optional[bool], game_ending: Optional[str], game_complete: bool
-    ) -> Optional[BaseCommand[None]]:
+        self, board: Board, winner: bool | None, game_ending: str | None, game_complete: bool
+    ) -> BaseCommand[None] | None:
         """``None``: the protocol has nothing to send (UCI)."""
 
     @abc.abstractmethod
@@ -967,10 +974,12 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         await self._await(self._submit(self._cmd_configure(options)))
 
     async def send_opponent_information(
-        self, *, opponent: Optional[Opponent] = None, engine_rating: Optional[int] = None
+        self, *, opponent: Opponent | None = None, engine_rating: int | None = None
     ) -> None:
         """Tells the engine who it plays (sent with the next new game)."""
-        await self._await(self._submit(self._cmd_send_opponent_information(opponent, engine_rating)))
+        await self._await(
+            self._submit(self._cmd_send_opponent_information(opponent, engine_rating))
+        )
 
     async def play(
         self,
@@ -981,9 +990,9 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         info: Info = INFO_NONE,
         ponder: bool = False,
         draw_offered: bool = False,
-        root_moves: Optional[Iterable[Move]] = None,
-        options: ConfigMapping = {},
-        opponent: Optional[Opponent] = None,
+        root_moves: Iterable[Move] | None = None,
+        options: ConfigMapping = {},  # noqa: B006 (python-chess's signature; never mutated)
+        opponent: Opponent | None = None,
     ) -> PlayResult:
         """The engine's move in ``board`` (its move stack is sent) within ``limit``.
 
@@ -992,7 +1001,9 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         ``options``: options for this search only. ``opponent``: for this move only."""
         return await self._await(
             self._submit(
-                self._cmd_play(board, limit, game, info, ponder, draw_offered, root_moves, options, opponent)
+                self._cmd_play(
+                    board, limit, game, info, ponder, draw_offered, root_moves, options, opponent
+                )
             )
         )
 
@@ -1004,7 +1015,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         *,
         game: object = ...,
         info: Info = ...,
-        root_moves: Optional[Iterable[Move]] = ...,
+        root_moves: Iterable[Move] | None = ...,
         options: ConfigMapping = ...,
     ) -> InfoDict: ...
     @overload
@@ -1016,36 +1027,42 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         multipv: int,
         game: object = ...,
         info: Info = ...,
-        root_moves: Optional[Iterable[Move]] = ...,
+        root_moves: Iterable[Move] | None = ...,
         options: ConfigMapping = ...,
-    ) -> List[InfoDict]: ...
+    ) -> list[InfoDict]: ...
     @overload
     async def analyse(
         self,
         board: Board,
         limit: Limit,
         *,
-        multipv: Optional[int] = ...,
+        multipv: int | None = ...,
         game: object = ...,
         info: Info = ...,
-        root_moves: Optional[Iterable[Move]] = ...,
+        root_moves: Iterable[Move] | None = ...,
         options: ConfigMapping = ...,
-    ) -> Union[List[InfoDict], InfoDict]: ...
+    ) -> list[InfoDict] | InfoDict: ...
     async def analyse(
         self,
         board: Board,
         limit: Limit,
         *,
-        multipv: Optional[int] = None,
+        multipv: int | None = None,
         game: object = None,
         info: Info = INFO_ALL,
-        root_moves: Optional[Iterable[Move]] = None,
-        options: ConfigMapping = {},
-    ) -> Union[List[InfoDict], InfoDict]:
+        root_moves: Iterable[Move] | None = None,
+        options: ConfigMapping = {},  # noqa: B006 (python-chess's signature; never mutated)
+    ) -> list[InfoDict] | InfoDict:
         """Analyses ``board`` within ``limit``: the aggregated info dict, or with
         ``multipv`` a list of them, best first."""
         analysis = await self.analysis(
-            board, limit, multipv=multipv, game=game, info=info, root_moves=root_moves, options=options
+            board,
+            limit,
+            multipv=multipv,
+            game=game,
+            info=info,
+            root_moves=root_moves,
+            options=options,
         )
         with analysis:
             await analysis.wait()
@@ -1054,13 +1071,13 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     async def analysis(
         self,
         board: Board,
-        limit: Optional[Limit] = None,
+        limit: Limit | None = None,
         *,
-        multipv: Optional[int] = None,
+        multipv: int | None = None,
         game: object = None,
         info: Info = INFO_ALL,
-        root_moves: Optional[Iterable[Move]] = None,
-        options: ConfigMapping = {},
+        root_moves: Iterable[Move] | None = None,
+        options: ConfigMapping = {},  # noqa: B006 (python-chess's signature; never mutated)
     ) -> AnalysisResult:
         """Starts analysing ``board`` (forever without ``limit``); returns the running
         :class:`AnalysisResult`."""
@@ -1071,8 +1088,8 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     async def send_game_result(
         self,
         board: Board,
-        winner: Optional[bool] = None,
-        game_ending: Optional[str] = None,
+        winner: bool | None = None,
+        game_ending: str | None = None,
         game_complete: bool = True,
     ) -> None:
         """Tells the engine how the game ended (XBoard; UCI engines get nothing)."""
@@ -1091,8 +1108,8 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
 
     @classmethod
     async def popen(
-        cls: Type[ProtocolT], command: Union[str, List[str]], *, setpgrp: bool = False, **popen_args: Any
-    ) -> Tuple[asyncio.SubprocessTransport, ProtocolT]:
+        cls, command: str | list[str], *, setpgrp: bool = False, **popen_args: Any
+    ) -> tuple[asyncio.SubprocessTransport, Self]:
         """Starts the engine as an asyncio subprocess (not yet initialised)."""
         argv = command if isinstance(command, list) else [command]
         _process_group(popen_args, setpgrp)
@@ -1100,20 +1117,22 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
         return await loop.subprocess_exec(cls, *argv, **popen_args)  # type: ignore[return-value]
 
 
-def _process_group(popen_args: Dict[str, Any], setpgrp: bool) -> None:
+def _process_group(popen_args: dict[str, Any], setpgrp: bool) -> None:
     """``setpgrp``: start the engine in a process group of its own, so that a Ctrl-C in the
     terminal (SIGINT to the foreground group) reaches only this process."""
     if not setpgrp:
         return
     if sys.platform == "win32":
-        popen_args["creationflags"] = popen_args.get("creationflags", 0) | subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
+        popen_args["creationflags"] = (
+            popen_args.get("creationflags", 0) | subprocess.CREATE_NEW_PROCESS_GROUP
+        )  # type: ignore[attr-defined]
     elif sys.version_info >= (3, 11):
         popen_args["process_group"] = 0
     else:
         popen_args["start_new_session"] = True
 
 
-def _chain_config(first: ConfigMapping, then: ConfigMapping) -> Iterator[Tuple[str, ConfigValue]]:
+def _chain_config(first: ConfigMapping, then: ConfigMapping) -> Iterator[tuple[str, ConfigValue]]:
     """``first``'s items, then those of ``then`` whose names ``first`` lacks."""
     yield from first.items()
     for name, value in then.items():
@@ -1121,7 +1140,7 @@ def _chain_config(first: ConfigMapping, then: ConfigMapping) -> Iterator[Tuple[s
             yield name, value
 
 
-def _next_token(line: str) -> Tuple[str, str]:
+def _next_token(line: str) -> tuple[str, str]:
     """The first whitespace-separated word of ``line`` and the rest (leading blanks gone)."""
     parts = line.split(None, 1)
     return (parts[0] if parts else "", parts[1] if len(parts) == 2 else "")
@@ -1161,12 +1180,12 @@ class UciProtocol(Protocol):
         self.config: UciOptionMap[ConfigValue] = UciOptionMap()
         #: What the user configured (and every later search restores).
         self.target_config: UciOptionMap[ConfigValue] = UciOptionMap()
-        self.id: Dict[str, str] = {}
+        self.id: dict[str, str] = {}
         #: The position last sent (without its move stack).
         self.board = Board()
         self.game: object = None
         self.first_game = True
-        self.may_ponderhit: Optional[Board] = None
+        self.may_ponderhit: Board | None = None
         self.ponderhit = False
         #: The running search: searching (``go`` sent) and not yet answered.
         self.searching = False
@@ -1234,7 +1253,7 @@ class UciProtocol(Protocol):
                 raise EngineError(f"cannot set {name} which is automatically managed")
             self._setoption(name, value)
 
-    def _opponent_configuration(self, opponent: Optional[Opponent]) -> Dict[str, ConfigValue]:
+    def _opponent_configuration(self, opponent: Opponent | None) -> dict[str, ConfigValue]:
         if opponent is None or not opponent.name or "UCI_Opponent" not in self.options:
             return {}
         rating = opponent.rating or "none"
@@ -1257,7 +1276,11 @@ class UciProtocol(Protocol):
         safe_history = all(stack)
         root = board.root() if safe_history else board
         fen = root.fen(shredder=board.chess960, en_passant="fen")
-        line = "position startpos" if variant == "chess" and fen == STARTING_FEN else f"position fen {fen}"
+        line = (
+            "position startpos"
+            if variant == "chess" and fen == STARTING_FEN
+            else f"position fen {fen}"
+        )
         if not safe_history:
             LOGGER.warning("Not transmitting history with null moves to UCI engine")
         elif stack:
@@ -1269,7 +1292,7 @@ class UciProtocol(Protocol):
         self,
         limit: Limit,
         *,
-        root_moves: Optional[Iterable[Move]] = None,
+        root_moves: Iterable[Move] | None = None,
         ponder: bool = False,
         infinite: bool = False,
     ) -> None:
@@ -1314,12 +1337,14 @@ class UciProtocol(Protocol):
     def _cmd_configure(self, options: ConfigMapping) -> BaseCommand[None]:
         def configure() -> None:
             self._configure(options)
-            self.target_config.update({name: value for name, value in options.items() if value is not None})
+            self.target_config.update(
+                {name: value for name, value in options.items() if value is not None}
+            )
 
         return _Immediate(self, configure)
 
     def _cmd_send_opponent_information(
-        self, opponent: Optional[Opponent], engine_rating: Optional[int]
+        self, opponent: Opponent | None, engine_rating: int | None
     ) -> BaseCommand[None]:
         return self._cmd_configure(self._opponent_configuration(opponent))
 
@@ -1331,29 +1356,29 @@ class UciProtocol(Protocol):
         info: Info,
         ponder: bool,
         draw_offered: bool,
-        root_moves: Optional[Iterable[Move]],
+        root_moves: Iterable[Move] | None,
         options: ConfigMapping,
-        opponent: Optional[Opponent],
+        opponent: Opponent | None,
     ) -> BaseCommand[PlayResult]:
-        new_options: Dict[str, ConfigValue] = dict(options)
+        new_options: dict[str, ConfigValue] = dict(options)
         new_options.update(self._opponent_configuration(opponent))
         return _UciPlay(self, board, limit, game, info, ponder, root_moves, new_options)
 
     def _cmd_analysis(
         self,
         board: Board,
-        limit: Optional[Limit],
-        multipv: Optional[int],
+        limit: Limit | None,
+        multipv: int | None,
         game: object,
         info: Info,
-        root_moves: Optional[Iterable[Move]],
+        root_moves: Iterable[Move] | None,
         options: ConfigMapping,
     ) -> BaseCommand[AnalysisResult]:
         return _UciAnalysis(self, board, limit, multipv, game, info, root_moves, options)
 
     def _cmd_send_game_result(
-        self, board: Board, winner: Optional[bool], game_ending: Optional[str], game_complete: bool
-    ) -> Optional[BaseCommand[None]]:
+        self, board: Board, winner: bool | None, game_ending: str | None, game_complete: bool
+    ) -> BaseCommand[None] | None:
         return None  # UCI has no end-of-game command
 
     def _send_quit(self) -> None:
@@ -1391,9 +1416,9 @@ class _UciInitialize(BaseCommand[None]):
     def _option(self, text: str) -> None:
         # A field name starts a new field unless that field is already set (an option may
         # be called "Skill Level type"); "var" always starts a new choice.
-        fields: Dict[str, str] = {}
-        choices: List[str] = []
-        current: Optional[str] = None
+        fields: dict[str, str] = {}
+        choices: list[str] = []
+        current: str | None = None
         for piece in _OPTION_SPLIT.split(text.strip()):
             if piece == "var" or (piece in _OPTION_FIELDS and not fields.get(piece)):
                 current = piece
@@ -1402,12 +1427,18 @@ class _UciInitialize(BaseCommand[None]):
             elif current is not None:
                 fields[current] = piece
 
-        def bound(which: str) -> Optional[int]:
+        def bound(which: str) -> int | None:
             text = fields.get(which, "")
             try:
                 return int(text) if text else None
             except ValueError:
-                LOGGER.error("%s: cannot parse the %s of option %r: %r", self.engine, which, fields.get("name"), text)
+                LOGGER.error(
+                    "%s: cannot parse the %s of option %r: %r",
+                    self.engine,
+                    which,
+                    fields.get("name"),
+                    text,
+                )
                 return None
 
         name, kind = fields.get("name", ""), fields.get("type", "")
@@ -1497,20 +1528,23 @@ class _UciPlay(_UciSearch[PlayResult]):
         game: object,
         info: Info,
         ponder: bool,
-        root_moves: Optional[Iterable[Move]],
-        options: Dict[str, ConfigValue],
+        root_moves: Iterable[Move] | None,
+        options: dict[str, ConfigValue],
     ) -> None:
         super().__init__(engine)
         self.board, self.limit, self.game, self.selector = board, limit, game, info
         self.ponder, self.root_moves, self.options = ponder, root_moves, options
         self.info: InfoDict = {}
-        self.pondering: Optional[Board] = None
+        self.pondering: Board | None = None
         self.start_time = 0.0
         # A ponderhit is possible only in the same game with unchanged options (the managed
         # ones, UCI_AnalyseMode included, never change between pondering plays).
         engine.may_ponderhit = (
             board
-            if ponder and not engine.first_game and game == engine.game and not engine._changed_options(options)
+            if ponder
+            and not engine.first_game
+            and game == engine.game
+            and not engine._changed_options(options)
             else None
         )
 
@@ -1535,7 +1569,9 @@ class _UciPlay(_UciSearch[PlayResult]):
         new_opponent = self.options.get("UCI_Opponent") or engine.target_config.get("UCI_Opponent")
         opponent_changed = new_opponent != engine.config.get("UCI_Opponent")
         engine._configure(self.options)
-        self._new_game_then_go(engine.first_game or engine.game != self.game or opponent_changed, self.game)
+        self._new_game_then_go(
+            engine.first_game or engine.game != self.game or opponent_changed, self.game
+        )
 
     def _readyok(self) -> None:
         self.engine._position(self.board)
@@ -1609,11 +1645,11 @@ class _UciAnalysis(_UciSearch[AnalysisResult]):
         self,
         engine: UciProtocol,
         board: Board,
-        limit: Optional[Limit],
-        multipv: Optional[int],
+        limit: Limit | None,
+        multipv: int | None,
         game: object,
         info: Info,
-        root_moves: Optional[Iterable[Move]],
+        root_moves: Iterable[Move] | None,
         options: ConfigMapping,
     ) -> None:
         super().__init__(engine)
@@ -1670,7 +1706,9 @@ class _UciAnalysis(_UciSearch[AnalysisResult]):
         self._mark_finished()
 
     def engine_terminated(self, exc: EngineTerminatedError) -> None:
-        LOGGER.debug("%s: closing analysis because the engine has been terminated (%s)", self.engine, exc)
+        LOGGER.debug(
+            "%s: closing analysis because the engine has been terminated (%s)", self.engine, exc
+        )
         self._handle_exception(exc)
 
 
@@ -1728,17 +1766,17 @@ class XBoardProtocol(Protocol):
 
     def __init__(self) -> None:
         super().__init__()
-        self.features: Dict[str, Union[int, str]] = {}
-        self.id: Dict[str, str] = {}
-        self.options: Dict[str, Option] = {  # type: ignore[assignment]
+        self.features: dict[str, int | str] = {}
+        self.id: dict[str, str] = {}
+        self.options: dict[str, Option] = {  # type: ignore[assignment]
             "random": Option("random", "check", False, None, None, None),
             "computer": Option("computer", "check", False, None, None, None),
             "name": Option("name", "string", "", None, None, None),
             "engine_rating": Option("engine_rating", "spin", 0, None, None, None),
             "opponent_rating": Option("opponent_rating", "spin", 0, None, None, None),
         }
-        self.config: Dict[str, ConfigValue] = {}
-        self.target_config: Dict[str, ConfigValue] = {}
+        self.config: dict[str, ConfigValue] = {}
+        self.target_config: dict[str, ConfigValue] = {}
         #: The game as the engine has it: the root position and the moves since.
         self.board = Board()
         self.game: object = None
@@ -1748,13 +1786,17 @@ class XBoardProtocol(Protocol):
     def _ping(self, n: int) -> None:
         self.send_line(f"ping {n}")
 
-    def _variant(self, variant: Optional[str]) -> None:
+    def _variant(self, variant: str | None) -> None:
         variants = str(self.features.get("variants", "")).split(",")
         if not variant or variant not in variants:
-            raise EngineError(f"unsupported xboard variant: {variant} (available: {', '.join(variants)})")
+            raise EngineError(
+                f"unsupported xboard variant: {variant} (available: {', '.join(variants)})"
+            )
         self.send_line(f"variant {variant}")
 
-    def _new(self, board: Board, game: object, options: ConfigMapping, opponent: Optional[Opponent] = None) -> None:
+    def _new(
+        self, board: Board, game: object, options: ConfigMapping, opponent: Opponent | None = None
+    ) -> None:
         """Brings the engine to ``board`` in force mode: a new game when needed, else undoing
         and playing moves from the game it has."""
         self._configure(options)
@@ -1840,11 +1882,11 @@ class XBoardProtocol(Protocol):
             self._setoption(name, value)
 
     def _opponent_configuration(
-        self, opponent: Optional[Opponent], engine_rating: Optional[int] = None
-    ) -> Dict[str, ConfigValue]:
+        self, opponent: Opponent | None, engine_rating: int | None = None
+    ) -> dict[str, ConfigValue]:
         if opponent is None:
             return {}
-        config: Dict[str, ConfigValue] = {
+        config: dict[str, ConfigValue] = {
             "engine_rating": engine_rating or self.target_config.get("engine_rating") or 0,
             "opponent_rating": opponent.rating or 0,
             "computer": opponent.is_engine or False,
@@ -1862,12 +1904,14 @@ class XBoardProtocol(Protocol):
     def _cmd_configure(self, options: ConfigMapping) -> BaseCommand[None]:
         def configure() -> None:
             self._configure(options)
-            self.target_config.update({name: value for name, value in options.items() if value is not None})
+            self.target_config.update(
+                {name: value for name, value in options.items() if value is not None}
+            )
 
         return _Immediate(self, configure)
 
     def _cmd_send_opponent_information(
-        self, opponent: Optional[Opponent], engine_rating: Optional[int]
+        self, opponent: Opponent | None, engine_rating: int | None
     ) -> BaseCommand[None]:
         return self._cmd_configure(self._opponent_configuration(opponent, engine_rating))
 
@@ -1879,22 +1923,24 @@ class XBoardProtocol(Protocol):
         info: Info,
         ponder: bool,
         draw_offered: bool,
-        root_moves: Optional[Iterable[Move]],
+        root_moves: Iterable[Move] | None,
         options: ConfigMapping,
-        opponent: Optional[Opponent],
+        opponent: Opponent | None,
     ) -> BaseCommand[PlayResult]:
         if root_moves is not None:
-            raise EngineError("play with root_moves, but xboard supports 'include' only in analysis mode")
+            raise EngineError(
+                "play with root_moves, but xboard supports 'include' only in analysis mode"
+            )
         return _XBoardPlay(self, board, limit, game, info, ponder, draw_offered, options, opponent)
 
     def _cmd_analysis(
         self,
         board: Board,
-        limit: Optional[Limit],
-        multipv: Optional[int],
+        limit: Limit | None,
+        multipv: int | None,
         game: object,
         info: Info,
-        root_moves: Optional[Iterable[Move]],
+        root_moves: Iterable[Move] | None,
         options: ConfigMapping,
     ) -> BaseCommand[AnalysisResult]:
         if multipv is not None:
@@ -1904,11 +1950,13 @@ class XBoardProtocol(Protocol):
         return _XBoardAnalysis(self, board, limit, game, info, root_moves, options)
 
     def _cmd_send_game_result(
-        self, board: Board, winner: Optional[bool], game_ending: Optional[str], game_complete: bool
+        self, board: Board, winner: bool | None, game_ending: str | None, game_complete: bool
     ) -> BaseCommand[None]:
         def send() -> None:
             if game_ending and any(c in game_ending for c in "{}\n\r"):
-                raise EngineError(f"invalid line break or curly braces in game ending message: {game_ending!r}")
+                raise EngineError(
+                    f"invalid line break or curly braces in game ending message: {game_ending!r}"
+                )
             self._new(board, self.game, {})  # the final moves
             outcome = board.outcome(claim_draw=True)
             if not game_complete:
@@ -1938,7 +1986,7 @@ def _parse_xboard_option(feature: str) -> Option:
     name, kind = params[0], params[1][1:]
     default: ConfigValue = None
     low = high = None
-    choices: Optional[List[str]] = None
+    choices: list[str] | None = None
     if kind == "combo":
         choices = []
         for choice in params[2:]:
@@ -2018,7 +2066,10 @@ class _XBoardInitialize(BaseCommand[None]):
         for required in ("ping", "setboard"):
             if not engine.features.get(required, 0):
                 self.result.set_exception(
-                    _with_output(EngineError(f"xboard engine did not declare required feature: {required}"), engine._recent)
+                    _with_output(
+                        EngineError(f"xboard engine did not declare required feature: {required}"),
+                        engine._recent,
+                    )
                 )
                 self.set_finished()
                 return
@@ -2092,16 +2143,21 @@ class _XBoardPlay(BaseCommand[PlayResult]):
         ponder: bool,
         draw_offered: bool,
         options: ConfigMapping,
-        opponent: Optional[Opponent],
+        opponent: Opponent | None,
     ) -> None:
         super().__init__(engine)
         self.engine = engine
         self.board, self.limit, self.game, self.selector = board, limit, game, info
-        self.ponder, self.draw_offered, self.options, self.opponent = ponder, draw_offered, options, opponent
+        self.ponder, self.draw_offered, self.options, self.opponent = (
+            ponder,
+            draw_offered,
+            options,
+            opponent,
+        )
         self.play_result = PlayResult(None, None)
         self.stopped = False
-        self.pong_after_move: Optional[str] = None
-        self.pong_after_ponder: Optional[str] = None
+        self.pong_after_move: str | None = None
+        self.pong_after_ponder: str | None = None
 
     def start(self) -> None:
         engine, board, limit = self.engine, self.board, self.limit
@@ -2111,15 +2167,25 @@ class _XBoardPlay(BaseCommand[PlayResult]):
         if limit.clock_id is None or limit.clock_id != engine.clock_id:
             if limit.remaining_moves or clock is not None or increment is not None:
                 minutes, seconds = divmod(int(clock or 0), 60)
-                engine.send_line(f"level {limit.remaining_moves or 0} {minutes}:{seconds:02d} {increment or 0}")
+                engine.send_line(
+                    f"level {limit.remaining_moves or 0} {minutes}:{seconds:02d} {increment or 0}"
+                )
             if limit.time is not None:
                 engine.send_line(f"st {max(0.01, limit.time)}")
         engine.clock_id = limit.clock_id
         if limit.nodes is not None:
-            if limit.time is not None or limit.white_clock is not None or limit.black_clock is not None or increment is not None:
+            if (
+                limit.time is not None
+                or limit.white_clock is not None
+                or limit.black_clock is not None
+                or increment is not None
+            ):
                 raise EngineError("xboard does not support mixing node limits with time limits")
             if "nps" not in engine.features:
-                LOGGER.warning("%s: Engine did not explicitly declare support for node limits (feature nps=?)", engine)
+                LOGGER.warning(
+                    "%s: Engine did not explicitly declare support for node limits (feature nps=?)",
+                    engine,
+                )
             elif not engine.features["nps"]:
                 raise EngineError("xboard engine does not support node limits (feature nps=0)")
             engine.send_line("nps 1")
@@ -2127,9 +2193,13 @@ class _XBoardPlay(BaseCommand[PlayResult]):
         if limit.depth is not None:
             engine.send_line(f"sd {max(1, int(limit.depth))}")
         if limit.white_clock is not None:
-            engine.send_line(f"{'time' if board.turn else 'otim'} {max(1, round(limit.white_clock * 100))}")
+            engine.send_line(
+                f"{'time' if board.turn else 'otim'} {max(1, round(limit.white_clock * 100))}"
+            )
         if limit.black_clock is not None:
-            engine.send_line(f"{'otim' if board.turn else 'time'} {max(1, round(limit.black_clock * 100))}")
+            engine.send_line(
+                f"{'otim' if board.turn else 'time'} {max(1, round(limit.black_clock * 100))}"
+            )
         if self.draw_offered and engine.features.get("draw", 1):
             engine.send_line("draw")
         engine.send_line("post" if self.selector else "nopost")
@@ -2190,7 +2260,11 @@ class _XBoardPlay(BaseCommand[PlayResult]):
                 LOGGER.exception("Exception playing unexpected move")
 
     def _hint(self, text: str) -> None:
-        if not self.result.done() and self.play_result.move is not None and self.play_result.ponder is None:
+        if (
+            not self.result.done()
+            and self.play_result.move is not None
+            and self.play_result.ponder is None
+        ):
             try:
                 self.play_result.ponder = self.engine.board.parse_san(text)
             except ValueError:
@@ -2228,10 +2302,10 @@ class _XBoardAnalysis(BaseCommand[AnalysisResult]):
         self,
         engine: XBoardProtocol,
         board: Board,
-        limit: Optional[Limit],
+        limit: Limit | None,
         game: object,
         info: Info,
-        root_moves: Optional[Iterable[Move]],
+        root_moves: Iterable[Move] | None,
         options: ConfigMapping,
     ) -> None:
         super().__init__(engine)
@@ -2239,9 +2313,9 @@ class _XBoardAnalysis(BaseCommand[AnalysisResult]):
         self.board, self.limit, self.game, self.selector = board, limit, game, info
         self.root_moves, self.options = root_moves, options
         self.stopped = False
-        self.best_move: Optional[Move] = None
+        self.best_move: Move | None = None
         self.analysis = AnalysisResult(stop=self._stop)
-        self.final_pong: Optional[str] = None
+        self.final_pong: str | None = None
 
     def _stop(self) -> None:
         if not self.finished:
@@ -2285,7 +2359,17 @@ class _XBoardAnalysis(BaseCommand[AnalysisResult]):
         limit = self.limit
         if limit is None:
             return
-        if limit.time is not None and info.get("time", 0) >= limit.time or limit.nodes is not None and info.get("nodes", 0) >= limit.nodes or limit.depth is not None and info.get("depth", 0) >= limit.depth or limit.mate is not None and "score" in info and info["score"].relative >= Mate(limit.mate):
+        if (
+            limit.time is not None
+            and info.get("time", 0) >= limit.time
+            or limit.nodes is not None
+            and info.get("nodes", 0) >= limit.nodes
+            or limit.depth is not None
+            and info.get("depth", 0) >= limit.depth
+            or limit.mate is not None
+            and "score" in info
+            and info["score"].relative >= Mate(limit.mate)
+        ):
             self.cancel()
 
     def _end(self) -> None:
@@ -2311,7 +2395,9 @@ class _XBoardAnalysis(BaseCommand[AnalysisResult]):
         self._mark_finished()
 
     def engine_terminated(self, exc: EngineTerminatedError) -> None:
-        LOGGER.debug("%s: closing analysis because the engine has been terminated (%s)", self.engine, exc)
+        LOGGER.debug(
+            "%s: closing analysis because the engine has been terminated (%s)", self.engine, exc
+        )
         self._handle_exception(exc)
 
 
@@ -2319,7 +2405,7 @@ def _parse_xboard_post(line: str, root_board: Board, selector: Info = INFO_ALL) 
     """Thinking output: ``depth score time nodes [seldepth [nps [... tbhits]]] pv``."""
     info: InfoDict = {}
     tokens = line.split()
-    numbers: List[int] = []
+    numbers: list[int] = []
     for token in tokens:
         try:
             numbers.append(int(token))
@@ -2350,7 +2436,7 @@ def _parse_xboard_post(line: str, root_board: Board, selector: Info = INFO_ALL) 
         info["nps"] = extra.pop(0)
     if extra:
         info["tbhits"] = extra[-1]  # the fields between are reserved
-    pv: List[Move] = []
+    pv: list[Move] = []
     board = root_board.copy(stack=False)
     for token in moves_text:
         if token.rstrip(".").isdigit():
@@ -2376,7 +2462,7 @@ class MockTransport(asyncio.SubprocessTransport, asyncio.WriteTransport):
     def __init__(self, protocol: Protocol) -> None:
         super().__init__()
         self.protocol = protocol
-        self.expectations: Deque[Tuple[str, List[str]]] = collections.deque()
+        self.expectations: collections.deque[tuple[str, list[str]]] = collections.deque()
         self.expected_pings = 0
         self.stdin_buffer = bytearray()
         self.protocol.connection_made(self)
@@ -2390,7 +2476,7 @@ class MockTransport(asyncio.SubprocessTransport, asyncio.WriteTransport):
     def assert_done(self) -> None:
         assert not self.expectations, f"pending expectations: {self.expectations}"
 
-    def get_pipe_transport(self, fd: int) -> Optional[asyncio.BaseTransport]:
+    def get_pipe_transport(self, fd: int) -> asyncio.BaseTransport | None:
         assert fd == 0, f"expected 0 for stdin, got {fd}"
         return self
 
@@ -2410,7 +2496,7 @@ class MockTransport(asyncio.SubprocessTransport, asyncio.WriteTransport):
             if responses:
                 self._respond(responses)
 
-    def _respond(self, lines: List[str]) -> None:
+    def _respond(self, lines: list[str]) -> None:
         data = "".join(line + "\n" for line in lines).encode("utf-8")
         loop = self.protocol.loop or asyncio.get_running_loop()
         loop.call_soon(self.protocol.pipe_data_received, 1, data)
@@ -2418,13 +2504,13 @@ class MockTransport(asyncio.SubprocessTransport, asyncio.WriteTransport):
     def get_pid(self) -> int:
         return id(self)
 
-    def get_returncode(self) -> Optional[int]:
+    def get_returncode(self) -> int | None:
         return None if self.expectations else 0
 
 
 async def popen_uci(
-    command: Union[str, List[str]], *, setpgrp: bool = False, **popen_args: Any
-) -> Tuple[asyncio.SubprocessTransport, UciProtocol]:
+    command: str | list[str], *, setpgrp: bool = False, **popen_args: Any
+) -> tuple[asyncio.SubprocessTransport, UciProtocol]:
     """Starts and initialises a UCI engine under asyncio: ``(transport, protocol)``."""
     transport, protocol = await UciProtocol.popen(command, setpgrp=setpgrp, **popen_args)
     try:
@@ -2436,8 +2522,8 @@ async def popen_uci(
 
 
 async def popen_xboard(
-    command: Union[str, List[str]], *, setpgrp: bool = False, **popen_args: Any
-) -> Tuple[asyncio.SubprocessTransport, XBoardProtocol]:
+    command: str | list[str], *, setpgrp: bool = False, **popen_args: Any
+) -> tuple[asyncio.SubprocessTransport, XBoardProtocol]:
     """Starts and initialises an XBoard engine under asyncio: ``(transport, protocol)``."""
     transport, protocol = await XBoardProtocol.popen(command, setpgrp=setpgrp, **popen_args)
     try:

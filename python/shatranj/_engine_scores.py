@@ -20,7 +20,8 @@ from __future__ import annotations
 import abc
 import dataclasses
 import math
-from typing import Iterator, Literal, NamedTuple, Optional, Tuple, Union, overload
+from collections.abc import Iterator
+from typing import Literal, NamedTuple, overload
 
 __all__ = [
     "Cp",
@@ -51,14 +52,14 @@ class Score(abc.ABC):
     def score(self, *, mate_score: int) -> int: ...
     @overload
     @abc.abstractmethod
-    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]: ...
+    def score(self, *, mate_score: int | None = None) -> int | None: ...
     @abc.abstractmethod
-    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+    def score(self, *, mate_score: int | None = None) -> int | None:
         """Centipawns; for mates ``None``, or a large value from ``mate_score`` if given:
         ``Mate(5).score(mate_score=100000) == 99995``."""
 
     @abc.abstractmethod
-    def mate(self) -> Optional[int]:
+    def mate(self) -> int | None:
         """Moves to mate (negative: getting mated), ``None`` for centipawn scores.
 
         ``Mate(0)`` (mated) and :data:`MateGiven` (mating) both answer ``0``."""
@@ -85,7 +86,7 @@ class Score(abc.ABC):
     def __abs__(self) -> Score: ...
 
     @abc.abstractmethod
-    def _key(self) -> Tuple[int, int]:
+    def _key(self) -> tuple[int, int]:
         """The sort key: (class of outcome, rank within it)."""
 
     def __eq__(self, other: object) -> bool:
@@ -129,7 +130,7 @@ class Cp(Score):
     def __init__(self, cp: int) -> None:
         self.cp = int(cp)
 
-    def score(self, *, mate_score: Optional[int] = None) -> int:
+    def score(self, *, mate_score: int | None = None) -> int:
         return self.cp
 
     def mate(self) -> None:
@@ -152,7 +153,7 @@ class Cp(Score):
     def __abs__(self) -> Cp:
         return Cp(abs(self.cp))
 
-    def _key(self) -> Tuple[int, int]:
+    def _key(self) -> tuple[int, int]:
         return (_CP, self.cp)
 
     def __getstate__(self) -> int:
@@ -180,8 +181,8 @@ class Mate(Score):
     @overload
     def score(self, *, mate_score: int) -> int: ...
     @overload
-    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]: ...
-    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+    def score(self, *, mate_score: int | None = None) -> int | None: ...
+    def score(self, *, mate_score: int | None = None) -> int | None:
         if mate_score is None:
             return None
         return mate_score - self.moves if self.moves > 0 else -mate_score - self.moves
@@ -196,16 +197,16 @@ class Mate(Score):
             return Wdl(wins, 0, 1000 - wins) if self.moves > 0 else Wdl(1000 - wins, 0, wins)
         return Wdl(1000, 0, 0) if self.moves > 0 else Wdl(0, 0, 1000)
 
-    def __neg__(self) -> Union[MateGivenType, Mate]:
+    def __neg__(self) -> MateGivenType | Mate:
         return MateGiven if self.moves == 0 else Mate(-self.moves)
 
     def __pos__(self) -> Mate:
         return Mate(self.moves)
 
-    def __abs__(self) -> Union[MateGivenType, Mate]:
+    def __abs__(self) -> MateGivenType | Mate:
         return MateGiven if self.moves == 0 else Mate(abs(self.moves))
 
-    def _key(self) -> Tuple[int, int]:
+    def _key(self) -> tuple[int, int]:
         # A shorter mate is better for the mating side; a longer one for the mated side.
         return (_MATING, -self.moves) if self.moves > 0 else (_MATED, -self.moves)
 
@@ -226,7 +227,7 @@ class MateGivenType(Score):
     """The side has delivered mate: ``-Mate(0)``. Its one instance is :data:`MateGiven`."""
 
     __slots__ = ()
-    _instance: Optional[MateGivenType] = None
+    _instance: MateGivenType | None = None
 
     def __new__(cls) -> MateGivenType:
         if cls._instance is None:
@@ -242,8 +243,8 @@ class MateGivenType(Score):
     @overload
     def score(self, *, mate_score: int) -> int: ...
     @overload
-    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]: ...
-    def score(self, *, mate_score: Optional[int] = None) -> Optional[int]:
+    def score(self, *, mate_score: int | None = None) -> int | None: ...
+    def score(self, *, mate_score: int | None = None) -> int | None:
         return mate_score
 
     def mate(self) -> int:
@@ -261,7 +262,7 @@ class MateGivenType(Score):
     def __abs__(self) -> MateGivenType:
         return self
 
-    def _key(self) -> Tuple[int, int]:
+    def _key(self) -> tuple[int, int]:
         return (_GIVEN, 0)
 
     def __reduce__(self) -> str:
@@ -317,10 +318,10 @@ class PovScore:
     def __hash__(self) -> int:
         return hash(self.white())
 
-    def __getstate__(self) -> Tuple[Score, bool]:
+    def __getstate__(self) -> tuple[Score, bool]:
         return (self.relative, self.turn)
 
-    def __setstate__(self, state: Tuple[Score, bool]) -> None:
+    def __setstate__(self, state: tuple[Score, bool]) -> None:
         self.relative, self.turn = state
 
     def __repr__(self) -> str:
@@ -413,10 +414,10 @@ class PovWdl:
     def __hash__(self) -> int:
         return hash(tuple(self.white()))
 
-    def __getstate__(self) -> Tuple[Wdl, bool]:
+    def __getstate__(self) -> tuple[Wdl, bool]:
         return (self.relative, self.turn)
 
-    def __setstate__(self, state: Tuple[Wdl, bool]) -> None:
+    def __setstate__(self, state: tuple[Wdl, bool]) -> None:
         self.relative, self.turn = state
 
     def __repr__(self) -> str:
@@ -429,10 +430,10 @@ class _WinRateModel(NamedTuple):
     and ``x`` is the score, clamped (and for 15.1 on rescaled from centipawns with the
     release's pawn value)."""
 
-    a: Tuple[float, float, float, float]  # cubic coefficients, highest power first
-    b: Tuple[float, float, float, float]
+    a: tuple[float, float, float, float]  # cubic coefficients, highest power first
+    b: tuple[float, float, float, float]
     clamp: int
-    pawn_value: Optional[int]  # None: the score is used in centipawns as it is
+    pawn_value: int | None  # None: the score is used in centipawns as it is
     ply_scale: Literal["ply/64", "move/32"]
 
     def wins(self, cp: int, ply: int) -> int:

@@ -38,20 +38,10 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import (
     Any,
-    Callable,
-    Deque,
-    Iterable,
-    Iterator,
-    List,
-    Mapping,
-    MutableMapping,
-    Optional,
-    Tuple,
-    Type,
     TypeVar,
-    Union,
     overload,
 )
 
@@ -103,7 +93,7 @@ class _Timer:
         return (self.when, self.seq) < (other.when, other.seq)
 
 
-def _reap(process: subprocess.Popen[bytes], files: Tuple[Any, ...]) -> None:
+def _reap(process: subprocess.Popen[bytes], files: tuple[Any, ...]) -> None:
     """Kills ``process`` if it still runs, waits for it and closes its pipes (the
     finaliser: it must not refer to the transport)."""
     try:
@@ -126,7 +116,7 @@ class PipeTransport:
     (``get_pipe_transport(0).write``, ``get_pid``, ``get_returncode``, ``close``) and adds
     ``call_later`` for the protocols' timers."""
 
-    def __init__(self, argv: List[Any], popen_args: Mapping[str, Any]) -> None:
+    def __init__(self, argv: list[Any], popen_args: Mapping[str, Any]) -> None:
         if sys.platform == "win32":
             raise NotImplementedError(
                 "SimpleEngine reads pipes with select(), which Windows lacks; use the asyncio API "
@@ -136,27 +126,32 @@ class PipeTransport:
             if reserved in popen_args:
                 raise ValueError(f"popen argument {reserved!r} is set by the engine client")
         self.process: subprocess.Popen[bytes] = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0, **popen_args
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            **popen_args,
         )
         assert self.process.stdin and self.process.stdout and self.process.stderr
         self._files = (self.process.stdin, self.process.stdout, self.process.stderr)
         self._in = self.process.stdin.fileno()
-        self._out: Optional[int] = self.process.stdout.fileno()
-        self._err: Optional[int] = self.process.stderr.fileno()
+        self._out: int | None = self.process.stdout.fileno()
+        self._err: int | None = self.process.stderr.fileno()
         os.set_blocking(self._in, False)
         self._finalizer = weakref.finalize(self, _reap, self.process, self._files)
-        self.protocol: Optional[Protocol] = None
+        self.protocol: Protocol | None = None
         self.lock = threading.RLock()
         self._pending = bytearray()  # stdin bytes the pipe had no room for yet
         self._corked = 0
         self._partial = {1: bytearray(), 2: bytearray()}
-        self._timers: List[_Timer] = []
+        self._timers: list[_Timer] = []
         self._timer_seq = 0
         self._closed = False
         self._finished = False
         #: Lines to drop before the protocol sees them, in order: answers to the client's own
         #: liveness probes and resynchronisations (``readyok``, ``pong N``).
-        self.swallow: Deque[str] = collections.deque()
+        self.swallow: collections.deque[str] = collections.deque()
         #: When the engine last printed a line to stdout (``time.monotonic()``).
         self.last_output = time.monotonic()
         #: How many ``bestmove`` lines have passed (to wait for one when resynchronising).
@@ -180,7 +175,7 @@ class PipeTransport:
     def get_pid(self) -> int:
         return self.process.pid
 
-    def get_returncode(self) -> Optional[int]:
+    def get_returncode(self) -> int | None:
         return self.process.returncode
 
     def is_closing(self) -> bool:
@@ -225,7 +220,7 @@ class PipeTransport:
             heapq.heappush(self._timers, timer)
             return timer
 
-    def next_timer(self) -> Optional[float]:
+    def next_timer(self) -> float | None:
         with self.lock:
             while self._timers and self._timers[0].cancelled:
                 heapq.heappop(self._timers)
@@ -242,7 +237,7 @@ class PipeTransport:
     # Reading. `fds` and `handle` split one round so that several transports can share one
     # select() (shatranj.engine.analyse_many); `pump` is the round for one.
 
-    def fds(self) -> Tuple[List[int], List[int]]:
+    def fds(self) -> tuple[list[int], list[int]]:
         with self.lock:
             if self._closed or self._finished:
                 return [], []
@@ -284,7 +279,7 @@ class PipeTransport:
             if not (self._closed or self._finished) and self.process.poll() is not None:
                 self._finish()
 
-    def pump(self, wait: Optional[float]) -> None:
+    def pump(self, wait: float | None) -> None:
         """Waits up to ``wait`` seconds (``None``: no limit) for output and hands it over."""
         readable, writable = self.fds()
         if not readable:
@@ -336,7 +331,9 @@ class PipeTransport:
                 # the next round rather than lose, say, a bestmove.
                 rest_lines = lines[index + 1 :]
                 if rest_lines:
-                    self._partial[fd] = bytearray(b"\n".join(rest_lines) + b"\n") + self._partial[fd]
+                    self._partial[fd] = (
+                        bytearray(b"\n".join(rest_lines) + b"\n") + self._partial[fd]
+                    )
                 raise
 
     def _drain_stderr(self) -> None:
@@ -414,7 +411,9 @@ class SimpleEngine:
     :class:`EngineError` for everything else the engine gets wrong; each carries the
     engine's last output lines."""
 
-    def __init__(self, transport: PipeTransport, protocol: Protocol, *, timeout: Optional[float] = 10.0) -> None:
+    def __init__(
+        self, transport: PipeTransport, protocol: Protocol, *, timeout: float | None = 10.0
+    ) -> None:
         self.transport = transport
         self.protocol = protocol
         self.timeout = timeout
@@ -422,7 +421,7 @@ class SimpleEngine:
         self._reader = threading.Lock()
         self._shutdown = False
         self._interrupted = False
-        self._probe_sent: Optional[float] = None
+        self._probe_sent: float | None = None
         #: Set to the exit code when the process has exited.
         self.returncode = protocol.returncode
 
@@ -432,11 +431,11 @@ class SimpleEngine:
         if self._shutdown:
             raise EngineTerminatedError("engine event loop dead")
 
-    def _pump(self, wait: Optional[float]) -> None:
+    def _pump(self, wait: float | None) -> None:
         with self._reader:
             self.transport.pump(wait)
 
-    def _liveness(self, now: float) -> Optional[float]:
+    def _liveness(self, now: float) -> float | None:
         """For a search without a deadline: probes a silent UCI engine with ``isready``
         and raises :class:`EngineTimeoutError` if it stays silent. Returns when to look
         again."""
@@ -473,7 +472,7 @@ class SimpleEngine:
                 )
             return self._probe_sent + self.timeout
 
-    def _wait(self, ready: Callable[[], bool], deadline: Optional[float], watch: bool = False) -> bool:
+    def _wait(self, ready: Callable[[], bool], deadline: float | None, watch: bool = False) -> bool:
         """Reads the engine's output until ``ready()`` (``True``) or the deadline (``False``).
         ``watch``: probe a silent engine (see :meth:`_liveness`)."""
         while True:
@@ -493,7 +492,9 @@ class SimpleEngine:
                     if ready():
                         return True
                 raise _with_output(
-                    EngineTerminatedError(f"engine process dead (exit code: {self.protocol._exit_code})"),
+                    EngineTerminatedError(
+                        f"engine process dead (exit code: {self.protocol._exit_code})"
+                    ),
                     self.protocol._recent,
                 )
             self._pump(wait)
@@ -505,11 +506,15 @@ class SimpleEngine:
         return slot
 
     def _timeout_error(self, what: str) -> EngineTimeoutError:
-        error = EngineTimeoutError(f"engine did not answer {what} within the timeout ({self.timeout} s)")
+        error = EngineTimeoutError(
+            f"engine did not answer {what} within the timeout ({self.timeout} s)"
+        )
         _with_output(error, self.protocol._recent)
         return error
 
-    def _run(self, command: BaseCommand[T], timeout: Optional[float], *, watch: bool = False, what: str = "") -> T:
+    def _run(
+        self, command: BaseCommand[T], timeout: float | None, *, watch: bool = False, what: str = ""
+    ) -> T:
         """Submits ``command`` and waits for its result."""
         self._check()
         self._recover()
@@ -517,7 +522,9 @@ class SimpleEngine:
         self._await_slot(slot, timeout, watch=watch, what=what or type(command).__name__)
         return slot.result()
 
-    def _await_slot(self, slot: _Slot[Any], timeout: Optional[float], *, watch: bool, what: str) -> None:
+    def _await_slot(
+        self, slot: _Slot[Any], timeout: float | None, *, watch: bool, what: str
+    ) -> None:
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             finished = self._wait(slot.done, deadline, watch)
@@ -529,7 +536,7 @@ class SimpleEngine:
                 slot.cancel()
             raise self._timeout_error(what)
 
-    def _interrupt(self, slot: Optional[_Slot[Any]]) -> None:
+    def _interrupt(self, slot: _Slot[Any] | None) -> None:
         """The wait was interrupted (Ctrl-C, or the engine found hung): stop the search
         now; the next call resynchronises."""
         self._interrupted = True
@@ -571,7 +578,9 @@ class SimpleEngine:
         with self._lock:
             for command in (protocol.command, protocol.next_command):
                 if command is not None and not command.finished:
-                    command.result.set_exception(EngineError("abandoned: the call waiting for it was interrupted"))
+                    command.result.set_exception(
+                        EngineError("abandoned: the call waiting for it was interrupted")
+                    )
                     command._mark_finished()
             protocol.command = protocol.next_command = None
             if isinstance(protocol, UciProtocol):
@@ -582,7 +591,7 @@ class SimpleEngine:
                 protocol.first_game = True
         self._interrupted = False
 
-    def _timeout_for(self, limit: Optional[Limit]) -> Optional[float]:
+    def _timeout_for(self, limit: Limit | None) -> float | None:
         if self.timeout is None or limit is None or limit.time is None:
             return None
         return self.timeout + limit.time
@@ -612,9 +621,11 @@ class SimpleEngine:
         self._run(self.protocol._cmd_configure(options), self.timeout, what="configure")
 
     def send_opponent_information(
-        self, *, opponent: Optional[Opponent] = None, engine_rating: Optional[int] = None
+        self, *, opponent: Opponent | None = None, engine_rating: int | None = None
     ) -> None:
-        self._run(self.protocol._cmd_send_opponent_information(opponent, engine_rating), self.timeout)
+        self._run(
+            self.protocol._cmd_send_opponent_information(opponent, engine_rating), self.timeout
+        )
 
     def ping(self) -> None:
         """Waits until the engine is idle and answers."""
@@ -629,9 +640,9 @@ class SimpleEngine:
         info: Info = INFO_NONE,
         ponder: bool = False,
         draw_offered: bool = False,
-        root_moves: Optional[Iterable[Move]] = None,
-        options: ConfigMapping = {},
-        opponent: Optional[Opponent] = None,
+        root_moves: Iterable[Move] | None = None,
+        options: ConfigMapping = {},  # noqa: B006 (python-chess's signature; never mutated)
+        opponent: Opponent | None = None,
     ) -> PlayResult:
         """The engine's move in ``board``; see :meth:`Protocol.play`."""
         self._check()
@@ -649,7 +660,7 @@ class SimpleEngine:
         *,
         game: object = ...,
         info: Info = ...,
-        root_moves: Optional[Iterable[Move]] = ...,
+        root_moves: Iterable[Move] | None = ...,
         options: ConfigMapping = ...,
     ) -> InfoDict: ...
     @overload
@@ -661,32 +672,32 @@ class SimpleEngine:
         multipv: int,
         game: object = ...,
         info: Info = ...,
-        root_moves: Optional[Iterable[Move]] = ...,
+        root_moves: Iterable[Move] | None = ...,
         options: ConfigMapping = ...,
-    ) -> List[InfoDict]: ...
+    ) -> list[InfoDict]: ...
     @overload
     def analyse(
         self,
         board: Board,
         limit: Limit,
         *,
-        multipv: Optional[int] = ...,
+        multipv: int | None = ...,
         game: object = ...,
         info: Info = ...,
-        root_moves: Optional[Iterable[Move]] = ...,
+        root_moves: Iterable[Move] | None = ...,
         options: ConfigMapping = ...,
-    ) -> Union[InfoDict, List[InfoDict]]: ...
+    ) -> InfoDict | list[InfoDict]: ...
     def analyse(
         self,
         board: Board,
         limit: Limit,
         *,
-        multipv: Optional[int] = None,
+        multipv: int | None = None,
         game: object = None,
         info: Info = INFO_ALL,
-        root_moves: Optional[Iterable[Move]] = None,
-        options: ConfigMapping = {},
-    ) -> Union[InfoDict, List[InfoDict]]:
+        root_moves: Iterable[Move] | None = None,
+        options: ConfigMapping = {},  # noqa: B006 (python-chess's signature; never mutated)
+    ) -> InfoDict | list[InfoDict]:
         """Analyses ``board`` within ``limit``: the aggregated info dict, or with
         ``multipv`` the list of them, best first."""
         analysis = self._analyse(board, limit, multipv, game, info, root_moves, options)
@@ -696,10 +707,10 @@ class SimpleEngine:
         self,
         board: Board,
         limit: Limit,
-        multipv: Optional[int],
+        multipv: int | None,
         game: object,
         info: Info,
-        root_moves: Optional[Iterable[Move]],
+        root_moves: Iterable[Move] | None,
         options: ConfigMapping,
     ) -> AnalysisResult:
         self._check()
@@ -707,7 +718,9 @@ class SimpleEngine:
         timeout = self._timeout_for(limit)
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._lock:
-            command = self.protocol._cmd_analysis(board, limit, multipv, game, info, root_moves, options)
+            command = self.protocol._cmd_analysis(
+                board, limit, multipv, game, info, root_moves, options
+            )
         slot = self._submit(command)
         self._await_slot(slot, timeout, watch=True, what="analyse")
         analysis: AnalysisResult = slot.result()
@@ -728,27 +741,29 @@ class SimpleEngine:
     def analysis(
         self,
         board: Board,
-        limit: Optional[Limit] = None,
+        limit: Limit | None = None,
         *,
-        multipv: Optional[int] = None,
+        multipv: int | None = None,
         game: object = None,
         info: Info = INFO_ALL,
-        root_moves: Optional[Iterable[Move]] = None,
-        options: ConfigMapping = {},
+        root_moves: Iterable[Move] | None = None,
+        options: ConfigMapping = {},  # noqa: B006 (python-chess's signature; never mutated)
     ) -> SimpleAnalysisResult:
         """Starts analysing ``board`` (forever without ``limit``): iterate over the result
         for info dicts as they come; stop it with ``stop()`` or by leaving its ``with``."""
         self._check()
         with self._lock:
-            command = self.protocol._cmd_analysis(board, limit, multipv, game, info, root_moves, options)
+            command = self.protocol._cmd_analysis(
+                board, limit, multipv, game, info, root_moves, options
+            )
         inner = self._run(command, self.timeout, watch=True, what="analysis")
         return SimpleAnalysisResult(self, inner)
 
     def send_game_result(
         self,
         board: Board,
-        winner: Optional[bool] = None,
-        game_ending: Optional[str] = None,
+        winner: bool | None = None,
+        game_ending: str | None = None,
         game_complete: bool = True,
     ) -> None:
         self._check()
@@ -789,11 +804,11 @@ class SimpleEngine:
     @classmethod
     def popen(
         cls,
-        Protocol: Type[Protocol],
-        command: Union[str, List[str]],
+        Protocol: type[Protocol],
+        command: str | list[str],
         *,
-        timeout: Optional[float] = 10.0,
-        debug: Optional[bool] = None,
+        timeout: float | None = 10.0,
+        debug: bool | None = None,
         setpgrp: bool = False,
         **popen_args: Any,
     ) -> SimpleEngine:
@@ -821,28 +836,32 @@ class SimpleEngine:
     @classmethod
     def popen_uci(
         cls,
-        command: Union[str, List[str]],
+        command: str | list[str],
         *,
-        timeout: Optional[float] = 10.0,
-        debug: Optional[bool] = None,
+        timeout: float | None = 10.0,
+        debug: bool | None = None,
         setpgrp: bool = False,
         **popen_args: Any,
     ) -> SimpleEngine:
         """Starts and initialises a UCI engine."""
-        return cls.popen(UciProtocol, command, timeout=timeout, debug=debug, setpgrp=setpgrp, **popen_args)
+        return cls.popen(
+            UciProtocol, command, timeout=timeout, debug=debug, setpgrp=setpgrp, **popen_args
+        )
 
     @classmethod
     def popen_xboard(
         cls,
-        command: Union[str, List[str]],
+        command: str | list[str],
         *,
-        timeout: Optional[float] = 10.0,
-        debug: Optional[bool] = None,
+        timeout: float | None = 10.0,
+        debug: bool | None = None,
         setpgrp: bool = False,
         **popen_args: Any,
     ) -> SimpleEngine:
         """Starts and initialises an XBoard engine."""
-        return cls.popen(XBoardProtocol, command, timeout=timeout, debug=debug, setpgrp=setpgrp, **popen_args)
+        return cls.popen(
+            XBoardProtocol, command, timeout=timeout, debug=debug, setpgrp=setpgrp, **popen_args
+        )
 
     def __enter__(self) -> SimpleEngine:
         return self
@@ -880,7 +899,7 @@ class SimpleAnalysisResult:
             return self.inner.info.copy()
 
     @property
-    def multipv(self) -> List[InfoDict]:
+    def multipv(self) -> list[InfoDict]:
         with self.simple_engine._lock:
             return [info.copy() for info in self.inner.multipv]
 
@@ -915,7 +934,7 @@ class SimpleAnalysisResult:
                 return info  # type: ignore[no-any-return]
             self._wait(lambda: bool(self.inner._queue) or self.inner._seen_kork)
 
-    def next(self) -> Optional[InfoDict]:
+    def next(self) -> InfoDict | None:
         try:
             return self.get()
         except AnalysisComplete:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Optional
 
 
 class Termination(enum.Enum):
@@ -33,7 +32,7 @@ class Outcome:
     """The end of a game: the termination and the winner (``None`` for a draw)."""
 
     termination: Termination
-    winner: Optional[bool]
+    winner: bool | None
 
     def result(self) -> str:
         """``1-0``, ``0-1`` or ``1/2-1/2``."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, SupportsInt, Union
+from collections.abc import Iterable, Iterator
+from typing import SupportsInt
 
-IntoSquareSet = Union[SupportsInt, Iterable[int]]
+IntoSquareSet = SupportsInt | Iterable[int]
 
 _ALL = (1 << 64) - 1
 
@@ -216,5 +217,7 @@ class SquareSet:
     def __str__(self) -> str:
         rows = []
         for rank in range(7, -1, -1):
-            rows.append(" ".join("1" if self.mask >> (rank * 8 + file) & 1 else "." for file in range(8)))
+            rows.append(
+                " ".join("1" if self.mask >> (rank * 8 + file) & 1 else "." for file in range(8))
+            )
         return "\n".join(rows)

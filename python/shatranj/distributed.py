@@ -41,19 +41,12 @@ import math
 import os
 import sys
 import time as _time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import (
     Any,
-    Callable,
-    Dict,
-    Iterable,
-    List,
     Literal,
-    Optional,
-    Sequence,
-    Tuple,
     TypeVar,
-    Union,
     overload,
 )
 
@@ -109,11 +102,13 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError("shatranj.distributed needs Ray: pip install 'shatranj[ray]' (on every node)") from error
+        raise ImportError(
+            "shatranj.distributed needs Ray: pip install 'shatranj[ray]' (on every node)"
+        ) from error
     return ray
 
 
-def connect(address: Optional[str] = None) -> None:
+def connect(address: str | None = None) -> None:
     """Joins the Ray cluster at ``address`` (``"auto"``, ``"host:6379"``, ``"ray://…"``), or
     with ``None`` the cluster Ray finds by itself (``RAY_ADDRESS``), else a new local one.
 
@@ -166,7 +161,7 @@ def _execute(function: Callable[[Any], Any], payload: Any, name: str, index: int
     return function(payload)
 
 
-_REMOTE: Dict[str, Any] = {}
+_REMOTE: dict[str, Any] = {}
 
 
 def _remote_execute() -> Any:
@@ -189,14 +184,14 @@ def run_tasks(
     payloads: Sequence[P],
     *,
     name: str = "task",
-    address: Optional[str] = None,
+    address: str | None = None,
     max_retries: int = 3,
     num_cpus: float = 1,
     num_gpus: float = 0,
-    max_in_flight: Optional[int] = None,
-    progress: Optional[Progress] = None,
-    on_result: Optional[Callable[[int, R], object]] = None,
-) -> List[R]:
+    max_in_flight: int | None = None,
+    progress: Progress | None = None,
+    on_result: Callable[[int, R], object] | None = None,
+) -> list[R]:
     """Runs ``function(payload)`` for every payload on the cluster; returns the results in
     payload order.
 
@@ -234,7 +229,7 @@ def run_tasks(
         name=f"shatranj.{name}",
     )
     # The payloads go through the object store once each; the refs are the task ids' handles.
-    pending: Dict[Any, int] = {}
+    pending: dict[Any, int] = {}
     unsubmitted = iter(enumerate(payloads))
     limit = total if max_in_flight is None else max_in_flight
 
@@ -246,7 +241,7 @@ def run_tasks(
             index, payload = task
             pending[remote.remote(function, payload, name, index)] = index
 
-    results: Dict[int, R] = {}
+    results: dict[int, R] = {}
     try:
         submit()
         if progress is not None:
@@ -304,7 +299,7 @@ class TextProgress:
 PerftProgress = Callable[[int, int, int], object]
 # One perft task: the depth left below the split, and the split positions (FEN) with the
 # number of move orders that reach each.
-PerftPayload = Tuple[int, List[Tuple[str, int]]]
+PerftPayload = tuple[int, list[tuple[str, int]]]
 
 
 def _perft_task(payload: PerftPayload) -> int:
@@ -312,13 +307,13 @@ def _perft_task(payload: PerftPayload) -> int:
     return sum(paths * _core.perft(_core.Board(fen), depth, threads=1) for fen, paths in positions)
 
 
-def _split(board: _core.Board, plies: int) -> Dict[str, int]:
+def _split(board: _core.Board, plies: int) -> dict[str, int]:
     """The distinct positions ``plies`` plies below ``board`` (as FEN), with the number of move
     sequences reaching each. Perft below a position depends on the position alone, not the
     clocks or the path, so transpositions merge."""
-    level: Dict[str, int] = {board.fen(): 1}
+    level: dict[str, int] = {board.fen(): 1}
     for _ in range(plies):
-        below: Dict[str, int] = {}
+        below: dict[str, int] = {}
         for fen, paths in level.items():
             position = _core.Board(fen)
             for move in position.legal_moves:
@@ -346,7 +341,7 @@ def _default_split(board: _core.Board, depth: int, cpus: int) -> int:
     return split
 
 
-def _perft_tasks(positions: Dict[str, int], depth: int, cpus: int) -> List[PerftPayload]:
+def _perft_tasks(positions: dict[str, int], depth: int, cpus: int) -> list[PerftPayload]:
     """Groups the split positions into tasks of similar estimated size (largest first).
 
     A subtree of ``depth`` plies below a position with ``b`` legal moves is estimated at
@@ -356,10 +351,12 @@ def _perft_tasks(positions: Dict[str, int], depth: int, cpus: int) -> List[Perft
     mean = max(1.0, sum(branching.values()) / max(len(branching), 1))
     sizes = {fen: paths * branching[fen] * mean ** (depth - 1) for fen, paths in positions.items()}
     total = sum(sizes.values())
-    count = max(1, min(len(positions), TASKS_PER_CPU * cpus, math.ceil(total / MIN_PERFT_TASK_NODES)))
+    count = max(
+        1, min(len(positions), TASKS_PER_CPU * cpus, math.ceil(total / MIN_PERFT_TASK_NODES))
+    )
     # Longest processing time first: each position to the currently lightest task.
-    heap: List[Tuple[float, int]] = [(0.0, task) for task in range(count)]
-    groups: List[List[Tuple[str, int]]] = [[] for _ in range(count)]
+    heap: list[tuple[float, int]] = [(0.0, task) for task in range(count)]
+    groups: list[list[tuple[str, int]]] = [[] for _ in range(count)]
     for fen in sorted(positions, key=lambda key: -sizes[key]):
         load, task = heapq.heappop(heap)
         groups[task].append((fen, positions[fen]))
@@ -373,10 +370,10 @@ def perft(
     board: _core.Board,
     depth: int,
     *,
-    split_depth: Optional[int] = None,
-    address: Optional[str] = None,
+    split_depth: int | None = None,
+    address: str | None = None,
     max_retries: int = 3,
-    progress: Union[None, bool, PerftProgress] = None,
+    progress: None | bool | PerftProgress = None,
 ) -> int:
     """The number of leaf nodes ``depth`` plies below ``board``, counted on the cluster; equal
     to :func:`shatranj.perft`.
@@ -436,20 +433,20 @@ def perft(
 # --- analysis -------------------------------------------------------------------------------
 
 # One analysis task: the limits, the engine's size, and a slice of the positions.
-AnalysePayload = Tuple[Dict[str, Any], Tuple[int, int], List[_core.Board]]
-AnalyseResult = Union[InfoDict, List[InfoDict]]
+AnalysePayload = tuple[dict[str, Any], tuple[int, int], list[_core.Board]]
+AnalyseResult = InfoDict | list[InfoDict]
 
 # One engine per (threads, hash_mb) per worker process, kept between tasks: Ray reuses worker
 # processes, so the table is allocated once per worker rather than once per task.
-_ENGINES: Dict[Tuple[int, int], Engine] = {}
+_ENGINES: dict[tuple[int, int], Engine] = {}
 
 
-def _analyse_task(payload: AnalysePayload) -> List[AnalyseResult]:
+def _analyse_task(payload: AnalysePayload) -> list[AnalyseResult]:
     limits, (threads, hash_mb), boards = payload
     engine = _ENGINES.get((threads, hash_mb))
     if engine is None:
         engine = _ENGINES[(threads, hash_mb)] = Engine(threads=threads, hash_mb=hash_mb)
-    results: List[AnalyseResult] = []
+    results: list[AnalyseResult] = []
     for board in boards:
         # A fresh table per position: the result does not depend on which positions this
         # worker happened to search before (with one thread the search is deterministic).
@@ -458,10 +455,10 @@ def _analyse_task(payload: AnalysePayload) -> List[AnalyseResult]:
     return results
 
 
-def _positions(boards_or_fens: Iterable[Union[_core.Board, str]]) -> List[_core.Board]:
+def _positions(boards_or_fens: Iterable[_core.Board | str]) -> list[_core.Board]:
     if isinstance(boards_or_fens, (str, _core.Board)):
         raise TypeError("boards_or_fens must be an iterable of boards or FENs, not a single one")
-    boards: List[_core.Board] = []
+    boards: list[_core.Board] = []
     for index, item in enumerate(boards_or_fens):
         if isinstance(item, _core.Board):
             boards.append(item)
@@ -471,11 +468,15 @@ def _positions(boards_or_fens: Iterable[Union[_core.Board, str]]) -> List[_core.
             except ValueError as error:
                 raise ValueError(f"position {index}: {error}") from None
         else:
-            raise TypeError(f"position {index} must be a shatranj.Board or a FEN str, not {type(item).__name__}")
+            raise TypeError(
+                f"position {index} must be a shatranj.Board or a FEN str, not {type(item).__name__}"
+            )
     return boards
 
 
-def _check_limits(depth: Optional[int], nodes: Optional[int], time: Optional[float], multipv: int) -> Dict[str, Any]:
+def _check_limits(
+    depth: int | None, nodes: int | None, time: float | None, multipv: int
+) -> dict[str, Any]:
     if depth is None and nodes is None and time is None:
         raise ValueError("at least one limit is required: depth, nodes or time")
     if depth is not None:
@@ -493,48 +494,48 @@ def _check_limits(depth: Optional[int], nodes: Optional[int], time: Optional[flo
 
 @overload
 def analyse(  # type: ignore[overload-overlap]  # multipv=1: one info dict per position
-    boards_or_fens: Iterable[Union[_core.Board, str]],
+    boards_or_fens: Iterable[_core.Board | str],
     *,
-    depth: Optional[int] = ...,
-    nodes: Optional[int] = ...,
-    time: Optional[float] = ...,
+    depth: int | None = ...,
+    nodes: int | None = ...,
+    time: float | None = ...,
     multipv: Literal[1] = ...,
     threads: int = ...,
     hash_mb: int = ...,
-    positions_per_task: Optional[int] = ...,
-    address: Optional[str] = ...,
+    positions_per_task: int | None = ...,
+    address: str | None = ...,
     max_retries: int = ...,
-    progress: Union[None, bool, Progress] = ...,
-) -> List[InfoDict]: ...
+    progress: None | bool | Progress = ...,
+) -> list[InfoDict]: ...
 @overload
 def analyse(
-    boards_or_fens: Iterable[Union[_core.Board, str]],
+    boards_or_fens: Iterable[_core.Board | str],
     *,
-    depth: Optional[int] = ...,
-    nodes: Optional[int] = ...,
-    time: Optional[float] = ...,
+    depth: int | None = ...,
+    nodes: int | None = ...,
+    time: float | None = ...,
     multipv: int,
     threads: int = ...,
     hash_mb: int = ...,
-    positions_per_task: Optional[int] = ...,
-    address: Optional[str] = ...,
+    positions_per_task: int | None = ...,
+    address: str | None = ...,
     max_retries: int = ...,
-    progress: Union[None, bool, Progress] = ...,
-) -> List[List[InfoDict]]: ...
+    progress: None | bool | Progress = ...,
+) -> list[list[InfoDict]]: ...
 def analyse(
-    boards_or_fens: Iterable[Union[_core.Board, str]],
+    boards_or_fens: Iterable[_core.Board | str],
     *,
-    depth: Optional[int] = None,
-    nodes: Optional[int] = None,
-    time: Optional[float] = None,
+    depth: int | None = None,
+    nodes: int | None = None,
+    time: float | None = None,
     multipv: int = 1,
     threads: int = 1,
     hash_mb: int = 16,
-    positions_per_task: Optional[int] = None,
-    address: Optional[str] = None,
+    positions_per_task: int | None = None,
+    address: str | None = None,
     max_retries: int = 3,
-    progress: Union[None, bool, Progress] = None,
-) -> Union[List[InfoDict], List[List[InfoDict]]]:
+    progress: None | bool | Progress = None,
+) -> list[InfoDict] | list[list[InfoDict]]:
     """Analyses every position on the cluster; returns :meth:`shatranj.Engine.analyse`'s result
     for each (an info dict, or a list of them with ``multipv > 1``), in input order.
 
@@ -562,14 +563,15 @@ def analyse(
     if per_task is None:
         slots = max(1, cluster_cpus() // threads) * TASKS_PER_CPU
         per_task = max(1, math.ceil(len(boards) / slots))
-    tasks: List[AnalysePayload] = [
-        (limits, (threads, hash_mb), boards[start : start + per_task]) for start in range(0, len(boards), per_task)
+    tasks: list[AnalysePayload] = [
+        (limits, (threads, hash_mb), boards[start : start + per_task])
+        for start in range(0, len(boards), per_task)
     ]
     sizes = [len(task[2]) for task in tasks]
     finished = [0]
     bar = TextProgress("analyse") if progress is True else None
 
-    def on_result(index: int, _infos: List[AnalyseResult]) -> None:
+    def on_result(index: int, _infos: list[AnalyseResult]) -> None:
         finished[0] += sizes[index]
 
     def report(done: int, total: int) -> None:
@@ -587,17 +589,27 @@ def analyse(
         progress=report if progress else None,
         on_result=on_result,
     )
-    flat: List[Any] = [info for group in groups for info in group]
+    flat: list[Any] = [info for group in groups for info in group]
     return flat
 
 
 # --- self-play ------------------------------------------------------------------------------
 
 # One self-play task: the settings of shatranj.selfplay, the first game index and the count.
-SelfPlayPayload = Tuple[Dict[str, Any], int, int]
+SelfPlayPayload = tuple[dict[str, Any], int, int]
 
 # Counters of the match statistics that add up over tasks.
-_SUMMED_STATS = ("games", "plies", "evaluations", "nodes", "batches", "fallbacks", "white_wins", "draws", "black_wins")
+_SUMMED_STATS = (
+    "games",
+    "plies",
+    "evaluations",
+    "nodes",
+    "batches",
+    "fallbacks",
+    "white_wins",
+    "draws",
+    "black_wins",
+)
 
 
 def _selfplay_task(payload: SelfPlayPayload) -> SelfPlayResult:
@@ -605,11 +617,13 @@ def _selfplay_task(payload: SelfPlayPayload) -> SelfPlayResult:
     return _local_selfplay(games=games, first_game=first_game, **settings)
 
 
-def _merge_stats(parts: List[Dict[str, Any]], wall: float) -> Dict[str, Any]:
-    stats: Dict[str, Any] = {key: sum(int(p.get(key, 0)) for p in parts) for key in _SUMMED_STATS}
+def _merge_stats(parts: list[dict[str, Any]], wall: float) -> dict[str, Any]:
+    stats: dict[str, Any] = {key: sum(int(p.get(key, 0)) for p in parts) for key in _SUMMED_STATS}
     batches = stats["batches"]
     stats["mean_batch"] = (
-        sum(float(p.get("mean_batch", 0.0)) * int(p.get("batches", 0)) for p in parts) / batches if batches else 0.0
+        sum(float(p.get("mean_batch", 0.0)) * int(p.get("batches", 0)) for p in parts) / batches
+        if batches
+        else 0.0
     )
     stats["max_batch"] = max((int(p.get("max_batch", 0)) for p in parts), default=0)
     stats["eval_error"] = next((p["eval_error"] for p in parts if p.get("eval_error")), None)
@@ -623,20 +637,20 @@ def _merge_stats(parts: List[Dict[str, Any]], wall: float) -> Dict[str, Any]:
 
 def selfplay(
     games: int,
-    depth: Optional[int] = None,
-    nodes: Optional[int] = None,
+    depth: int | None = None,
+    nodes: int | None = None,
     device: str = "auto",
     concurrency: int = 1,
     seed: int = 0,
-    openings: Optional[Sequence[str]] = None,
+    openings: Sequence[str] | None = None,
     max_plies: int = 400,
     *,
     first_game: int = 0,
-    games_per_task: Optional[int] = None,
+    games_per_task: int | None = None,
     gpus_per_task: float = 1,
-    address: Optional[str] = None,
+    address: str | None = None,
     max_retries: int = 3,
-    progress: Union[None, bool, Progress] = None,
+    progress: None | bool | Progress = None,
     **settings: Any,
 ) -> SelfPlayResult:
     """Plays the self-play match of :func:`shatranj.selfplay` on the cluster and returns the
@@ -654,14 +668,18 @@ def selfplay(
     seed, so it yields the same games and none is counted twice. ``progress`` is ``True`` for
     a text bar on stderr or a callback ``(games done, games)``.
     """
-    for name, value, minimum in (("games", games, 0), ("concurrency", concurrency, 1), ("first_game", first_game, 0)):
+    for name, value, minimum in (
+        ("games", games, 0),
+        ("concurrency", concurrency, 1),
+        ("first_game", first_game, 0),
+    ):
         _check_count(name, value, minimum)
     _check_count("max_retries", max_retries, 0)
     if games_per_task is not None:
         _check_count("games_per_task", games_per_task, 1)
     if progress is not None and not isinstance(progress, bool) and not callable(progress):
         raise TypeError(f"progress must be a bool or a callable, not {type(progress).__name__}")
-    common: Dict[str, Any] = dict(
+    common: dict[str, Any] = dict(
         depth=depth,
         nodes=nodes,
         device=device,
@@ -681,14 +699,17 @@ def selfplay(
     if device == "gpu":
         ray = _import_ray()
         if ray.cluster_resources().get("GPU", 0) <= 0:
-            raise DistributedError("device='gpu' but the cluster has no GPUs; use device='cpu' or 'auto'")
+            raise DistributedError(
+                "device='gpu' but the cluster has no GPUs; use device='cpu' or 'auto'"
+            )
         num_gpus = float(gpus_per_task)
     per_task = games_per_task
     if per_task is None:
         slots = max(1, cluster_cpus() // concurrency) * TASKS_PER_CPU
         per_task = max(1, math.ceil(games / slots))
-    tasks: List[SelfPlayPayload] = [
-        (common, first_game + start, min(per_task, games - start)) for start in range(0, games, per_task)
+    tasks: list[SelfPlayPayload] = [
+        (common, first_game + start, min(per_task, games - start))
+        for start in range(0, games, per_task)
     ]
     finished = [0]
     bar = TextProgress("selfplay") if progress is True else None
@@ -724,20 +745,19 @@ def selfplay(
 # --- game review ----------------------------------------------------------------------------
 
 # One review task: the review's settings and a run of consecutive games, as (index, PGN text).
-ReviewPayload = Tuple[Dict[str, Any], List[Tuple[int, str]]]
+ReviewPayload = tuple[dict[str, Any], list[tuple[int, str]]]
 
 
-def _review_task(payload: ReviewPayload) -> List[Tuple[int, Any, int]]:
-    import io
-
+def _review_task(payload: ReviewPayload) -> list[tuple[int, Any, int]]:
     import dataclasses
+    import io
 
     from . import pgn
     from .review import GameFailure, iter_reviews
 
     settings, texts = payload
     games = [pgn.read_game(io.StringIO(text)) for _, text in texts]
-    results: List[Tuple[int, Any, int]] = []
+    results: list[tuple[int, Any, int]] = []
     for i, _, review, positions in iter_reviews(None, games=games, workers=1, **settings):
         # iter_reviews numbers these games from 0: give back their index in the source.
         index = texts[i][0]
@@ -749,25 +769,25 @@ def _review_task(payload: ReviewPayload) -> List[Tuple[int, Any, int]]:
 
 def review_pgn(
     source: Any,
-    engine: Union[None, str, Sequence[str]] = None,
+    engine: None | str | Sequence[str] = None,
     limit: Any = None,
     *,
-    address: Optional[str] = None,
-    pgn_out: Union[str, "os.PathLike[str]", None] = None,
-    moves_table: Union[str, "os.PathLike[str]", None] = None,
-    games_table: Union[str, "os.PathLike[str]", None] = None,
-    checkpoint: Union[str, "os.PathLike[str]", None] = None,
-    filter: Optional[Any] = None,
+    address: str | None = None,
+    pgn_out: str | os.PathLike[str] | None = None,
+    moves_table: str | os.PathLike[str] | None = None,
+    games_table: str | os.PathLike[str] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    filter: Any | None = None,
     from_comments: bool = False,
     multipv: int = 1,
     threads: int = 1,
     hash_mb: int = 64,
-    timeout: Optional[float] = 10.0,
-    position_timeout: Optional[float] = None,
+    timeout: float | None = 10.0,
+    position_timeout: float | None = None,
     on_error: Literal["skip", "raise"] = "skip",
     games_per_task: int = 4,
     max_retries: int = 3,
-    progress: Union[bool, Callable[[int, int], object]] = True,
+    progress: bool | Callable[[int, int], object] = True,
 ) -> Any:
     """:func:`shatranj.review.review_pgn` on a Ray cluster: the same arguments and outputs, with
     the games of the source read here and reviewed ``games_per_task`` to a task on the
@@ -782,7 +802,9 @@ def review_pgn(
 
     _check_count("games_per_task", games_per_task, 1)
     if engine is not None and not isinstance(engine, (str, list, tuple)):
-        raise TypeError("engine must be None or a UCI engine's command (an engine object cannot travel)")
+        raise TypeError(
+            "engine must be None or a UCI engine's command (an engine object cannot travel)"
+        )
     if not from_comments:
         check_limit(limit)
     writer = DatabaseWriter(
@@ -790,7 +812,7 @@ def review_pgn(
         pgn_out=pgn_out, moves_table=moves_table, games_table=games_table, checkpoint=checkpoint,
         progress=progress, commit_every=1 << 30,
     )  # fmt: skip
-    review_settings: Dict[str, Any] = {
+    review_settings: dict[str, Any] = {
         "engine": engine, "limit": limit, "from_comments": from_comments, "multipv": multipv,
         "threads": threads, "hash_mb": hash_mb, "timeout": timeout, "position_timeout": position_timeout,
         "on_error": on_error,
@@ -804,11 +826,13 @@ def review_pgn(
             wave = [item for _, item in zip(range(wave_size), numbered)]
             if not wave:
                 return
-            tasks: List[ReviewPayload] = [
+            tasks: list[ReviewPayload] = [
                 (review_settings, [(i, str(g)) for i, g in wave[start : start + games_per_task]])
                 for start in range(0, len(wave), games_per_task)
             ]
-            results = run_tasks(_review_task, tasks, name="review", max_retries=max_retries, num_cpus=threads)
+            results = run_tasks(
+                _review_task, tasks, name="review", max_retries=max_retries, num_cpus=threads
+            )
             originals = dict(wave)
             for group in results:
                 for index, reviewed, positions in group:
@@ -819,7 +843,7 @@ def review_pgn(
 
 
 # A match: rounds ``first..`` of a match's arguments (which end at the task's last round).
-MatchPayload = Tuple[List[str], int]
+MatchPayload = tuple[list[str], int]
 
 
 def _match_task(payload: MatchPayload) -> str:
@@ -835,22 +859,22 @@ class _MatchOver(Exception):
 def match(
     engines: Sequence[Any],
     *,
-    each: Optional[Any] = None,
+    each: Any | None = None,
     rounds: int = 1,
     games: int = 2,
     openings: Any = None,
-    srand: Optional[int] = None,
-    sprt: Optional[Any] = None,
-    draw: Optional[Any] = None,
-    resign: Optional[Any] = None,
-    maxmoves: Optional[int] = None,
-    pgnout: Union[str, "os.PathLike[str]", None] = None,
+    srand: int | None = None,
+    sprt: Any | None = None,
+    draw: Any | None = None,
+    resign: Any | None = None,
+    maxmoves: int | None = None,
+    pgnout: str | os.PathLike[str] | None = None,
     recover: bool = False,
     extra: Sequence[str] = (),
-    address: Optional[str] = None,
-    rounds_per_task: Optional[int] = None,
+    address: str | None = None,
+    rounds_per_task: int | None = None,
     max_retries: int = 3,
-    progress: Union[bool, Callable[[int, int], object]] = False,
+    progress: bool | Callable[[int, int], object] = False,
 ) -> Any:
     """:func:`shatranj.match.run` on a Ray cluster: the same settings and the same
     :class:`shatranj.match.MatchResult`.
@@ -878,11 +902,13 @@ def match(
     )  # fmt: skip
     for flag in ("-config", "-pgnout", "-concurrency"):
         if flag in extra:
-            raise ValueError(f"{flag} in extra: a match on a cluster writes its PGN here and keeps no state file")
+            raise ValueError(
+                f"{flag} in extra: a match on a cluster writes its PGN here and keeps no state file"
+            )
     names = _core.match_check(_core_args)
     connect(address)
     per = rounds_per_task or max(1, min(25, rounds // (TASKS_PER_CPU * cluster_cpus())))
-    payloads: List[MatchPayload] = []
+    payloads: list[MatchPayload] = []
     for first in range(0, rounds, per):
         last = min(rounds, first + per)
         task_args = _match.arguments(
@@ -893,16 +919,18 @@ def match(
 
     import json
 
-    waiting: Dict[int, Any] = {}
-    counted: List[Any] = []
-    state: Dict[str, Any] = {"next": 0, "names": names, "stopped_by": None}
-    latency: Dict[str, Dict[str, int]] = {}
+    waiting: dict[int, Any] = {}
+    counted: list[Any] = []
+    state: dict[str, Any] = {"next": 0, "names": names, "stopped_by": None}
+    latency: dict[str, dict[str, int]] = {}
 
-    def add_latency(part: Dict[str, Dict[str, int]]) -> None:
+    def add_latency(part: dict[str, dict[str, int]]) -> None:
         for kind, spread in part.items():
             mine = latency.setdefault(kind, {k: 0 for k in spread})
             for key, value in spread.items():
-                mine[key] = max(mine.get(key, 0), value) if key == "max_us" else mine.get(key, 0) + value
+                mine[key] = (
+                    max(mine.get(key, 0), value) if key == "max_us" else mine.get(key, 0) + value
+                )
 
     def on_result(_index: int, text: str) -> None:
         summary = json.loads(text)
@@ -915,7 +943,8 @@ def match(
             state["next"] += 1
             if not recover:
                 failed = next(
-                    (g.fault for g in r.games if g.fault and g.fault.endswith((" crash", " hang"))), None
+                    (g.fault for g in r.games if g.fault and g.fault.endswith((" crash", " hang"))),
+                    None,
                 )
                 if failed is not None:
                     name, _, fault = failed.rpartition(" ")
@@ -928,7 +957,7 @@ def match(
                 if pooled.sprt is not None and pooled.sprt.decision is not None:
                     raise _MatchOver
 
-    report: Optional[Progress]
+    report: Progress | None
     if progress is True:
         report = TextProgress("match")
     elif progress is False:

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Literal, Union
 
 from . import _core
 
@@ -67,9 +68,9 @@ class Estimate:
     score: float
     variance: float
     elo: float
-    elo_interval: Tuple[float, float]
+    elo_interval: tuple[float, float]
     nelo: float
-    nelo_interval: Tuple[float, float]
+    nelo_interval: tuple[float, float]
     los: float
 
     @property
@@ -85,16 +86,14 @@ class SprtResult:
     playing)."""
 
     llr: float
-    bounds: Tuple[float, float]
-    decision: Literal["H0", "H1", None]
+    bounds: tuple[float, float]
+    decision: Literal["H0", "H1"] | None
 
 
 def _counts(counts: Sequence[float]) -> list[float]:
     values = [float(c) for c in counts]
     if len(values) not in (3, 5):
-        raise ValueError(
-            f"{len(values)} counts: give [L, D, W] or [LL, LD, WL+DD, WD, WW]"
-        )
+        raise ValueError(f"{len(values)} counts: give [L, D, W] or [LL, LD, WL+DD, WD, WW]")
     return values
 
 
@@ -111,7 +110,7 @@ def elo(counts: Sequence[float]) -> float:
     return estimate(counts).elo
 
 
-def elo_interval(counts: Sequence[float]) -> Tuple[float, float]:
+def elo_interval(counts: Sequence[float]) -> tuple[float, float]:
     """The 95 % interval of the Elo difference, from the counts' variance."""
     return estimate(counts).elo_interval
 
@@ -126,7 +125,7 @@ def los(counts: Sequence[float]) -> float:
     return estimate(counts).los
 
 
-def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> Tuple[float, float]:
+def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
     """``(ln(beta/(1-alpha)), ln((1-beta)/alpha))``: ±2.94 at the default 5 %."""
     return _core.match_bounds(0.0, 1.0, alpha, beta)
 
@@ -164,9 +163,7 @@ def sprt(
     counts: the ratio, the bounds and what they decide."""
     lower, upper = _core.match_bounds(elo0, elo1, alpha, beta)
     llr = _core.match_llr(_counts(counts), elo0, elo1, model)
-    decision: Literal["H0", "H1", None] = (
-        "H1" if llr >= upper else "H0" if llr <= lower else None
-    )
+    decision: Literal["H0", "H1"] | None = "H1" if llr >= upper else "H0" if llr <= lower else None
     return SprtResult(llr, (lower, upper), decision)
 
 
@@ -190,7 +187,7 @@ class GameResult:
     reason: str
     termination: str
     first_half_points: int
-    fault: Optional[str]
+    fault: str | None
     pgn: str
 
 
@@ -199,7 +196,7 @@ class RoundResult:
     """A counted round (numbered from 0): one game, or a pair on one opening."""
 
     round: int
-    games: Tuple[GameResult, ...]
+    games: tuple[GameResult, ...]
 
 
 @dataclass(frozen=True)
@@ -214,15 +211,15 @@ class MatchResult:
     ``over_10ms``); ``stopped_by`` says why a match stopped early on a fault (no
     ``recover``); ``rounds`` are the counted rounds in order."""
 
-    names: Tuple[str, str]
-    trinomial: Tuple[int, int, int]
-    pentanomial: Tuple[int, int, int, int, int]
-    estimate: Optional[Estimate]
-    sprt: Optional[SprtResult]
-    faults: Dict[str, int]
-    latency: Dict[str, Dict[str, int]]
-    stopped_by: Optional[str]
-    rounds: Tuple[RoundResult, ...] = field(repr=False)
+    names: tuple[str, str]
+    trinomial: tuple[int, int, int]
+    pentanomial: tuple[int, int, int, int, int]
+    estimate: Estimate | None
+    sprt: SprtResult | None
+    faults: dict[str, int]
+    latency: dict[str, dict[str, int]]
+    stopped_by: str | None
+    rounds: tuple[RoundResult, ...] = field(repr=False)
 
     @property
     def games(self) -> int:
@@ -241,7 +238,7 @@ class MatchResult:
         return self.trinomial[0]
 
 
-def _pairs(flag: str, settings: Optional[Settings]) -> List[str]:
+def _pairs(flag: str, settings: Settings | None) -> list[str]:
     """``-flag key=value …``; ``options`` (a mapping) becomes ``option.X=V``, ``args`` (a
     list) one space-separated value, ``True``/``False`` ``true``/``false``."""
     if settings is None:
@@ -268,41 +265,53 @@ def _text(value: Any) -> str:
 def arguments(
     engines: Sequence[Settings],
     *,
-    each: Optional[Settings] = None,
+    each: Settings | None = None,
     rounds: int = 1,
     games: int = 2,
     concurrency: int = 1,
-    openings: Union[None, PathLike, Settings] = None,
-    srand: Optional[int] = None,
-    sprt: Optional[Settings] = None,
-    draw: Optional[Settings] = None,
-    resign: Optional[Settings] = None,
-    maxmoves: Optional[int] = None,
-    pgnout: Union[None, PathLike, Settings] = None,
+    openings: None | PathLike | Settings = None,
+    srand: int | None = None,
+    sprt: Settings | None = None,
+    draw: Settings | None = None,
+    resign: Settings | None = None,
+    maxmoves: int | None = None,
+    pgnout: None | PathLike | Settings = None,
     recover: bool = False,
-    config: Optional[PathLike] = None,
+    config: PathLike | None = None,
     extra: Sequence[str] = (),
-) -> List[str]:
+) -> list[str]:
     """The fastchess-style arguments of :func:`run`'s keywords, as ``shatranj match`` takes
     them (a command line to print, or to hand to the CLI)."""
     if len(engines) != 2:
         raise ValueError(f"a match needs exactly two engines, not {len(engines)}")
-    args: List[str] = []
+    args: list[str] = []
     for e in engines:
         if "cmd" not in e:
             raise ValueError(f"an engine needs cmd=: {dict(e)}")
         args += _pairs("-engine", e)
     args += _pairs("-each", each) if each else []
-    args += ["-rounds", str(int(rounds)), "-games", str(int(games)), "-concurrency", str(int(concurrency))]
+    args += [
+        "-rounds",
+        str(int(rounds)),
+        "-games",
+        str(int(games)),
+        "-concurrency",
+        str(int(concurrency)),
+    ]
     if openings is not None:
-        args += _pairs("-openings", {"file": openings} if isinstance(openings, (str, os.PathLike)) else openings)
+        args += _pairs(
+            "-openings",
+            {"file": openings} if isinstance(openings, (str, os.PathLike)) else openings,
+        )
     if srand is not None:
         args += ["-srand", str(int(srand))]
     args += _pairs("-sprt", sprt) + _pairs("-draw", draw) + _pairs("-resign", resign)
     if maxmoves is not None:
         args += ["-maxmoves", str(int(maxmoves))]
     if pgnout is not None:
-        args += _pairs("-pgnout", {"file": pgnout} if isinstance(pgnout, (str, os.PathLike)) else pgnout)
+        args += _pairs(
+            "-pgnout", {"file": pgnout} if isinstance(pgnout, (str, os.PathLike)) else pgnout
+        )
     if recover:
         args.append("-recover")
     if config is not None:
@@ -310,13 +319,14 @@ def arguments(
     return args + list(extra)
 
 
-def _rounds(summary: Mapping[str, Any]) -> Tuple[RoundResult, ...]:
+def _rounds(summary: Mapping[str, Any]) -> tuple[RoundResult, ...]:
     return tuple(
-        RoundResult(r["round"], tuple(GameResult(**g) for g in r["games"])) for r in summary.get("rounds", [])
+        RoundResult(r["round"], tuple(GameResult(**g) for g in r["games"]))
+        for r in summary.get("rounds", [])
     )
 
 
-def _sprt_state(counts: Sequence[int], settings: Optional[Settings]) -> Optional[SprtResult]:
+def _sprt_state(counts: Sequence[int], settings: Settings | None) -> SprtResult | None:
     if settings is None:
         return None
     keys = {k: settings[k] for k in ("model", "alpha", "beta") if k in settings}
@@ -325,10 +335,10 @@ def _sprt_state(counts: Sequence[int], settings: Optional[Settings]) -> Optional
     return sprt(counts, float(settings["elo0"]), float(settings["elo1"]), **keys)
 
 
-def _result(summary: Mapping[str, Any], sprt_settings: Optional[Settings], games: int) -> MatchResult:
+def _result(summary: Mapping[str, Any], sprt_settings: Settings | None, games: int) -> MatchResult:
     t = summary["trinomial"]
     p = summary["pentanomial"]
-    counts: List[int] = p if games == 2 else t
+    counts: list[int] = p if games == 2 else t
     return MatchResult(
         names=(summary["names"][0], summary["names"][1]),
         trinomial=(t[0], t[1], t[2]),
@@ -343,19 +353,19 @@ def _result(summary: Mapping[str, Any], sprt_settings: Optional[Settings], games
 
 
 def _pooled(
-    names: Tuple[str, str],
+    names: tuple[str, str],
     rounds: Sequence[RoundResult],
     games: int,
-    sprt_settings: Optional[Settings],
-    latency: Dict[str, Dict[str, int]],
-    stopped_by: Optional[str],
+    sprt_settings: Settings | None,
+    latency: dict[str, dict[str, int]],
+    stopped_by: str | None,
 ) -> MatchResult:
     """A result from counted rounds (those of several runners, in round order), counted as
     the runner counts them: games by half points into ``[L, D, W]``, pairs by their total
     into ``[LL, LD, WL+DD, WD, WW]``."""
     tri = [0, 0, 0]
     penta = [0, 0, 0, 0, 0]
-    faults: Dict[str, int] = {}
+    faults: dict[str, int] = {}
     for r in rounds:
         for g in r.games:
             tri[g.first_half_points] += 1
@@ -380,21 +390,21 @@ def _pooled(
 def run(
     engines: Sequence[Settings],
     *,
-    each: Optional[Settings] = None,
+    each: Settings | None = None,
     rounds: int = 1,
     games: int = 2,
     concurrency: int = 1,
-    openings: Union[None, PathLike, Settings] = None,
-    srand: Optional[int] = None,
-    sprt: Optional[Settings] = None,
-    draw: Optional[Settings] = None,
-    resign: Optional[Settings] = None,
-    maxmoves: Optional[int] = None,
-    pgnout: Union[None, PathLike, Settings] = None,
+    openings: None | PathLike | Settings = None,
+    srand: int | None = None,
+    sprt: Settings | None = None,
+    draw: Settings | None = None,
+    resign: Settings | None = None,
+    maxmoves: int | None = None,
+    pgnout: None | PathLike | Settings = None,
     recover: bool = False,
-    config: Optional[PathLike] = None,
+    config: PathLike | None = None,
     extra: Sequence[str] = (),
-    on_line: Optional[Callable[[str], object]] = None,
+    on_line: Callable[[str], object] | None = None,
 ) -> MatchResult:
     """Plays a match between two UCI engines with the runner of ``shatranj match``.
 

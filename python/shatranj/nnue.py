@@ -33,8 +33,9 @@ padding_idx=768)``, and the padding adds nothing.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from typing import Any, Iterable, List, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Union
 
 try:
     import numpy as np
@@ -42,8 +43,12 @@ try:
 except ImportError as e:  # pragma: no cover - numpy is in every test environment
     raise ImportError("shatranj.nnue needs numpy: pip install 'shatranj[numpy]'") from e
 
+
 from . import _core
 from ._core import Board, Network, NetworkError, TrainingDataError
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # the checker's; not a runtime dependency
 
 __all__ = [
     "INPUTS", "MAX_PIECES", "PAD", "QA", "QB", "SCALE", "BUCKETS", "Network", "NetworkError",
@@ -65,7 +70,6 @@ QB: int = _core.NNUE_QB
 SCALE: int = _core.NNUE_SCALE
 
 PathLike = Union[str, "os.PathLike[str]"]
-_F = TypeVar("_F", bound="Features")
 
 
 @dataclass(eq=False)
@@ -85,11 +89,13 @@ class Features:
     def __len__(self) -> int:
         return len(self.turn)
 
-    def views(self) -> Tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
+    def views(self) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
         """``(us, them)``: the side to move's view and the other side's, ``(N, 32)`` each
         (new arrays), the inputs of the network's two halves."""
         white_to_move = self.turn[:, None]
-        return np.where(white_to_move, self.white, self.black), np.where(white_to_move, self.black, self.white)
+        return np.where(white_to_move, self.white, self.black), np.where(
+            white_to_move, self.black, self.white
+        )
 
     def records(self) -> npt.NDArray[np.uint8]:
         """The rows as compact position records, ``(N, 32)`` uint8 (one 32-byte record a
@@ -104,7 +110,9 @@ class Features:
         order = np.argsort(square, axis=1, kind="stable")
         square = np.take_along_axis(square, order, axis=1)
         code = np.take_along_axis(np.where(valid, white // 64, 0), order, axis=1).astype(np.uint32)
-        bits = np.where(square < 64, np.left_shift(np.uint64(1), np.minimum(square, 63).astype(np.uint64)), 0)
+        bits = np.where(
+            square < 64, np.left_shift(np.uint64(1), np.minimum(square, 63).astype(np.uint64)), 0
+        )
         occupancy = np.bitwise_or.reduce(bits.astype(np.uint64), axis=1)
         nibbles = code << (4 * (np.arange(MAX_PIECES) % 8)).astype(np.uint32)
         words = np.zeros((n, 8), dtype="<u4")
@@ -115,7 +123,7 @@ class Features:
         words[:, 6] = ~self.turn
         return words.view(np.uint8).reshape(n, 32)
 
-    def __getitem__(self: _F, index: Any) -> _F:
+    def __getitem__(self, index: Any) -> Self:
         """The rows at ``index`` (a slice, an index array or a boolean mask; an int gives one
         row), every column alike: ``data[rng.permutation(len(data))[:4096]]`` is a batch."""
         if isinstance(index, (int, np.integer)):
@@ -147,7 +155,7 @@ class Dataset:
     train: TrainingData
     validation: TrainingData
     games: int
-    files: List[str]
+    files: list[str]
 
 
 def _fspath(name: str, value: object) -> str:
@@ -161,7 +169,7 @@ def _fspath(name: str, value: object) -> str:
 
 
 def read_data(
-    paths: Union[PathLike, Iterable[PathLike]],
+    paths: PathLike | Iterable[PathLike],
     *,
     validation_every: int = 0,
 ) -> Dataset:
@@ -205,17 +213,21 @@ def _numeric(name: str, value: Any) -> npt.NDArray[Any]:
 
 def _weights(
     feature_weights: Any, feature_bias: Any, output_weights: Any, output_bias: Any
-) -> Tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
     """The four arrays in the file's shapes, or :class:`NetworkError` saying which is wrong."""
     b1 = _numeric("feature_bias", feature_bias)
     if b1.ndim != 1:
-        raise NetworkError(f"feature_bias has shape {b1.shape}; expected (H,), one value per hidden neuron")
+        raise NetworkError(
+            f"feature_bias has shape {b1.shape}; expected (H,), one value per hidden neuron"
+        )
     h = len(b1)
     w1 = _numeric("feature_weights", feature_weights)
     if w1.shape == (INPUTS + 1, h):
         # A table indexed with PAD: its padding row must be the zero it stands for.
         if np.any(w1[PAD] != 0):
-            raise NetworkError(f"feature_weights has {INPUTS + 1} rows but row {PAD} (the padding row) is not zero")
+            raise NetworkError(
+                f"feature_weights has {INPUTS + 1} rows but row {PAD} (the padding row) is not zero"
+            )
         w1 = w1[:INPUTS]
     if w1.shape != (INPUTS, h):
         raise NetworkError(
@@ -287,10 +299,19 @@ def build_network(
     if quantised:
         # A one-layer W2 is named in its own (2, H) shape, not as the (1, 2, H) it is held in.
         w2_named = w2[0] if len(w2) == 1 else w2
-        ints = [_int16(name, a) for name, a in (("feature_weights", w1), ("feature_bias", b1), ("output_weights", w2_named))]
+        ints = [
+            _int16(name, a)
+            for name, a in (
+                ("feature_weights", w1),
+                ("feature_bias", b1),
+                ("output_weights", w2_named),
+            )
+        ]
         if b2.dtype.kind not in "biu":
             raise NetworkError(f"quantised=True needs an integer output_bias, not {b2.dtype}")
-        return _core.nnue_from_quantised(ints[0], ints[1], ints[2], [int(b) for b in b2], qa, qb, scale)
+        return _core.nnue_from_quantised(
+            ints[0], ints[1], ints[2], [int(b) for b in b2], qa, qb, scale
+        )
     f32 = [np.ascontiguousarray(a, dtype="<f4").tobytes() for a in (w1, b1, w2)]
     return _core.nnue_quantise(f32[0], f32[1], f32[2], [float(b) for b in b2], qa, qb, scale)
 
@@ -311,7 +332,14 @@ def save_network(
     returns it; ``Engine(eval_file=path)`` then plays with it."""
     name = _fspath("path", path)
     network = build_network(
-        feature_weights, feature_bias, output_weights, output_bias, quantised=quantised, qa=qa, qb=qb, scale=scale
+        feature_weights,
+        feature_bias,
+        output_weights,
+        output_bias,
+        quantised=quantised,
+        qa=qa,
+        qb=qb,
+        scale=scale,
     )
     network.save(name)
     return network
@@ -359,4 +387,3 @@ def output_bucket(pieces: Any, buckets: int = BUCKETS) -> Any:
     if buckets == 1:
         return np.zeros_like(pieces)
     return (np.clip(pieces, 2, MAX_PIECES) - 2) // 4
-

@@ -31,20 +31,11 @@ import sys
 import time
 import typing
 import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import (
-    Any,
-    Callable,
-    Dict,
-    Generic,
-    Iterable,
-    Iterator,
-    List,
-    Mapping,
-    MutableMapping,
     TYPE_CHECKING,
-    Optional,
-    Set,
-    Tuple,
+    Any,
+    Generic,
     TypeVar,
     Union,
     overload,
@@ -123,14 +114,21 @@ class StreamError(PgnError):
     compression: str
     truncated: bool
 
-    def __init__(self, message: str, offset: int = 0, line: int = 0, compression: str = "plain", truncated: bool = False) -> None:
+    def __init__(
+        self,
+        message: str,
+        offset: int = 0,
+        line: int = 0,
+        compression: str = "plain",
+        truncated: bool = False,
+    ) -> None:
         super().__init__(message, line)
         self.offset = offset
         self.compression = compression
         self.truncated = truncated
 
 
-_MOVE_ERRORS: Dict[str, type] = {
+_MOVE_ERRORS: dict[str, type] = {
     "invalid": InvalidMoveError,
     "illegal": IllegalMoveError,
     "ambiguous": AmbiguousMoveError,
@@ -143,26 +141,28 @@ def _error(line: int, kind: str, message: str) -> ValueError:
     if cls is None:
         return PgnError(message, line)
     error: ValueError = cls(message)
-    setattr(error, "line", line)
+    setattr(error, "line", line)  # noqa: B010 (ValueError declares no line)
     return error
 
 
 class Headers(MutableMapping[str, str]):
     """Tag pairs: the seven-tag roster first, in its order, then the others as added."""
 
-    def __init__(self, data: Optional[Union[Mapping[str, str], Iterable[Tuple[str, str]]]] = None, **kwargs: str) -> None:
-        self._tag_roster: Dict[str, str] = {}
-        self._others: Dict[str, str] = {}
+    def __init__(
+        self, data: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, **kwargs: str
+    ) -> None:
+        self._tag_roster: dict[str, str] = {}
+        self._others: dict[str, str] = {}
         if data is None:
             data = dict(_ROSTER_DEFAULTS)
         self.update(data, **kwargs)
 
     @classmethod
-    def _from_tags(cls, tags: List[Tuple[str, str]]) -> Headers:
+    def _from_tags(cls, tags: list[tuple[str, str]]) -> Headers:
         """Defaults, then the file's tags: what python-chess's builder makes (names are valid)."""
         headers = cls.__new__(cls)
         roster = dict(_ROSTER_DEFAULTS)
-        others: Dict[str, str] = {}
+        others: dict[str, str] = {}
         for name, value in tags:
             if name in roster:
                 roster[name] = value
@@ -173,13 +173,21 @@ class Headers(MutableMapping[str, str]):
         return headers
 
     def is_chess960(self) -> bool:
-        return self.get("Variant", "").lower() in ["chess960", "chess 960", "fischerandom", "fischerrandom", "fischer random"]
+        return self.get("Variant", "").lower() in [
+            "chess960",
+            "chess 960",
+            "fischerandom",
+            "fischerrandom",
+            "fischer random",
+        ]
 
     def is_wild(self) -> bool:
         """Whether the ``Variant`` tag names an ICS wild variant (``wild/…``, ``pawns/…``,
         ``odds/…``, ``misc/…``, ``fr``)."""
         variant = self.get("Variant", "").lower()
-        return variant in ("wild/fr", "fr") or variant.startswith(("wild/", "pawns/", "odds/", "misc/"))
+        return variant in ("wild/fr", "fr") or variant.startswith(
+            ("wild/", "pawns/", "odds/", "misc/")
+        )
 
     def board(self) -> Board:
         """The start position: the ``FEN`` tag's, else the standard one (a Chess960 board
@@ -221,7 +229,9 @@ class Headers(MutableMapping[str, str]):
         return self.copy()
 
     def __repr__(self) -> str:
-        return "{}({})".format(type(self).__name__, ", ".join(f"{key}={value!r}" for key, value in self.items()))
+        return "{}({})".format(
+            type(self).__name__, ", ".join(f"{key}={value!r}" for key, value in self.items())
+        )
 
 
 MainlineMapT = TypeVar("MainlineMapT")
@@ -234,31 +244,31 @@ class GameNode(abc.ABC):
     live in the native tree (``_tree``, node ``_index``).
     """
 
-    parent: Optional[GameNode]
-    move: Optional[Move]
+    parent: GameNode | None
+    move: Move | None
     comment: str
     starting_comment: str
-    nags: Set[int]
+    nags: set[int]
 
     def __init__(self, *, comment: str = "") -> None:
         self.parent = None
         self.move = None
-        self._variations: List[ChildNode] = []
-        self._tree: Optional[_core.PgnTree] = None
+        self._variations: list[ChildNode] = []
+        self._tree: _core.PgnTree | None = None
         self._index = 0
         self.comment = comment
         self.starting_comment = ""
         self.nags = set()
 
     @property
-    def variations(self) -> List[ChildNode]:
+    def variations(self) -> list[ChildNode]:
         """The child nodes, main line first."""
         if self._tree is not None:
             self._expand()
         return self._variations
 
     @variations.setter
-    def variations(self, value: List[ChildNode]) -> None:
+    def variations(self, value: list[ChildNode]) -> None:
         self._tree = None
         self._variations = value
 
@@ -280,7 +290,7 @@ class GameNode(abc.ABC):
             children.append(node)
         self._variations = children
 
-    def __getstate__(self) -> Dict[str, Any]:
+    def __getstate__(self) -> dict[str, Any]:
         # Pickling and deep copies expand the node first: the native tree does not pickle.
         if self._tree is not None:
             self._expand()
@@ -288,7 +298,7 @@ class GameNode(abc.ABC):
         state.pop("_source", None)
         return state
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
     @abc.abstractmethod
@@ -342,7 +352,7 @@ class GameNode(abc.ABC):
             return True
         return not self.parent.variations or self.parent.variations[0] is self
 
-    def __getitem__(self, move: Union[int, Move, GameNode]) -> ChildNode:
+    def __getitem__(self, move: int | Move | GameNode) -> ChildNode:
         if isinstance(move, int):
             return self.variations[move]
         for variation in self.variations:
@@ -350,50 +360,54 @@ class GameNode(abc.ABC):
                 return variation
         raise KeyError(move)
 
-    def __contains__(self, move: Union[int, Move, GameNode]) -> bool:
+    def __contains__(self, move: int | Move | GameNode) -> bool:
         try:
             self[move]
         except (KeyError, IndexError):
             return False
         return True
 
-    def variation(self, move: Union[int, Move, GameNode]) -> ChildNode:
+    def variation(self, move: int | Move | GameNode) -> ChildNode:
         return self[move]
 
-    def has_variation(self, move: Union[int, Move, GameNode]) -> bool:
+    def has_variation(self, move: int | Move | GameNode) -> bool:
         return move in self
 
-    def promote_to_main(self, move: Union[int, Move, GameNode]) -> None:
+    def promote_to_main(self, move: int | Move | GameNode) -> None:
         variation = self[move]
         self.variations.remove(variation)
         self.variations.insert(0, variation)
 
-    def promote(self, move: Union[int, Move, GameNode]) -> None:
+    def promote(self, move: int | Move | GameNode) -> None:
         variation = self[move]
         i = self.variations.index(variation)
         if i > 0:
             self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
 
-    def demote(self, move: Union[int, Move, GameNode]) -> None:
+    def demote(self, move: int | Move | GameNode) -> None:
         variation = self[move]
         i = self.variations.index(variation)
         if i < len(self.variations) - 1:
             self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
 
-    def remove_variation(self, move: Union[int, Move, GameNode]) -> None:
+    def remove_variation(self, move: int | Move | GameNode) -> None:
         self.variations.remove(self.variation(move))
 
-    def add_variation(self, move: Move, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> ChildNode:
+    def add_variation(
+        self, move: Move, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()
+    ) -> ChildNode:
         """A new child node, after the existing variations."""
         return ChildNode(self, move, comment=comment, starting_comment=starting_comment, nags=nags)
 
-    def add_main_variation(self, move: Move, *, comment: str = "", nags: Iterable[int] = ()) -> ChildNode:
+    def add_main_variation(
+        self, move: Move, *, comment: str = "", nags: Iterable[int] = ()
+    ) -> ChildNode:
         """A new child node, made the main line."""
         node = self.add_variation(move, comment=comment, nags=nags)
         self.variations.insert(0, self.variations.pop())
         return node
 
-    def next(self) -> Optional[ChildNode]:
+    def next(self) -> ChildNode | None:
         """The main line's next node, if any."""
         variations = self.variations
         return variations[0] if variations else None
@@ -404,16 +418,16 @@ class GameNode(abc.ABC):
     def mainline_moves(self) -> Mainline[Move]:
         return Mainline(self, _move_of)
 
-    def clock(self) -> Optional[float]:
+    def clock(self) -> float | None:
         """The first well-formed ``[%clk H:MM:SS]`` of the comment: the mover's clock after
         the move, in seconds (python-chess's ``clock()``)."""
         return _core.pgn_clock(self.comment)
 
-    def emt(self) -> Optional[float]:
+    def emt(self) -> float | None:
         """The first well-formed ``[%emt H:MM:SS]``: the time the move took, in seconds."""
         return _core.pgn_emt(self.comment)
 
-    def eval(self) -> Optional[PovScore]:
+    def eval(self) -> PovScore | None:
         """The first well-formed ``[%eval …]`` (pawns from White's view, or ``#n`` mate) as a
         :class:`~shatranj.engine.PovScore` from the view of the side to move here; ``#0``
         counts as mated, the side to move."""
@@ -432,34 +446,40 @@ class GameNode(abc.ABC):
             score = Cp(value)
         return PovScore(score if turn else -score, turn)
 
-    def eval_depth(self) -> Optional[int]:
+    def eval_depth(self) -> int | None:
         """The depth of the first well-formed ``[%eval …,depth]``, if it gives one."""
         found = _core.pgn_eval(self.comment)
         return None if found is None else found[2]
 
-    def arrows(self) -> List[Arrow]:
+    def arrows(self) -> list[Arrow]:
         """Every ``[%csl …]`` (squares: ``tail == head``) and ``[%cal …]`` (arrows) entry of
         the comment, as :class:`~shatranj.svg.Arrow`."""
         from .svg import Arrow
 
         colors = {"G": "green", "R": "red", "Y": "yellow", "B": "blue"}
-        return [Arrow(tail, head, color=colors[c]) for c, tail, head in _core.pgn_arrows(self.comment)]
+        return [
+            Arrow(tail, head, color=colors[c]) for c, tail, head in _core.pgn_arrows(self.comment)
+        ]
 
-    def set_clock(self, seconds: Optional[float]) -> None:
+    def set_clock(self, seconds: float | None) -> None:
         """Sets (or with ``None`` removes) the ``[%clk H:MM:SS]`` annotation of the comment;
         negative times are clamped to zero."""
-        self.comment = _set_annotation(self.comment, _CLOCK_REGEX, "" if seconds is None else f"[%clk {_clock_text(seconds)}]")
+        self.comment = _set_annotation(
+            self.comment, _CLOCK_REGEX, "" if seconds is None else f"[%clk {_clock_text(seconds)}]"
+        )
 
-    def set_emt(self, seconds: Optional[float]) -> None:
+    def set_emt(self, seconds: float | None) -> None:
         """Sets (or with ``None`` removes) the ``[%emt H:MM:SS]`` annotation."""
-        self.comment = _set_annotation(self.comment, _EMT_REGEX, "" if seconds is None else f"[%emt {_clock_text(seconds)}]")
+        self.comment = _set_annotation(
+            self.comment, _EMT_REGEX, "" if seconds is None else f"[%emt {_clock_text(seconds)}]"
+        )
 
-    def set_eval(self, score: Optional[PovScore], depth: Optional[int] = None) -> None:
+    def set_eval(self, score: PovScore | None, depth: int | None = None) -> None:
         """Sets (or with ``None`` removes) the ``[%eval …]`` annotation: pawns from White's
         view with two decimals, or ``#n`` for mate, then ``,depth`` when given."""
         self.comment = _set_annotation(self.comment, _EVAL_REGEX, _eval_text(score, depth))
 
-    def set_arrows(self, arrows: Iterable[Union[Arrow, Tuple[int, int]]]) -> None:
+    def set_arrows(self, arrows: Iterable[Arrow | tuple[int, int]]) -> None:
         """Replaces the ``[%csl …]`` (squares) and ``[%cal …]`` (arrows) annotations, which
         go first in the comment."""
         self.comment = _with_arrows(self.comment, arrows)
@@ -473,7 +493,14 @@ class GameNode(abc.ABC):
         position."""
         return _accept_subgame(self, visitor)
 
-    def add_line(self, moves: Iterable[Move], *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> GameNode:
+    def add_line(
+        self,
+        moves: Iterable[Move],
+        *,
+        comment: str = "",
+        starting_comment: str = "",
+        nags: Iterable[int] = (),
+    ) -> GameNode:
         """Child nodes for ``moves`` in a row; the comment and NAGs go to the last."""
         node: GameNode = self
         for move in moves:
@@ -498,7 +525,15 @@ class ChildNode(GameNode):
     parent: GameNode
     move: Move
 
-    def __init__(self, parent: GameNode, move: Move, *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()) -> None:
+    def __init__(
+        self,
+        parent: GameNode,
+        move: Move,
+        *,
+        comment: str = "",
+        starting_comment: str = "",
+        nags: Iterable[int] = (),
+    ) -> None:
         super().__init__(comment=comment)
         self.parent = parent
         self.move = move
@@ -506,8 +541,8 @@ class ChildNode(GameNode):
         self.nags.update(nags)
         self.starting_comment = starting_comment
 
-    def _moves(self) -> Tuple[GameNode, List[Move]]:
-        stack: List[Move] = []
+    def _moves(self) -> tuple[GameNode, list[Move]]:
+        stack: list[Move] = []
         node: GameNode = self
         while node.parent is not None:
             assert node.move is not None
@@ -531,7 +566,7 @@ class ChildNode(GameNode):
         """SAN of the move leading here (R7.1–R7.3)."""
         return self.parent.board().san(self.move)
 
-    def uci(self, *, chess960: Optional[bool] = None) -> str:
+    def uci(self, *, chess960: bool | None = None) -> str:
         return self.move.uci()
 
     def end(self) -> ChildNode:
@@ -612,19 +647,19 @@ class BaseVisitor(abc.ABC, Generic[ResultT]):
     :func:`read_game` with ``Visitor=``) as calls in reading order; ``result()`` is what the
     walk returns. Every method but ``result`` has a do-nothing default."""
 
-    def begin_game(self) -> Optional[SkipType]:
+    def begin_game(self) -> SkipType | None:
         return None
 
-    def begin_headers(self) -> Optional[Any]:
+    def begin_headers(self) -> Any | None:
         return None
 
     def visit_header(self, tagname: str, tagvalue: str) -> None:
         pass
 
-    def end_headers(self) -> Optional[SkipType]:
+    def end_headers(self) -> SkipType | None:
         return None
 
-    def begin_parse_san(self, board: Board, san: str) -> Optional[SkipType]:
+    def begin_parse_san(self, board: Board, san: str) -> SkipType | None:
         return None
 
     def parse_san(self, board: Board, san: str) -> Move:
@@ -642,7 +677,7 @@ class BaseVisitor(abc.ABC, Generic[ResultT]):
     def visit_nag(self, nag: int) -> None:
         pass
 
-    def begin_variation(self) -> Optional[SkipType]:
+    def begin_variation(self) -> SkipType | None:
         return None
 
     def end_variation(self) -> None:
@@ -674,7 +709,7 @@ class GameBuilder(BaseVisitor[GameT]):
 
     def begin_game(self) -> None:
         self.game: Any = self.Game()
-        self.variation_stack: List[GameNode] = [self.game]
+        self.variation_stack: list[GameNode] = [self.game]
         self.starting_comment = ""
         self.in_variation = False
 
@@ -707,7 +742,9 @@ class GameBuilder(BaseVisitor[GameT]):
             top.comment = "\n".join(c for c in (top.comment, comment) if c).strip()
         else:
             # Before the first move of a variation: that move's starting comment.
-            self.starting_comment = "\n".join(c for c in (self.starting_comment, comment) if c).strip()
+            self.starting_comment = "\n".join(
+                c for c in (self.starting_comment, comment) if c
+            ).strip()
 
     def visit_move(self, board: Board, move: Move) -> None:
         node = self.variation_stack[-1].add_variation(move)
@@ -804,7 +841,9 @@ def _visit_node(node: ChildNode, board: Board, visitor: BaseVisitor[Any]) -> Non
         visitor.visit_comment(node.comment)
 
 
-def _accept_game(game: Game, visitor: BaseVisitor[ResultT], errors: Iterable[Exception] = ()) -> ResultT:
+def _accept_game(
+    game: Game, visitor: BaseVisitor[ResultT], errors: Iterable[Exception] = ()
+) -> ResultT:
     if visitor.begin_game() is not SKIP:
         if visitor.begin_headers() is not SKIP:
             for tagname, tagvalue in game.headers.items():
@@ -871,7 +910,7 @@ class TimeControlPart:
 class TimeControl:
     """A ``TimeControl`` tag: its periods and the kind of game they make."""
 
-    parts: List[TimeControlPart] = dataclasses.field(default_factory=list)
+    parts: list[TimeControlPart] = dataclasses.field(default_factory=list)
     type: TimeControlType = TimeControlType.UNKNOWN
 
 
@@ -894,7 +933,7 @@ def parse_time_control(time_control: str) -> TimeControl:
         return TimeControl([], TimeControlType.UNKNOWN)
     if text == "-":
         return TimeControl([], TimeControlType.UNLIMITED)
-    parts: List[TimeControlPart] = []
+    parts: list[TimeControlPart] = []
     periods = text.split(":")
     for i, period in enumerate(periods):
         moves = 0
@@ -902,9 +941,13 @@ def parse_time_control(time_control: str) -> TimeControl:
             moves_text, period = period.split("/", 1)
             moves = int(_tc_number(moves_text, time_control))
             if moves <= 0 or isinstance(_tc_number(moves_text, time_control), float):
-                raise ValueError(f"invalid TimeControl {time_control!r}: bad move count {moves_text!r}")
+                raise ValueError(
+                    f"invalid TimeControl {time_control!r}: bad move count {moves_text!r}"
+                )
         elif i < len(periods) - 1:
-            raise ValueError(f"invalid TimeControl {time_control!r}: only the last period may lack a move count")
+            raise ValueError(
+                f"invalid TimeControl {time_control!r}: only the last period may lack a move count"
+            )
         increment: float = 0
         if "+" in period:
             period, increment_text = period.split("+", 1)
@@ -931,7 +974,7 @@ _EVAL_REGEX = re.compile(r"\[%eval\s+[^\]]*\]")
 _ARROWS_REGEX = re.compile(r"\[%(?:csl|cal)\s+[^\]]*\]")
 
 
-def _remove_first(comment: str, found: "re.Match[str]") -> str:
+def _remove_first(comment: str, found: re.Match[str]) -> str:
     start, end = found.span()
     if start > 0 and comment[start - 1].isspace():
         start -= 1
@@ -940,7 +983,7 @@ def _remove_first(comment: str, found: "re.Match[str]") -> str:
     return comment[:start] + comment[end:]
 
 
-def _set_annotation(comment: str, regex: "re.Pattern[str]", text: str) -> str:
+def _set_annotation(comment: str, regex: re.Pattern[str], text: str) -> str:
     """The comment with its first ``regex`` annotation replaced by ``text`` (any others
     dropped), or ``text`` appended; an empty ``text`` removes the annotation."""
     found = regex.search(comment)
@@ -969,7 +1012,7 @@ def _clock_text(seconds: float) -> str:
     return f"{hours:d}:{minutes:02d}:{rest_text}"
 
 
-def _eval_text(score: Optional[PovScore], depth: Optional[int]) -> str:
+def _eval_text(score: PovScore | None, depth: int | None) -> str:
     if score is None:
         return ""
     white = score.white()
@@ -978,11 +1021,11 @@ def _eval_text(score: Optional[PovScore], depth: Optional[int]) -> str:
     return f"[%eval {value}]" if depth is None else f"[%eval {value},{int(depth)}]"
 
 
-def _with_arrows(comment: str, arrows: Iterable[Union[Arrow, Tuple[int, int]]]) -> str:
+def _with_arrows(comment: str, arrows: Iterable[Arrow | tuple[int, int]]) -> str:
     from .svg import Arrow
 
-    squares: List[str] = []
-    lines: List[str] = []
+    squares: list[str] = []
+    lines: list[str] = []
     for arrow in arrows:
         if not isinstance(arrow, Arrow):
             tail, head = arrow
@@ -991,10 +1034,10 @@ def _with_arrows(comment: str, arrows: Iterable[Union[Arrow, Tuple[int, int]]]) 
     while (found := _ARROWS_REGEX.search(comment)) is not None:
         comment = _remove_first(comment, found)
     comment = comment.strip()
-    prefix = (f"[%csl {','.join(squares)}]" if squares else "") + (f"[%cal {','.join(lines)}]" if lines else "")
+    prefix = (f"[%csl {','.join(squares)}]" if squares else "") + (
+        f"[%cal {','.join(lines)}]" if lines else ""
+    )
     return f"{prefix} {comment}" if prefix and comment else (prefix or comment)
-
-
 
 
 class StringExporter(BaseVisitor[str]):
@@ -1002,7 +1045,14 @@ class StringExporter(BaseVisitor[str]):
     the text, and ``str(exporter)`` is the last text written. The text is made natively
     from the game tree, not from visitor calls."""
 
-    def __init__(self, *, columns: Optional[int] = 80, headers: bool = True, comments: bool = True, variations: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        columns: int | None = 80,
+        headers: bool = True,
+        comments: bool = True,
+        variations: bool = True,
+    ) -> None:
         self.columns = columns
         self.headers = headers
         self.comments = comments
@@ -1024,14 +1074,16 @@ class Game(GameNode):
     """The root of a game: ``headers``, the start position, ``errors`` met while reading."""
 
     headers: Headers
-    errors: List[Exception]
+    errors: list[Exception]
 
-    def __init__(self, headers: Optional[Union[Mapping[str, str], Iterable[Tuple[str, str]]]] = None) -> None:
+    def __init__(
+        self, headers: Mapping[str, str] | Iterable[tuple[str, str]] | None = None
+    ) -> None:
         super().__init__()
         self.headers = Headers(headers)
         self.errors = []
-        self._source: Optional[_core.PgnTree] = None
-        self._source_fen: Optional[str] = None
+        self._source: _core.PgnTree | None = None
+        self._source_fen: str | None = None
 
     @classmethod
     def _from_tree(cls, tree: _core.PgnTree) -> Game:
@@ -1053,7 +1105,7 @@ class Game(GameNode):
         game._source_fen = game.headers.get("FEN")
         return game
 
-    def __setstate__(self, state: Dict[str, Any]) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)
         self._source = None
 
@@ -1063,7 +1115,7 @@ class Game(GameNode):
     def ply(self) -> int:
         return self.board().ply() if "FEN" in self.headers else 0
 
-    def setup(self, board: Union[Board, str]) -> None:
+    def setup(self, board: Board | str) -> None:
         """Sets the start position: the ``FEN`` and ``SetUp`` tags, and ``Variant`` is
         ``Chess960`` for a Chess960 board (or a FEN whose castling rights only Chess960
         has)."""
@@ -1119,20 +1171,45 @@ class Game(GameNode):
         tags = list(self.headers.items()) if exporter.headers else []
         result = self.headers.get("Result", "*")
         source = self._source
-        if source is not None and self._tree is not None and self._source_fen == self.headers.get("FEN"):
+        if (
+            source is not None
+            and self._tree is not None
+            and self._source_fen == self.headers.get("FEN")
+        ):
             # Untouched since reading (the tree is not expanded): the native tree writes itself.
-            return source.write(tags, result, exporter.columns, exporter.headers, exporter.comments, exporter.variations, self.comment)
-        nodes: List[Tuple[int, Move, str, str, List[int]]] = [(0, Move.null(), self.comment, "", [])]
-        queue: List[GameNode] = [self]
+            return source.write(
+                tags,
+                result,
+                exporter.columns,
+                exporter.headers,
+                exporter.comments,
+                exporter.variations,
+                self.comment,
+            )
+        nodes: list[tuple[int, Move, str, str, list[int]]] = [
+            (0, Move.null(), self.comment, "", [])
+        ]
+        queue: list[GameNode] = [self]
         i = 0
         while i < len(queue):
             node = queue[i]
             for child in node.variations:
-                nodes.append((i, child.move, child.comment, child.starting_comment, sorted(child.nags)))
+                nodes.append(
+                    (i, child.move, child.comment, child.starting_comment, sorted(child.nags))
+                )
                 queue.append(child)
             i += 1
         fen = self.headers.get("FEN")
-        return _core.pgn_write(tags, fen, nodes, result, exporter.columns, exporter.headers, exporter.comments, exporter.variations)
+        return _core.pgn_write(
+            tags,
+            fen,
+            nodes,
+            result,
+            exporter.columns,
+            exporter.headers,
+            exporter.comments,
+            exporter.variations,
+        )
 
     def __str__(self) -> str:
         return self._export(StringExporter(columns=None))
@@ -1148,7 +1225,15 @@ class FileExporter(StringExporter):
     """Writes each visited game's PGN, followed by a blank line, to a text file; the walk
     returns the number of characters written."""
 
-    def __init__(self, handle: Any, *, columns: Optional[int] = 80, headers: bool = True, comments: bool = True, variations: bool = True) -> None:
+    def __init__(
+        self,
+        handle: Any,
+        *,
+        columns: int | None = 80,
+        headers: bool = True,
+        comments: bool = True,
+        variations: bool = True,
+    ) -> None:
         super().__init__(columns=columns, headers=headers, comments=comments, variations=variations)
         self.handle = handle
         self.written = 0
@@ -1162,7 +1247,7 @@ class FileExporter(StringExporter):
 
 
 # Where each handle stopped: a line read that begins the next game, and the line count.
-_PENDING: "weakref.WeakKeyDictionary[Any, Tuple[Optional[str], int]]" = weakref.WeakKeyDictionary()
+_PENDING: weakref.WeakKeyDictionary[Any, tuple[str | None, int]] = weakref.WeakKeyDictionary()
 
 
 def read_game(handle: Any, *, Visitor: Any = None) -> Any:
@@ -1193,7 +1278,7 @@ def read_game(handle: Any, *, Visitor: Any = None) -> Any:
     return Game._from_tree(tree)
 
 
-def read_headers(handle: Any) -> Optional[Headers]:
+def read_headers(handle: Any) -> Headers | None:
     """The tag pairs of the next game of a text file (``None`` at the end), skipping its
     movetext unparsed, as python-chess's ``read_headers``: only the tags present, no roster
     defaults. Games are cut exactly as :func:`read_game` cuts them."""
@@ -1233,11 +1318,13 @@ class GameList:
     counts the games a header filter left out.
     """
 
-    def __init__(self, trees: List[_core.PgnTree], errors: List[ValueError], filtered: int = 0) -> None:
+    def __init__(
+        self, trees: list[_core.PgnTree], errors: list[ValueError], filtered: int = 0
+    ) -> None:
         self._trees = trees
         self.read: int = len(trees)
         self.skipped: int = len(errors)
-        self.errors: List[ValueError] = errors
+        self.errors: list[ValueError] = errors
         self.filtered = filtered
 
     def __len__(self) -> int:
@@ -1246,8 +1333,8 @@ class GameList:
     @overload
     def __getitem__(self, index: int) -> Game: ...
     @overload
-    def __getitem__(self, index: slice) -> List[Game]: ...
-    def __getitem__(self, index: Union[int, slice]) -> Union[Game, List[Game]]:
+    def __getitem__(self, index: slice) -> list[Game]: ...
+    def __getitem__(self, index: int | slice) -> Game | list[Game]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self.read))]
         if index < 0:
@@ -1267,7 +1354,7 @@ class GameList:
 Source = Union[str, "os.PathLike[str]", Any]
 """A path, ``"-"`` for standard input, or a binary file object (a text one's ``.buffer``)."""
 
-Filter = Iterable[Tuple[str, str, Any]]
+Filter = Iterable[tuple[str, str, Any]]
 """``(tag, op, value)`` conditions that must all hold, tested on the tag section before any
 movetext is parsed. ``op``: ``==``, ``!=``, ``contains``, ``!contains``, ``startswith``,
 ``in`` (a list of values), or ``>=``, ``>``, ``<=``, ``<`` (numeric; a value that is not a
@@ -1315,13 +1402,17 @@ class GameStream:
     the fault. Ctrl-C raises ``KeyboardInterrupt`` and stops the reader.
     """
 
-    def __init__(self, source: Source, mode: str, filter: Optional[Filter], threads: Optional[int], progress: bool) -> None:
+    def __init__(
+        self, source: Source, mode: str, filter: Filter | None, threads: int | None, progress: bool
+    ) -> None:
         source, total = _native_source(source)
-        self._native = _core.pgn_open(source, mode, None if filter is None else list(filter), threads, total)
+        self._native = _core.pgn_open(
+            source, mode, None if filter is None else list(filter), threads, total
+        )
         self._mode = mode
         self.read = 0
         self.skipped = 0
-        self.errors: List[ValueError] = []
+        self.errors: list[ValueError] = []
         self._progress = _Progress(self._native) if progress else None
 
     @property
@@ -1329,7 +1420,7 @@ class GameStream:
         return self._native.bytes_read
 
     @property
-    def total_bytes(self) -> Optional[int]:
+    def total_bytes(self) -> int | None:
         return self._native.total_bytes
 
     @property
@@ -1340,7 +1431,7 @@ class GameStream:
     def filtered(self) -> int:
         return self._native.filtered
 
-    def _batches(self) -> Iterator[Tuple[List[Any], List[Any]]]:
+    def _batches(self) -> Iterator[tuple[list[Any], list[Any]]]:
         try:
             while True:
                 batch = self._native.next_batch()
@@ -1381,14 +1472,14 @@ class GameStream:
     def __enter__(self) -> GameStream:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self) -> str:
         return f"<GameStream {self.compression}, {self.read} read, {self.skipped} skipped>"
 
 
-def _size_of(handle: Any) -> Optional[int]:
+def _size_of(handle: Any) -> int | None:
     """A file object's size, where it is a regular file."""
     try:
         st = os.fstat(handle.fileno())
@@ -1397,7 +1488,13 @@ def _size_of(handle: Any) -> Optional[int]:
     return st.st_size if stat.S_ISREG(st.st_mode) else None
 
 
-def stream_games(source: Source, *, filter: Optional[Filter] = None, threads: Optional[int] = None, progress: bool = False) -> GameStream:
+def stream_games(
+    source: Source,
+    *,
+    filter: Filter | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> GameStream:
     """The games of a PGN source (plain, ``.zst``, ``.gz`` or ``.bz2``, told by the first
     bytes), streamed in file order: see :class:`GameStream`. ``threads`` parse threads
     (default: every core); ``filter`` is tested on each game's tags before its movetext is
@@ -1405,13 +1502,25 @@ def stream_games(source: Source, *, filter: Optional[Filter] = None, threads: Op
     return GameStream(source, "games", filter, threads, progress)
 
 
-def stream_headers(source: Source, *, filter: Optional[Filter] = None, threads: Optional[int] = None, progress: bool = False) -> GameStream:
+def stream_headers(
+    source: Source,
+    *,
+    filter: Filter | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> GameStream:
     """The tag pairs of every game of a source, as :class:`Headers` (the tags present only,
     as :func:`read_headers`), without parsing any movetext."""
     return GameStream(source, "headers", filter, threads, progress)
 
 
-def read_games(source: Source, *, filter: Optional[Filter] = None, threads: Optional[int] = None, progress: bool = False) -> GameList:
+def read_games(
+    source: Source,
+    *,
+    filter: Filter | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> GameList:
     """Every game of a PGN source (a path, ``"-"``, or a binary file object; plain or
     compressed), parsed on all cores without the GIL, kept in memory.
 
@@ -1419,7 +1528,7 @@ def read_games(source: Source, *, filter: Optional[Filter] = None, threads: Opti
     corrupt compressed stream raises :class:`StreamError`.
     """
     stream = GameStream(source, "games", filter, threads, progress)
-    trees: List[_core.PgnTree] = []
+    trees: list[_core.PgnTree] = []
     for batch, _ in stream._batches():
         trees.extend(batch)
     return GameList(trees, stream.errors, stream.filtered)
@@ -1436,7 +1545,9 @@ class _ParquetPgn:
         self._file = pq.ParquetFile(path)
         names = self._file.schema_arrow.names
         if "movetext" not in names:
-            raise ValueError(f"{path}: a Parquet file of games needs a 'movetext' column (columns: {names})")
+            raise ValueError(
+                f"{path}: a Parquet file of games needs a 'movetext' column (columns: {names})"
+            )
         self._names = [n for n in names if n != "movetext"]
         self._batches = self._file.iter_batches(batch_size=4096)
         self._buffer = b""
@@ -1447,7 +1558,7 @@ class _ParquetPgn:
         except StopIteration:
             return False
         columns = {name: batch.column(name).to_pylist() for name in batch.schema.names}
-        parts: List[str] = []
+        parts: list[str] = []
         moves = columns.pop("movetext")
         for i, movetext in enumerate(moves):
             for name in self._names:
@@ -1478,12 +1589,12 @@ def _is_parquet(source: Any) -> bool:
         return False
 
 
-def _arrow_column(pa: Any, spec: Tuple[Any, ...]) -> Any:
+def _arrow_column(pa: Any, spec: tuple[Any, ...]) -> Any:
     """A pyarrow array over the buffers Rust filled (see ``rust/python/src/pgn_table.rs``):
     each buffer is ``(owner, address, size)`` or None, wrapped without a copy."""
     kind = spec[0]
 
-    def buf(b: Optional[Tuple[Any, int, int]]) -> Any:
+    def buf(b: tuple[Any, int, int] | None) -> Any:
         return None if b is None else pa.foreign_buffer(b[1], b[2], base=b[0])
 
     if kind == "str":
@@ -1491,21 +1602,35 @@ def _arrow_column(pa: Any, spec: Tuple[Any, ...]) -> Any:
         return pa.Array.from_buffers(pa.string(), n, [buf(valid), buf(offsets), buf(data)])
     if kind in ("i16", "i32", "i64"):
         _, n, values = spec
-        return pa.Array.from_buffers({"i16": pa.int16(), "i32": pa.int32(), "i64": pa.int64()}[kind], n, [None, buf(values)])
+        return pa.Array.from_buffers(
+            {"i16": pa.int16(), "i32": pa.int32(), "i64": pa.int64()}[kind], n, [None, buf(values)]
+        )
     if kind in ("f32", "i32n"):
         _, n, values, valid = spec
-        return pa.Array.from_buffers(pa.float32() if kind == "f32" else pa.int32(), n, [buf(valid), buf(values)])
+        return pa.Array.from_buffers(
+            pa.float32() if kind == "f32" else pa.int32(), n, [buf(valid), buf(values)]
+        )
     if kind == "list_str":
         _, n, list_offsets, offsets, data = spec
-        child = pa.Array.from_buffers(pa.string(), offsets[2] // 4 - 1, [None, buf(offsets), buf(data)])
-        return pa.Array.from_buffers(pa.list_(pa.string()), n, [None, buf(list_offsets)], children=[child])
-    child_type, size = {"list_i16": (pa.int16(), 2), "list_i32": (pa.int32(), 4), "list_f32": (pa.float32(), 4)}[kind]
+        child = pa.Array.from_buffers(
+            pa.string(), offsets[2] // 4 - 1, [None, buf(offsets), buf(data)]
+        )
+        return pa.Array.from_buffers(
+            pa.list_(pa.string()), n, [None, buf(list_offsets)], children=[child]
+        )
+    child_type, size = {
+        "list_i16": (pa.int16(), 2),
+        "list_i32": (pa.int32(), 4),
+        "list_f32": (pa.float32(), 4),
+    }[kind]
     _, n, list_offsets, values, valid, lists = spec
     child = pa.Array.from_buffers(child_type, values[2] // size, [buf(valid), buf(values)])
-    return pa.Array.from_buffers(pa.list_(child_type), n, [buf(lists), buf(list_offsets)], children=[child])
+    return pa.Array.from_buffers(
+        pa.list_(child_type), n, [buf(lists), buf(list_offsets)], children=[child]
+    )
 
 
-def _native_source(source: Source) -> Tuple[Any, Optional[int]]:
+def _native_source(source: Source) -> tuple[Any, int | None]:
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
     if _is_parquet(source):
@@ -1517,11 +1642,11 @@ def to_arrow(
     source: Source,
     *,
     kind: str = "games",
-    columns: Optional[Iterable[str]] = None,
+    columns: Iterable[str] | None = None,
     moves: str = "uci",
     fens: Iterable[int] = (),
-    filter: Optional[Filter] = None,
-    threads: Optional[int] = None,
+    filter: Filter | None = None,
+    threads: int | None = None,
     progress: bool = False,
     chunk_games: int = 65536,
 ) -> Any:
@@ -1555,7 +1680,9 @@ def to_arrow(
     except ImportError as e:  # pragma: no cover - the extra is missing
         raise ImportError("to_arrow needs pyarrow: pip install 'shatranj[arrow]'") from e
     native, total = _native_source(source)
-    reader = _core.pgn_table(native, kind, moves, list(fens), None if filter is None else list(filter), threads, total)
+    reader = _core.pgn_table(
+        native, kind, moves, list(fens), None if filter is None else list(filter), threads, total
+    )
     tables = []
     start = time.perf_counter()
     rows = 0
@@ -1567,7 +1694,9 @@ def to_arrow(
         rows += table.num_rows
         tables.append(table)
         if progress:
-            sys.stderr.write(f"\rpgn to_arrow: {rows:,} rows  {rows / max(time.perf_counter() - start, 1e-9):,.0f} rows/s")
+            sys.stderr.write(
+                f"\rpgn to_arrow: {rows:,} rows  {rows / max(time.perf_counter() - start, 1e-9):,.0f} rows/s"
+            )
     if progress:
         sys.stderr.write("\n")
     skipped, failure, _ = reader.report()
@@ -1576,7 +1705,11 @@ def to_arrow(
         raise StreamError(message, offset, line, compression, truncated)
     if not tables:
         empty = pa.table({"game": pa.array([], pa.int64())})
-        return empty if columns is None else empty.select([c for c in columns if c in empty.column_names])
+        return (
+            empty
+            if columns is None
+            else empty.select([c for c in columns if c in empty.column_names])
+        )
     try:
         table = pa.concat_tables(tables, promote_options="default")
     except TypeError:  # pyarrow < 14

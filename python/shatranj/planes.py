@@ -29,7 +29,8 @@ maps every legal move's index to the move, to mask a policy head's output.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any
 
 from . import _core
 from ._core import Board, Move
@@ -49,7 +50,7 @@ def lc0(boards: Iterable[Board]) -> Any:
     return _core.planes_lc0(list(boards))
 
 
-def _index_move(scheme: str, size: int, board: Board, index: int) -> Optional[Move]:
+def _index_move(scheme: str, size: int, board: Board, index: int) -> Move | None:
     if not 0 <= index < size:
         raise ValueError(f"{scheme} policy index {index} out of range 0..{size - 1}")
     for i, uci in _core.policy_legal(scheme, board):
@@ -58,7 +59,7 @@ def _index_move(scheme: str, size: int, board: Board, index: int) -> Optional[Mo
     return None
 
 
-def _legal(scheme: str, board: Board) -> Dict[int, Move]:
+def _legal(scheme: str, board: Board) -> dict[int, Move]:
     return {i: Move.from_uci(uci) for i, uci in _core.policy_legal(scheme, board)}
 
 
@@ -67,12 +68,12 @@ def lc0_move_index(board: Board, move: Move) -> int:
     return _core.policy_index("lc0", board, move)
 
 
-def lc0_index_move(board: Board, index: int) -> Optional[Move]:
+def lc0_index_move(board: Board, index: int) -> Move | None:
     """The legal move with Lc0 policy index ``index``, or ``None``."""
     return _index_move("lc0", LC0_POLICY, board, index)
 
 
-def lc0_legal(board: Board) -> Dict[int, Move]:
+def lc0_legal(board: Board) -> dict[int, Move]:
     """Every legal move by its Lc0 policy index."""
     return _legal("lc0", board)
 
@@ -82,12 +83,12 @@ def alphazero_move_index(board: Board, move: Move) -> int:
     return _core.policy_index("alphazero", board, move)
 
 
-def alphazero_index_move(board: Board, index: int) -> Optional[Move]:
+def alphazero_index_move(board: Board, index: int) -> Move | None:
     """The legal move with AlphaZero policy index ``index``, or ``None``."""
     return _index_move("alphazero", ALPHAZERO_POLICY, board, index)
 
 
-def alphazero_legal(board: Board) -> Dict[int, Move]:
+def alphazero_legal(board: Board) -> dict[int, Move]:
     """Every legal move by its AlphaZero policy index."""
     return _legal("alphazero", board)
 

@@ -17,16 +17,24 @@ from __future__ import annotations
 import mmap
 import os
 import random as _random
-from typing import Any, Callable, Container, Iterator, NamedTuple, Optional, Union
+from collections.abc import Callable, Container, Iterator
+from typing import Any, NamedTuple
 
 from ._core import Board, Move
 
-__all__ = ["zobrist_hash", "Entry", "MemoryMappedReader", "open_reader", "ZobristHasher", "POLYGLOT_RANDOM_ARRAY"]
+__all__ = [
+    "zobrist_hash",
+    "Entry",
+    "MemoryMappedReader",
+    "open_reader",
+    "ZobristHasher",
+    "POLYGLOT_RANDOM_ARRAY",
+]
 
 _ENTRY = 16
 
 
-def zobrist_hash(board: Board, *, _hasher: Optional[Callable[[Board], int]] = None) -> int:
+def zobrist_hash(board: Board, *, _hasher: Callable[[Board], int] | None = None) -> int:
     """The 64-bit Polyglot Zobrist key of the position (equal to python-chess's)."""
     if _hasher is not None:
         return _hasher(board)
@@ -43,7 +51,9 @@ class ZobristHasher:
         return zobrist_hash(board)
 
 
-POLYGLOT_RANDOM_ARRAY: Any = None  # the keys live in the rules crate (rust/chess/src/zobrist/polyglot_randoms.rs)
+POLYGLOT_RANDOM_ARRAY: Any = (
+    None  # the keys live in the rules crate (rust/chess/src/zobrist/polyglot_randoms.rs)
+)
 
 
 class Entry(NamedTuple):
@@ -62,7 +72,9 @@ def _decode(raw: int) -> Move:
     from_square = (raw >> 6) & 0x3F
     promotion_part = (raw >> 12) & 0x7
     if promotion_part > 4:
-        raise ValueError(f"corrupt Polyglot entry: promotion code {promotion_part} in move {raw:#06x}")
+        raise ValueError(
+            f"corrupt Polyglot entry: promotion code {promotion_part} in move {raw:#06x}"
+        )
     promotion = promotion_part + 1 if promotion_part else None
     if from_square == to_square and promotion is None:
         return Move.null()
@@ -76,7 +88,9 @@ def _on_board(board: Board, move: Move) -> Move:
     king = board.king(board.turn)
     if king is None or move.from_square != king or move.promotion is not None:
         return move
-    if board.rooks & board.occupied_co[board.turn] & (1 << move.to_square) and board.is_castling(move):
+    if board.rooks & board.occupied_co[board.turn] & (1 << move.to_square) and board.is_castling(
+        move
+    ):
         step = 1 if move.to_square > move.from_square else -1
         return Move(move.from_square, move.from_square + 2 * step)
     return move
@@ -85,13 +99,15 @@ def _on_board(board: Board, move: Move) -> Move:
 class MemoryMappedReader:
     """A Polyglot book read from a memory-mapped file (an empty file is an empty book)."""
 
-    def __init__(self, filename: Union[str, "os.PathLike[str]"]) -> None:
+    def __init__(self, filename: str | os.PathLike[str]) -> None:
         self._fd = os.open(filename, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-        self._data: Union[mmap.mmap, bytes]
+        self._data: mmap.mmap | bytes
         try:
             size = os.fstat(self._fd).st_size
             if size % _ENTRY:
-                raise ValueError(f"a Polyglot book is a whole number of 16-byte entries; {filename!s} has {size} bytes")
+                raise ValueError(
+                    f"a Polyglot book is a whole number of 16-byte entries; {filename!s} has {size} bytes"
+                )
             self._data = mmap.mmap(self._fd, 0, access=mmap.ACCESS_READ) if size else b""
         except BaseException:
             os.close(self._fd)
@@ -117,12 +133,14 @@ class MemoryMappedReader:
     def _key_at(self, index: int) -> int:
         return int.from_bytes(self._data[index * _ENTRY : index * _ENTRY + 8], "big")
 
-    def _entry(self, index: int, board: Optional[Board] = None) -> Entry:
+    def _entry(self, index: int, board: Board | None = None) -> Entry:
         chunk = self._data[index * _ENTRY : (index + 1) * _ENTRY]
         key = int.from_bytes(chunk[0:8], "big")
         raw = _decode(int.from_bytes(chunk[8:10], "big"))
         move = raw if board is None else _on_board(board, raw)
-        return Entry(key, raw, int.from_bytes(chunk[10:12], "big"), int.from_bytes(chunk[12:16], "big"), move)
+        return Entry(
+            key, raw, int.from_bytes(chunk[10:12], "big"), int.from_bytes(chunk[12:16], "big"), move
+        )
 
     def __getitem__(self, index: int) -> Entry:
         n = len(self)
@@ -155,7 +173,9 @@ class MemoryMappedReader:
                 hi = mid
         return lo
 
-    def find_all(self, board: Union[Board, int], *, minimum_weight: int = 1, exclude_moves: Container[Move] = ()) -> Iterator[Entry]:
+    def find_all(
+        self, board: Board | int, *, minimum_weight: int = 1, exclude_moves: Container[Move] = ()
+    ) -> Iterator[Entry]:
         """The entries for a position (a board, or a Zobrist key), in book order."""
         if isinstance(board, int):
             key, pos = board, None
@@ -173,28 +193,51 @@ class MemoryMappedReader:
                 continue
             yield entry
 
-    def find(self, board: Union[Board, int], *, minimum_weight: int = 1, exclude_moves: Container[Move] = ()) -> Entry:
+    def find(
+        self, board: Board | int, *, minimum_weight: int = 1, exclude_moves: Container[Move] = ()
+    ) -> Entry:
         """The entry with the highest weight; ``IndexError`` when there is none."""
         try:
-            return max(self.find_all(board, minimum_weight=minimum_weight, exclude_moves=exclude_moves), key=lambda e: e.weight)
+            return max(
+                self.find_all(board, minimum_weight=minimum_weight, exclude_moves=exclude_moves),
+                key=lambda e: e.weight,
+            )
         except ValueError:
             raise IndexError("no book entry for this position") from None
 
-    def get(self, board: Union[Board, int], default: Optional[Entry] = None, *, minimum_weight: int = 1, exclude_moves: Container[Move] = ()) -> Optional[Entry]:
+    def get(
+        self,
+        board: Board | int,
+        default: Entry | None = None,
+        *,
+        minimum_weight: int = 1,
+        exclude_moves: Container[Move] = (),
+    ) -> Entry | None:
         try:
             return self.find(board, minimum_weight=minimum_weight, exclude_moves=exclude_moves)
         except IndexError:
             return default
 
-    def choice(self, board: Union[Board, int], *, minimum_weight: int = 1, exclude_moves: Container[Move] = (), random: Any = None) -> Entry:
+    def choice(
+        self,
+        board: Board | int,
+        *,
+        minimum_weight: int = 1,
+        exclude_moves: Container[Move] = (),
+        random: Any = None,
+    ) -> Entry:
         """A uniformly random entry (``random`` needs ``randint``)."""
-        entries = list(self.find_all(board, minimum_weight=minimum_weight, exclude_moves=exclude_moves))
+        entries = list(
+            self.find_all(board, minimum_weight=minimum_weight, exclude_moves=exclude_moves)
+        )
         if not entries:
             raise IndexError("no book entry for this position")
         rng = random or _random
         return entries[rng.randint(0, len(entries) - 1)]
 
-    def weighted_choice(self, board: Union[Board, int], *, exclude_moves: Container[Move] = (), random: Any = None) -> Entry:
+    def weighted_choice(
+        self, board: Board | int, *, exclude_moves: Container[Move] = (), random: Any = None
+    ) -> Entry:
         """An entry chosen with probability proportional to its weight."""
         entries = list(self.find_all(board, exclude_moves=exclude_moves))
         total = sum(entry.weight for entry in entries)
@@ -210,6 +253,6 @@ class MemoryMappedReader:
         return entries[-1]
 
 
-def open_reader(path: Union[str, "os.PathLike[str]"]) -> MemoryMappedReader:
+def open_reader(path: str | os.PathLike[str]) -> MemoryMappedReader:
     """Opens a Polyglot book (use it as a context manager)."""
     return MemoryMappedReader(path)

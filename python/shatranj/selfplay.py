@@ -12,8 +12,9 @@ Game *i* depends only on ``(seed, i)`` and the settings, so a match can be split
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any
 
 from . import _core
 from .engine import EvalFile
@@ -45,8 +46,8 @@ class SelfPlayResult:
     ``black_wins``, ``evaluator``.
     """
 
-    games: List[SelfPlayGame]
-    stats: Dict[str, Any] = field(default_factory=dict)
+    games: list[SelfPlayGame]
+    stats: dict[str, Any] = field(default_factory=dict)
     interrupted: bool = False
 
     def pgn(self) -> str:
@@ -63,14 +64,14 @@ def _int(name: str, value: object, optional: bool = False) -> None:
 
 def selfplay(
     games: int,
-    depth: Optional[int] = None,
-    nodes: Optional[int] = None,
+    depth: int | None = None,
+    nodes: int | None = None,
     device: str = "auto",
     concurrency: int = 1,
     seed: int = 0,
-    openings: Optional[Sequence[str]] = None,
+    openings: Sequence[str] | None = None,
     max_plies: int = 400,
-    progress: Optional[Callable[[Dict[str, Any]], object]] = None,
+    progress: Callable[[dict[str, Any]], object] | None = None,
     *,
     first_game: int = 0,
     batched: bool = False,
@@ -119,7 +120,7 @@ def selfplay(
             raise TypeError(f"{flag} must be a bool, not {type(value).__name__}")
     if seed < 0 or first_game < 0:
         raise ValueError("seed and first_game must not be negative")
-    opening_list: Optional[List[str]] = None
+    opening_list: list[str] | None = None
     if openings is not None:
         if isinstance(openings, str) or not all(isinstance(o, str) for o in openings):
             raise TypeError("openings must be a list of strings (FEN or UCI moves)")

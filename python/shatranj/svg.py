@@ -97,7 +97,7 @@ class Arrow:
         if not isinstance(pgn, str):
             raise TypeError(f"arrow text must be a str, got {type(pgn).__name__}")
         colors = {"G": "green", "R": "red", "Y": "yellow", "B": "blue"}
-        color = colors.get(pgn[:1], None)
+        color = colors.get(pgn[:1])
         body = pgn[1:] if color is not None else pgn
         match = re.fullmatch(r"([a-h][1-8])([a-h][1-8])?", body)
         if match is None:

@@ -21,8 +21,8 @@ pytest puts this folder on ``sys.path`` (pyproject.toml's ``pythonpath``), so te
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 

@@ -188,7 +188,9 @@ def _spec_from_json(text: str) -> EngineSpec:
     fields = {k: data[k] for k in ("name", "cmd", "proto", "dir") if k in data}
     if "nodes" in data:
         if isinstance(data["nodes"], bool) or not isinstance(data["nodes"], int):
-            raise ConfigError(f"engine specification: nodes must be an integer, got {data['nodes']!r}")
+            raise ConfigError(
+                f"engine specification: nodes must be an integer, got {data['nodes']!r}"
+            )
         fields["nodes"] = str(data["nodes"])
     for key, value in fields.items():
         if not isinstance(value, str):

@@ -57,17 +57,20 @@ def main() -> int:
         return 0
     stockfish = shutil.which("stockfish") or "/usr/games/stockfish"
     rng = random.Random(args.seed)
-    print(f"# {args.count} lines of {args.plies} plies, seed {args.seed}, each move among "
-          f"Stockfish's best {args.choices} at depth {args.pick_depth}, kept when |score| <= "
-          f"{args.max_cp} cp at depth {args.check_depth}")
+    print(
+        f"# {args.count} lines of {args.plies} plies, seed {args.seed}, each move among "
+        f"Stockfish's best {args.choices} at depth {args.pick_depth}, kept when |score| <= "
+        f"{args.max_cp} cp at depth {args.check_depth}"
+    )
     seen: set[str] = set()
     with chess.engine.SimpleEngine.popen_uci(stockfish) as engine:
         engine.configure({"Threads": 1, "Hash": 64})
         while len(seen) < args.count:
             board = chess.Board()
             for _ in range(args.plies):
-                infos = engine.analyse(board, chess.engine.Limit(depth=args.pick_depth),
-                                       multipv=args.choices)
+                infos = engine.analyse(
+                    board, chess.engine.Limit(depth=args.pick_depth), multipv=args.choices
+                )
                 board.push(rng.choice([info["pv"][0] for info in infos if "pv" in info]))
             san = chess.Board().variation_san(board.move_stack)
             line = " ".join(w for w in san.split() if not w[0].isdigit())

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import chess
 import chess.engine
 import chess.pgn
+
 from .config import ConfigError, EngineSpec, TimeControl, chess960_number
 
 # How long an engine may take to start (answer uci/xboard) and to quit.

@@ -124,7 +124,7 @@ def table(rows: list[tuple[str, Tally]]) -> str:
             empty = "| – " * 9
             lines.append(f"| {name} | 0 {empty}| 0/0 | {tally.failures} |")
             continue
-        w, d, l = tally.wins, tally.draws, tally.losses
+        w, d, l = tally.wins, tally.draws, tally.losses  # noqa: E741 (W/D/L)
         elo, low, high = elo_interval(w, d, l)
         err = elo_error(w, d, l)
         lines.append(

@@ -4,7 +4,7 @@ variation. The game's accuracy and ACPL go into its tags."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from .._core import __version__ as version
 from .._engine_protocol import Limit
@@ -17,7 +17,7 @@ VARIATION_PLIES = 20
 REVIEW_TAGS = ("WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL")
 
 
-def _pov(score: Optional[Score]) -> Optional[PovScore]:
+def _pov(score: Score | None) -> PovScore | None:
     return None if score is None else PovScore(score, True)
 
 
@@ -71,5 +71,9 @@ def annotate(review: GameReview, game: Any = None) -> Any:
 
 def _limit_text(limit: Limit) -> str:
     """A review's limit as the ``Annotator`` tag names it: ``nodes 100000``, ``depth 18``…"""
-    parts = [f"{name} {value}" for name, value in (("nodes", limit.nodes), ("depth", limit.depth), ("time", limit.time)) if value is not None]
+    parts = [
+        f"{name} {value}"
+        for name, value in (("nodes", limit.nodes), ("depth", limit.depth), ("time", limit.time))
+        if value is not None
+    ]
     return ", ".join(parts)

@@ -27,8 +27,13 @@ import shutil
 import sys
 import threading
 import time
+from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Deque, Dict, Generator, List, Literal, Optional, Tuple, Union
+from typing import (
+    Any,
+    BinaryIO,
+    Literal,
+)
 
 from .._engine_protocol import Limit
 from ._engines import Analyser, EngineSpec, ReviewEngineError, check_limit
@@ -55,8 +60,8 @@ class GameFailure:
     at a position) and why."""
 
     game: int
-    headers: Dict[str, str]
-    ply: Optional[int]
+    headers: dict[str, str]
+    ply: int | None
     message: str
 
     def __str__(self) -> str:
@@ -72,14 +77,16 @@ class _Stopped(Exception):
 class _Pool:
     """One analyser per worker, lent to one game at a time."""
 
-    def __init__(self, make: Callable[[], Optional[Analyser]], workers: int) -> None:
+    def __init__(self, make: Callable[[], Analyser | None], workers: int) -> None:
         self.stopping = threading.Event()
         self._all = [make() for _ in range(workers)]
-        self._free: "queue.Queue[Optional[Analyser]]" = queue.Queue()
+        self._free: queue.Queue[Analyser | None] = queue.Queue()
         for analyser in self._all:
             self._free.put(analyser)
 
-    def review(self, index: int, game: Any, kwargs: Dict[str, Any]) -> Tuple[Union[GameReview, GameFailure], int]:
+    def review(
+        self, index: int, game: Any, kwargs: dict[str, Any]
+    ) -> tuple[GameReview | GameFailure, int]:
         analyser = self._free.get()
         try:
             if self.stopping.is_set():
@@ -127,20 +134,20 @@ def _default_workers(engine: EngineSpec, threads: int) -> int:
 def iter_reviews(
     source: Any,
     engine: EngineSpec = None,
-    limit: Optional[Limit] = None,
+    limit: Limit | None = None,
     *,
-    workers: Optional[int] = None,
-    filter: Optional[Any] = None,
+    workers: int | None = None,
+    filter: Any | None = None,
     from_comments: bool = False,
     multipv: int = 1,
     threads: int = 1,
     hash_mb: int = 64,
-    timeout: Optional[float] = 10.0,
-    position_timeout: Optional[float] = None,
+    timeout: float | None = 10.0,
+    position_timeout: float | None = None,
     on_error: OnError = "skip",
     skip: int = 0,
-    games: Optional[Any] = None,
-) -> Generator[Tuple[int, Any, Union[GameReview, GameFailure], int], None, None]:
+    games: Any | None = None,
+) -> Generator[tuple[int, Any, GameReview | GameFailure, int], None, None]:
     """Reviews the games of a PGN source (a path, ``"-"``, a binary file object; plain or
     compressed; ``filter`` as :func:`shatranj.pgn.stream_games`) with ``workers`` engines at
     once (default: one per core, divided by ``threads``; 1 for an engine object). Yields ``(index, game, review,
@@ -166,17 +173,31 @@ def iter_reviews(
     # An engine object searches one position at a time; commands and None give one per worker.
     own_engines = engine is None or not hasattr(engine, "analyse")
 
-    def make() -> Optional[Analyser]:
+    def make() -> Analyser | None:
         if from_comments:
             return None
-        return Analyser(engine, limit, multipv=multipv, threads=threads, hash_mb=hash_mb, timeout=timeout, position_timeout=position_timeout)
+        return Analyser(
+            engine,
+            limit,
+            multipv=multipv,
+            threads=threads,
+            hash_mb=hash_mb,
+            timeout=timeout,
+            position_timeout=position_timeout,
+        )
 
     if not own_engines and count > 1:
-        raise ValueError("one engine object cannot serve several workers: pass a command, or workers=1")
-    kwargs: Dict[str, Any] = {"from_comments": from_comments}
+        raise ValueError(
+            "one engine object cannot serve several workers: pass a command, or workers=1"
+        )
+    kwargs: dict[str, Any] = {"from_comments": from_comments}
     pool = _Pool(make, count)
-    executor = concurrent.futures.ThreadPoolExecutor(max_workers=count, thread_name_prefix="shatranj-review")
-    window: Deque[Tuple[int, Any, "concurrent.futures.Future[Tuple[Union[GameReview, GameFailure], int]]"]] = collections.deque()
+    executor = concurrent.futures.ThreadPoolExecutor(
+        max_workers=count, thread_name_prefix="shatranj-review"
+    )
+    window: collections.deque[
+        tuple[int, Any, concurrent.futures.Future[tuple[GameReview | GameFailure, int]]]
+    ] = collections.deque()
     try:
         numbered = enumerate(games)
         exhausted = False
@@ -205,7 +226,7 @@ def iter_reviews(
         pool.close()
 
 
-def _wait(future: "concurrent.futures.Future[Any]") -> Any:
+def _wait(future: concurrent.futures.Future[Any]) -> Any:
     """The future's result, waiting in slices so that Ctrl-C reaches this thread at once."""
     while True:
         try:
@@ -227,14 +248,14 @@ class DatabaseReview:
     """
 
     games: int = 0
-    failures: List[GameFailure] = dataclasses.field(default_factory=list)
-    skipped: List[str] = dataclasses.field(default_factory=list)
+    failures: list[GameFailure] = dataclasses.field(default_factory=list)
+    skipped: list[str] = dataclasses.field(default_factory=list)
     positions: int = 0
     seconds: float = 0.0
-    reviews: Optional[List[GameReview]] = None
-    moves_path: Optional[Path] = None
-    games_path: Optional[Path] = None
-    _game_rows: List[Dict[str, Any]] = dataclasses.field(default_factory=list, repr=False)
+    reviews: list[GameReview] | None = None
+    moves_path: Path | None = None
+    games_path: Path | None = None
+    _game_rows: list[dict[str, Any]] = dataclasses.field(default_factory=list, repr=False)
 
     @property
     def positions_per_second(self) -> float:
@@ -244,7 +265,7 @@ class DatabaseReview:
         """The moves table (pyarrow): read from the Parquet file written, or built from memory."""
         if self.moves_path is not None:
             return _read_parquet(self.moves_path)
-        data: Dict[str, List[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
+        data: dict[str, list[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
         for row in self._game_rows:
             review = row.get("_review")
             if review is not None:
@@ -256,7 +277,9 @@ class DatabaseReview:
         """The games table (pyarrow), one row per game, failures included with their error."""
         if self.games_path is not None:
             return _read_parquet(self.games_path)
-        return _games_table([{k: v for k, v in row.items() if k != "_review"} for row in self._game_rows])
+        return _games_table(
+            [{k: v for k, v in row.items() if k != "_review"} for row in self._game_rows]
+        )
 
     def to_polars(self, table: Literal["games", "moves"] = "games") -> Any:
         """A table as a polars DataFrame (``pip install 'shatranj[polars]'``)."""
@@ -271,7 +294,7 @@ class DatabaseReview:
         )
 
 
-def _games_table(rows: List[Dict[str, Any]]) -> Any:
+def _games_table(rows: list[dict[str, Any]]) -> Any:
     data = {name: [row[name] for row in rows] for name, _ in GAME_COLUMNS}
     return table(GAME_COLUMNS, data)
 
@@ -305,7 +328,7 @@ class _TableOutput:
     def _part(self, index: int) -> Path:
         return self.parts / f"part-{index:06d}.parquet"
 
-    def write(self, data: Dict[str, List[Any]]) -> None:
+    def write(self, data: dict[str, list[Any]]) -> None:
         import pyarrow.parquet as pq
 
         final = self._part(self.count)
@@ -330,11 +353,20 @@ class _TableOutput:
         shutil.rmtree(self.parts, ignore_errors=True)
 
 
-def settings(source: Any, engine: EngineSpec, limit: Optional[Limit], filter: Any, from_comments: bool, multipv: int) -> Dict[str, str]:
+def settings(
+    source: Any,
+    engine: EngineSpec,
+    limit: Limit | None,
+    filter: Any,
+    from_comments: bool,
+    multipv: int,
+) -> dict[str, str]:
     """What a checkpoint must match to be resumed: the same games and the same evaluations."""
     return {
         "source": os.fspath(source) if isinstance(source, (str, os.PathLike)) else repr(source),
-        "engine": repr(engine) if not isinstance(engine, (str, os.PathLike, list, tuple)) or engine is None else str(engine),
+        "engine": repr(engine)
+        if not isinstance(engine, (str, os.PathLike, list, tuple)) or engine is None
+        else str(engine),
         "limit": repr(limit),
         "filter": repr(None if filter is None else list(filter)),
         "from_comments": repr(from_comments),
@@ -342,22 +374,36 @@ def settings(source: Any, engine: EngineSpec, limit: Optional[Limit], filter: An
     }
 
 
-def _read_checkpoint(path: Optional[Path], settings: Dict[str, str]) -> Dict[str, Any]:
+def _read_checkpoint(path: Path | None, settings: dict[str, str]) -> dict[str, Any]:
     if path is None or not path.exists():
-        return {"version": CHECKPOINT_VERSION, "settings": settings, "games": 0, "pgn_bytes": 0, "moves_parts": 0, "games_parts": 0, "failures": [], "skipped": [], "complete": False}
+        return {
+            "version": CHECKPOINT_VERSION,
+            "settings": settings,
+            "games": 0,
+            "pgn_bytes": 0,
+            "moves_parts": 0,
+            "games_parts": 0,
+            "failures": [],
+            "skipped": [],
+            "complete": False,
+        }
     try:
         state = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise ValueError(f"checkpoint {path} cannot be read: {error}") from error
     if state.get("version") != CHECKPOINT_VERSION:
-        raise ValueError(f"checkpoint {path} is of version {state.get('version')!r}, this reader knows {CHECKPOINT_VERSION}")
+        raise ValueError(
+            f"checkpoint {path} is of version {state.get('version')!r}, this reader knows {CHECKPOINT_VERSION}"
+        )
     if state.get("settings") != settings:
         differing = sorted(k for k in settings if state.get("settings", {}).get(k) != settings[k])
-        raise ValueError(f"checkpoint {path} was written for other settings ({', '.join(differing)}): remove it to start over")
+        raise ValueError(
+            f"checkpoint {path} was written for other settings ({', '.join(differing)}): remove it to start over"
+        )
     return state
 
 
-def _write_checkpoint(path: Path, state: Dict[str, Any]) -> None:
+def _write_checkpoint(path: Path, state: dict[str, Any]) -> None:
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(state, indent=1), encoding="utf-8")
     os.replace(temporary, path)
@@ -374,7 +420,10 @@ class _TextProgress:
             return
         self.last = now
         elapsed = max(now - self.started, 1e-9)
-        sys.stderr.write(f"\rreview {games:,} games  {positions:,} positions  {positions / elapsed:,.0f} positions/s" + ("\n" if final else ""))
+        sys.stderr.write(
+            f"\rreview {games:,} games  {positions:,} positions  {positions / elapsed:,.0f} positions/s"
+            + ("\n" if final else "")
+        )
         sys.stderr.flush()
 
 
@@ -384,13 +433,13 @@ class DatabaseWriter:
 
     def __init__(
         self,
-        settings: Dict[str, str],
+        settings: dict[str, str],
         *,
-        pgn_out: Union[str, "os.PathLike[str]", None],
-        moves_table: Union[str, "os.PathLike[str]", None],
-        games_table: Union[str, "os.PathLike[str]", None],
-        checkpoint: Union[str, "os.PathLike[str]", None],
-        progress: Union[bool, DatabaseProgress, None],
+        pgn_out: str | os.PathLike[str] | None,
+        moves_table: str | os.PathLike[str] | None,
+        games_table: str | os.PathLike[str] | None,
+        checkpoint: str | os.PathLike[str] | None,
+        progress: bool | DatabaseProgress | None,
         commit_every: int,
     ) -> None:
         if isinstance(commit_every, bool) or not isinstance(commit_every, int) or commit_every < 1:
@@ -409,13 +458,13 @@ class DatabaseWriter:
             self.result.reviews = []
         #: The checkpoint's run was complete: nothing to do, and no output is touched.
         self.finished = bool(state.get("complete"))
-        self._pgn: Optional[BinaryIO] = None
-        self._tables: List[_TableOutput] = []
+        self._pgn: BinaryIO | None = None
+        self._tables: list[_TableOutput] = []
         if not self.finished:
             self._open(pgn_out, moves_table, games_table)
         self._report = _TextProgress() if progress is True else (progress or None)
-        self._moves: Dict[str, List[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
-        self._games: List[Dict[str, Any]] = []
+        self._moves: dict[str, list[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
+        self._games: list[dict[str, Any]] = []
         self._commit_every = commit_every
         self._since_commit = 0
         self._started = time.monotonic()
@@ -432,11 +481,15 @@ class DatabaseWriter:
                     f"{path} holds {size} bytes but the checkpoint says {state['pgn_bytes']} are final: "
                     "restore it or remove the checkpoint to start over"
                 )
-            pgn = open(path, "r+b" if path.exists() else "wb")
+            # Kept open for the writer's life; close() closes it.
+            pgn = open(path, "r+b" if path.exists() else "wb")  # noqa: SIM115
             pgn.truncate(state["pgn_bytes"])
             pgn.seek(state["pgn_bytes"])
             self._pgn = pgn
-        for path, columns, key in ((moves_table, MOVE_COLUMNS, "moves_parts"), (games_table, GAME_COLUMNS, "games_parts")):
+        for path, columns, key in (
+            (moves_table, MOVE_COLUMNS, "moves_parts"),
+            (games_table, GAME_COLUMNS, "games_parts"),
+        ):
             if path is not None:
                 self._tables.append(_TableOutput(Path(path), columns, state[key]))
 
@@ -445,7 +498,7 @@ class DatabaseWriter:
         """How many of the source's games are final already (to be skipped)."""
         return int(self.state["games"])
 
-    def add(self, index: int, game: Any, review: Union[GameReview, GameFailure], positions: int) -> None:
+    def add(self, index: int, game: Any, review: GameReview | GameFailure, positions: int) -> None:
         """Records game ``index`` (the next one in order) and commits every ``commit_every``."""
         result = self.result
         if isinstance(review, GameFailure):
@@ -461,7 +514,9 @@ class DatabaseWriter:
             if result.reviews is not None:
                 result.reviews.append(review)
         if self._keep:
-            result._game_rows.append(dict(row, _review=None if isinstance(review, GameFailure) else review))
+            result._game_rows.append(
+                dict(row, _review=None if isinstance(review, GameFailure) else review)
+            )
         self._games.append(row)
         if self._pgn is not None:
             self._pgn.write(text.encode("utf-8") + b"\n\n")
@@ -495,7 +550,7 @@ class DatabaseWriter:
         if self._checkpoint is not None:
             _write_checkpoint(self._checkpoint, state)
 
-    def close(self, *, complete: bool, skipped: List[str]) -> DatabaseReview:
+    def close(self, *, complete: bool, skipped: list[str]) -> DatabaseReview:
         """Commits, writes the final tables (every committed game, also after an interruption)
         and, for a complete run, removes their parts."""
         if self.finished:
@@ -513,29 +568,31 @@ class DatabaseWriter:
             self._pgn.close()
         self.result.seconds = time.monotonic() - self._started
         if isinstance(self._report, _TextProgress):
-            self._report(self.result.games + len(self.result.failures), self.result.positions, final=True)
+            self._report(
+                self.result.games + len(self.result.failures), self.result.positions, final=True
+            )
         return self.result
 
 
 def review_pgn(
     source: Any,
     engine: EngineSpec = None,
-    limit: Optional[Limit] = None,
+    limit: Limit | None = None,
     *,
-    pgn_out: Union[str, "os.PathLike[str]", None] = None,
-    moves_table: Union[str, "os.PathLike[str]", None] = None,
-    games_table: Union[str, "os.PathLike[str]", None] = None,
-    checkpoint: Union[str, "os.PathLike[str]", None] = None,
-    workers: Optional[int] = None,
-    filter: Optional[Any] = None,
+    pgn_out: str | os.PathLike[str] | None = None,
+    moves_table: str | os.PathLike[str] | None = None,
+    games_table: str | os.PathLike[str] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    workers: int | None = None,
+    filter: Any | None = None,
     from_comments: bool = False,
     multipv: int = 1,
     threads: int = 1,
     hash_mb: int = 64,
-    timeout: Optional[float] = 10.0,
-    position_timeout: Optional[float] = None,
+    timeout: float | None = 10.0,
+    position_timeout: float | None = None,
     on_error: OnError = "skip",
-    progress: Union[bool, DatabaseProgress] = True,
+    progress: bool | DatabaseProgress = True,
     commit_every: int = 32,
 ) -> DatabaseReview:
     """Reviews every game of a PGN database (``.pgn``, ``.pgn.zst`` …) on every core, as
@@ -559,7 +616,9 @@ def review_pgn(
         progress=progress, commit_every=commit_every,
     )  # fmt: skip
 
-    def reviews(games: Any) -> Generator[Tuple[int, Any, Union[GameReview, GameFailure], int], None, None]:
+    def reviews(
+        games: Any,
+    ) -> Generator[tuple[int, Any, GameReview | GameFailure, int], None, None]:
         return iter_reviews(
             source, engine, limit, workers=workers, from_comments=from_comments, multipv=multipv, threads=threads,
             hash_mb=hash_mb, timeout=timeout, position_timeout=position_timeout, on_error=on_error,
@@ -571,10 +630,12 @@ def review_pgn(
 
 #: What reviews a database's games for :func:`write_database`: given the stream of the source's
 #: games, yields ``(index, game, review, positions)`` in order, from ``writer.resume_at`` on.
-Reviewer = Callable[[Any], Generator[Tuple[int, Any, Union[GameReview, GameFailure], int], None, None]]
+Reviewer = Callable[[Any], Generator[tuple[int, Any, GameReview | GameFailure, int], None, None]]
 
 
-def write_database(writer: DatabaseWriter, source: Any, filter: Optional[Any], reviews: Reviewer) -> DatabaseReview:
+def write_database(
+    writer: DatabaseWriter, source: Any, filter: Any | None, reviews: Reviewer
+) -> DatabaseReview:
     """A database review's life, wherever its games are reviewed (this process, or a Ray
     cluster): nothing to do after a finished checkpoint; else the source streamed through
     ``reviews`` into ``writer``, and, however it ends (Ctrl-C included), the stream closed, the
@@ -596,5 +657,5 @@ def write_database(writer: DatabaseWriter, source: Any, filter: Optional[Any], r
     return writer.result
 
 
-def _columns(rows: List[Dict[str, Any]]) -> Dict[str, List[Any]]:
+def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
     return {name: [row[name] for row in rows] for name, _ in GAME_COLUMNS}

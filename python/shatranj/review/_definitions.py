@@ -17,12 +17,13 @@ evaluation (a move with no ``[%eval]``): lichess leaves such moves out, and so d
 from __future__ import annotations
 
 import math
-from typing import List, Literal, Optional, Sequence, Tuple, Union
+from collections.abc import Sequence
+from typing import Literal
 
-from .._engine_scores import Cp, Mate, MateGivenType, PovScore, Score
+from .._engine_scores import Cp, MateGivenType, PovScore, Score
 
 #: What the functions here take as an evaluation: White's point of view.
-Evaluation = Union[int, Score, PovScore]
+Evaluation = int | Score | PovScore
 #: A judged move's category, lichess's names.
 Judgement = Literal["Inaccuracy", "Mistake", "Blunder"]
 
@@ -38,7 +39,11 @@ _ACCURACY_DECAY = -0.04354415386753951
 _ACCURACY_OFFSET = -3.166924740191411
 _UNCERTAINTY_BONUS = 1.0
 #: Drops in winning chances (−1 … +1) that make a move an inaccuracy, a mistake, a blunder.
-_THRESHOLDS: Tuple[Tuple[float, Judgement], ...] = ((0.3, "Blunder"), (0.2, "Mistake"), (0.1, "Inaccuracy"))
+_THRESHOLDS: tuple[tuple[float, Judgement], ...] = (
+    (0.3, "Blunder"),
+    (0.2, "Mistake"),
+    (0.1, "Inaccuracy"),
+)
 #: The PGN NAG of each judgement: ``?!``, ``?``, ``??``.
 NAGS = {"Inaccuracy": 6, "Mistake": 2, "Blunder": 4}
 #: What lichess says of a mate found or lost (its comments).
@@ -53,7 +58,9 @@ def white_score(evaluation: Evaluation) -> Score:
     if isinstance(evaluation, Score):
         return evaluation
     if isinstance(evaluation, bool) or not isinstance(evaluation, int):
-        raise TypeError(f"an evaluation is centipawns (int), a Cp, Mate or PovScore, not {type(evaluation).__name__}")
+        raise TypeError(
+            f"an evaluation is centipawns (int), a Cp, Mate or PovScore, not {type(evaluation).__name__}"
+        )
     return Cp(evaluation)
 
 
@@ -126,7 +133,7 @@ def _standard_deviation(values: Sequence[float]) -> float:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
 
 
-def _windows(wins: List[Optional[float]], size: int) -> List[List[Optional[float]]]:
+def _windows(wins: list[float | None], size: int) -> list[list[float | None]]:
     """Lichess's volatility windows, one per move: the first window repeated ``size − 2`` times
     (fewer when the game is shorter), then every sliding window (the whole list when it is
     shorter than one window)."""
@@ -135,7 +142,7 @@ def _windows(wins: List[Optional[float]], size: int) -> List[List[Optional[float
     return [wins[:size]] * repeats + sliding
 
 
-def _side_accuracy(moves: List[Tuple[float, float]]) -> Optional[float]:
+def _side_accuracy(moves: list[tuple[float, float]]) -> float | None:
     """The mean of the weighted mean of ``(accuracy, weight)`` and the harmonic mean of the
     accuracies, each floored at 1 there; ``None`` for no move."""
     if not moves:
@@ -146,11 +153,11 @@ def _side_accuracy(moves: List[Tuple[float, float]]) -> Optional[float]:
 
 
 def game_accuracy(
-    evals: Sequence[Optional[Evaluation]],
+    evals: Sequence[Evaluation | None],
     *,
     first_mover: bool = True,
-    start: Optional[Evaluation] = START_CP,
-) -> Tuple[Optional[float], Optional[float]]:
+    start: Evaluation | None = START_CP,
+) -> tuple[float | None, float | None]:
     """Each side's accuracy, ``(white, black)``, from White's evaluations after each move.
 
     ``evals[i]`` is the evaluation after the game's move ``i`` (``None`` where unknown);
@@ -166,25 +173,31 @@ def game_accuracy(
     >>> [round(a, 2) for a in game_accuracy([-900, -900])]
     [10.66, 100.0]
     """
-    wins: List[Optional[float]] = [None if start is None else win_percent(start)]
+    wins: list[float | None] = [None if start is None else win_percent(start)]
     wins += [None if e is None else win_percent(e) for e in evals]
     size = max(2, min(8, len(evals) // 10))
     weights = [
         None if any(w is None for w in window) else max(0.5, min(12.0, _standard_deviation(window)))  # type: ignore[arg-type]
         for window in _windows(wins, size)
     ]
-    sides: Tuple[List[Tuple[float, float]], List[Tuple[float, float]]] = ([], [])
+    sides: tuple[list[tuple[float, float]], list[tuple[float, float]]] = ([], [])
     for i, weight in enumerate(weights[: len(evals)]):
         before, after = wins[i], wins[i + 1]
         if before is None or after is None or weight is None:
             continue
         white_moved = (i % 2 == 0) == bool(first_mover)
-        accuracy = move_accuracy(before, after) if white_moved else move_accuracy(100.0 - before, 100.0 - after)
+        accuracy = (
+            move_accuracy(before, after)
+            if white_moved
+            else move_accuracy(100.0 - before, 100.0 - after)
+        )
         sides[0 if white_moved else 1].append((accuracy, weight))
     return _side_accuracy(sides[0]), _side_accuracy(sides[1])
 
 
-def judge(before: Evaluation, after: Evaluation, mover: bool) -> Optional[Tuple[Judgement, Optional[str]]]:
+def judge(
+    before: Evaluation, after: Evaluation, mover: bool
+) -> tuple[Judgement, str | None] | None:
     """A move's judgement from White's evaluations before and after it, as lichess's advice:
     ``(judgement, mate comment)``, or ``None`` for a move that is not judged.
 
@@ -220,16 +233,18 @@ def _by_margin(margin: int, inaccuracy: int, mistake: int) -> Judgement:
 
 
 def centipawn_losses(
-    evals: Sequence[Optional[Evaluation]],
+    evals: Sequence[Evaluation | None],
     *,
     first_mover: bool = True,
-    start: Optional[Evaluation] = START_CP,
-) -> Tuple[List[int], List[int]]:
+    start: Evaluation | None = START_CP,
+) -> tuple[list[int], list[int]]:
     """Each side's centipawn loss per move, ``(white, black)``: the mover's drop between the
     evaluations before and after, both ±1000-ceiled (mates ±1000), never negative. Moves with a
     missing evaluation are left out."""
-    cps: List[Optional[int]] = [None if start is None else ceiled_cp(start)] + [None if e is None else ceiled_cp(e) for e in evals]
-    losses: Tuple[List[int], List[int]] = ([], [])
+    cps: list[int | None] = [None if start is None else ceiled_cp(start)] + [
+        None if e is None else ceiled_cp(e) for e in evals
+    ]
+    losses: tuple[list[int], list[int]] = ([], [])
     for i in range(len(evals)):
         before, after = cps[i], cps[i + 1]
         if before is None or after is None:
@@ -241,11 +256,11 @@ def centipawn_losses(
 
 
 def acpl(
-    evals: Sequence[Optional[Evaluation]],
+    evals: Sequence[Evaluation | None],
     *,
     first_mover: bool = True,
-    start: Optional[Evaluation] = START_CP,
-) -> Tuple[Optional[int], Optional[int]]:
+    start: Evaluation | None = START_CP,
+) -> tuple[int | None, int | None]:
     """Each side's average centipawn loss, ``(white, black)``, rounded half up to an integer as
     lichess shows it; ``None`` for a side without an evaluated move."""
     return tuple(  # type: ignore[return-value]

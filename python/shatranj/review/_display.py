@@ -5,7 +5,7 @@ with matplotlib for those who want to style it."""
 from __future__ import annotations
 
 import html
-from typing import Any, List, Optional, Tuple
+from typing import Any
 
 from ._record import GameReview, MoveReview
 
@@ -13,7 +13,7 @@ from ._record import GameReview, MoveReview
 COLORS = {"Inaccuracy": "#56b4e9", "Mistake": "#e69f00", "Blunder": "#db3031"}
 
 
-def _points(review: GameReview) -> List[Tuple[int, float]]:
+def _points(review: GameReview) -> list[tuple[int, float]]:
     """(ply, White's Win%) for every position with an evaluation; unknown ones are skipped."""
     points = []
     if review.moves and review.moves[0].win_before is not None:
@@ -22,7 +22,9 @@ def _points(review: GameReview) -> List[Tuple[int, float]]:
     return points  # type: ignore[return-value]
 
 
-def graph_svg(review: GameReview, *, ply: Optional[int] = None, width: int = 600, height: int = 160) -> str:
+def graph_svg(
+    review: GameReview, *, ply: int | None = None, width: int = 600, height: int = 160
+) -> str:
     """White's Win% after each ply as a filled area (White's share light, Black's dark), a
     marker with a tooltip on every judged move, and a line at ``ply`` when given."""
     plies = max(len(review.moves), 1)
@@ -41,19 +43,27 @@ def graph_svg(review: GameReview, *, ply: Optional[int] = None, width: int = 600
     ]
     if points:
         first, last = points[0][0], points[-1][0]
-        parts.append(f'<polygon points="{x(first)},{height} {area} {x(last)},{height}" fill="#f0f0f0"/>')
+        parts.append(
+            f'<polygon points="{x(first)},{height} {area} {x(last)},{height}" fill="#f0f0f0"/>'
+        )
         parts.append(f'<polyline points="{area}" fill="none" stroke="#888" stroke-width="1"/>')
-    parts.append(f'<line x1="0" y1="{height / 2}" x2="{width}" y2="{height / 2}" stroke="#999" stroke-dasharray="4 3"/>')
+    parts.append(
+        f'<line x1="0" y1="{height / 2}" x2="{width}" y2="{height / 2}" stroke="#999" stroke-dasharray="4 3"/>'
+    )
     for m in review.judged():
         if m.win_after is None or m.judgement is None:
             continue
-        tip = html.escape(f"{m.label}: {m.comment} (White {m.win_before:.0f}% → {m.win_after:.0f}%)")
+        tip = html.escape(
+            f"{m.label}: {m.comment} (White {m.win_before:.0f}% → {m.win_after:.0f}%)"
+        )
         parts.append(
             f'<circle cx="{x(m.ply)}" cy="{y(m.win_after)}" r="4" fill="{COLORS[m.judgement]}" stroke="#222">'
             f"<title>{tip}</title></circle>"
         )
     if ply is not None:
-        parts.append(f'<line x1="{x(ply)}" y1="0" x2="{x(ply)}" y2="{height}" stroke="#d85000" stroke-width="2"/>')
+        parts.append(
+            f'<line x1="{x(ply)}" y1="0" x2="{x(ply)}" y2="{height}" stroke="#d85000" stroke-width="2"/>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -81,7 +91,9 @@ class PlyView:
 
     def __init__(self, review: GameReview, ply: int) -> None:
         if isinstance(ply, bool) or not isinstance(ply, int) or not 1 <= ply <= len(review.moves):
-            raise ValueError(f"ply must be a move of the game, 1 … {len(review.moves)}, not {ply!r}")
+            raise ValueError(
+                f"ply must be a move of the game, 1 … {len(review.moves)}, not {ply!r}"
+            )
         self.review = review
         self.move = review.moves[ply - 1]
 
@@ -113,7 +125,10 @@ def review_html(review: GameReview) -> str:
         "<table><tr><th></th><th>accuracy</th><th>ACPL</th><th>inaccuracies</th><th>mistakes</th>"
         f"<th>blunders</th></tr>{''.join(rows)}</table>"
     )
-    parts = [f"<div class='shatranj-review'>{table}", graph_svg(review, ply=None if worst is None else worst.ply)]
+    parts = [
+        f"<div class='shatranj-review'>{table}",
+        graph_svg(review, ply=None if worst is None else worst.ply),
+    ]
     if worst is not None:
         caption = html.escape(f"{worst.label}: {worst.comment or 'the largest drop'}")
         parts.append(f"<div><p>{caption}</p>{board_svg(review, worst)}</div>")
@@ -138,7 +153,13 @@ def plot(review: GameReview, ax: Any = None) -> Any:
     ax.axhline(50, color="#999", linestyle="--", linewidth=0.8)
     for judgement, color in COLORS.items():
         marked = [m for m in review.judged(judgement) if m.win_after is not None]
-        ax.scatter([m.ply for m in marked], [m.win_after for m in marked], color=color, label=judgement, zorder=3)
+        ax.scatter(
+            [m.ply for m in marked],
+            [m.win_after for m in marked],
+            color=color,
+            label=judgement,
+            zorder=3,
+        )
     ax.set_xlim(0, max(len(review.moves), 1))
     ax.set_ylim(0, 100)
     ax.set_xlabel("ply")

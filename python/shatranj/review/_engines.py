@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, List, NamedTuple, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Union
 
 from .._core import Board, Move
 from .._engine_local import Engine
@@ -33,9 +34,9 @@ class Line(NamedTuple):
     """One line of an engine's answer: its score (White's view) and moves, best line first."""
 
     score: Score
-    pv: List[Move]
-    depth: Optional[int]
-    nodes: Optional[int]
+    pv: list[Move]
+    depth: int | None
+    nodes: int | None
 
 
 class ReviewEngineError(RuntimeError):
@@ -47,7 +48,7 @@ class ReviewEngineError(RuntimeError):
         self.ply = ply
 
 
-def check_limit(limit: Optional[Limit]) -> Limit:
+def check_limit(limit: Limit | None) -> Limit:
     """``limit``, or the default; a limit must bound the search by nodes, depth or time."""
     if limit is None:
         return DEFAULT_LIMIT
@@ -72,13 +73,13 @@ class Analyser:
     def __init__(
         self,
         engine: EngineSpec = None,
-        limit: Optional[Limit] = None,
+        limit: Limit | None = None,
         *,
         multipv: int = 1,
         threads: int = 1,
         hash_mb: int = 64,
-        timeout: Optional[float] = 10.0,
-        position_timeout: Optional[float] = None,
+        timeout: float | None = 10.0,
+        position_timeout: float | None = None,
         retries: int = 1,
     ) -> None:
         if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
@@ -90,11 +91,13 @@ class Analyser:
         self._timeout = timeout
         self._position_timeout = position_timeout
         self._retries = retries
-        self._command: Optional[Any] = None
+        self._command: Any | None = None
         self._owned = False
         self._game = object()
         if engine is None:
-            self._engine: Union[Engine, SimpleEngine] = Engine(threads=threads, hash_mb=hash_mb, chess960=True)
+            self._engine: Engine | SimpleEngine = Engine(
+                threads=threads, hash_mb=hash_mb, chess960=True
+            )
             self._owned = True
         elif isinstance(engine, (Engine, SimpleEngine)):
             self._engine = engine
@@ -130,7 +133,7 @@ class Analyser:
         else:
             self._game = object()  # SimpleEngine sends ucinewgame for a new game token
 
-    def lines(self, board: Board, ply: int) -> List[Line]:
+    def lines(self, board: Board, ply: int) -> list[Line]:
         """The engine's best lines of ``board`` (its move stack counts for repetitions)."""
         attempts = 0
         while True:
@@ -146,7 +149,9 @@ class Analyser:
                 overran = watchdog is not None and watchdog.finished.is_set()
                 why = f"no answer within {self._position_timeout} s" if overran else str(error)
                 if self._command is None or attempts > self._retries:
-                    raise ReviewEngineError(f"the engine failed at ply {ply}: {why}", ply) from error
+                    raise ReviewEngineError(
+                        f"the engine failed at ply {ply}: {why}", ply
+                    ) from error
                 self._restart()
             finally:
                 if watchdog is not None:
@@ -160,7 +165,7 @@ class Analyser:
         self._engine = self._start()
         self._game = object()
 
-    def _analyse(self, board: Board) -> List[Line]:
+    def _analyse(self, board: Board) -> list[Line]:
         limit = self.limit
         if isinstance(self._engine, Engine):
             infos: Any = self._engine.analyse(
@@ -171,7 +176,12 @@ class Analyser:
         if isinstance(infos, dict):
             infos = [infos]
         lines = [
-            Line(info["score"].white(), list(info.get("pv", [])), info.get("depth"), info.get("nodes"))
+            Line(
+                info["score"].white(),
+                list(info.get("pv", [])),
+                info.get("depth"),
+                info.get("nodes"),
+            )
             for info in infos
             if "score" in info
         ]

@@ -9,7 +9,8 @@ judgement counts, an annotated PGN game, tables, and a notebook display.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from collections.abc import Callable
+from typing import Any
 
 from .._core import STARTING_FEN, Board, Move
 from .._engine_protocol import Limit
@@ -19,12 +20,12 @@ from ._engines import Analyser, EngineSpec, Line
 from ._record import GameReview, MoveReview
 
 #: A game to review: a PGN game (its main line), or a board whose move stack is the game.
-GameLike = Union[Any, Board]
+GameLike = Any | Board
 #: ``progress(done, total)``: positions evaluated so far, of all.
 PositionProgress = Callable[[int, int], object]
 
 
-def _terminal_score(board: Board) -> Optional[Score]:
+def _terminal_score(board: Board) -> Score | None:
     """White's evaluation of a position where the game is over on the board: checkmate (the
     side to move is mated) or a draw by rule; ``None`` while the game goes on."""
     outcome = board.outcome()
@@ -35,7 +36,7 @@ def _terminal_score(board: Board) -> Optional[Score]:
     return MateGiven if outcome.winner else Mate(0)
 
 
-def _mainline(game: GameLike) -> Tuple[Board, List[Move], Dict[str, str], List[Optional[PovScore]]]:
+def _mainline(game: GameLike) -> tuple[Board, list[Move], dict[str, str], list[PovScore | None]]:
     """The start position, the main line's moves, the headers and the ``[%eval]`` after each
     move (``None`` where absent) of a PGN game or a board with its move stack."""
     if isinstance(game, Board):
@@ -46,7 +47,7 @@ def _mainline(game: GameLike) -> Tuple[Board, List[Move], Dict[str, str], List[O
     return game.board(), [n.move for n in nodes], dict(game.headers), [n.eval() for n in nodes]
 
 
-def _best(board: Board, lines: List[Line]) -> Tuple[Optional[Move], Optional[str]]:
+def _best(board: Board, lines: list[Line]) -> tuple[Move | None, str | None]:
     if not lines or not lines[0].pv:
         return None, None
     move = lines[0].pv[0]
@@ -56,17 +57,17 @@ def _best(board: Board, lines: List[Line]) -> Tuple[Optional[Move], Optional[str
 def review_game(
     game: GameLike,
     engine: EngineSpec = None,
-    limit: Optional[Limit] = None,
+    limit: Limit | None = None,
     *,
     from_comments: bool = False,
     multipv: int = 1,
     threads: int = 1,
     hash_mb: int = 64,
-    start_eval: Optional[d.Evaluation] = None,
-    timeout: Optional[float] = 10.0,
-    position_timeout: Optional[float] = None,
-    progress: Optional[PositionProgress] = None,
-    analyser: Optional[Analyser] = None,
+    start_eval: d.Evaluation | None = None,
+    timeout: float | None = 10.0,
+    position_timeout: float | None = None,
+    progress: PositionProgress | None = None,
+    analyser: Analyser | None = None,
 ) -> GameReview:
     """Reviews a game's main line as lichess does: every move's evaluation, Win%, accuracy and
     judgement, the engine's better move, and each side's accuracy and ACPL.
@@ -93,9 +94,17 @@ def review_game(
     start, moves, headers, comment_evals = _mainline(game)
     if from_comments and (engine is not None or analyser is not None):
         raise ValueError("from_comments=True reviews without an engine: pass no engine")
-    own: Optional[Analyser] = None
+    own: Analyser | None = None
     if not from_comments and analyser is None:
-        own = analyser = Analyser(engine, limit, multipv=multipv, threads=threads, hash_mb=hash_mb, timeout=timeout, position_timeout=position_timeout)
+        own = analyser = Analyser(
+            engine,
+            limit,
+            multipv=multipv,
+            threads=threads,
+            hash_mb=hash_mb,
+            timeout=timeout,
+            position_timeout=position_timeout,
+        )
     try:
         return _review(start, moves, headers, comment_evals, analyser, start_eval, game, progress)
     finally:
@@ -105,27 +114,27 @@ def review_game(
 
 def _review(
     start: Board,
-    moves: List[Move],
-    headers: Dict[str, str],
-    comment_evals: List[Optional[PovScore]],
-    analyser: Optional[Analyser],
-    start_eval: Optional[d.Evaluation],
+    moves: list[Move],
+    headers: dict[str, str],
+    comment_evals: list[PovScore | None],
+    analyser: Analyser | None,
+    start_eval: d.Evaluation | None,
     game: GameLike,
-    progress: Optional[PositionProgress],
+    progress: PositionProgress | None,
 ) -> GameReview:
     board = start.copy()
     if analyser is not None:
         analyser.new_game()
-    evals: List[Optional[Score]] = []
-    answers: List[List[Line]] = []
+    evals: list[Score | None] = []
+    answers: list[list[Line]] = []
     total = len(moves) + 1
     for ply in range(total):
         if ply > 0:
             board.push(moves[ply - 1])
         over = _terminal_score(board)
-        lines: List[Line] = []
+        lines: list[Line] = []
         if over is not None:
-            score: Optional[Score] = over
+            score: Score | None = over
         elif analyser is not None:
             lines = analyser.lines(board, ply)
             score = lines[0].score
@@ -148,14 +157,14 @@ def _review(
 
 def _assemble(
     start: Board,
-    moves: List[Move],
-    headers: Dict[str, str],
-    evals: List[Optional[Score]],
-    answers: List[List[Line]],
-    analyser: Optional[Analyser],
+    moves: list[Move],
+    headers: dict[str, str],
+    evals: list[Score | None],
+    answers: list[list[Line]],
+    analyser: Analyser | None,
 ) -> GameReview:
     board = start.copy()
-    rows: List[MoveReview] = []
+    rows: list[MoveReview] = []
     for index, move in enumerate(moves):
         mover = board.turn
         before, after = evals[index], evals[index + 1]
@@ -165,7 +174,11 @@ def _assemble(
         win_after = None if after is None else d.win_percent(after)
         accuracy = None
         if win_before is not None and win_after is not None:
-            accuracy = d.move_accuracy(win_before, win_after) if mover else d.move_accuracy(100 - win_before, 100 - win_after)
+            accuracy = (
+                d.move_accuracy(win_before, win_after)
+                if mover
+                else d.move_accuracy(100 - win_before, 100 - win_after)
+            )
         verdict = None
         # Lichess judges a move only where the engine's best move was another one.
         if before is not None and after is not None and (best_move is None or best_move != move):

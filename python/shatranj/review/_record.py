@@ -6,7 +6,7 @@ Records pickle, so reviews travel between processes and cluster workers."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 from .._core import STARTING_FEN, Board, Move
 from .._engine_protocol import Limit
@@ -21,7 +21,7 @@ HEADER_COLUMNS = {
 #: The rating tags, kept as integers (``None`` where absent or not a number).
 RATING_COLUMNS = {"WhiteElo": "white_elo", "BlackElo": "black_elo"}
 #: The judgements, mildest first.
-JUDGEMENTS: Tuple[d.Judgement, ...] = ("Inaccuracy", "Mistake", "Blunder")
+JUDGEMENTS: tuple[d.Judgement, ...] = ("Inaccuracy", "Mistake", "Blunder")
 #: The games table's count columns: ``white_inaccuracies`` … ``black_blunders``.
 PLURALS = {"Inaccuracy": "inaccuracies", "Mistake": "mistakes", "Blunder": "blunders"}
 
@@ -38,27 +38,27 @@ class MoveReview:
     move: Move
     san: str
     uci: str
-    eval_before: Optional[Score]
-    eval_after: Optional[Score]
-    win_before: Optional[float]
-    win_after: Optional[float]
-    accuracy: Optional[float]
-    judgement: Optional[d.Judgement]
-    mate_comment: Optional[str]
-    best_move: Optional[Move]
-    best_san: Optional[str]
-    pv: Tuple[Move, ...]
-    lines: Tuple[Tuple[Score, Tuple[Move, ...]], ...]
-    depth: Optional[int]
-    nodes: Optional[int]
+    eval_before: Score | None
+    eval_after: Score | None
+    win_before: float | None
+    win_after: float | None
+    accuracy: float | None
+    judgement: d.Judgement | None
+    mate_comment: str | None
+    best_move: Move | None
+    best_san: str | None
+    pv: tuple[Move, ...]
+    lines: tuple[tuple[Score, tuple[Move, ...]], ...]
+    depth: int | None
+    nodes: int | None
 
     @property
-    def nag(self) -> Optional[int]:
+    def nag(self) -> int | None:
         """The judgement's NAG: 6 (``?!``), 2 (``?``), 4 (``??``), or ``None``."""
         return None if self.judgement is None else d.NAGS[self.judgement]
 
     @property
-    def comment(self) -> Optional[str]:
+    def comment(self) -> str | None:
         """Lichess's comment on a judged move, e.g. ``"Mistake. Nf3 was best."``."""
         if self.judgement is None:
             return None
@@ -66,7 +66,7 @@ class MoveReview:
         return f"{text} {self.best_san} was best." if self.best_san else text
 
     @property
-    def advice(self) -> Optional[str]:
+    def advice(self) -> str | None:
         """The comment lichess's PGN export puts on a judged move: the evaluations before and
         after (White's view), then :attr:`comment`, e.g. ``"(0.32 → -1.50) Mistake. Nf3 was best."``."""
         if self.comment is None:
@@ -89,7 +89,7 @@ class MoveReview:
         return f"{self.move_number}{'.' if self.color else '...'} {self.san}"
 
 
-def score_columns(score: Optional[Score]) -> Tuple[Optional[int], Optional[int]]:
+def score_columns(score: Score | None) -> tuple[int | None, int | None]:
     """An evaluation as the tables' two columns: centipawns, or moves to mate (0 once checkmate
     is on the board); both ``None`` when unknown."""
     if score is None:
@@ -99,7 +99,7 @@ def score_columns(score: Optional[Score]) -> Tuple[Optional[int], Optional[int]]
     return score.score(), score.mate()
 
 
-def _advice_eval(score: Optional[Score]) -> Optional[str]:
+def _advice_eval(score: Score | None) -> str | None:
     """An evaluation as lichess's advice shows it: pawns with two decimals, or ``Mate in n``
     (nothing for a checkmate already on the board, or an unknown evaluation)."""
     if score is None:
@@ -121,39 +121,39 @@ class GameReview:
     positions were evaluated (``None`` for a review from ``[%eval]`` comments).
     """
 
-    headers: Dict[str, str]
+    headers: dict[str, str]
     start_fen: str
     chess960: bool
     first_mover: bool
-    start_eval: Optional[Score]
-    moves: List[MoveReview]
-    final_eval: Optional[Score]
-    final_lines: Tuple[Tuple[Score, Tuple[Move, ...]], ...]
-    engine: Optional[str]
-    limit: Optional[Limit]
+    start_eval: Score | None
+    moves: list[MoveReview]
+    final_eval: Score | None
+    final_lines: tuple[tuple[Score, tuple[Move, ...]], ...]
+    engine: str | None
+    limit: Limit | None
 
     @property
-    def evals(self) -> List[Optional[Score]]:
+    def evals(self) -> list[Score | None]:
         """White's evaluation after each ply."""
         return [m.eval_after for m in self.moves]
 
-    def _definition_args(self) -> Dict[str, Any]:
+    def _definition_args(self) -> dict[str, Any]:
         return {"first_mover": self.first_mover, "start": self.start_eval}
 
-    def accuracy(self, color: bool) -> Optional[float]:
+    def accuracy(self, color: bool) -> float | None:
         """The side's accuracy, 0 … 100, lichess's game accuracy; ``None`` without a scored move."""
         return d.game_accuracy(self.evals, **self._definition_args())[0 if color else 1]
 
-    def acpl(self, color: bool) -> Optional[int]:
+    def acpl(self, color: bool) -> int | None:
         """The side's average centipawn loss, rounded as lichess shows it."""
         return d.acpl(self.evals, **self._definition_args())[0 if color else 1]
 
-    def counts(self, color: bool) -> Dict[str, int]:
+    def counts(self, color: bool) -> dict[str, int]:
         """How many inaccuracies, mistakes and blunders the side made."""
         found = [m.judgement for m in self.moves if m.color == color]
         return {judgement: found.count(judgement) for judgement in JUDGEMENTS}
 
-    def judged(self, judgement: Optional[str] = None, color: Optional[bool] = None) -> List[MoveReview]:
+    def judged(self, judgement: str | None = None, color: bool | None = None) -> list[MoveReview]:
         """The judged moves, optionally of one judgement and one side, in game order."""
         return [
             m
@@ -163,24 +163,26 @@ class GameReview:
             and (color is None or m.color == color)
         ]
 
-    def worst(self, color: Optional[bool] = None) -> Optional[MoveReview]:
+    def worst(self, color: bool | None = None) -> MoveReview | None:
         """The move that gave away the most Win% (of one side, if given); ``None`` if none did."""
-        candidates = [m for m in self.moves if (color is None or m.color == color) and m.win_drop > 0]
+        candidates = [
+            m for m in self.moves if (color is None or m.color == color) and m.win_drop > 0
+        ]
         return max(candidates, key=lambda m: m.win_drop, default=None)
 
-    def board(self, ply: Optional[int] = None) -> Board:
+    def board(self, ply: int | None = None) -> Board:
         """The position after ``ply`` plies (0: the start; default: the end), with its moves."""
         board = Board(self.start_fen, chess960=self.chess960)
         for m in self.moves[: len(self.moves) if ply is None else ply]:
             board.push(m.move)
         return board
 
-    def summary(self) -> Dict[str, Any]:
+    def summary(self) -> dict[str, Any]:
         """One row of facts about the game: its tags, plies, the start's evaluation, per side
         the accuracy, ACPL and judgement counts, the engine, and the start FEN where the game
         does not begin from the standard start (the games table of a database review, in the
         order of :data:`~shatranj.review.GAME_COLUMNS`)."""
-        row: Dict[str, Any] = {}
+        row: dict[str, Any] = {}
         for tag, column in HEADER_COLUMNS.items():
             row[column] = self.headers.get(tag)
         for tag, column in RATING_COLUMNS.items():
@@ -208,7 +210,7 @@ class GameReview:
 
         return annotate(self, game)
 
-    def rows(self) -> Dict[str, List[Any]]:
+    def rows(self) -> dict[str, list[Any]]:
         """One column per field of :func:`shatranj.review.MOVE_COLUMNS`, one row per ply."""
         from ._tables import move_rows
 
@@ -226,7 +228,7 @@ class GameReview:
 
         return to_polars(self.to_arrow())
 
-    def graph_svg(self, ply: Optional[int] = None, *, width: int = 600, height: int = 160) -> str:
+    def graph_svg(self, ply: int | None = None, *, width: int = 600, height: int = 160) -> str:
         """The evaluation graph (White's Win% per ply, judged moves marked) as SVG text."""
         from ._display import graph_svg
 
@@ -252,6 +254,7 @@ class GameReview:
 
     def __repr__(self) -> str:
         white, black = self.headers.get("White", "?"), self.headers.get("Black", "?")
-        accuracy = "/".join("-" if a is None else f"{a:.1f}" for a in (self.accuracy(True), self.accuracy(False)))
+        accuracy = "/".join(
+            "-" if a is None else f"{a:.1f}" for a in (self.accuracy(True), self.accuracy(False))
+        )
         return f"<GameReview {white} vs {black}: {len(self.moves)} plies, accuracy {accuracy}>"
-

@@ -4,7 +4,8 @@ written in parts concatenate."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ._record import HEADER_COLUMNS, JUDGEMENTS, PLURALS, RATING_COLUMNS, GameReview, score_columns
 
@@ -14,7 +15,7 @@ from ._record import HEADER_COLUMNS, JUDGEMENTS, PLURALS, RATING_COLUMNS, GameRe
 #: ``nodes`` are the search's of the position before the move. The command line's tables
 #: (``shatranj review --table``) have the same columns, except that their ``game`` counts the
 #: games of the file from 1 where this one counts the games read from 0.
-MOVE_COLUMNS: Tuple[Tuple[str, str], ...] = (
+MOVE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("game", "int64"), ("ply", "int32"), ("move_number", "int32"), ("color", "string"),
     ("san", "string"), ("uci", "string"),
     ("eval_before_cp", "int32"), ("eval_before_mate", "int32"),
@@ -28,7 +29,7 @@ MOVE_COLUMNS: Tuple[Tuple[str, str], ...] = (
 #: The games table: the game's index in the source, its tags, the start's evaluation, each
 #: side's figures, the engine, the start FEN (``None`` for the standard start) and, for a game
 #: that could not be reviewed, the error.
-GAME_COLUMNS: Tuple[Tuple[str, str], ...] = (
+GAME_COLUMNS: tuple[tuple[str, str], ...] = (
     ("game", "int64"), ("event", "string"), ("site", "string"), ("date", "string"),
     ("round", "string"), ("white", "string"), ("black", "string"), ("result", "string"),
     ("white_elo", "int32"), ("black_elo", "int32"), ("eco", "string"), ("time_control", "string"),
@@ -36,13 +37,15 @@ GAME_COLUMNS: Tuple[Tuple[str, str], ...] = (
     ("white_accuracy", "float64"), ("black_accuracy", "float64"),
     ("white_acpl", "int32"), ("black_acpl", "int32"),
 )  # fmt: skip
-GAME_COLUMNS += tuple((f"{side}_{PLURALS[j]}", "int32") for side in ("white", "black") for j in JUDGEMENTS)
+GAME_COLUMNS += tuple(
+    (f"{side}_{PLURALS[j]}", "int32") for side in ("white", "black") for j in JUDGEMENTS
+)
 GAME_COLUMNS += (("engine", "string"), ("fen", "string"), ("error", "string"))
 
 
-def move_rows(review: GameReview, game: int = 0) -> Dict[str, List[Any]]:
+def move_rows(review: GameReview, game: int = 0) -> dict[str, list[Any]]:
     """The moves table's columns for one review, its rows numbered as game ``game``."""
-    columns: Dict[str, List[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
+    columns: dict[str, list[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
     for m in review.moves:
         values = (
             game, m.ply, m.move_number, "white" if m.color else "black", m.san, m.uci,
@@ -56,10 +59,15 @@ def move_rows(review: GameReview, game: int = 0) -> Dict[str, List[Any]]:
     return columns
 
 
-def game_row(review: Optional[GameReview], game: int, error: Optional[str] = None, headers: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
+def game_row(
+    review: GameReview | None,
+    game: int,
+    error: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """The games table's row for one game: its summary, or for a game that failed, its tags and
     the error."""
-    row: Dict[str, Any] = dict.fromkeys(name for name, _ in GAME_COLUMNS)
+    row: dict[str, Any] = dict.fromkeys(name for name, _ in GAME_COLUMNS)
     if review is not None:
         row.update(review.summary())
     elif headers:
@@ -80,12 +88,12 @@ def _pyarrow() -> Any:
     return pyarrow
 
 
-def schema(columns: Sequence[Tuple[str, str]]) -> Any:
+def schema(columns: Sequence[tuple[str, str]]) -> Any:
     pa = _pyarrow()
     return pa.schema([(name, getattr(pa, kind)()) for name, kind in columns])
 
 
-def table(columns: Sequence[Tuple[str, str]], data: Dict[str, List[Any]]) -> Any:
+def table(columns: Sequence[tuple[str, str]], data: dict[str, list[Any]]) -> Any:
     """A pyarrow Table of ``data`` (a list per column) with the schema of ``columns``."""
     pa = _pyarrow()
     return pa.Table.from_pydict({name: data[name] for name, _ in columns}, schema=schema(columns))
@@ -93,16 +101,16 @@ def table(columns: Sequence[Tuple[str, str]], data: Dict[str, List[Any]]) -> Any
 
 def moves_table(reviews: Iterable[GameReview], first_game: int = 0) -> Any:
     """The moves of ``reviews`` as one pyarrow Table, games numbered from ``first_game``."""
-    data: Dict[str, List[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
+    data: dict[str, list[Any]] = {name: [] for name, _ in MOVE_COLUMNS}
     for index, review in enumerate(reviews, first_game):
         for name, values in move_rows(review, index).items():
             data[name].extend(values)
     return table(MOVE_COLUMNS, data)
 
 
-def games_table(rows: Iterable[Dict[str, Any]]) -> Any:
+def games_table(rows: Iterable[dict[str, Any]]) -> Any:
     """Rows of :func:`game_row` as one pyarrow Table."""
-    data: Dict[str, List[Any]] = {name: [] for name, _ in GAME_COLUMNS}
+    data: dict[str, list[Any]] = {name: [] for name, _ in GAME_COLUMNS}
     for row in rows:
         for name, _ in GAME_COLUMNS:
             data[name].append(row[name])

@@ -35,7 +35,9 @@ def test_square_helpers_equal_python_chess() -> None:
         assert shatranj.square_mirror(sq) == chess.square_mirror(sq)
         for other in (0, 27, 63):
             assert shatranj.square_distance(sq, other) == chess.square_distance(sq, other)
-            assert shatranj.square_manhattan_distance(sq, other) == chess.square_manhattan_distance(sq, other)
+            assert shatranj.square_manhattan_distance(sq, other) == chess.square_manhattan_distance(
+                sq, other
+            )
     for t in chess.PIECE_TYPES:
         assert shatranj.piece_symbol(t) == chess.piece_symbol(t)
         assert shatranj.piece_name(t) == chess.piece_name(t)
@@ -50,13 +52,21 @@ def test_moves_compare_by_value_and_built_moves_equal_listed_ones() -> None:
     assert {castle, listed} == {castle}
     assert castle != shatranj.Move(shatranj.E1, shatranj.G1, shatranj.QUEEN)
     assert castle != "e1g1" and castle != chess.Move(chess.E1, chess.G1)
-    assert (castle.from_square, castle.to_square, castle.promotion, castle.drop) == (4, 6, None, None)
+    assert (castle.from_square, castle.to_square, castle.promotion, castle.drop) == (
+        4,
+        6,
+        None,
+        None,
+    )
     promo = shatranj.Move.from_uci("a7a8n")
     assert promo.promotion == shatranj.KNIGHT and promo.uci() == "a7a8n"
     assert not shatranj.Move.null() and shatranj.Move.null().uci() == "0000"
     assert shatranj.Move.from_uci("0000") == shatranj.Move.null()
     assert bool(castle)
-    assert shatranj.Move.from_uci("e2e4").xboard() == "e2e4" and shatranj.Move.null().xboard() == "@@@@"
+    assert (
+        shatranj.Move.from_uci("e2e4").xboard() == "e2e4"
+        and shatranj.Move.null().xboard() == "@@@@"
+    )
     # Listed moves are interned: iteration hands out the same objects every time.
     first = list(board.legal_moves)
     assert all(a is b for a, b in zip(first, list(board.legal_moves)))
@@ -97,13 +107,19 @@ def test_square_sets_like_python_chess() -> None:
     assert int(ours_set - [8, 9]) == int(ref_set - [8, 9])
     assert int(~ours_set) == int(~ref_set)
     assert 12 in ours_set and 28 not in ours_set
-    assert ours_set == int(ref_set) and str(ours_set) == str(ref_set) and repr(ours_set) == repr(ref_set)
+    assert (
+        ours_set == int(ref_set)
+        and str(ours_set) == str(ref_set)
+        and repr(ours_set) == repr(ref_set)
+    )
     assert ours_set.tolist() == ref_set.tolist()
     s = shatranj.SquareSet()
     s.add(5)
     s.discard(6)
     assert s.pop() == 5 and not s
-    assert board.pieces_mask(shatranj.KING, shatranj.BLACK) == ref.pieces_mask(chess.KING, chess.BLACK)
+    assert board.pieces_mask(shatranj.KING, shatranj.BLACK) == ref.pieces_mask(
+        chess.KING, chess.BLACK
+    )
 
 
 def test_termination_and_outcome_like_python_chess() -> None:
@@ -138,13 +154,22 @@ def test_views_and_find_move() -> None:
     knight_move = shatranj.Move.from_uci("e4d2")
     assert knight_move in pinned.pseudo_legal_moves and knight_move not in pinned.legal_moves
     assert pinned.is_pseudo_legal(knight_move) and not pinned.is_legal(knight_move)
-    assert len(pinned.pseudo_legal_moves) == pinned.pseudo_legal_moves.count() == len(pinned.legal_moves) + 8
+    assert (
+        len(pinned.pseudo_legal_moves)
+        == pinned.pseudo_legal_moves.count()
+        == len(pinned.legal_moves) + 8
+    )
 
 
 def test_polyglot_keys_equal_python_chess() -> None:
-    for fen in [chess.STARTING_FEN, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-                "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2"]:
-        assert shatranj.polyglot.zobrist_hash(shatranj.Board(fen)) == chess.polyglot.zobrist_hash(chess.Board(fen))
+    for fen in [
+        chess.STARTING_FEN,
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2",
+    ]:
+        assert shatranj.polyglot.zobrist_hash(shatranj.Board(fen)) == chess.polyglot.zobrist_hash(
+            chess.Board(fen)
+        )
     with pytest.raises(TypeError):
         shatranj.polyglot.zobrist_hash(chess.Board())  # type: ignore[arg-type]
 
@@ -192,7 +217,10 @@ def test_is_legal_agrees_with_python_chess_on_every_move_shape() -> None:
                 for promo in promotions:
                     legal = ref.is_legal(chess.Move(frm, to, promo))
                     move = shatranj.Move(frm, to, promo)
-                    assert ours.is_legal(move) == legal, (ref.fen(), chess.Move(frm, to, promo).uci())
+                    assert ours.is_legal(move) == legal, (
+                        ref.fen(),
+                        chess.Move(frm, to, promo).uci(),
+                    )
                     assert (move in ours.legal_moves) == legal
                     checked += 1
         for ref_move in ref.legal_moves:

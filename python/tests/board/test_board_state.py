@@ -133,8 +133,12 @@ def test_text_renderings_match_python_chess() -> None:
     ours, ref = shatranj.Board(fen), chess.Board(fen)
     assert str(ours) == str(ref)
     assert repr(ours) == repr(ref)
-    for kwargs in [{}, {"borders": True}, {"invert_color": True, "orientation": False},
-                   {"borders": True, "orientation": False, "empty_square": "."}]:
+    for kwargs in [
+        {},
+        {"borders": True},
+        {"invert_color": True, "orientation": False},
+        {"borders": True, "orientation": False, "empty_square": "."},
+    ]:
         assert ours.unicode(**kwargs) == ref.unicode(**kwargs), kwargs  # type: ignore[arg-type]
     move = ours.parse_san("O-O")
     assert repr(move) == repr(ref.parse_san("O-O")) and str(move) == "e1g1"
@@ -143,6 +147,8 @@ def test_text_renderings_match_python_chess() -> None:
     assert repr(piece) == repr(ref.piece_at(chess.E1)) and str(piece) == "K"
     assert piece.unicode_symbol() == "♔" and piece.unicode_symbol(invert_color=True) == "♚"
     assert repr(ours.checkers()) == repr(ref.checkers())
-    assert str(ours.attackers(shatranj.WHITE, shatranj.E5)) == str(ref.attackers(chess.WHITE, chess.E5))
+    assert str(ours.attackers(shatranj.WHITE, shatranj.E5)) == str(
+        ref.attackers(chess.WHITE, chess.E5)
+    )
     generator = repr(ours.legal_moves)
     assert generator.startswith("<LegalMoveGenerator at 0x") and "O-O-O" in generator

@@ -24,7 +24,9 @@ def _same(board: shatranj.Board, ref: chess.Board) -> None:
     assert board.shredder_fen() == ref.shredder_fen()
     assert board.castling_rights == ref.castling_rights
     assert [m.uci() for m in board.legal_moves] == [m.uci() for m in ref.legal_moves]
-    assert sorted(m.uci() for m in board.pseudo_legal_moves) == sorted(m.uci() for m in ref.pseudo_legal_moves)
+    assert sorted(m.uci() for m in board.pseudo_legal_moves) == sorted(
+        m.uci() for m in ref.pseudo_legal_moves
+    )
     assert board.zobrist_hash() == chess.polyglot.zobrist_hash(ref)
     assert board.is_check() == ref.is_check()
     ours, theirs = board.outcome(), ref.outcome()
@@ -32,8 +34,12 @@ def _same(board: shatranj.Board, ref: chess.Board) -> None:
     if ours is not None and theirs is not None:
         assert ours.result() == theirs.result()
     assert int(board.status()) == int(ref.status())
-    assert board.has_kingside_castling_rights(chess.WHITE) == ref.has_kingside_castling_rights(chess.WHITE)
-    assert board.has_queenside_castling_rights(chess.BLACK) == ref.has_queenside_castling_rights(chess.BLACK)
+    assert board.has_kingside_castling_rights(chess.WHITE) == ref.has_kingside_castling_rights(
+        chess.WHITE
+    )
+    assert board.has_queenside_castling_rights(chess.BLACK) == ref.has_queenside_castling_rights(
+        chess.BLACK
+    )
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -92,7 +98,9 @@ def test_castling_spellings_on_a_chess960_board() -> None:
     board = shatranj.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", chess960=True)
     ref = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", chess960=True)
     _same(board, ref)
-    assert "e1h1" in [m.uci() for m in board.legal_moves] and "e1g1" not in [m.uci() for m in board.legal_moves]
+    assert "e1h1" in [m.uci() for m in board.legal_moves] and "e1g1" not in [
+        m.uci() for m in board.legal_moves
+    ]
     board.push(shatranj.Move.from_uci("e1g1"))
     ref.push(chess.Move.from_uci("e1g1"))
     assert board.peek().uci() == ref.peek().uci() == "e1h1"
@@ -127,7 +135,9 @@ def test_derived_boards_and_notation_match_python_chess() -> None:
             board.push(shatranj.Move.from_uci(move.uci()))
         assert board.mirror().fen() == ref.mirror().fen() and board.mirror().chess960
         assert board.copy(stack=2).fen() == ref.copy(stack=2).fen()
-        assert [m.uci() for m in board.copy(stack=2).move_stack] == [m.uci() for m in ref.copy(stack=2).move_stack]
+        assert [m.uci() for m in board.copy(stack=2).move_stack] == [
+            m.uci() for m in ref.copy(stack=2).move_stack
+        ]
         assert board.epd(shredder=True) == ref.epd(shredder=True)
         assert board.clean_castling_rights() == ref.clean_castling_rights()
         assert board.has_chess960_castling_rights() == ref.has_chess960_castling_rights()
@@ -142,4 +152,7 @@ def test_derived_boards_and_notation_match_python_chess() -> None:
             assert board.is_kingside_castling(ours) == ref.is_kingside_castling(m)
             assert board.is_zeroing(ours) == ref.is_zeroing(m)
             if not ref.is_castling(m):
-                assert board.find_move(m.from_square, m.to_square).uci() == ref.find_move(m.from_square, m.to_square).uci()
+                assert (
+                    board.find_move(m.from_square, m.to_square).uci()
+                    == ref.find_move(m.from_square, m.to_square).uci()
+                )

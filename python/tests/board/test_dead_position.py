@@ -35,7 +35,10 @@ def test_r4_6_winnability_kinds() -> None:
     assert isinstance(w, shatranj.Winnability)
     assert (w.kind, w.proof, w.line) == ("unwinnable", "no_check", None)
     assert w.can_checkmate is False
-    assert shatranj.Board("8/8/4k3/8/8/3KB3/8/8 w - - 0 1").winnability(shatranj.WHITE).proof == "material"
+    assert (
+        shatranj.Board("8/8/4k3/8/8/3KB3/8/8 w - - 0 1").winnability(shatranj.WHITE).proof
+        == "material"
+    )
     forced = shatranj.Board("k7/1Q6/8/3K4/8/8/8/8 b - - 0 1").winnability(shatranj.WHITE)
     assert (forced.kind, forced.proof) == ("unwinnable", "search_quick")
     # A helpmate found, with the line: it replays to the side's mate.

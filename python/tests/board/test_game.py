@@ -11,7 +11,7 @@ import pickle
 import subprocess
 import sys
 import time
-from typing import Literal, Optional, Tuple, Union
+from typing import Literal
 
 import chess
 import chess.pgn
@@ -63,11 +63,11 @@ def play(game: shatranj.Game, script: str) -> None:
             game.push_san(action, seconds=seconds)
 
 
-Ending = Optional[Tuple[Termination, Optional[bool]]]
+Ending = tuple[Termination, bool | None] | None
 Rules = Literal["fide", "automatic"]
 
 # (rule ids and what the case shows, FEN, rules, time control, script, ending)
-GAMES: list[tuple[str, str, Rules, Union[str, Tuple[float, float], None], str, Ending]] = [
+GAMES: list[tuple[str, str, Rules, str | tuple[float, float] | None, str, Ending]] = [
     ("R4.1 checkmate", START, "fide", None, "f3 e5 g4 Qh4#", (T.CHECKMATE, False)),
     ("R4.5 stalemate", "k7/8/8/1Q6/8/8/8/7K w - - 0 1", "automatic", None, "Qb6", (T.STALEMATE, None)),
     ("R4.6 material", "4k3/8/8/8/8/8/3r4/3BK3 w - - 0 1", "fide", None, "Kxd2", (T.INSUFFICIENT_MATERIAL, None)),
@@ -106,12 +106,14 @@ def replay_pgn(text: str) -> chess.pgn.Game:
     return game
 
 
-@pytest.mark.parametrize("about, fen, rules, time_control, script, ending", GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize(
+    "about, fen, rules, time_control, script, ending", GAMES, ids=[g[0] for g in GAMES]
+)
 def test_r4_r5_games_end_as_the_rules_say(
     about: str,
     fen: str,
     rules: Rules,
-    time_control: Union[str, Tuple[float, float], None],
+    time_control: str | tuple[float, float] | None,
     script: str,
     ending: Ending,
 ) -> None:
@@ -145,7 +147,9 @@ def test_r4_r5_games_end_as_the_rules_say(
     assert headers["Termination"] == (
         "unterminated"
         if outcome is None
-        else {T.TIME_FORFEIT: "time forfeit", T.ILLEGAL_MOVES: "rules infraction"}.get(outcome.termination, "normal")
+        else {T.TIME_FORFEIT: "time forfeit", T.ILLEGAL_MOVES: "rules infraction"}.get(
+            outcome.termination, "normal"
+        )
     )
     if fen == START:
         assert "FEN" not in headers
@@ -169,7 +173,10 @@ def same_game(a: shatranj.Game, b: shatranj.Game) -> bool:
         and a.board.fen() == b.board.fen()
         and (a.rules, a.time_control, a.draw_offer, a.illegal_move_limit)
         == (b.rules, b.time_control, b.draw_offer, b.illegal_move_limit)
-        and all(a.remaining(c) == b.remaining(c) and a.illegal_moves(c) == b.illegal_moves(c) for c in colors)
+        and all(
+            a.remaining(c) == b.remaining(c) and a.illegal_moves(c) == b.illegal_moves(c)
+            for c in colors
+        )
     )
 
 
@@ -193,8 +200,12 @@ def test_a_pickled_game_plays_on() -> None:
             twin.push_san("Kg8", seconds=0)
         assert twin.is_over() and not game.is_over()
     corrupt = shatranj.Game()
-    State = Tuple[Optional[Tuple[int, int]], list[Tuple[str, Optional[str], int]]]
-    states: list[State] = [(None, [("jump", None, 0)]), (None, [("resign", "w", 0), ("resign", "b", 0)]), ((0, 0), [])]
+    State = tuple[tuple[int, int] | None, list[tuple[str, str | None, int]]]
+    states: list[State] = [
+        (None, [("jump", None, 0)]),
+        (None, [("resign", "w", 0), ("resign", "b", 0)]),
+        ((0, 0), []),
+    ]
     for state in states:
         with pytest.raises(ValueError, match="corrupt"):
             corrupt.__setstate__(state)
@@ -404,10 +415,13 @@ def test_garbage_into_game_raises_value_errors_only() -> None:
     seen as one: only ValueErrors (IllegalMoveError, InvalidMoveError, GameOverError …)."""
     print(f"seed {GARBAGE_SEED}")
     child = subprocess.run(
-        [sys.executable, "-c", GARBAGE_CHILD, str(GARBAGE_SEED), "1500"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", GARBAGE_CHILD, str(GARBAGE_SEED), "1500"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert child.returncode == 0, child.stderr[-3000:]
     counts = ast.literal_eval(child.stdout.strip().splitlines()[-1])
-    for name, (accepted, rejected) in counts.items():
+    for name, (_accepted, rejected) in counts.items():
         assert rejected > 0, f"{name} accepted all garbage"
     assert counts["time_control"][0] > 0, "some random time controls are valid"

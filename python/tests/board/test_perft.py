@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
-import textwrap
 import time
-from pathlib import Path
-from typing import Iterator, List, Tuple
+from collections.abc import Iterator
 
 import pytest
 
 import shatranj
-
 from support.interrupt import assert_ctrl_c_interrupts
 from support.repo import ROOT
 
@@ -32,14 +27,14 @@ KNOWN = [
 
 
 @pytest.mark.parametrize("fen,counts", KNOWN)
-def test_known_counts(fen: str, counts: List[int]) -> None:
+def test_known_counts(fen: str, counts: list[int]) -> None:
     board = shatranj.Board(fen)
     for depth, nodes in enumerate(counts):
         assert shatranj.perft(board, depth) == nodes, (fen, depth)
     assert board.fen() == shatranj.Board(fen).fen(), "perft leaves the board alone"
 
 
-def perftsuite() -> Iterator[Tuple[str, int, int]]:
+def perftsuite() -> Iterator[tuple[str, int, int]]:
     for line in (DATA / "perftsuite.epd").read_text().splitlines():
         if not line.strip():
             continue
@@ -49,7 +44,7 @@ def perftsuite() -> Iterator[Tuple[str, int, int]]:
             yield fen, int(depth), int(nodes)
 
 
-def random_perft() -> Iterator[Tuple[str, str, int, int]]:
+def random_perft() -> Iterator[tuple[str, str, int, int]]:
     ident = fen = ""
     for line in (DATA / "random.perft").read_text().splitlines():
         words = line.split(maxsplit=1)
@@ -92,7 +87,7 @@ def test_threads_and_hash_give_the_same_count(threads: int, hash_mb: int) -> Non
 
 
 def test_progress_callback_is_called_and_its_errors_propagate() -> None:
-    calls: List[Tuple[int, int, int]] = []
+    calls: list[tuple[int, int, int]] = []
     board = shatranj.Board(KIWIPETE)
     assert shatranj.perft(board, 5, progress=lambda *a: calls.append(a)) == 193690690
     assert calls, "a run of ~0.3 s reports progress every 20 ms"
@@ -134,8 +129,10 @@ def test_perft_releases_the_gil() -> None:
     """Another Python thread keeps running while perft counts."""
     import threading
 
-    result: List[int] = []
-    worker = threading.Thread(target=lambda: result.append(shatranj.perft(shatranj.Board(KIWIPETE), 5)))
+    result: list[int] = []
+    worker = threading.Thread(
+        target=lambda: result.append(shatranj.perft(shatranj.Board(KIWIPETE), 5))
+    )
     ticks = 0
     worker.start()
     while worker.is_alive():
@@ -156,7 +153,7 @@ def gpu_or_skip() -> None:
 
 
 @pytest.mark.parametrize("fen,counts", KNOWN)
-def test_gpu_device_gives_the_known_counts(fen: str, counts: List[int]) -> None:
+def test_gpu_device_gives_the_known_counts(fen: str, counts: list[int]) -> None:
     gpu_or_skip()
     board = shatranj.Board(fen)
     for depth, nodes in enumerate(counts[:5]):
@@ -166,7 +163,7 @@ def test_gpu_device_gives_the_known_counts(fen: str, counts: List[int]) -> None:
 
 def test_gpu_device_takes_a_progress_callback_and_rejects_bad_arguments() -> None:
     gpu_or_skip()
-    seen: List[Tuple[int, int, int]] = []
+    seen: list[tuple[int, int, int]] = []
     board = shatranj.Board()
     assert shatranj.perft(board, 5, device="gpu", progress=lambda *a: seen.append(a)) == 4865609
     with pytest.raises(ValueError, match="device"):

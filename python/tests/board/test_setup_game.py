@@ -44,9 +44,13 @@ def _same_position(board: shatranj.Board, ref: chess.Board) -> None:
     assert board.board_fen() == ref.board_fen()
     assert repr(board) == repr(ref)
     assert str(board) == str(ref)
-    assert board.unicode(invert_color=True, empty_square=".") == ref.unicode(invert_color=True, empty_square=".")
+    assert board.unicode(invert_color=True, empty_square=".") == ref.unicode(
+        invert_color=True, empty_square="."
+    )
     assert [m.uci() for m in board.legal_moves] == [m.uci() for m in ref.legal_moves]
-    assert sorted(m.uci() for m in board.pseudo_legal_moves) == sorted(m.uci() for m in ref.pseudo_legal_moves)
+    assert sorted(m.uci() for m in board.pseudo_legal_moves) == sorted(
+        m.uci() for m in ref.pseudo_legal_moves
+    )
     assert board.legal_moves.count() == ref.legal_moves.count()
     assert int(board.status()) == int(ref.status())
     assert board.is_valid() == ref.is_valid()
@@ -64,7 +68,10 @@ def _same_position(board: shatranj.Board, ref: chess.Board) -> None:
     outcome, ref_outcome = board.outcome(), ref.outcome()
     assert (outcome is None) == (ref_outcome is None)
     if outcome is not None and ref_outcome is not None:
-        assert (outcome.termination.name, outcome.winner) == (ref_outcome.termination.name, ref_outcome.winner)
+        assert (outcome.termination.name, outcome.winner) == (
+            ref_outcome.termination.name,
+            ref_outcome.winner,
+        )
     assert board.clean_castling_rights() == ref.clean_castling_rights()
     assert board.has_chess960_castling_rights() == ref.has_chess960_castling_rights()
     assert board.ply() == ref.ply()
@@ -73,7 +80,9 @@ def _same_position(board: shatranj.Board, ref: chess.Board) -> None:
         assert board.has_insufficient_material(color) == ref.has_insufficient_material(color)
         assert board.has_castling_rights(color) == ref.has_castling_rights(color)
         assert board.has_kingside_castling_rights(color) == ref.has_kingside_castling_rights(color)
-        assert board.has_queenside_castling_rights(color) == ref.has_queenside_castling_rights(color)
+        assert board.has_queenside_castling_rights(color) == ref.has_queenside_castling_rights(
+            color
+        )
     for square in range(0, 64, 5):
         assert _symbol(board.piece_at(square)) == _symbol(ref.piece_at(square))
         assert int(board.attackers(chess.WHITE, square)) == int(ref.attackers(chess.WHITE, square))
@@ -119,7 +128,9 @@ def test_setup_mode_games_match_python_chess(seed: int) -> None:
         assert board.root().fen() == ref.root().fen()
         for keep in (0, 1, True, False):
             other, ref_other = board.copy(stack=keep), ref.copy(stack=keep)
-            assert other.fen() == ref_other.fen() and len(other.move_stack) == len(ref_other.move_stack)
+            assert other.fen() == ref_other.fen() and len(other.move_stack) == len(
+                ref_other.move_stack
+            )
             assert other.root().fen() == ref_other.root().fen()
         assert copy.deepcopy(board).move_stack == board.move_stack
         assert board.mirror().fen() == ref.mirror().fen()
@@ -163,7 +174,14 @@ def test_setup_mode_finds_a_move_by_its_kept_list_as_without_it(fen: str) -> Non
     assert {m.uci() for m in listed.legal_moves} == legal
     for origin in chess.SquareSet(ref.occupied_co[ref.turn]):
         for target in chess.SQUARES:
-            for promotion in (None, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING):
+            for promotion in (
+                None,
+                chess.KNIGHT,
+                chess.BISHOP,
+                chess.ROOK,
+                chess.QUEEN,
+                chess.KING,
+            ):
                 m = shatranj.Move(origin, target, promotion)
                 assert listed.is_legal(m) == fresh.is_legal(m), m.uci()
                 if m.uci() in legal:
@@ -202,7 +220,12 @@ EDITS = [
     lambda b: b.set_piece_at(chess.A8, chess.Piece(chess.PAWN, chess.BLACK)),
     lambda b: b.set_piece_at(chess.D5, chess.Piece(chess.KNIGHT, chess.BLACK), promoted=True),
     lambda b: b.remove_piece_at(chess.E8),
-    lambda b: b.set_piece_map({chess.E1: chess.Piece(chess.KING, chess.WHITE), chess.E8: chess.Piece(chess.KING, chess.BLACK)}),
+    lambda b: b.set_piece_map(
+        {
+            chess.E1: chess.Piece(chess.KING, chess.WHITE),
+            chess.E8: chess.Piece(chess.KING, chess.BLACK),
+        }
+    ),
     lambda b: b.set_piece_map({}),
     lambda b: b.set_board_fen("4k3/8/8/8/8/8/8/R3K2R"),
     lambda b: b.set_board_fen("4k3/8/8/8/8/8/8/R3K2Q~"),

@@ -74,7 +74,10 @@ def test_random_placements_match_python_chess(seed: int) -> None:
 def test_edits_move_between_setup_mode_and_the_native_board() -> None:
     board = shatranj.Board()
     board.remove_piece_at(shatranj.E1)
-    assert board._setup is not None and board.status() == shatranj.STATUS_NO_WHITE_KING | shatranj.STATUS_BAD_CASTLING_RIGHTS
+    assert (
+        board._setup is not None
+        and board.status() == shatranj.STATUS_NO_WHITE_KING | shatranj.STATUS_BAD_CASTLING_RIGHTS
+    )
     with pytest.raises(ValueError):
         board.zobrist_hash()  # the native-only methods say why they are not there
     board.set_piece_at(shatranj.E1, shatranj.Piece(shatranj.KING, shatranj.WHITE))
@@ -87,7 +90,11 @@ def test_edits_move_between_setup_mode_and_the_native_board() -> None:
     assert board.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Qk - 0 1"
     board.chess960 = True
     # A legal Chess960 board plays on the native board too (issue 38 step 5).
-    assert board._setup is None and board.chess960 and board.shredder_fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Ah - 0 1"
+    assert (
+        board._setup is None
+        and board.chess960
+        and board.shredder_fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b Ah - 0 1"
+    )
     ref = chess.Board(board.fen(), chess960=True)
     assert board.zobrist_hash() == chess.polyglot.zobrist_hash(ref)
 

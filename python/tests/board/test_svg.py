@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 
 import chess
 import pytest
+
 import shatranj
 from shatranj import svg
 

@@ -7,7 +7,7 @@ standard and Chess960 (setup mode) alike."""
 from __future__ import annotations
 
 import random
-from typing import Callable, List
+from collections.abc import Callable
 
 import chess
 import pytest
@@ -39,7 +39,7 @@ GENERATORS = [
 ]
 
 
-def masks(rng: random.Random, ref: chess.Board) -> List[int]:
+def masks(rng: random.Random, ref: chess.Board) -> list[int]:
     """Masks that select something: every square, one square, a random set, the rooks."""
     return [
         chess.BB_ALL,
@@ -50,7 +50,7 @@ def masks(rng: random.Random, ref: chess.Board) -> List[int]:
     ]
 
 
-def ucis(moves: object) -> List[str]:
+def ucis(moves: object) -> list[str]:
     return sorted(m.uci() for m in moves)  # type: ignore[attr-defined]
 
 
@@ -62,7 +62,12 @@ def compare(rng: random.Random, ref: chess.Board, ours: shatranj.Board) -> None:
         assert ucis(mine()) == ucis(theirs()), (name, where)
         for from_mask in masks(rng, ref):
             to_mask = rng.choice(masks(rng, ref))
-            assert ucis(mine(from_mask, to_mask)) == ucis(theirs(from_mask, to_mask)), (name, hex(from_mask), hex(to_mask), where)
+            assert ucis(mine(from_mask, to_mask)) == ucis(theirs(from_mask, to_mask)), (
+                name,
+                hex(from_mask),
+                hex(to_mask),
+                where,
+            )
     # A SquareSet is a mask too (python-chess reads int(mask)).
     some = shatranj.SquareSet(ref.occupied_co[ref.turn])
     assert ucis(ours.generate_legal_moves(some)) == ucis(ref.generate_legal_moves(int(some))), where  # type: ignore[arg-type]
@@ -81,9 +86,18 @@ def compare(rng: random.Random, ref: chess.Board, ours: shatranj.Board) -> None:
     assert ours.shredder_fen() == ref.shredder_fen(), where
     assert ours.shredder_fen(en_passant="fen") == ref.shredder_fen(en_passant="fen"), where
     # The same squares, pieces and order (highest square first), with and without a mask.
-    for mask in (chess.BB_ALL, int(ref.rooks), int(ref.kings) | int(ref.pawns), ref.occupied_co[chess.WHITE], 0):
+    for mask in (
+        chess.BB_ALL,
+        int(ref.rooks),
+        int(ref.kings) | int(ref.pawns),
+        ref.occupied_co[chess.WHITE],
+        0,
+    ):
         mine_map = [(sq, p.symbol()) for sq, p in ours.piece_map(mask=mask).items()]
-        assert mine_map == [(sq, p.symbol()) for sq, p in ref.piece_map(mask=mask).items()], (hex(mask), where)
+        assert mine_map == [(sq, p.symbol()) for sq, p in ref.piece_map(mask=mask).items()], (
+            hex(mask),
+            where,
+        )
     assert ours.piece_map() == ours.piece_map(mask=chess.BB_ALL)
 
 
@@ -114,7 +128,12 @@ def test_extras_agree_with_python_chess(game: int) -> None:
     mirrored_ref.apply_mirror()
     mirrored.apply_mirror()
     assert mirrored.fen() == mirrored_ref.fen() and mirrored.move_stack == []
-    for flip in (chess.flip_vertical, chess.flip_horizontal, chess.flip_diagonal, chess.flip_anti_diagonal):
+    for flip in (
+        chess.flip_vertical,
+        chess.flip_horizontal,
+        chess.flip_diagonal,
+        chess.flip_anti_diagonal,
+    ):
         # The placement as python-chess's; the side and clocks kept, castling and en passant
         # dropped (python-chess transforms its castling rights too).
         mine_t, ref_t = ours.transform(flip), ref.transform(flip)
@@ -155,11 +174,11 @@ def test_bad_arguments_are_typed_errors() -> None:
 
 
 EPD_LINES = [
-    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 3; fmvn 12; bm e5 c5; id \"start \\\"x\\\"\";",
+    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 3; fmvn 12; bm e5 c5; id "start \\"x\\"";',
     "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - pv Bb5 a6 Ba4; ce 35; acd 12;",
-    "8/8/8/4k3/8/8/8/4K2Q w - - am Qh8+ Qa8; c0 \"tab\\there\"; c1 \"unterminated",
+    '8/8/8/4k3/8/8/8/4K2Q w - - am Qh8+ Qa8; c0 "tab\\there"; c1 "unterminated',
     "4k3/8/8/8/8/8/4P3/4K3 w - - sm e4; dm 12; rel 1.5e2; noop; bm; pv;",
-    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 - ; ; id \"x\";",
+    'rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 - ; ; id "x";',
     "4k3/8/8/8/8/8/8/4K3 w - - fmvn +7; hmvc -0; v0 .5; v1 -2E-3",
 ]
 
@@ -200,16 +219,38 @@ def test_epd_writes_every_operand_kind() -> None:
     ours, ref = shatranj.Board(), chess.Board()
     e4, d4 = shatranj.Move.from_uci("e2e4"), shatranj.Move.from_uci("d2d4")
     ref_e4, ref_d4 = chess.Move.from_uci("e2e4"), chess.Move.from_uci("d2d4")
-    ops = dict(bm=[e4, d4], pv=[e4, shatranj.Move.from_uci("e7e5")], sm=e4, n=3, x=-1.25, s='a "q" \\ \n\t\r', none=None)
-    ref_ops = dict(bm=[ref_e4, ref_d4], pv=[ref_e4, chess.Move.from_uci("e7e5")], sm=ref_e4, n=3, x=-1.25, s='a "q" \\ \n\t\r', none=None)
+    ops = dict(
+        bm=[e4, d4],
+        pv=[e4, shatranj.Move.from_uci("e7e5")],
+        sm=e4,
+        n=3,
+        x=-1.25,
+        s='a "q" \\ \n\t\r',
+        none=None,
+    )
+    ref_ops = dict(
+        bm=[ref_e4, ref_d4],
+        pv=[ref_e4, chess.Move.from_uci("e7e5")],
+        sm=ref_e4,
+        n=3,
+        x=-1.25,
+        s='a "q" \\ \n\t\r',
+        none=None,
+    )
     assert ours.epd(**ops) == ref.epd(**ref_ops)  # type: ignore[arg-type]
     # A null move is written 0000 here, as before the move to Rust (python-chess writes --).
     assert ours.epd(nm=shatranj.Move.null()).endswith(" nm 0000;")
-    assert ours.epd(shredder=True, en_passant="fen", hmvc=0) == ref.epd(shredder=True, en_passant="fen", hmvc=0)
+    assert ours.epd(shredder=True, en_passant="fen", hmvc=0) == ref.epd(
+        shredder=True, en_passant="fen", hmvc=0
+    )
     assert ours.epd() == ref.epd() and ours.move_stack == []
     # Operands python-chess takes (True), asserts on (nan) or trips over (a str for a move):
     # typed errors here.
-    for bad, error in ((dict(flag=True), TypeError), (dict(x=float("nan")), ValueError), (dict(bm=["e2e4"]), TypeError)):
+    for bad, error in (
+        (dict(flag=True), TypeError),
+        (dict(x=float("nan")), ValueError),
+        (dict(bm=["e2e4"]), TypeError),
+    ):
         with pytest.raises(error):
             ours.epd(**bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
@@ -232,7 +273,12 @@ def test_chess960_pos_as_python_chess() -> None:
         for fen in (ref.fen(), ref.fen().replace(" w ", " b "), ref.fen().replace(" 0 1", " 3 7")):
             theirs = chess.Board(fen, chess960=True)
             ours = shatranj.Board(fen, chess960=True)
-            for flags in ({}, dict(ignore_turn=True), dict(ignore_counters=False), dict(ignore_castling=True)):
+            for flags in (
+                {},
+                dict(ignore_turn=True),
+                dict(ignore_counters=False),
+                dict(ignore_castling=True),
+            ):
                 assert ours.chess960_pos(**flags) == theirs.chess960_pos(**flags), (fen, flags)
     # Standard boards too: the start is 518; after a move, or with an en-passant square, none.
     assert shatranj.Board().chess960_pos() == 518
@@ -241,4 +287,6 @@ def test_chess960_pos_as_python_chess() -> None:
         move = rng.choice(list(ref.legal_moves))
         ref.push(move)
         board.push(shatranj.Move.from_uci(move.uci()))
-        assert board.chess960_pos() == ref.chess960_pos() and board.chess960_pos(ignore_turn=True) == ref.chess960_pos(ignore_turn=True)
+        assert board.chess960_pos() == ref.chess960_pos() and board.chess960_pos(
+            ignore_turn=True
+        ) == ref.chess960_pos(ignore_turn=True)

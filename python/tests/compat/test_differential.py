@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import collections
 import random
-from typing import Counter, List, Optional
+from collections import Counter
 
 import chess
 import chess.polyglot
@@ -63,7 +63,7 @@ REQUIRED = {
 }
 
 
-def choose(rng: random.Random, board: chess.Board, legal: List[chess.Move]) -> chess.Move:
+def choose(rng: random.Random, board: chess.Board, legal: list[chess.Move]) -> chess.Move:
     """Random, but often a piece straight back to where it came from (repetitions)."""
     if len(board.move_stack) >= 2 and rng.random() < 0.55:
         mine = board.move_stack[-2]
@@ -73,7 +73,9 @@ def choose(rng: random.Random, board: chess.Board, legal: List[chess.Move]) -> c
     return rng.choice(legal)
 
 
-def compare_position(ref: chess.Board, ours: shatranj.Board, deep: bool, seen: Counter[str]) -> None:
+def compare_position(
+    ref: chess.Board, ours: shatranj.Board, deep: bool, seen: Counter[str]
+) -> None:
     where = ref.fen()
     assert ours.fen() == ref.fen(), where
     assert ours.fen(en_passant="fen") == ref.fen(en_passant="fen"), where
@@ -94,7 +96,9 @@ def compare_position(ref: chess.Board, ours: shatranj.Board, deep: bool, seen: C
     assert [m.uci() for m in our_legal] == [m.uci() for m in ref_legal], where
     assert ours.legal_moves.count() == len(ref_legal) == len(ours.legal_moves)
     assert bool(ours.legal_moves) == bool(ref_legal)
-    assert sorted(m.uci() for m in ours.pseudo_legal_moves) == sorted(m.uci() for m in ref.pseudo_legal_moves), where
+    assert sorted(m.uci() for m in ours.pseudo_legal_moves) == sorted(
+        m.uci() for m in ref.pseudo_legal_moves
+    ), where
 
     assert ours.is_check() == ref.is_check(), where
     assert int(ours.checkers()) == int(ref.checkers()), where
@@ -133,13 +137,21 @@ def compare_position(ref: chess.Board, ours: shatranj.Board, deep: bool, seen: C
         for square in chess.SQUARES:
             piece = ref.piece_at(square)
             ours_piece = ours.piece_at(square)
-            assert (ours_piece.symbol() if ours_piece else None) == (piece.symbol() if piece else None)
+            assert (ours_piece.symbol() if ours_piece else None) == (
+                piece.symbol() if piece else None
+            )
             assert ours.piece_type_at(square) == ref.piece_type_at(square)
             assert ours.color_at(square) == ref.color_at(square)
             for color in chess.COLORS:
-                assert int(ours.attackers(color, square)) == int(ref.attackers(color, square)), (where, square)
+                assert int(ours.attackers(color, square)) == int(ref.attackers(color, square)), (
+                    where,
+                    square,
+                )
                 assert ours.is_attacked_by(color, square) == ref.is_attacked_by(color, square)
-                assert ours.is_pinned(color, square) == ref.is_pinned(color, square), (where, square)
+                assert ours.is_pinned(color, square) == ref.is_pinned(color, square), (
+                    where,
+                    square,
+                )
                 assert int(ours.pin(color, square)) == int(ref.pin(color, square)), (where, square)
 
     for ref_move in ref_legal:
@@ -163,7 +175,7 @@ def compare_position(ref: chess.Board, ours: shatranj.Board, deep: bool, seen: C
             assert ours.gives_check(move) == ref.gives_check(ref_move), (where, ref_move)
 
 
-def assert_outcome(ours: Optional[shatranj.Outcome], ref: Optional[chess.Outcome], where: str) -> None:
+def assert_outcome(ours: shatranj.Outcome | None, ref: chess.Outcome | None, where: str) -> None:
     if ref is None:
         assert ours is None, where
         return

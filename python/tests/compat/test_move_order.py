@@ -13,7 +13,7 @@ list with the same seed: the games must stay identical.
 from __future__ import annotations
 
 import random
-from typing import Any, List
+from typing import Any
 
 import chess
 import pytest
@@ -66,7 +66,7 @@ CHESS960 = {
 }
 
 
-def ucis(moves: Any) -> List[str]:
+def ucis(moves: Any) -> list[str]:
     return [m.uci() for m in moves]
 
 
@@ -78,7 +78,9 @@ def assert_same_order(ref: chess.Board, ours: shatranj.Board) -> None:
     assert ucis(ours.generate_legal_moves()) == expected, where
     assert ucis(ours.generate_legal_captures()) == ucis(ref.generate_legal_captures()), where
     assert ucis(ours.pseudo_legal_moves) == ucis(ref.pseudo_legal_moves), where
-    assert ucis(ours.generate_pseudo_legal_moves()) == ucis(ref.generate_pseudo_legal_moves()), where
+    assert ucis(ours.generate_pseudo_legal_moves()) == ucis(ref.generate_pseudo_legal_moves()), (
+        where
+    )
     assert ucis(ours.generate_castling_moves()) == ucis(ref.generate_castling_moves()), where
     # The generator's repr lists SAN in the same order.
     assert repr(ours.legal_moves).split("(", 1)[1] == repr(ref.legal_moves).split("(", 1)[1], where
@@ -108,8 +110,13 @@ def test_chess960(name: str) -> None:
 def test_masks_keep_the_order() -> None:
     fen = NAMED["kiwipete"]
     ref, ours = chess.Board(fen), shatranj.Board(fen)
-    for from_mask, to_mask in [(chess.BB_RANK_2, chess.BB_ALL), (chess.BB_ALL, chess.BB_RANK_3 | chess.BB_FILE_E)]:
-        assert ucis(ours.generate_legal_moves(from_mask, to_mask)) == ucis(ref.generate_legal_moves(from_mask, to_mask))
+    for from_mask, to_mask in [
+        (chess.BB_RANK_2, chess.BB_ALL),
+        (chess.BB_ALL, chess.BB_RANK_3 | chess.BB_FILE_E),
+    ]:
+        assert ucis(ours.generate_legal_moves(from_mask, to_mask)) == ucis(
+            ref.generate_legal_moves(from_mask, to_mask)
+        )
 
 
 def play(seed: int, start: str) -> int:
@@ -131,7 +138,12 @@ def play(seed: int, start: str) -> int:
 
 @pytest.mark.parametrize("chunk", range(4))
 def test_seeded_random_games_replay(chunk: int) -> None:
-    starts = [NAMED["start"], NAMED["kiwipete"], NAMED["promotions, pushes and captures"], NAMED["en passant"]]
+    starts = [
+        NAMED["start"],
+        NAMED["kiwipete"],
+        NAMED["promotions, pushes and captures"],
+        NAMED["en passant"],
+    ]
     seeds = range(BASE_SEED + chunk, BASE_SEED + GAMES, 4)
     print(f"seeds {BASE_SEED}+{chunk} step 4: {len(seeds)} games")
     for seed in seeds:

@@ -25,7 +25,6 @@ import sys
 import tarfile
 import textwrap
 from pathlib import Path
-from typing import Dict
 
 import pytest
 
@@ -43,7 +42,7 @@ THRESHOLD = 188
 # Tests that do not pass, and why. Variants (chess.variant) are outside shatranj's scope: the
 # harness binds chess.variant to an empty module, so any test that builds a variant board fails.
 # The others are deliberate differences, or work left (said so).
-CANNOT_PASS: Dict[str, str] = {
+CANNOT_PASS: dict[str, str] = {
     "BoardTestCase.test_move_generation_bug": "deliberate: push() of a pseudo-legal move that leaves the king in check raises IllegalMoveError (issue 20 keeps the typed error)",
     "PgnTestCase.test_variation_stack": "deliberate: a ')' without an open variation is reported in Game.errors (shatranj.pgn reports every problem python-chess skips)",
     "BoardTestCase.test_insufficient_material": "builds chess.variant boards (Atomic, Giveaway, Crazyhouse, Horde ...)",
@@ -123,28 +122,40 @@ def _sdist(tmp_root: Path) -> Path:
     )  # fmt: skip
     archive = cache / f"chess-{VERSION}.tar.gz"
     if download.returncode != 0 or not archive.exists():
-        pytest.skip(f"could not download the chess=={VERSION} sdist: {download.stderr.strip()[-300:]}")
+        pytest.skip(
+            f"could not download the chess=={VERSION} sdist: {download.stderr.strip()[-300:]}"
+        )
     with tarfile.open(archive) as tar:
-        members = [m for m in tar.getmembers() if m.name in (f"chess-{VERSION}/test.py",) or m.name.startswith(f"chess-{VERSION}/data/")]
-        tar.extractall(cache, members=members, filter="data") if sys.version_info >= (3, 12) else tar.extractall(cache, members=members)
+        members = [
+            m
+            for m in tar.getmembers()
+            if m.name in (f"chess-{VERSION}/test.py",)
+            or m.name.startswith(f"chess-{VERSION}/data/")
+        ]
+        tar.extractall(cache, members=members, filter="data") if sys.version_info >= (
+            3,
+            12,
+        ) else tar.extractall(cache, members=members)
     return root
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, object]:
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     root = _sdist(tmp_path_factory.mktemp("pychess"))
     child = subprocess.run(
         [sys.executable, "-c", CHILD, ",".join(CLASSES)],
         cwd=root, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert child.returncode == 0, child.stderr[-3000:]
-    out: Dict[str, object] = json.loads(child.stdout)
+    out: dict[str, object] = json.loads(child.stdout)
     return out
 
 
-def test_python_chess_suite(results: Dict[str, object]) -> None:
-    assert len(results) == TOTAL, f"expected {TOTAL} tests in the eleven classes, found {len(results)}"
-    per_class: Dict[str, list] = {name: [0, 0] for name in CLASSES}
+def test_python_chess_suite(results: dict[str, object]) -> None:
+    assert len(results) == TOTAL, (
+        f"expected {TOTAL} tests in the eleven classes, found {len(results)}"
+    )
+    per_class: dict[str, list] = {name: [0, 0] for name in CLASSES}
     for key, problem in results.items():
         cls = key.split(".")[0]
         per_class[cls][1] += 1
@@ -158,10 +169,16 @@ def test_python_chess_suite(results: Dict[str, object]) -> None:
     if os.environ.get("SHATRANJ_PYCHESS_REPORT"):
         for key in failing:
             print(f"==== {key}\n{results[key]}")
-    wrongly_failed = [k for k, why in CANNOT_PASS.items() if why.startswith("skipped") and not str(results.get(k)).startswith("skipped")]
+    wrongly_failed = [
+        k
+        for k, why in CANNOT_PASS.items()
+        if why.startswith("skipped") and not str(results.get(k)).startswith("skipped")
+    ]
     assert not wrongly_failed, f"expected to be skipped as in python-chess: {wrongly_failed}"
     unexpected_passes = [k for k in CANNOT_PASS if results.get(k) is None]
     assert not unexpected_passes, f"listed as cannot pass, but pass: {unexpected_passes}"
     assert passed >= THRESHOLD, report
     unlisted = [key for key in failing if key not in CANNOT_PASS]
-    assert not unlisted, "failing, and not listed in CANNOT_PASS:\n" + "\n".join(f"{k}\n{results[k]}" for k in unlisted)
+    assert not unlisted, "failing, and not listed in CANNOT_PASS:\n" + "\n".join(
+        f"{k}\n{results[k]}" for k in unlisted
+    )

@@ -15,8 +15,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator, List, Tuple
+from typing import Any
 
 import pytest
 
@@ -26,9 +27,9 @@ from support.optional import require
 
 # With SHATRANJ_REQUIRE_RAY=1 (CI installs Ray) a missing Ray fails here instead of skipping.
 require("ray", "SHATRANJ_REQUIRE_RAY", reason="Ray is not installed (pip install 'shatranj[ray]')")
-import ray
+import ray  # noqa: E402 (after the check that Ray is installed)
 
-from shatranj import distributed
+from shatranj import distributed  # noqa: E402
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -112,8 +113,10 @@ def small_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_perft_progress_reaches_the_total(small_tasks: None) -> None:
-    calls: List[Tuple[int, int, int]] = []
-    nodes = distributed.perft(shatranj.Board(KIWIPETE), 4, split_depth=2, progress=lambda *a: calls.append(a))
+    calls: list[tuple[int, int, int]] = []
+    nodes = distributed.perft(
+        shatranj.Board(KIWIPETE), 4, split_depth=2, progress=lambda *a: calls.append(a)
+    )
     assert nodes == 4085603
     assert calls[0] == (0, 0, calls[0][2])
     counted, done, total = calls[-1]
@@ -137,12 +140,17 @@ def test_perft_tasks_group_subtrees_evenly() -> None:
     assert 1 < len(tasks) <= distributed.TASKS_PER_CPU * 2
     grouped = [entry for _, group in tasks for entry in group]
     assert sorted(grouped) == sorted(positions.items())
-    sizes = [sum(paths * shatranj.perft(shatranj.Board(fen), 3) for fen, paths in group) for _, group in tasks]
+    sizes = [
+        sum(paths * shatranj.perft(shatranj.Board(fen), 3) for fen, paths in group)
+        for _, group in tasks
+    ]
     assert sum(sizes) == shatranj.perft(board, 5)
     assert max(sizes) < 2 * min(sizes), sizes
 
 
-def test_a_worker_that_dies_mid_task_is_retried_and_counted_once(cluster: Path, small_tasks: None) -> None:
+def test_a_worker_that_dies_mid_task_is_retried_and_counted_once(
+    cluster: Path, small_tasks: None
+) -> None:
     board = shatranj.Board(KIWIPETE)
     markers = [cluster / "crash-perft-0", cluster / "crash-perft-2"]
     for marker in markers:
@@ -151,7 +159,9 @@ def test_a_worker_that_dies_mid_task_is_retried_and_counted_once(cluster: Path, 
     assert not any(marker.exists() for marker in markers), "the hook fired: workers died"
 
 
-def test_a_worker_dying_beyond_max_retries_is_a_distributed_error(cluster: Path, small_tasks: None) -> None:
+def test_a_worker_dying_beyond_max_retries_is_a_distributed_error(
+    cluster: Path, small_tasks: None
+) -> None:
     marker = cluster / "crash-perft-1"
     marker.touch()
     with pytest.raises(distributed.DistributedError, match="perft 1 of"):
@@ -213,7 +223,9 @@ def _local(board: shatranj.Board, **limits: Any) -> Any:
 def test_analyse_equals_local_analysis_in_input_order() -> None:
     boards = [shatranj.Board(fen) for fen in ANALYSIS_FENS]
     # Mixed input: FEN strings and boards; one position per task so the order is exercised.
-    inputs: List[Any] = [fen if i % 2 else board for i, (fen, board) in enumerate(zip(ANALYSIS_FENS, boards))]
+    inputs: list[Any] = [
+        fen if i % 2 else board for i, (fen, board) in enumerate(zip(ANALYSIS_FENS, boards))
+    ]
     infos = distributed.analyse(inputs, depth=5, positions_per_task=1)
     assert len(infos) == len(boards)
     for board, info in zip(boards, infos):
@@ -236,16 +248,22 @@ def test_analyse_multipv_nodes_and_move_stacks() -> None:
     for position, lines in zip(boards, infos):
         assert isinstance(lines, list) and [line["multipv"] for line in lines] == [1, 2]
         expected = _local(position, nodes=3000, multipv=2)
-        assert [(line["score"], line["pv"]) for line in lines] == [(e["score"], e["pv"]) for e in expected]
+        assert [(line["score"], line["pv"]) for line in lines] == [
+            (e["score"], e["pv"]) for e in expected
+        ]
     assert infos[0][0]["pv"][0] in board.legal_moves
     # Boards travel with their move stacks (repetition counts on the worker too).
-    worker_stacks = distributed.run_tasks(operator.attrgetter("move_stack"), [board, shatranj.Board()])
+    worker_stacks = distributed.run_tasks(
+        operator.attrgetter("move_stack"), [board, shatranj.Board()]
+    )
     assert worker_stacks == [board.move_stack, []] and len(board.move_stack) == 3
 
 
 def test_analyse_progress_and_empty_input() -> None:
-    calls: List[Tuple[int, int]] = []
-    infos = distributed.analyse(ANALYSIS_FENS[:4], depth=2, positions_per_task=3, progress=lambda *a: calls.append(a))
+    calls: list[tuple[int, int]] = []
+    infos = distributed.analyse(
+        ANALYSIS_FENS[:4], depth=2, positions_per_task=3, progress=lambda *a: calls.append(a)
+    )
     assert len(infos) == 4
     assert calls[0] == (0, 4) and calls[-1] == (4, 4)
     assert distributed.analyse([], depth=3) == []
@@ -256,7 +274,9 @@ def test_analyse_task_retried_after_a_worker_dies(cluster: Path) -> None:
     marker.touch()
     infos = distributed.analyse(ANALYSIS_FENS[:4], depth=4, positions_per_task=1)
     assert not marker.exists()
-    assert [info["pv"] for info in infos] == [_local(shatranj.Board(f), depth=4)["pv"] for f in ANALYSIS_FENS[:4]]
+    assert [info["pv"] for info in infos] == [
+        _local(shatranj.Board(f), depth=4)["pv"] for f in ANALYSIS_FENS[:4]
+    ]
 
 
 @pytest.mark.parametrize(
@@ -271,9 +291,21 @@ def test_analyse_task_retried_after_a_worker_dies(cluster: Path) -> None:
         (lambda: distributed.perft(shatranj.Board(), 3, progress="yes"), TypeError, "progress"),  # type: ignore[arg-type]
         (lambda: distributed.analyse([shatranj.STARTING_FEN]), ValueError, "limit"),
         (lambda: distributed.analyse([shatranj.STARTING_FEN], depth=0), ValueError, "depth"),
-        (lambda: distributed.analyse([shatranj.STARTING_FEN], time=float("nan")), ValueError, "time"),
-        (lambda: distributed.analyse([shatranj.STARTING_FEN], depth=2, multipv=0), ValueError, "multipv"),
-        (lambda: distributed.analyse([shatranj.STARTING_FEN], depth=2, threads=0), ValueError, "threads"),
+        (
+            lambda: distributed.analyse([shatranj.STARTING_FEN], time=float("nan")),
+            ValueError,
+            "time",
+        ),
+        (
+            lambda: distributed.analyse([shatranj.STARTING_FEN], depth=2, multipv=0),
+            ValueError,
+            "multipv",
+        ),
+        (
+            lambda: distributed.analyse([shatranj.STARTING_FEN], depth=2, threads=0),
+            ValueError,
+            "threads",
+        ),
         (lambda: distributed.analyse(shatranj.STARTING_FEN, depth=2), TypeError, "iterable"),
         (lambda: distributed.analyse(["not a fen"], depth=2), ValueError, "position 0"),
         (lambda: distributed.analyse([shatranj.Board(), 7], depth=2), TypeError, "position 1"),  # type: ignore[list-item]
@@ -299,7 +331,7 @@ SELFPLAY = dict(depth=2, seed=11, max_plies=60, random_plies=4)
 
 def test_selfplay_equals_local_selfplay_split_into_tasks(cluster: Path) -> None:
     local = shatranj.selfplay(games=5, first_game=3, **SELFPLAY)  # type: ignore[arg-type]
-    seen: List[Tuple[int, int]] = []
+    seen: list[tuple[int, int]] = []
     marker = cluster / "crash-selfplay-1"
     marker.touch()  # the second task's worker dies once: its games are played again, not twice
     remote = distributed.selfplay(
@@ -362,7 +394,9 @@ def test_without_ray_the_module_imports_and_says_what_to_install() -> None:
         "except ImportError as error:\n"
         "    print(error)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
     assert out.returncode == 0, out.stderr
     assert "pip install 'shatranj[ray]'" in out.stdout
 
@@ -386,13 +420,13 @@ def test_max_in_flight_runs_one_task_at_a_time_and_keeps_the_order(tmp_path: Pat
         distributed.run_tasks(len, [[1]], max_in_flight=0)
 
 
-def _timed_sleep(seconds: float) -> Tuple[float, float, float]:
+def _timed_sleep(seconds: float) -> tuple[float, float, float]:
     start = time.time()
     time.sleep(seconds)
     return seconds, start, time.time()
 
 
-def _rendezvous(markers: Tuple[str, str]) -> bool:
+def _rendezvous(markers: tuple[str, str]) -> bool:
     """Leaves this task's marker, then waits up to 60 s for the other task's: True when the
     two tasks were running at the same time."""
     mine, other = markers
@@ -430,9 +464,21 @@ def test_review_pgn_on_the_cluster_equals_a_local_review(tmp_path: Path) -> None
     for name, run in (("local", review.review_pgn), ("cluster", distributed.review_pgn)):
         folder = tmp_path / name
         folder.mkdir()
-        done = run(source, None, limit, pgn_out=folder / "out.pgn", moves_table=folder / "moves.parquet", games_table=folder / "games.parquet", progress=False)
+        done = run(
+            source,
+            None,
+            limit,
+            pgn_out=folder / "out.pgn",
+            moves_table=folder / "moves.parquet",
+            games_table=folder / "games.parquet",
+            progress=False,
+        )
         assert done.games == 7
         outputs[name] = folder
-    assert (outputs["local"] / "out.pgn").read_bytes() == (outputs["cluster"] / "out.pgn").read_bytes()
+    assert (outputs["local"] / "out.pgn").read_bytes() == (
+        outputs["cluster"] / "out.pgn"
+    ).read_bytes()
     for table in ("moves.parquet", "games.parquet"):
-        assert pq.read_table(outputs["local"] / table).equals(pq.read_table(outputs["cluster"] / table))
+        assert pq.read_table(outputs["local"] / table).equals(
+            pq.read_table(outputs["cluster"] / table)
+        )

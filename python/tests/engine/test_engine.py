@@ -3,20 +3,15 @@ python-chess's own engine driver."""
 
 from __future__ import annotations
 
-import signal
-import subprocess
 import sys
-import textwrap
 import threading
 import time
 from pathlib import Path
-from typing import List
 
 import pytest
 
 import shatranj
 from shatranj.engine import Cp, Mate, MateGiven, PovScore
-
 from support.interrupt import assert_ctrl_c_interrupts
 
 
@@ -156,7 +151,7 @@ def test_bad_arguments_raise_typed_errors(engine: shatranj.Engine) -> None:
 
 def test_stop_from_another_thread_ends_a_long_search(engine: shatranj.Engine) -> None:
     board = shatranj.Board()
-    result: List[object] = []
+    result: list[object] = []
     worker = threading.Thread(target=lambda: result.append(engine.play(board, time=60.0)))
     worker.start()
     time.sleep(0.3)
@@ -187,7 +182,7 @@ def test_ctrl_c_stops_the_search_with_keyboard_interrupt() -> None:
 
 def test_uci_binary_works_under_python_chess(shatranj_binary: Path) -> None:
     chess = pytest.importorskip("chess")
-    import chess.engine
+    import chess.engine  # noqa: F811 (the same module, its engine submodule loaded)
 
     with chess.engine.SimpleEngine.popen_uci([str(shatranj_binary)]) as uci:
         assert "shatranj" in uci.id.get("name", "").lower()

@@ -23,9 +23,10 @@ import textwrap
 import threading
 import time
 from pathlib import Path
-from typing import Any, List
+from typing import Any
 
 import pytest
+
 import shatranj
 import shatranj.engine as engine
 from shatranj import _engine_protocol
@@ -56,7 +57,7 @@ chess = pytest.importorskip("chess")
 importlib.import_module("chess.engine")
 
 
-def _our_scores() -> List[engine.Score]:
+def _our_scores() -> list[engine.Score]:
     return [engine.Mate(0), engine.Mate(-1), engine.Mate(-37), engine.Cp(-1234), engine.Cp(-1),
             engine.Cp(0), engine.Cp(7), engine.Cp(350), engine.Cp(5000), engine.Mate(12),
             engine.Mate(1), engine.MateGiven]  # fmt: skip
@@ -86,7 +87,9 @@ def test_scores_behave_as_python_chess_scores() -> None:
                 mine = a.wdl(model=model, ply=ply)  # type: ignore[arg-type]
                 assert tuple(mine) == tuple(ta.wdl(model=model, ply=ply)), (a, model, ply)
     pov = engine.PovScore(engine.Cp(40), shatranj.BLACK)
-    assert tuple(pov.wdl().white()) == tuple(chess.engine.PovScore(chess.engine.Cp(40), chess.BLACK).wdl().white())
+    assert tuple(pov.wdl().white()) == tuple(
+        chess.engine.PovScore(chess.engine.Cp(40), chess.BLACK).wdl().white()
+    )
     with pytest.raises(ValueError, match="WDL model"):
         engine.Cp(1).wdl(model="sf99")  # type: ignore[arg-type]
 
@@ -102,7 +105,11 @@ def test_wdl_of_every_centipawn_matches_python_chess() -> None:
 def test_mate_given_is_one_object_that_survives_pickling() -> None:
     assert engine.MateGiven() is engine.MateGiven  # the old class-style spelling
     assert -engine.Mate(0) is engine.MateGiven and -engine.MateGiven == engine.Mate(0)
-    for value in (*_our_scores(), engine.PovScore(engine.MateGiven, True), engine.PovWdl(engine.Wdl(1, 2, 3), False)):
+    for value in (
+        *_our_scores(),
+        engine.PovScore(engine.MateGiven, True),
+        engine.PovWdl(engine.Wdl(1, 2, 3), False),
+    ):
         copy = pickle.loads(pickle.dumps(value))
         assert copy == value and type(copy) is type(value)
     assert pickle.loads(pickle.dumps(engine.MateGiven)) is engine.MateGiven
@@ -154,18 +161,24 @@ def _plain(value: Any) -> Any:
 
 
 @pytest.mark.parametrize("fen", [shatranj.STARTING_FEN, "8/8/6k1/8/8/8/1K6/3B4 w - - 0 1"])
-def test_info_lines_parse_as_python_chess_parses_them(fen: str, caplog: pytest.LogCaptureFixture) -> None:
+def test_info_lines_parse_as_python_chess_parses_them(
+    fen: str, caplog: pytest.LogCaptureFixture
+) -> None:
     ours, theirs = shatranj.Board(fen), chess.Board(fen)
     caplog.set_level(logging.CRITICAL)
     for line in INFO_LINES:
         for selector in SELECTORS:
-            reference = _plain(chess.engine._parse_uci_info(line, theirs, chess.engine.Info(int(selector))))
+            reference = _plain(
+                chess.engine._parse_uci_info(line, theirs, chess.engine.Info(int(selector)))
+            )
             native = _engine_protocol._parse_uci_info(line, ours, selector)
             assert _plain(native) == reference, (line, selector)
             assert list(native) == list(reference), (line, selector)  # the same key order too
 
 
-def test_random_info_lines_parse_as_python_chess_parses_them(caplog: pytest.LogCaptureFixture) -> None:
+def test_random_info_lines_parse_as_python_chess_parses_them(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     # Seeded token soup: keywords, numbers, legal and illegal moves, junk, odd spacing.
     caplog.set_level(logging.CRITICAL)
     words = ["depth", "seldepth", "nodes", "multipv", "score", "cp", "mate", "lowerbound", "upperbound",
@@ -204,7 +217,9 @@ def test_info_parse_failures_are_logged_like_python_chess(caplog: pytest.LogCapt
         "",
     ],
 )
-def test_bestmove_lines_parse_as_python_chess_parses_them(text: str, caplog: pytest.LogCaptureFixture) -> None:
+def test_bestmove_lines_parse_as_python_chess_parses_them(
+    text: str, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.CRITICAL)
     args = text.partition(" ")[2]
     ours = engine._parse_uci_bestmove(shatranj.Board(), args)
@@ -233,14 +248,16 @@ def test_epd_operations_read_as_python_chess_reads_them(epd: str) -> None:
     assert _plain(ours.set_epd(epd)) == _plain(theirs.set_epd(epd))
     assert ours.fen() == theirs.fen() and ours.move_stack == []
     board, operations = shatranj.Board.from_epd(epd)
-    assert board.fen() == theirs.fen() and _plain(operations) == _plain(chess.Board.from_epd(epd)[1])
+    assert board.fen() == theirs.fen() and _plain(operations) == _plain(
+        chess.Board.from_epd(epd)[1]
+    )
 
 
 # ---------------------------------------------------------------------------------------
 # The lines an engine receives are python-chess's
 
 
-def _script(lib: Any, command: List[str]) -> None:
+def _script(lib: Any, command: list[str]) -> None:
     """One session with an engine, written against python-chess's API."""
     with lib.engine.SimpleEngine.popen_uci(command) as client:
         client.configure({"Hash": 32})
@@ -248,16 +265,29 @@ def _script(lib: Any, command: List[str]) -> None:
         client.analyse(board, lib.engine.Limit(depth=3))
         client.analyse(board, lib.engine.Limit(nodes=500), multipv=2)
         board.push_uci("e2e4")
-        client.play(board, lib.engine.Limit(time=0.05, white_clock=60, black_clock=59.5, white_inc=1, black_inc=1))
-        client.play(board, lib.engine.Limit(depth=2), game="second", options={"Hash": 64}, info=lib.engine.INFO_ALL)
-        with client.analysis(lib.Board(KIWIPETE), root_moves=[lib.Move.from_uci("e2a6")]) as analysis:
+        client.play(
+            board,
+            lib.engine.Limit(time=0.05, white_clock=60, black_clock=59.5, white_inc=1, black_inc=1),
+        )
+        client.play(
+            board,
+            lib.engine.Limit(depth=2),
+            game="second",
+            options={"Hash": 64},
+            info=lib.engine.INFO_ALL,
+        )
+        with client.analysis(
+            lib.Board(KIWIPETE), root_moves=[lib.Move.from_uci("e2a6")]
+        ) as analysis:
             analysis.wait()
         client.play(lib.Board(), lib.engine.Limit(mate=2), game="second")
         client.ping()
         client.quit()
 
 
-def test_the_engine_receives_the_lines_python_chess_sends(tmp_path: Path, no_leftover_processes: None) -> None:
+def test_the_engine_receives_the_lines_python_chess_sends(
+    tmp_path: Path, no_leftover_processes: None
+) -> None:
     logs = {}
     for name, lib in (("python-chess", chess), ("shatranj", shatranj)):
         log = tmp_path / f"{name}.log"
@@ -291,17 +321,25 @@ def test_stockfish_analyses_plays_and_streams(no_leftover_processes: None) -> No
 
         board = shatranj.Board(FENS[4])
         info = sf.analyse(board, engine.Limit(depth=6))
-        assert info["score"].white() == engine.Mate(1) and info["pv"][0] == shatranj.Move.from_uci("a1a8")
+        assert info["score"].white() == engine.Mate(1) and info["pv"][0] == shatranj.Move.from_uci(
+            "a1a8"
+        )
         assert {"depth", "seldepth", "nodes", "nps", "time", "multipv"} <= set(info)
 
         infos = sf.analyse(shatranj.Board(KIWIPETE), engine.Limit(depth=6), multipv=3)
         assert [i["multipv"] for i in infos] == [1, 2, 3]
-        assert infos[0]["score"].relative >= infos[1]["score"].relative >= infos[2]["score"].relative
+        assert (
+            infos[0]["score"].relative >= infos[1]["score"].relative >= infos[2]["score"].relative
+        )
 
         board = shatranj.Board()
         for _ in range(4):
             result = sf.play(board, engine.Limit(nodes=2000), ponder=True, info=engine.INFO_SCORE)
-            assert result.move is not None and result.move in board.legal_moves and "score" in result.info
+            assert (
+                result.move is not None
+                and result.move in board.legal_moves
+                and "score" in result.info
+            )
             board.push(result.move)
 
         seen = 0
@@ -336,12 +374,16 @@ def test_the_asyncio_api_drives_stockfish() -> None:
     asyncio.run(main())
 
 
-def test_shatranj_binary_under_its_own_client(no_leftover_processes: None, shatranj_binary: Path) -> None:
+def test_shatranj_binary_under_its_own_client(
+    no_leftover_processes: None, shatranj_binary: Path
+) -> None:
     with engine.SimpleEngine.popen_uci([str(shatranj_binary)]) as uci:
         assert "shatranj" in uci.id.get("name", "").lower()
         uci.configure({"Hash": 8, "Threads": 1})
         info = uci.analyse(shatranj.Board(FENS[4]), engine.Limit(depth=4))
-        assert info["score"].white() == engine.Mate(1) and info["pv"][0] == shatranj.Move.from_uci("a1a8")
+        assert info["score"].white() == engine.Mate(1) and info["pv"][0] == shatranj.Move.from_uci(
+            "a1a8"
+        )
         assert len(uci.analyse(shatranj.Board(), engine.Limit(depth=3), multipv=2)) == 2
         board = shatranj.Board()
         for _ in range(4):
@@ -351,7 +393,9 @@ def test_shatranj_binary_under_its_own_client(no_leftover_processes: None, shatr
 
 
 @pytest.mark.skipif(PHALANX is None, reason="phalanx (an XBoard engine) is not installed")
-def test_phalanx_plays_over_xboard(no_leftover_processes: None, caplog: pytest.LogCaptureFixture) -> None:
+def test_phalanx_plays_over_xboard(
+    no_leftover_processes: None, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.ERROR)  # phalanx chats ("you play both") between its answers
     assert PHALANX is not None
     with engine.SimpleEngine.popen_xboard(PHALANX) as xb:
@@ -374,8 +418,12 @@ def test_another_thread_may_stop_an_analysis_or_send_a_command(no_leftover_proce
         assert list(analysis) == [] and analysis.wait().move == shatranj.Move.from_uci("a2a3")
         # A command from another thread stops the running analysis and runs after it.
         analysis = alive.analysis(shatranj.Board())
-        played: List[Any] = []
-        other = threading.Thread(target=lambda: played.append(alive.play(shatranj.Board(KIWIPETE), engine.Limit(depth=1))))
+        played: list[Any] = []
+        other = threading.Thread(
+            target=lambda: played.append(
+                alive.play(shatranj.Board(KIWIPETE), engine.Limit(depth=1))
+            )
+        )
         threading.Timer(0.3, other.start).start()
         assert analysis.wait().move == shatranj.Move.from_uci("a2a3")
         time.sleep(0.1)
@@ -407,12 +455,16 @@ def test_a_killed_engine_fails_the_call_and_is_reaped(no_leftover_processes: Non
 
 
 def test_a_crash_carries_the_exit_code_and_stderr(no_leftover_processes: None) -> None:
-    with engine.SimpleEngine.popen_uci(FAKE + ["crash"]) as crashing:
-        with pytest.raises(engine.EngineTerminatedError) as raised:
-            crashing.play(shatranj.Board(), engine.Limit(depth=1))
+    with (
+        engine.SimpleEngine.popen_uci(FAKE + ["crash"]) as crashing,
+        pytest.raises(engine.EngineTerminatedError) as raised,
+    ):
+        crashing.play(shatranj.Board(), engine.Limit(depth=1))
     error = raised.value
     assert error.returncode == 3
-    assert "stderr: fatal: simulated crash" in error.output and "fatal: simulated crash" in str(error)
+    assert "stderr: fatal: simulated crash" in error.output and "fatal: simulated crash" in str(
+        error
+    )
 
 
 def test_a_hung_engine_times_out_with_a_time_limit(no_leftover_processes: None) -> None:
@@ -421,7 +473,9 @@ def test_a_hung_engine_times_out_with_a_time_limit(no_leftover_processes: None) 
         with pytest.raises(engine.EngineTimeoutError) as raised:
             hung.analyse(shatranj.Board(), engine.Limit(time=0.1))
         assert 0.35 < time.monotonic() - started < 2.0
-        assert isinstance(raised.value, asyncio.TimeoutError) and isinstance(raised.value, engine.EngineError)
+        assert isinstance(raised.value, asyncio.TimeoutError) and isinstance(
+            raised.value, engine.EngineError
+        )
         assert "uciok" in raised.value.output  # the last thing it said
 
 
@@ -457,9 +511,11 @@ def test_garbage_and_illegal_moves_are_engine_errors(no_leftover_processes: None
             garbage.play(shatranj.Board(), engine.Limit(depth=1))
         assert any("garbage" in line for line in raised.value.output)
         garbage.ping()  # still usable
-    with engine.SimpleEngine.popen_uci(FAKE + ["illegal"]) as illegal:
-        with pytest.raises(engine.EngineError, match="a1a8"):
-            illegal.analyse(shatranj.Board(), engine.Limit(depth=1))
+    with (
+        engine.SimpleEngine.popen_uci(FAKE + ["illegal"]) as illegal,
+        pytest.raises(engine.EngineError, match="a1a8"),
+    ):
+        illegal.analyse(shatranj.Board(), engine.Limit(depth=1))
     with pytest.raises(FileNotFoundError):
         engine.SimpleEngine.popen_uci("/nonexistent/engine")
 
@@ -496,7 +552,9 @@ def _ctrl_c(setup: str, call: str, after: str) -> str:
             break
         before.append(line)
     else:
-        pytest.fail(f"the child never got ready: {before} {child.stderr.read() if child.stderr else ''}")
+        pytest.fail(
+            f"the child never got ready: {before} {child.stderr.read() if child.stderr else ''}"
+        )
     time.sleep(0.5)
     sent = time.monotonic()
     child.send_signal(signal.SIGINT)
@@ -551,27 +609,39 @@ def test_ctrl_c_stops_analyse_many_in_process() -> None:
 
 
 @needs_stockfish
-def test_analyse_many_is_in_order_and_equals_one_engine_at_a_time(no_leftover_processes: None) -> None:
+def test_analyse_many_is_in_order_and_equals_one_engine_at_a_time(
+    no_leftover_processes: None,
+) -> None:
     assert STOCKFISH is not None
     board = shatranj.Board()
     board.push_san("e4")
-    positions: List[Any] = [*FENS, board]
+    positions: list[Any] = [*FENS, board]
     limit = engine.Limit(nodes=3000)
-    done: List[int] = []
-    results = engine.analyse_many(positions, STOCKFISH, processes=2, limit=limit, progress=lambda d, t: done.append(d))
+    done: list[int] = []
+    results = engine.analyse_many(
+        positions, STOCKFISH, processes=2, limit=limit, progress=lambda d, t: done.append(d)
+    )
     assert done == list(range(1, len(positions) + 1))
     with engine.SimpleEngine.popen_uci(STOCKFISH) as sf:
         for position, result in zip(positions, results):
             one = shatranj.Board(position) if isinstance(position, str) else position
             alone = sf.analyse(one, limit, game=object())
             assert isinstance(result, dict), result
-            assert (result["score"], result["pv"], result["nodes"]) == (alone["score"], alone["pv"], alone["nodes"])
-    columns = engine.analyse_many(positions, STOCKFISH, processes=2, limit=limit, columns=True, progress=False)
+            assert (result["score"], result["pv"], result["nodes"]) == (
+                alone["score"],
+                alone["pv"],
+                alone["nodes"],
+            )
+    columns = engine.analyse_many(
+        positions, STOCKFISH, processes=2, limit=limit, columns=True, progress=False
+    )
     assert isinstance(columns, dict) and set(columns) == set(COLUMNS)
-    assert columns["fen"][:len(FENS)] == FENS and columns["fen"][-1] == board.fen()
+    assert columns["fen"][: len(FENS)] == FENS and columns["fen"][-1] == board.fen()
     for i, result in enumerate(results):
         assert isinstance(result, dict)
-        assert columns["best"][i] == result["pv"][0].uci() and columns["depth"][i] == result["depth"]
+        assert (
+            columns["best"][i] == result["pv"][0].uci() and columns["depth"][i] == result["depth"]
+        )
         assert columns["error"][i] is None
     assert columns["mate"][4] == 1.0 and math.isnan(columns["score_cp"][4])
     numpy = pytest.importorskip("numpy")
@@ -580,36 +650,72 @@ def test_analyse_many_is_in_order_and_equals_one_engine_at_a_time(no_leftover_pr
 
 
 def test_analyse_many_reports_errors_per_position(no_leftover_processes: None) -> None:
-    positions: List[Any] = [shatranj.STARTING_FEN, "not a fen", KIWIPETE, 42]
-    results = engine.analyse_many(positions, FAKE + ["uci"], processes=2, limit=engine.Limit(depth=1), progress=False)
+    positions: list[Any] = [shatranj.STARTING_FEN, "not a fen", KIWIPETE, 42]
+    results = engine.analyse_many(
+        positions, FAKE + ["uci"], processes=2, limit=engine.Limit(depth=1), progress=False
+    )
     assert isinstance(results, list)
     assert isinstance(results[0], dict) and results[0]["pv"] == [shatranj.Move.from_uci("a2a3")]
     assert isinstance(results[1], ValueError) and isinstance(results[3], TypeError)
-    assert isinstance(results[2], dict) and results[2]["pv"][0] in shatranj.Board(KIWIPETE).legal_moves
-    columns = engine.analyse_many(positions[:2], FAKE + ["uci"], processes=1, limit=engine.Limit(depth=1), columns=True, progress=False)
+    assert (
+        isinstance(results[2], dict) and results[2]["pv"][0] in shatranj.Board(KIWIPETE).legal_moves
+    )
+    columns = engine.analyse_many(
+        positions[:2],
+        FAKE + ["uci"],
+        processes=1,
+        limit=engine.Limit(depth=1),
+        columns=True,
+        progress=False,
+    )
     assert isinstance(columns, dict)
-    assert columns["error"][0] is None and columns["error"][1] and math.isnan(columns["score_cp"][1])
+    assert (
+        columns["error"][0] is None and columns["error"][1] and math.isnan(columns["score_cp"][1])
+    )
 
 
-def test_analyse_many_restarts_a_dead_engine_and_retries_once(tmp_path: Path, no_leftover_processes: None) -> None:
+def test_analyse_many_restarts_a_dead_engine_and_retries_once(
+    tmp_path: Path, no_leftover_processes: None
+) -> None:
     marker = tmp_path / "crashed-once"
-    results = engine.analyse_many(FENS, FAKE + ["crash-once", str(marker)], processes=2, limit=engine.Limit(depth=1), progress=False)
+    results = engine.analyse_many(
+        FENS,
+        FAKE + ["crash-once", str(marker)],
+        processes=2,
+        limit=engine.Limit(depth=1),
+        progress=False,
+    )
     assert marker.exists() and all(isinstance(r, dict) for r in results), results
     # A position that kills every engine fails alone, after one retry.
-    results = engine.analyse_many(FENS, FAKE + ["crash-fen", KIWIPETE.split()[0]], processes=2, limit=engine.Limit(depth=1), progress=False)
+    results = engine.analyse_many(
+        FENS,
+        FAKE + ["crash-fen", KIWIPETE.split()[0]],
+        processes=2,
+        limit=engine.Limit(depth=1),
+        progress=False,
+    )
     assert isinstance(results[1], engine.EngineTerminatedError) and results[1].returncode == 3
     assert all(isinstance(r, dict) for i, r in enumerate(results) if i != 1)
 
 
 def test_analyse_many_replaces_a_hung_engine(no_leftover_processes: None) -> None:
     started = time.monotonic()
-    results = engine.analyse_many(FENS[:2], FAKE + ["hang-go"], processes=2, limit=engine.Limit(time=0.05), timeout=0.2, progress=False)
+    results = engine.analyse_many(
+        FENS[:2],
+        FAKE + ["hang-go"],
+        processes=2,
+        limit=engine.Limit(time=0.05),
+        timeout=0.2,
+        progress=False,
+    )
     assert all(isinstance(r, engine.EngineTimeoutError) for r in results), results
     assert time.monotonic() - started < 8.0
 
 
 def test_analyse_many_without_an_engine_program_fails_each_position() -> None:
-    results = engine.analyse_many(FENS[:3], "/nonexistent/engine", processes=2, limit=engine.Limit(depth=1), progress=False)
+    results = engine.analyse_many(
+        FENS[:3], "/nonexistent/engine", processes=2, limit=engine.Limit(depth=1), progress=False
+    )
     assert all(isinstance(r, FileNotFoundError) for r in results)
 
 
@@ -641,6 +747,3 @@ def test_analyse_many_checks_its_arguments() -> None:
 def test_progress_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     engine.analyse_many(FENS[:2], None, processes=1, limit=engine.Limit(depth=1))
     assert "analyse_many: 2/2 positions" in capsys.readouterr().err
-
-
-

@@ -23,10 +23,11 @@ import sys
 import tarfile
 import textwrap
 import unittest
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Dict, Iterator, Optional
 
 import pytest
+
 import shatranj
 
 VERSION = "1.11.2"
@@ -52,7 +53,7 @@ UNSUPPORTED = {
 }
 
 
-def _download(target: Path) -> Optional[Path]:
+def _download(target: Path) -> Path | None:
     command = [
         sys.executable, "-m", "pip", "download", f"chess=={VERSION}", "--no-deps",
         "--no-binary", ":all:", "--disable-pip-version-check", "--quiet", "-d", str(target),
@@ -80,7 +81,7 @@ def engine_test_case(tmp_path_factory: pytest.TempPathFactory) -> Iterator[type]
     body = [node for node in tree.body if getattr(node, "name", None) in wanted]
     assert {node.name for node in body} == wanted  # type: ignore[attr-defined]
     module = ast.Module(body=body, type_ignores=[])
-    namespace: Dict[str, object] = {"__name__": "python_chess_engine_tests"}
+    namespace: dict[str, object] = {"__name__": "python_chess_engine_tests"}
     exec(  # noqa: S102 - python-chess's test code, run against shatranj
         textwrap.dedent(
             """

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import doctest
 import math
-from typing import List, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -25,7 +25,9 @@ PENTA_LOGISTIC = [223, 9863, 21279, 10037, 246]
         (PENTA_LOGISTIC, 0.5, 2.5, "logistic", -3.07),
     ],
 )
-def test_reference_llrs(counts: List[int], elo0: float, elo1: float, model: match.Model, want: float) -> None:
+def test_reference_llrs(
+    counts: list[int], elo0: float, elo1: float, model: match.Model, want: float
+) -> None:
     llr = match.sprt_llr(counts, elo0, elo1, model=model)
     assert round(llr, 2) == want
     result = match.sprt(counts, elo0, elo1, model=model)
@@ -46,7 +48,7 @@ def _direct(counts: Sequence[int]) -> tuple[float, float, float]:
     "counts",
     [PENTA_NORMALIZED, PENTA_LOGISTIC, [3, 20, 41, 30, 6], [36027, 68692, 36433], [17, 25, 58]],
 )
-def test_estimate_equals_a_direct_computation(counts: List[int]) -> None:
+def test_estimate_equals_a_direct_computation(counts: list[int]) -> None:
     n, mean, var = _direct(counts)
     pairs = len(counts) == 5
 
@@ -60,8 +62,12 @@ def test_estimate_equals_a_direct_computation(counts: List[int]) -> None:
     assert e.variance == pytest.approx(var, rel=1e-9)
     assert e.elo == pytest.approx(to_elo(mean), rel=1e-9, abs=1e-12)
     assert e.elo_interval == pytest.approx((to_elo(mean - half), to_elo(mean + half)), rel=1e-9)
-    assert e.nelo == pytest.approx((mean - 0.5) / math.sqrt((2 if pairs else 1) * var) * 800 / math.log(10), rel=1e-9)
-    assert e.los == pytest.approx((1 - math.erf(-(mean - 0.5) / math.sqrt(2 * var / n))) / 2, rel=1e-12)
+    assert e.nelo == pytest.approx(
+        (mean - 0.5) / math.sqrt((2 if pairs else 1) * var) * 800 / math.log(10), rel=1e-9
+    )
+    assert e.los == pytest.approx(
+        (1 - math.erf(-(mean - 0.5) / math.sqrt(2 * var / n))) / 2, rel=1e-12
+    )
     assert match.elo(counts) == e.elo
     assert match.elo_interval(counts) == e.elo_interval
     assert match.nelo(counts) == e.nelo
@@ -71,13 +77,17 @@ def test_estimate_equals_a_direct_computation(counts: List[int]) -> None:
 
 def test_bounds_and_decisions() -> None:
     lower, upper = match.sprt_bounds()
-    assert lower == pytest.approx(math.log(0.05 / 0.95)) and upper == pytest.approx(math.log(0.95 / 0.05))
+    assert lower == pytest.approx(math.log(0.05 / 0.95)) and upper == pytest.approx(
+        math.log(0.95 / 0.05)
+    )
     assert match.sprt_bounds(0.1, 0.2) == pytest.approx((math.log(0.2 / 0.9), math.log(0.8 / 0.1)))
     # A crushing result accepts H1, a losing one H0.
     assert match.sprt([0, 10, 200, 400, 300], 0, 2).decision == "H1"
     assert match.sprt([300, 400, 200, 10, 0], 0, 2).decision == "H0"
     # Zero counts are 1e-3, as in fishtest: the same ratio either way.
-    assert match.sprt_llr([0, 10, 12], 0, 5, model="logistic") == match.sprt_llr([1e-3, 10, 12], 0, 5, model="logistic")
+    assert match.sprt_llr([0, 10, 12], 0, 5, model="logistic") == match.sprt_llr(
+        [1e-3, 10, 12], 0, 5, model="logistic"
+    )
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,9 @@ def test_records_follow_the_documented_layout() -> None:
     words = records.view("<u4")
     # The start: ranks 1-2 and 7-8 occupied; codes a1.. = R N B Q K B N R, then eight pawns.
     assert words[0, 0] == 0x0000FFFF and words[0, 1] == 0xFFFF0000
-    assert words[0, 2] == 0x31254213  # a1-h1: rook 3, knight 1, bishop 2, queen 4, king 5, ... (a1 lowest)
+    assert (
+        words[0, 2] == 0x31254213
+    )  # a1-h1: rook 3, knight 1, bishop 2, queen 4, king 5, ... (a1 lowest)
     assert words[0, 3] == 0x00000000  # eight white pawns (code 0)
     assert words[0, 6] == 0 and words[1, 6] == 1  # Black to move in the second
     assert words[0, 7] == 0
@@ -57,14 +59,20 @@ def test_an_array_scores_as_its_boards(boards: list[shatranj.Board], network: nn
         assert scores.dtype == np.int32 and np.array_equal(scores, expected), eval_file
 
 
-def test_an_array_scores_alike_on_the_gpu(boards: list[shatranj.Board], network: nnue.Network) -> None:
+def test_an_array_scores_alike_on_the_gpu(
+    boards: list[shatranj.Board], network: nnue.Network
+) -> None:
     require_gpu()
     records = shatranj.pack_positions(boards)
     for eval_file in ("classical", network):
         expected = shatranj.evaluate(boards, device="cpu", eval_file=eval_file)
-        assert np.array_equal(shatranj.evaluate(records, device="gpu", eval_file=eval_file), expected)
+        assert np.array_equal(
+            shatranj.evaluate(records, device="gpu", eval_file=eval_file), expected
+        )
         # A slice of rows is contiguous too; one row, and none.
-        assert np.array_equal(shatranj.evaluate(records[5:9], device="gpu", eval_file=eval_file), expected[5:9])
+        assert np.array_equal(
+            shatranj.evaluate(records[5:9], device="gpu", eval_file=eval_file), expected[5:9]
+        )
         assert shatranj.evaluate(records[:0], device="gpu", eval_file=eval_file).shape == (0,)
 
 
@@ -72,7 +80,9 @@ def test_arrays_of_boards_or_fens_are_iterated(boards: list[shatranj.Board]) -> 
     expected = shatranj.evaluate(boards[:20], device="cpu")
     fens = [b.fen() for b in boards[:20]]
     assert np.array_equal(shatranj.evaluate(np.array(fens), device="cpu"), expected)
-    assert np.array_equal(shatranj.evaluate(np.array(boards[:20], dtype=object), device="cpu"), expected)
+    assert np.array_equal(
+        shatranj.evaluate(np.array(boards[:20], dtype=object), device="cpu"), expected
+    )
     assert np.array_equal(shatranj.pack_positions(np.array(fens)), shatranj.pack_positions(fens))
 
 
@@ -93,7 +103,9 @@ def test_an_unaligned_copy_is_read_alike(boards: list[shatranj.Board]) -> None:
     raw = np.zeros(50 * 32 + 1, dtype=np.uint8)
     unaligned = raw[1:].reshape(50, 32)
     unaligned[:] = records
-    assert np.array_equal(shatranj.evaluate(unaligned, device="cpu"), shatranj.evaluate(records, device="cpu"))
+    assert np.array_equal(
+        shatranj.evaluate(unaligned, device="cpu"), shatranj.evaluate(records, device="cpu")
+    )
 
 
 def test_arrays_that_are_not_records_are_typed_errors() -> None:

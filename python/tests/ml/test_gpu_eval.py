@@ -113,7 +113,9 @@ for call in (lambda: shatranj.selfplay(games=1, depth=2, device="gpu"), lambda: 
         raise SystemExit("selfplay/Engine with device='gpu' and no adapter did not raise")
 """
     env = dict(os.environ, SHATRANJ_WGPU_ADAPTER="no such adapter 7f3a")
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no such adapter 7f3a" in proc.stdout
     warnings = [line for line in proc.stderr.splitlines() if line.startswith("shatranj: warning:")]

@@ -11,9 +11,10 @@ import os
 import pickle
 import re
 import shutil
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +22,6 @@ import pytest
 
 import shatranj
 from shatranj import nnue
-
 from support.boards import random_boards
 from support.gpu import require_gpu
 from support.repo import ROOT
@@ -31,7 +31,7 @@ FIXTURE_POSITIONS = 17093
 FIXTURE_GAMES = 200
 SEED = 0x4E4E
 
-Weights = Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], float]
+Weights = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], float]
 
 
 def random_weights(seed: int, hidden: int = 32) -> Weights:
@@ -58,7 +58,7 @@ def net_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def boards() -> List[shatranj.Board]:
+def boards() -> list[shatranj.Board]:
     print(f"boards seed {SEED:#x}")
     return [shatranj.Board()] + random_boards(SEED, 40)
 
@@ -135,7 +135,9 @@ def test_the_split_and_the_whole_hold_the_same_positions(data: nnue.Dataset) -> 
     assert len(whole) == FIXTURE_POSITIONS
     assert len(nnue.read_data(FIXTURE).validation) == 0
     split = [data.train, data.validation]
-    assert sum(int(p.score.astype(np.int64).sum()) for p in split) == int(whole.score.astype(np.int64).sum())
+    assert sum(int(p.score.astype(np.int64).sum()) for p in split) == int(
+        whole.score.astype(np.int64).sum()
+    )
     assert sum(float(p.result.sum()) for p in split) == pytest.approx(float(whole.result.sum()))
 
 
@@ -148,7 +150,9 @@ def test_folders_and_lists_read_every_shard_in_order(tmp_path: Path) -> None:
     assert folder.games == 2 * FIXTURE_GAMES and len(folder.train) == 2 * FIXTURE_POSITIONS
     listed = nnue.read_data([FIXTURE, tmp_path / "a.sgd"])
     assert len(listed.train) == 2 * FIXTURE_POSITIONS
-    assert np.array_equal(listed.train.white[:FIXTURE_POSITIONS], listed.train.white[FIXTURE_POSITIONS:])
+    assert np.array_equal(
+        listed.train.white[:FIXTURE_POSITIONS], listed.train.white[FIXTURE_POSITIONS:]
+    )
 
 
 def test_bad_data_raises_training_data_error_naming_the_file(tmp_path: Path) -> None:
@@ -180,7 +184,7 @@ def test_bad_data_raises_training_data_error_naming_the_file(tmp_path: Path) -> 
 # ----- features of boards -------------------------------------------------------------------
 
 
-def test_board_features_follow_the_documented_formula(boards: List[shatranj.Board]) -> None:
+def test_board_features_follow_the_documented_formula(boards: list[shatranj.Board]) -> None:
     features = nnue.features(boards)
     assert len(features) == len(boards)
     for i, board in enumerate(boards):
@@ -200,7 +204,9 @@ def test_board_features_follow_the_documented_formula(boards: List[shatranj.Boar
 # ----- networks from numpy ------------------------------------------------------------------
 
 
-def test_a_saved_network_evaluates_alike_everywhere(net_path: Path, boards: List[shatranj.Board]) -> None:
+def test_a_saved_network_evaluates_alike_everywhere(
+    net_path: Path, boards: list[shatranj.Board]
+) -> None:
     net = nnue.load_network(net_path)
     engine = shatranj.Engine(eval_file=str(net_path))
     assert engine.evaluation == f"network {net.hash[:12]} (32 hidden, SCALE {net.scale})"
@@ -217,7 +223,9 @@ def test_a_saved_network_evaluates_alike_everywhere(net_path: Path, boards: List
     assert move in boards[0].legal_moves
 
 
-def test_the_float_network_is_within_a_few_centipawns_of_the_engine(boards: List[shatranj.Board]) -> None:
+def test_the_float_network_is_within_a_few_centipawns_of_the_engine(
+    boards: list[shatranj.Board],
+) -> None:
     w1, b1, w2, b2 = random_weights(SEED + 1, hidden=64)
     net = nnue.build_network(w1, b1, w2.reshape(-1), b2)
     engine = shatranj.evaluate(boards, device="cpu", eval_file=net).astype(np.float64)
@@ -247,17 +255,23 @@ def test_quantisation_is_the_trainers_rounding() -> None:
 
     def rule(values: npt.NDArray[np.float64], by: int) -> npt.NDArray[np.float32]:
         scaled = values.astype(np.float32) * np.float32(by)
-        return np.asarray(np.clip(np.sign(scaled) * np.floor(np.abs(scaled) + np.float32(0.5)), -32768, 32767))
+        return np.asarray(
+            np.clip(np.sign(scaled) * np.floor(np.abs(scaled) + np.float32(0.5)), -32768, 32767)
+        )
 
     assert np.array_equal(net.feature_weights, rule(w1, nnue.QA))
     assert np.array_equal(net.feature_bias, rule(b1, nnue.QA))
     assert np.array_equal(net.output_weights, rule(w2, nnue.QB))
     assert net.output_weights[0, :2].tolist() == [3, -3]
-    assert net.output_bias == round(float(np.float32(b2) * np.float32(nnue.QA) * np.float32(nnue.QB)))
+    assert net.output_bias == round(
+        float(np.float32(b2) * np.float32(nnue.QA) * np.float32(nnue.QB))
+    )
     assert (net.qa, net.qb, net.scale, net.hidden) == (nnue.QA, nnue.QB, nnue.SCALE, 32)
 
 
-def test_networks_round_trip_through_files_bytes_pickles_and_integers(tmp_path: Path, net_path: Path) -> None:
+def test_networks_round_trip_through_files_bytes_pickles_and_integers(
+    tmp_path: Path, net_path: Path
+) -> None:
     net = nnue.load_network(net_path)
     assert len(net.hash) == 64 and net.hash[:12] in repr(net)
     again = nnue.build_network(
@@ -280,7 +294,7 @@ def test_networks_round_trip_through_files_bytes_pickles_and_integers(tmp_path: 
 
 
 def test_a_network_with_output_buckets_scores_with_the_layer_of_the_piece_count(
-    tmp_path: Path, boards: List[shatranj.Board]
+    tmp_path: Path, boards: list[shatranj.Board]
 ) -> None:
     w1, b1, _, _ = random_weights(SEED + 6, hidden=64)
     rng = np.random.default_rng(SEED + 6)
@@ -299,11 +313,22 @@ def test_a_network_with_output_buckets_scores_with_the_layer_of_the_piece_count(
     for k in sorted(set(buckets.tolist())):
         single = nnue.build_network(w1, b1, w2[k], b2[k])
         chosen = [b for b, bucket in zip(boards, buckets) if bucket == k]
-        assert np.array_equal(shatranj.evaluate(chosen, device="cpu", eval_file=single), engine[buckets == k]), k
+        assert np.array_equal(
+            shatranj.evaluate(chosen, device="cpu", eval_file=single), engine[buckets == k]
+        ), k
     floats = nnue.float_evaluate(nnue.features(boards), w1, b1, w2, b2)
     assert float(np.max(np.abs(floats - engine))) < 5.0
     # Integers, floats, files, bytes and pickles give the same network back.
-    assert nnue.build_network(net.feature_weights, net.feature_bias, net.output_weights, net.output_bias, quantised=True) == net
+    assert (
+        nnue.build_network(
+            net.feature_weights,
+            net.feature_bias,
+            net.output_weights,
+            net.output_bias,
+            quantised=True,
+        )
+        == net
+    )
     assert nnue.build_network(*net.to_float()) == net
     path = tmp_path / "buckets.nnue"
     net.save(path)
@@ -318,18 +343,45 @@ def test_a_network_with_output_buckets_scores_with_the_layer_of_the_piece_count(
 def test_bad_weights_raise_network_error_saying_what_is_wrong() -> None:
     w1, b1, w2, b2 = random_weights(SEED + 3)
     h = len(b1)
-    cases: List[Tuple[Callable[[], Any], str]] = [
-        (lambda: nnue.build_network(w1[:700], b1, w2, b2), r"feature_weights has shape \(700, 32\); expected \(768, 32\)"),
-        (lambda: nnue.build_network(w1, b1[:31], w2, b2), r"feature_weights has shape \(768, 32\); expected \(768, 31\)"),
-        (lambda: nnue.build_network(w1, b1.reshape(2, 16), w2, b2), r"feature_bias has shape \(2, 16\)"),
-        (lambda: nnue.build_network(w1, b1, w2[:, :5], b2), r"output_weights has shape \(2, 5\); expected \(2, 32\) or \(64,\)"),
+    cases: list[tuple[Callable[[], Any], str]] = [
+        (
+            lambda: nnue.build_network(w1[:700], b1, w2, b2),
+            r"feature_weights has shape \(700, 32\); expected \(768, 32\)",
+        ),
+        (
+            lambda: nnue.build_network(w1, b1[:31], w2, b2),
+            r"feature_weights has shape \(768, 32\); expected \(768, 31\)",
+        ),
+        (
+            lambda: nnue.build_network(w1, b1.reshape(2, 16), w2, b2),
+            r"feature_bias has shape \(2, 16\)",
+        ),
+        (
+            lambda: nnue.build_network(w1, b1, w2[:, :5], b2),
+            r"output_weights has shape \(2, 5\); expected \(2, 32\) or \(64,\)",
+        ),
         (lambda: nnue.build_network(w1, b1, w2, [b2, b2]), r"output_bias has shape \(2,\)"),
-        (lambda: nnue.build_network(w1[:, :30], b1[:30], w2[:, :30], b2), "hidden size 30 is not a multiple of 32"),
-        (lambda: nnue.build_network(w1, b1, w2 * 100, b2), r"output weight \d+ is .*beyond ±128.*trainer clips"),
-        (lambda: nnue.build_network(w1 * 200, b1, w2, b2), r"hidden neuron \d+ could reach .*i16 accumulator"),
-        (lambda: nnue.build_network(np.where(w1 > 0.03, np.nan, w1), b1, w2, b2), r"feature_weights\[\d+, \d+\] is NaN"),
+        (
+            lambda: nnue.build_network(w1[:, :30], b1[:30], w2[:, :30], b2),
+            "hidden size 30 is not a multiple of 32",
+        ),
+        (
+            lambda: nnue.build_network(w1, b1, w2 * 100, b2),
+            r"output weight \d+ is .*beyond ±128.*trainer clips",
+        ),
+        (
+            lambda: nnue.build_network(w1 * 200, b1, w2, b2),
+            r"hidden neuron \d+ could reach .*i16 accumulator",
+        ),
+        (
+            lambda: nnue.build_network(np.where(w1 > 0.03, np.nan, w1), b1, w2, b2),
+            r"feature_weights\[\d+, \d+\] is NaN",
+        ),
         (lambda: nnue.build_network(w1, b1, w2, float("inf")), "output_bias is inf"),
-        (lambda: nnue.build_network(w1, b1, w2, b2, quantised=True), "quantised=True needs integer arrays"),
+        (
+            lambda: nnue.build_network(w1, b1, w2, b2, quantised=True),
+            "quantised=True needs integer arrays",
+        ),
         (
             lambda: nnue.build_network(
                 np.full((768, h), 40000), np.zeros(h, int), np.zeros((2, h), int), 0, quantised=True
@@ -337,7 +389,10 @@ def test_bad_weights_raise_network_error_saying_what_is_wrong() -> None:
             r"feature_weights\[0, 0\] = 40000 does not fit int16",
         ),
         (lambda: nnue.build_network(w1, b1, w2, b2, qa=0), "QA 0"),
-        (lambda: nnue.build_network(w1, b1, w2, b2, scale=10**12), "scale 1000000000000 is out of range"),
+        (
+            lambda: nnue.build_network(w1, b1, w2, b2, scale=10**12),
+            "scale 1000000000000 is out of range",
+        ),
     ]
     padded = np.vstack([w1, np.ones((1, h))])
     cases.append((lambda: nnue.build_network(padded, b1, w2, b2), "row 768 .* is not zero"))
@@ -348,7 +403,7 @@ def test_bad_weights_raise_network_error_saying_what_is_wrong() -> None:
         nnue.build_network(w1, b1, w2, "zero")
 
 
-def users_of(eval_file: Any) -> List[Callable[[], object]]:
+def users_of(eval_file: Any) -> list[Callable[[], object]]:
     """Every call that takes an ``eval_file``."""
     return [
         partial(shatranj.Engine, eval_file=eval_file),
@@ -363,7 +418,7 @@ def test_bad_eval_files_raise_network_error_everywhere(tmp_path: Path, net_path:
     good = net_path.read_bytes()
     damaged = bytearray(good)
     damaged[100] ^= 0xFF
-    files: Dict[str, bytes] = {
+    files: dict[str, bytes] = {
         "garbage.nnue": b"garbage, not a network" * 4,
         "short.nnue": good[:10],
         "truncated.nnue": good[:-2],
@@ -378,13 +433,21 @@ def test_bad_eval_files_raise_network_error_everywhere(tmp_path: Path, net_path:
     for name, content in files.items():
         path = tmp_path / name
         path.write_bytes(content)
-        loads: List[Callable[[], object]] = [partial(nnue.load_network, path), *users_of(str(path)), *users_of(path)]
+        loads: list[Callable[[], object]] = [
+            partial(nnue.load_network, path),
+            *users_of(str(path)),
+            *users_of(path),
+        ]
         for load in loads:
-            with pytest.raises(shatranj.NetworkError, match=f"{re.escape(str(path))}: .*{messages[name]}"):
+            with pytest.raises(
+                shatranj.NetworkError, match=f"{re.escape(str(path))}: .*{messages[name]}"
+            ):
                 load()
     for name in ("nonsense", str(tmp_path / "missing.nnue")):
         for load in users_of(name):
-            with pytest.raises(shatranj.NetworkError, match=f"cannot read {re.escape(name)}.*<default>.*classical"):
+            with pytest.raises(
+                shatranj.NetworkError, match=f"cannot read {re.escape(name)}.*<default>.*classical"
+            ):
                 load()
     with pytest.raises(shatranj.NetworkError, match="empty evaluation name"):
         shatranj.Engine(eval_file="")
@@ -399,7 +462,7 @@ def test_bad_eval_files_raise_network_error_everywhere(tmp_path: Path, net_path:
         assert builtin.evaluation.startswith("network ")
 
 
-def test_classical_is_classical_and_none_is_the_default(boards: List[shatranj.Board]) -> None:
+def test_classical_is_classical_and_none_is_the_default(boards: list[shatranj.Board]) -> None:
     classical = shatranj.Engine(eval_file="classical")
     default = shatranj.Engine()
     assert classical.evaluation == "classical"
@@ -414,14 +477,16 @@ def test_classical_is_classical_and_none_is_the_default(boards: List[shatranj.Bo
 
 def test_selfplay_plays_with_the_network_inline_and_batched(net_path: Path) -> None:
     net = nnue.load_network(net_path)
-    settings: Dict[str, Any] = dict(games=2, depth=2, seed=SEED, max_plies=24)
+    settings: dict[str, Any] = dict(games=2, depth=2, seed=SEED, max_plies=24)
     inline = shatranj.selfplay(eval_file=net_path, **settings)
     batched = shatranj.selfplay(eval_file=net, batched=True, device="cpu", **settings)
     assert batched.stats["batches"] > 0
     assert inline.pgn() == batched.pgn()
 
 
-def test_the_gpu_evaluates_and_searches_with_the_network(net_path: Path, boards: List[shatranj.Board]) -> None:
+def test_the_gpu_evaluates_and_searches_with_the_network(
+    net_path: Path, boards: list[shatranj.Board]
+) -> None:
     require_gpu()
     net = nnue.load_network(net_path)
     cpu = shatranj.evaluate(boards, device="cpu", eval_file=net)
@@ -467,13 +532,15 @@ print(engine.play(board, depth=6))
 """
 
 
-def test_the_readme_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_readme_example(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert len(EXAMPLE.splitlines()) <= 25
     shards = tmp_path / "data" / "nnue" / "gen0"
     shards.mkdir(parents=True)
     shutil.copy(FIXTURE, shards / FIXTURE.name)
     monkeypatch.chdir(tmp_path)
-    namespace: Dict[str, Any] = {}
+    namespace: dict[str, Any] = {}
     exec(compile(EXAMPLE, "README example", "exec"), namespace)
     engine, board, net = namespace["engine"], namespace["board"], namespace["net"]
     assert engine.evaluation.startswith(f"network {net.hash[:12]}")
@@ -488,7 +555,9 @@ def test_the_readme_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cap
     features = nnue.features([queen_up, board])
     us, them = features.views()
     psqt = namespace["psqt"]
-    linear = (psqt[us.clip(max=767)] * (us < 768) - psqt[them.clip(max=767)] * (them < 768)).sum(axis=1)
+    linear = (psqt[us.clip(max=767)] * (us < 768) - psqt[them.clip(max=767)] * (them < 768)).sum(
+        axis=1
+    )
     floats = nnue.float_evaluate(features, namespace["w1"], namespace["b1"], namespace["w2"], 0.0)
     assert np.allclose(floats, linear * nnue.SCALE)
     out = capsys.readouterr().out

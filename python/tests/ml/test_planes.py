@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import random
-from typing import Dict, List, Optional, Tuple
 
 import chess
 import pytest
@@ -16,7 +15,7 @@ np = pytest.importorskip("numpy")
 SEED = 2125
 
 
-def random_games(count: int, seed: int = SEED) -> List[Tuple[chess.Board, shatranj.Board]]:
+def random_games(count: int, seed: int = SEED) -> list[tuple[chess.Board, shatranj.Board]]:
     """Pairs of boards (python-chess, shatranj) after random games, with repetitions now and
     then (knights shuffled back and forth) and promotions."""
     print(f"seed {seed}")
@@ -32,7 +31,9 @@ def random_games(count: int, seed: int = SEED) -> List[Tuple[chess.Board, shatra
             move = rng.choice(promos) if promos and rng.random() < 0.5 else rng.choice(moves)
             ref.push(move)
             if rng.random() < 0.05:
-                shuffle = [m for m in ref.legal_moves if ref.piece_type_at(m.from_square) == chess.KNIGHT]
+                shuffle = [
+                    m for m in ref.legal_moves if ref.piece_type_at(m.from_square) == chess.KNIGHT
+                ]
                 if shuffle:
                     m = rng.choice(shuffle)
                     ref.push(m)
@@ -43,7 +44,7 @@ def random_games(count: int, seed: int = SEED) -> List[Tuple[chess.Board, shatra
     return out
 
 
-def lc0_reference(board: chess.Board) -> List[List[float]]:
+def lc0_reference(board: chess.Board) -> list[list[float]]:
     """Lc0's 112 input planes of ``board``, each a list of 64 values (square index from our view)."""
     us = board.turn
     flip = (lambda s: s ^ 56) if us == chess.BLACK else (lambda s: s)
@@ -89,7 +90,7 @@ def test_lc0_planes_match_the_reference() -> None:
     assert planes.board([mine for _, mine in games]).shape == (60, 12, 8, 8)
 
 
-def lc0_table_reference() -> List[str]:
+def lc0_table_reference() -> list[str]:
     """Lc0's 1858 moves as UCI text from White's view, in index order."""
     names = [f + r for r in "12345678" for f in "abcdefgh"]
     table = []
@@ -128,10 +129,14 @@ def alphazero_index_reference(board: chess.Board, move: chess.Move) -> int:
     if move.promotion in (chess.KNIGHT, chess.BISHOP, chess.ROOK):
         plane = 64 + 3 * [chess.KNIGHT, chess.BISHOP, chess.ROOK].index(move.promotion) + df + 1
     elif sorted((abs(df), abs(dr))) == [1, 2]:
-        plane = 56 + [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)].index((df, dr))
+        plane = 56 + [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)].index(
+            (df, dr)
+        )
     else:
         n = max(abs(df), abs(dr))
-        direction = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)].index((df // n, dr // n))
+        direction = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)].index(
+            (df // n, dr // n)
+        )
         plane = direction * 7 + n - 1
     return plane * 64 + f
 
@@ -140,8 +145,8 @@ def test_policy_indices_both_ways() -> None:
     assert len(lc0_table_reference()) == planes.LC0_POLICY
     checked = 0
     for ref, mine in random_games(80, SEED + 1):
-        lc0: Dict[int, str] = {}
-        az: Dict[int, str] = {}
+        lc0: dict[int, str] = {}
+        az: dict[int, str] = {}
         for move in ref.legal_moves:
             m = shatranj.Move.from_uci(move.uci())
             i = planes.lc0_move_index(mine, m)
@@ -150,7 +155,7 @@ def test_policy_indices_both_ways() -> None:
             assert j == alphazero_index_reference(ref, move), (ref.fen(), move)
             assert i not in lc0 and j not in az
             lc0[i] = az[j] = move.uci()
-            back: Optional[shatranj.Move] = planes.lc0_index_move(mine, i)
+            back: shatranj.Move | None = planes.lc0_index_move(mine, i)
             assert back is not None and back.uci() == move.uci()
             back = planes.alphazero_index_move(mine, j)
             assert back is not None and back.uci() == move.uci()

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import io
 import threading
-from typing import Any, Dict, List
+from typing import Any
 
 import chess
 import chess.pgn
 import pytest
 
 import shatranj
-
 from support.interrupt import assert_ctrl_c_interrupts
 
 SEED = 2024
-QUICK: Dict[str, Any] = dict(depth=2, max_plies=60, concurrency=2)
+QUICK: dict[str, Any] = dict(depth=2, max_plies=60, concurrency=2)
 
 
 @pytest.fixture(scope="module")
@@ -105,11 +104,13 @@ def test_openings_are_honoured() -> None:
 
 
 def test_progress_is_reported() -> None:
-    seen: List[Dict[str, Any]] = []
+    seen: list[dict[str, Any]] = []
     shatranj.selfplay(games=2, depth=2, max_plies=20, progress=seen.append)
     assert seen, "progress never called"
     assert seen[-1]["games_done"] == 2 and seen[-1]["games_total"] == 2
-    assert all(set(p) == {"games_done", "games_total", "plies", "evaluations", "elapsed"} for p in seen)
+    assert all(
+        set(p) == {"games_done", "games_total", "plies", "evaluations", "elapsed"} for p in seen
+    )
 
 
 def test_nodes_limit_is_reproducible() -> None:
@@ -141,7 +142,7 @@ def test_nodes_limit_is_reproducible() -> None:
         (dict(games=1, depth=2, progress=3), TypeError),
     ],
 )
-def test_bad_arguments_are_refused(kwargs: Dict[str, Any], error: type) -> None:
+def test_bad_arguments_are_refused(kwargs: dict[str, Any], error: type) -> None:
     with pytest.raises(error):
         shatranj.selfplay(**kwargs)
 
@@ -181,7 +182,9 @@ def test_ctrl_c_stops_a_match() -> None:
 
 
 def test_chess960_games_replay_in_python_chess() -> None:
-    result = shatranj.selfplay(games=2, depth=2, seed=38, max_plies=30, random_plies=2, chess960=True)
+    result = shatranj.selfplay(
+        games=2, depth=2, seed=38, max_plies=30, random_plies=2, chess960=True
+    )
     print("seed 38")
     numbers = []
     for game in result.games:

@@ -9,7 +9,6 @@ import pickle
 import re
 import sys
 from pathlib import Path
-from typing import List
 
 import shatranj
 import shatranj.engine
@@ -35,9 +34,9 @@ def test_analyse_many_runs_the_same_engine_class() -> None:
     assert _engine_batch.Engine is shatranj.engine.Engine
 
 
-def _imported_modules(path: Path) -> List[str]:
+def _imported_modules(path: Path) -> list[str]:
     """Every module ``path`` imports, anywhere in it (function bodies too), as absolute names."""
-    names: List[str] = []
+    names: list[str] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
@@ -52,7 +51,11 @@ def _imported_modules(path: Path) -> List[str]:
 def test_the_engine_client_modules_do_not_import_the_facade() -> None:
     # shatranj.engine re-exports them; one of them importing it back was a cycle.
     modules = sorted(PACKAGE.glob("_engine_*.py"))
-    assert {m.name for m in modules} >= {"_engine_batch.py", "_engine_local.py", "_engine_protocol.py"}
+    assert {m.name for m in modules} >= {
+        "_engine_batch.py",
+        "_engine_local.py",
+        "_engine_protocol.py",
+    }
     for module in modules:
         assert "shatranj.engine" not in _imported_modules(module), module.name
 
@@ -76,6 +79,10 @@ def test_the_native_module_imports_python_from_py_modules_only() -> None:
         if source.name == "py_modules.rs":
             assert _NATIVE_IMPORT.search(source.read_text(encoding="utf-8"))
             continue
-        code = [line for line in source.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("//")]
+        code = [
+            line
+            for line in source.read_text(encoding="utf-8").splitlines()
+            if not line.lstrip().startswith("//")
+        ]
         hits = [line.strip() for line in code if _NATIVE_IMPORT.search(line)]
         assert not hits, (source.name, hits)

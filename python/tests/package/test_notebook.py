@@ -13,6 +13,7 @@ import chess
 import nbclient
 import nbformat
 import pytest
+
 import shatranj
 from support.repo import ROOT
 
@@ -77,7 +78,9 @@ def test_boards_are_displayed_as_svg(executed) -> None:
     # After 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 the last move g8-f6 is highlighted.
     assert sorted(c.split()[-1] for c in classes(game, "lastmove")) == ["f6", "g8"]
     assert len(classes(game, "piece")) == 32
-    assert len(classes(arrows, "arrow")) == 4  # two arrows, each a <line> shaft and a <polygon> head
+    assert (
+        len(classes(arrows, "arrow")) == 4
+    )  # two arrows, each a <line> shaft and a <polygon> head
     assert arrows.get("width") == "320"
     assert classes(mate, "check") == ["check e8"]
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -68,7 +69,11 @@ OUT_OF_RANGE: list[tuple[str, Callable[[], Any], type]] = [
     ("perft(threads=-2)", lambda: shatranj.perft(BOARD, 1, threads=-2), ValueError),
     ("perft(hash_mb=-1)", lambda: shatranj.perft(BOARD, 1, hash_mb=-1), ValueError),
     ("fen(en_passant='x')", lambda: BOARD.fen(en_passant="x"), ValueError),  # type: ignore[arg-type]
-    ("Board(chess960=True) bad castling", lambda: shatranj.Board("8/8/8/8/8/8/8/8 w KX - 0 1", chess960=True), ValueError),
+    (
+        "Board(chess960=True) bad castling",
+        lambda: shatranj.Board("8/8/8/8/8/8/8/8 w KX - 0 1", chess960=True),
+        ValueError,
+    ),
     ("pop() on empty", lambda: shatranj.Board().pop(), IndexError),
     ("peek() on empty", lambda: shatranj.Board().peek(), IndexError),
     ("parse_square('z9')", lambda: shatranj.parse_square("z9"), ValueError),
@@ -76,7 +81,9 @@ OUT_OF_RANGE: list[tuple[str, Callable[[], Any], type]] = [
 
 
 @pytest.mark.parametrize("name,call,error", OUT_OF_RANGE, ids=[n for n, _, _ in OUT_OF_RANGE])
-def test_bad_values_raise_value_or_index_errors(name: str, call: Callable[[], Any], error: type) -> None:
+def test_bad_values_raise_value_or_index_errors(
+    name: str, call: Callable[[], Any], error: type
+) -> None:
     with pytest.raises(error):
         call()
 
@@ -103,7 +110,12 @@ def test_move_errors_are_value_errors_as_in_python_chess() -> None:
         shatranj.Move.from_uci("e2e2")
     # A drop parses (python-chess's Move holds one) but no board plays it.
     drop = shatranj.Move.from_uci("P@e4")
-    assert (drop.drop, drop.to_square, drop.uci(), drop.promotion) == (shatranj.PAWN, shatranj.E4, "P@e4", None)
+    assert (drop.drop, drop.to_square, drop.uci(), drop.promotion) == (
+        shatranj.PAWN,
+        shatranj.E4,
+        "P@e4",
+        None,
+    )
     with pytest.raises(shatranj.IllegalMoveError):
         shatranj.Board().push(drop)
 
@@ -112,7 +124,10 @@ def test_boards_hold_any_placement_and_report_it_in_status() -> None:
     # A missing king loads, as in python-chess, and status() says what is wrong.
     board = shatranj.Board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1")
     assert board.status() == shatranj.STATUS_NO_WHITE_KING | shatranj.STATUS_BAD_CASTLING_RIGHTS
-    assert not board.is_valid() and board.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1"
+    assert (
+        not board.is_valid()
+        and board.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1"
+    )
     # A null move passes the turn and pops back.
     board = shatranj.Board()
     board.push(shatranj.Move.null())

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import random
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any
 
 import chess
 import chess.pgn
@@ -71,11 +71,13 @@ def random_game(rng: random.Random, index: int) -> chess.pgn.Game:
 
     grow(game, rng.randint(0, 70), 0)
     board = game.end().board()
-    game.headers["Result"] = board.result() if board.is_game_over() else rng.choice(["*", "1-0", "1/2-1/2"])
+    game.headers["Result"] = (
+        board.result() if board.is_game_over() else rng.choice(["*", "1-0", "1/2-1/2"])
+    )
     return game
 
 
-def tree_of(node: Any) -> Tuple[Any, ...]:
+def tree_of(node: Any) -> tuple[Any, ...]:
     """A node and everything below it, as comparable values."""
     return (
         node.move.uci() if node.move is not None else None,
@@ -87,13 +89,13 @@ def tree_of(node: Any) -> Tuple[Any, ...]:
 
 
 @pytest.fixture(scope="module")
-def corpus() -> List[chess.pgn.Game]:
+def corpus() -> list[chess.pgn.Game]:
     print(f"seed {SEED}, {GAMES} games")
     rng = random.Random(SEED)
     return [random_game(rng, i) for i in range(GAMES)]
 
 
-def test_r7_round_trip_against_python_chess(corpus: List[chess.pgn.Game]) -> None:
+def test_r7_round_trip_against_python_chess(corpus: list[chess.pgn.Game]) -> None:
     """R7.1–R7.4: the same tree and the same text as python-chess, from its own export."""
     for index, reference in enumerate(corpus):
         for columns in (None, 80):
@@ -106,12 +108,16 @@ def test_r7_round_trip_against_python_chess(corpus: List[chess.pgn.Game]) -> Non
             # Written from the untouched native tree ...
             assert str(mine) == str(theirs), (index, text)
             assert mine.accept(pgn.StringExporter()) == theirs.accept(chess.pgn.StringExporter())
-            assert [m.uci() for m in mine.mainline_moves()] == [m.uci() for m in theirs.mainline_moves()]
+            assert [m.uci() for m in mine.mainline_moves()] == [
+                m.uci() for m in theirs.mainline_moves()
+            ]
             # ... and after expanding it into Python nodes.
             assert tree_of(mine) == tree_of(theirs), index
             assert str(mine) == str(theirs)
             exporter = pgn.StringExporter(columns=60, comments=False, variations=False)
-            assert mine.accept(exporter) == theirs.accept(chess.pgn.StringExporter(columns=60, comments=False, variations=False))
+            assert mine.accept(exporter) == theirs.accept(
+                chess.pgn.StringExporter(columns=60, comments=False, variations=False)
+            )
             assert mine.end().board().fen() == theirs.end().board().fen()
 
 
@@ -129,7 +135,7 @@ def test_r7_games_built_in_python_export_as_python_chess() -> None:
         theirs = chess.pgn.Game.from_board(board)
         mine = pgn.Game.from_board(shatranj.Board.from_chess(board))
         assert str(mine) == str(theirs)
-        pairs: List[Tuple[Any, Any]] = [(mine, shatranj), (theirs, chess)]
+        pairs: list[tuple[Any, Any]] = [(mine, shatranj), (theirs, chess)]
         for game, lib in pairs:
             first = game.next()
             assert first is not None
@@ -142,7 +148,7 @@ def test_r7_games_built_in_python_export_as_python_chess() -> None:
 
 
 def test_r7_nodes_navigation() -> None:
-    text = "[Event \"x\"]\n\n{ before } 1. e4 e5 ( 1... c5 2. Nf3 $1 ) 2. Nf3 { develops } Nc6 *\n"
+    text = '[Event "x"]\n\n{ before } 1. e4 e5 ( 1... c5 2. Nf3 $1 ) 2. Nf3 { develops } Nc6 *\n'
     game = pgn.read_game(io.StringIO(text))
     assert game is not None
     assert game.comment == "before"
@@ -155,7 +161,9 @@ def test_r7_nodes_navigation() -> None:
     assert nf3 is not None and nf3.nags == {pgn.NAG_GOOD_MOVE} and nf3.ply() == 3
     assert nf3.board().fen() == "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
     end = game.end()
-    assert isinstance(end, pgn.ChildNode) and end.san() == "Nc6" and end.parent.comment == "develops"
+    assert (
+        isinstance(end, pgn.ChildNode) and end.san() == "Nc6" and end.parent.comment == "develops"
+    )
     assert [n.san() for n in game.mainline()] == ["e4", "e5", "Nf3", "Nc6"]
     assert [m.uci() for m in reversed(game.mainline_moves())] == ["b8c6", "g1f3", "e7e5", "e2e4"]
     assert str(game.mainline_moves()) == "1. e4 e5 2. Nf3 Nc6"
@@ -165,7 +173,7 @@ def test_r7_nodes_navigation() -> None:
     assert "1. e4 c5 ( 1... e5 2. Nf3 { develops } 2... Nc6 ) 2. Nf3 $1 *" in str(game)
 
 
-def test_r7_games_pickle_and_copy(corpus: List[chess.pgn.Game]) -> None:
+def test_r7_games_pickle_and_copy(corpus: list[chess.pgn.Game]) -> None:
     """A game read lazily pickles and deep-copies whole (the native tree is expanded)."""
     import copy
     import pickle
@@ -199,7 +207,7 @@ def test_r7_headers() -> None:
     assert game.headers["SetUp"] == "1" and game.board().fen() == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     game.add_variation(shatranj.Move.from_uci("e2e4"))
     assert str(game).endswith("\n\n1. e4 *")
-    text = "[Event \"e\"]\n[Result \"*\"]\n\n1. e4 0-1\n"
+    text = '[Event "e"]\n[Result "*"]\n\n1. e4 0-1\n'
     read = pgn.read_game(io.StringIO(text))
     assert read is not None and read.headers["Result"] == "0-1" and read.headers["Site"] == "?"
     assert repr(pgn.Game.without_tag_roster().headers) == "Headers()"
@@ -208,11 +216,11 @@ def test_r7_headers() -> None:
 def test_r7_read_game_many_and_malformed() -> None:
     """Errors carry line numbers (counted over the whole handle); reading recovers."""
     text = (
-        "[Event \"1\"]\n\n1. e4 { never closed e5\n\n"  # game 1: lines 1-4
-        "[Event \"2\"]\n1. d4 d5 2. Ke3 Nf6 *\n\n"  # game 2: illegal move on line 6
-        "[Event \"3\"]\n1. c4 (1. d4 d5\n\n"  # game 3: unterminated variation
+        '[Event "1"]\n\n1. e4 { never closed e5\n\n'  # game 1: lines 1-4
+        '[Event "2"]\n1. d4 d5 2. Ke3 Nf6 *\n\n'  # game 2: illegal move on line 6
+        '[Event "3"]\n1. c4 (1. d4 d5\n\n'  # game 3: unterminated variation
         "junk between games\n\n"  # no game
-        "[Event \"5\"]\n1. Nf3 *\n[Event \"6\"]\n1. g3 *"  # missing blank line, no final newline
+        '[Event "5"]\n1. Nf3 *\n[Event "6"]\n1. g3 *'  # missing blank line, no final newline
     )
     handle = io.StringIO(text)
     games = []
@@ -223,17 +231,19 @@ def test_r7_read_game_many_and_malformed() -> None:
     # The junk line: three words that are not moves, then "no game here".
     assert lines == [[3], [6], [9], [11] * 4, [], []]
     assert isinstance(games[1].errors[0], shatranj.IllegalMoveError)
-    assert isinstance(games[0].errors[0], pgn.PgnError) and "never closed" in str(games[0].errors[0])
+    assert isinstance(games[0].errors[0], pgn.PgnError) and "never closed" in str(
+        games[0].errors[0]
+    )
     assert [len(list(g.mainline_moves())) for g in games] == [1, 2, 1, 0, 1, 1]
     with pytest.raises(TypeError):
         pgn.read_game(io.BytesIO(b"1. e4 *"))
 
 
-def test_r7_read_games_counts(tmp_path: Path, corpus: List[chess.pgn.Game]) -> None:
+def test_r7_read_games_counts(tmp_path: Path, corpus: list[chess.pgn.Game]) -> None:
     """read_games: every game in file order, bad ones counted and explained, none lost."""
     parts = [str(g) for g in corpus]
     parts.insert(5, "1. e4 e5 2. Qxf7 *")  # illegal in the main line: skipped
-    parts.insert(10, "[Event \"bad\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n1. e4 *")  # bad FEN: skipped
+    parts.insert(10, '[Event "bad"]\n[FEN "8/8/8 w - - 0 1"]\n\n1. e4 *')  # bad FEN: skipped
     parts.insert(20, "1. e4 (1. Qh5 2. Qxf7) e5 *")  # illegal in a variation: kept, with an error
     path = tmp_path / "games.pgn"
     path.write_text("\n\n".join(parts) + "\n", encoding="utf-8")
@@ -257,7 +267,7 @@ def test_r7_4_suffix_nags() -> None:
     assert [sorted(n.nags) for n in game.mainline()] == [[1], [2], [3], [4], [5], [6]]
 
 
-SHORT_GAME = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n\n"
+SHORT_GAME = '[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n\n'
 
 
 def test_read_games_ctrl_c(tmp_path: Path) -> None:
@@ -284,7 +294,7 @@ def test_read_games_releases_the_gil(tmp_path: Path) -> None:
 
     path = tmp_path / "some.pgn"
     path.write_text(SHORT_GAME * 300_000, encoding="utf-8")
-    result: List[int] = []
+    result: list[int] = []
     worker = threading.Thread(target=lambda: result.append(pgn.read_games(path).read))
     ticks = 0
     worker.start()
@@ -337,6 +347,9 @@ def test_r7_garbage_pgn_never_crashes() -> None:
     print(f"seed {seed}, {cases} cases")
     base = (ROOT / "rust/chess/tests/pgn/annotated.pgn").read_text() * 2
     child = subprocess.run(
-        [sys.executable, "-c", GARBAGE_CHILD, str(seed), str(cases), base], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", GARBAGE_CHILD, str(seed), str(cases), base],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert child.returncode == 0 and child.stdout.strip() == "done", child.stderr[-2000:]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import random
-from typing import List
 
 import chess
 import chess.pgn
@@ -25,7 +24,9 @@ def random_command(rng: random.Random) -> str:
         sec = rng.choice([digits(2), digits(2) + "." + digits(rng.randrange(0, 4)), digits(1), "x"])
         return f"[%clk {rng.randrange(0, 12)}:{digits(rng.choice([1, 2]))}:{sec}]"
     if kind == 1:
-        return f"[%emt {rng.randrange(0, 3)}:{digits(2)}:{digits(2)}{rng.choice(['', '.5', '.25'])}]"
+        return (
+            f"[%emt {rng.randrange(0, 3)}:{digits(2)}:{digits(2)}{rng.choice(['', '.5', '.25'])}]"
+        )
     if kind == 2:
         sign = rng.choice(["", "+", "-"])
         body = rng.choice([
@@ -51,14 +52,16 @@ def corpus(rng: random.Random, games: int) -> str:
     for g in range(games):
         board = chess.Board()
         parts = []
-        for ply in range(rng.randrange(1, 40)):
+        for _ply in range(rng.randrange(1, 40)):
             move = rng.choice(list(board.legal_moves))
             if board.turn:
                 parts.append(f"{board.fullmove_number}.")
             parts.append(board.san(move))
             board.push(move)
             if rng.random() < 0.8:
-                parts.append("{ " + " ".join(random_command(rng) for _ in range(rng.randrange(1, 4))) + " }")
+                parts.append(
+                    "{ " + " ".join(random_command(rng) for _ in range(rng.randrange(1, 4))) + " }"
+                )
         out.append(f'[Event "a{g}"]\n\n' + " ".join(parts) + " *\n")
     return "\n".join(out)
 
@@ -96,14 +99,23 @@ def test_annotations_match_python_chess() -> None:
 
 
 def test_lichess_comment() -> None:
-    game = pgn.read_game(io.StringIO("1. e4 { [%eval 0.17] [%clk 0:03:00] } e5 { [%eval #-2,18] [%clk 0:02:58.5] [%cal Ge2e4,Rd7d5] [%csl Bd4] } *"))
+    game = pgn.read_game(
+        io.StringIO(
+            "1. e4 { [%eval 0.17] [%clk 0:03:00] } e5 { [%eval #-2,18] [%clk 0:02:58.5] [%cal Ge2e4,Rd7d5] [%csl Bd4] } *"
+        )
+    )
     assert game is not None
-    nodes: List[pgn.ChildNode] = list(game.mainline())
+    nodes: list[pgn.ChildNode] = list(game.mainline())
     assert nodes[0].clock() == 180.0 and nodes[1].clock() == 178.5
     first = nodes[0].eval()
     assert first is not None and first.white().score() == 17 and first.turn == chess.BLACK
     second = nodes[1].eval()
-    assert second is not None and second.white().mate() == -2 and second.relative.mate() == -2 and second.turn == chess.WHITE
+    assert (
+        second is not None
+        and second.white().mate() == -2
+        and second.relative.mate() == -2
+        and second.turn == chess.WHITE
+    )
     assert nodes[1].eval_depth() == 18 and nodes[0].eval_depth() is None
     assert [(a.tail, a.head, a.color) for a in nodes[1].arrows()] == [
         (chess.E2, chess.E4, "green"), (chess.D7, chess.D5, "red"), (chess.D4, chess.D4, "blue")

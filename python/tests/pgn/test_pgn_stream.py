@@ -12,8 +12,9 @@ import io
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any
 
 import chess
 import chess.pgn
@@ -25,7 +26,7 @@ from support.corpora import lichess_corpus
 SEED = 2112
 
 
-def loop_reference(text: str) -> Tuple[List[Tuple[Dict[str, str], List[str]]], int]:
+def loop_reference(text: str) -> tuple[list[tuple[dict[str, str], list[str]]], int]:
     """(headers, UCI moves) of every sound game by read_game, and the count of unsound ones."""
     handle = io.StringIO(text)
     games = []
@@ -42,7 +43,7 @@ def _fatal(game: pgn.Game) -> bool:
     return game._source is not None and game._source.fatal
 
 
-def summary(games: Any) -> List[Tuple[Dict[str, str], List[str]]]:
+def summary(games: Any) -> list[tuple[dict[str, str], list[str]]]:
     return [(dict(g.headers), [m.uci() for m in g.mainline_moves()]) for g in games]
 
 
@@ -51,17 +52,21 @@ def corpus() -> str:
     return lichess_corpus(400, SEED)
 
 
-COMPRESSORS: Dict[str, Callable[[bytes], bytes]] = {
+COMPRESSORS: dict[str, Callable[[bytes], bytes]] = {
     "plain": lambda b: b,
     "gzip": lambda b: gzip.compress(b[: len(b) // 2]) + gzip.compress(b[len(b) // 2 :]),
     "bzip2": lambda b: bz2.compress(b),
 }
 if shutil.which("zstd"):
-    COMPRESSORS["zstd"] = lambda b: subprocess.run(["zstd", "-q", "-c"], input=b, capture_output=True, check=True).stdout
+    COMPRESSORS["zstd"] = lambda b: (
+        subprocess.run(["zstd", "-q", "-c"], input=b, capture_output=True, check=True).stdout
+    )
 
 
 @pytest.mark.parametrize("kind", sorted(COMPRESSORS))
-def test_streams_read_every_format_from_every_source(tmp_path: Path, corpus: str, kind: str) -> None:
+def test_streams_read_every_format_from_every_source(
+    tmp_path: Path, corpus: str, kind: str
+) -> None:
     """Path, binary file object, text file object (its buffer) and stdin, all four formats
     told by their first bytes (the file name says nothing), each the read_game loop's games."""
     want, bad = loop_reference(corpus)
@@ -87,7 +92,9 @@ def test_streams_read_every_format_from_every_source(tmp_path: Path, corpus: str
         [sys.executable, "-c", "import shatranj.pgn as p; s = p.stream_games('-'); print(sum(1 for _ in s), s.skipped)"],
         input=data, capture_output=True, timeout=120,
     )  # fmt: skip
-    assert child.stdout.split() == [str(len(want)).encode(), str(bad).encode()], child.stderr[-2000:]
+    assert child.stdout.split() == [str(len(want)).encode(), str(bad).encode()], child.stderr[
+        -2000:
+    ]
 
 
 def test_header_filter_before_movetext(corpus: str) -> None:
@@ -100,7 +107,9 @@ def test_header_filter_before_movetext(corpus: str) -> None:
     assert stream.filtered > 0
     # A filtered-out game is never parsed, so its bad move is not even an error.
     assert stream.skipped <= loop_reference(corpus)[1]
-    some = pgn.read_games(io.BytesIO(corpus.encode()), filter=[("BlackElo", "in", ["?"]), ("Site", "!=", "x")])
+    some = pgn.read_games(
+        io.BytesIO(corpus.encode()), filter=[("BlackElo", "in", ["?"]), ("Site", "!=", "x")]
+    )
     assert [g for g in summary(some)] == [g for g in want if g[0]["BlackElo"] == "?"]
     with pytest.raises(ValueError, match="unknown filter operator"):
         pgn.stream_games(io.BytesIO(b""), filter=[("Event", "~", "x")])
@@ -131,8 +140,14 @@ def test_read_headers_and_skip_game_as_python_chess(corpus: str) -> None:
     while (h := pgn.read_headers(handle)) is not None:
         loop.append(dict(h))
     assert [dict(h) for h in pgn.stream_headers(io.BytesIO(corpus.encode()))] == loop
-    blitz = list(pgn.stream_headers(io.BytesIO(corpus.encode()), filter=[("Event", "startswith", "Rated Blitz")]))
-    assert [dict(h) for h in blitz] == [h for h in loop if h.get("Event", "").startswith("Rated Blitz")]
+    blitz = list(
+        pgn.stream_headers(
+            io.BytesIO(corpus.encode()), filter=[("Event", "startswith", "Rated Blitz")]
+        )
+    )
+    assert [dict(h) for h in blitz] == [
+        h for h in loop if h.get("Event", "").startswith("Rated Blitz")
+    ]
 
 
 @pytest.mark.parametrize("kind", ["gzip", "bzip2"] + (["zstd"] if "zstd" in COMPRESSORS else []))
@@ -172,7 +187,12 @@ def test_bad_sources_are_typed_errors(tmp_path: Path) -> None:
 def test_binary_garbage_in_every_format(corpus: str) -> None:
     """Random bytes, mangled compressed streams and random prefixes: games or typed errors,
     never a crash or a hang (the child process must finish)."""
-    child = subprocess.run([sys.executable, "-c", GARBAGE_CHILD, str(SEED)], input=corpus.encode(), capture_output=True, timeout=300)
+    child = subprocess.run(
+        [sys.executable, "-c", GARBAGE_CHILD, str(SEED)],
+        input=corpus.encode(),
+        capture_output=True,
+        timeout=300,
+    )
     assert child.returncode == 0 and child.stdout.strip() == b"done", child.stderr[-3000:]
 
 
@@ -206,13 +226,17 @@ def test_stream_ctrl_c(tmp_path: Path) -> None:
     """A long streamed read stops promptly on Ctrl-C (KeyboardInterrupt), in a child process."""
     from support.interrupt import assert_ctrl_c_interrupts
 
-    game = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n\n"
+    game = '[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n\n'
     path = tmp_path / "many.pgn.gz"
     path.write_bytes(gzip.compress((game * 300_000).encode(), compresslevel=1))
-    assert_ctrl_c_interrupts(f"import shatranj.pgn; [g for g in shatranj.pgn.stream_games({str(path)!r}, progress=True)]")
+    assert_ctrl_c_interrupts(
+        f"import shatranj.pgn; [g for g in shatranj.pgn.stream_games({str(path)!r}, progress=True)]"
+    )
 
 
-def test_progress_bar_knows_the_total(tmp_path: Path, corpus: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_progress_bar_knows_the_total(
+    tmp_path: Path, corpus: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "g.pgn.bz2"
     path.write_bytes(bz2.compress(corpus.encode()))
     stream = pgn.stream_games(path, progress=True)

@@ -11,7 +11,7 @@ import importlib
 import importlib.util
 import io
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any
 
 import pytest
 
@@ -39,7 +39,11 @@ def test_games_table_matches_the_games(corpus: str) -> None:
     # Only analysed games have evaluation lists; the others hold no values at all.
     analysed = sum(any(n.eval() is not None for n in g.mainline()) for g in games)
     assert 0 < analysed < len(games)
-    assert table.column("eval_cp").null_count == table.column("eval_mate").null_count == len(games) - analysed
+    assert (
+        table.column("eval_cp").null_count
+        == table.column("eval_mate").null_count
+        == len(games) - analysed
+    )
     for row, game in zip(table.to_pylist(), games):
         for name, value in game.headers.items():
             if name in dict(game._source.tags()):  # type: ignore[union-attr]
@@ -51,10 +55,19 @@ def test_games_table_matches_the_games(corpus: str) -> None:
     assert codes.column_names == ["moves", "WhiteElo", "Nope"]
     assert codes.schema.field("moves").type == pa.list_(pa.int16())
     for row, game in zip(codes.to_pylist(), games):
-        want = [m.from_square + 64 * m.to_square + 4096 * (m.promotion or 0) for m in game.mainline_moves()]
+        want = [
+            m.from_square + 64 * m.to_square + 4096 * (m.promotion or 0)
+            for m in game.mainline_moves()
+        ]
         assert row["moves"] == want and row["Nope"] is None
-    blitz = pgn.to_arrow(io.BytesIO(data), filter=[("Event", "contains", "Rated Blitz"), ("WhiteElo", ">=", 2000)])
-    assert blitz.num_rows == sum(1 for g in games if "Rated Blitz" in g.headers["Event"] and int(g.headers["WhiteElo"]) >= 2000)
+    blitz = pgn.to_arrow(
+        io.BytesIO(data), filter=[("Event", "contains", "Rated Blitz"), ("WhiteElo", ">=", 2000)]
+    )
+    assert blitz.num_rows == sum(
+        1
+        for g in games
+        if "Rated Blitz" in g.headers["Event"] and int(g.headers["WhiteElo"]) >= 2000
+    )
     if importlib.util.find_spec("pandas") is not None:  # pandas is not one of the extras
         assert table.to_pandas().shape[0] == table.num_rows
 
@@ -85,11 +98,15 @@ def check_rows(table: Any, games: Any) -> None:
         evals = [n.eval() for n in nodes]
         analysed = any(e is not None for e in evals)
         assert row["clocks"] == or_null([n.clock() for n in nodes])
-        assert row["eval_cp"] == ([None if e is None else e.white().score() for e in evals] if analysed else None)
-        assert row["eval_mate"] == ([None if e is None else e.white().mate() for e in evals] if analysed else None)
+        assert row["eval_cp"] == (
+            [None if e is None else e.white().score() for e in evals] if analysed else None
+        )
+        assert row["eval_mate"] == (
+            [None if e is None else e.white().mate() for e in evals] if analysed else None
+        )
 
 
-def or_null(values: List[Any]) -> Optional[List[Any]]:
+def or_null(values: list[Any]) -> list[Any] | None:
     """A table's list of a game's annotations: null when no move has one."""
     return None if all(v is None for v in values) else values
 
@@ -126,15 +143,26 @@ def mixed_corpus(games: int, seed: int) -> str:
             tags["Annotator"] = f"a{i}"  # a column that appears halfway through
         board = shatranj.Board()
         parts = []
-        for ply in range(rng.randint(0, 70)):
+        for _ply in range(rng.randint(0, 70)):
             move = rng.choice(list(board.legal_moves) or [None])
             if move is None:
                 break
             parts.append(f"{board.fullmove_number}{'.' if board.turn else '...'} {board.san(move)}")
             board.push(move)
             clock = f"[%clk 0:{rng.randint(0, 59):02}:{rng.randint(0, 59):02}]"
-            evaluation = rng.choice([f"[%eval {rng.uniform(-9, 9):.2f}]", f"[%eval #{rng.randint(-9, 9)}]"])
-            parts.append(rng.choice(["", "{ " + clock + " }", "{ " + evaluation + " }", "{ " + evaluation + " " + clock + " }"]))
+            evaluation = rng.choice(
+                [f"[%eval {rng.uniform(-9, 9):.2f}]", f"[%eval #{rng.randint(-9, 9)}]"]
+            )
+            parts.append(
+                rng.choice(
+                    [
+                        "",
+                        "{ " + clock + " }",
+                        "{ " + evaluation + " }",
+                        "{ " + evaluation + " " + clock + " }",
+                    ]
+                )
+            )
         head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items())
         out.append(head + "\n" + " ".join(p for p in parts if p) + " *\n\n")
     return "".join(out)
@@ -172,10 +200,16 @@ def test_headers_table_reads_every_game_without_its_movetext(corpus: str) -> Non
         assert row["game"] == i
         assert {n: row[n] for n in names if row[n] is not None} == dict(h.items())
     assert "moves" not in table.column_names and "clocks" not in table.column_names
-    firsts = pgn.to_arrow(io.BytesIO(data), kind="headers", columns=["first_line"]).column("first_line").to_pylist()
+    firsts = (
+        pgn.to_arrow(io.BytesIO(data), kind="headers", columns=["first_line"])
+        .column("first_line")
+        .to_pylist()
+    )
     assert firsts[0] == 1 and firsts == sorted(set(firsts))
     picked = pgn.to_arrow(io.BytesIO(data), kind="headers", filter=[("WhiteElo", ">=", 2000)])
-    assert picked.num_rows == sum(1 for h in headers if h.get("WhiteElo", "?").isdigit() and int(h["WhiteElo"]) >= 2000)
+    assert picked.num_rows == sum(
+        1 for h in headers if h.get("WhiteElo", "?").isdigit() and int(h["WhiteElo"]) >= 2000
+    )
 
 
 def test_positions_table(corpus: str) -> None:
@@ -208,9 +242,13 @@ def test_parquet_movetext_reads_as_games(tmp_path: Path, corpus: str) -> None:
     path = tmp_path / "lichess.parquet"
     pq.write_table(table, path)
     back = list(pgn.stream_games(path))
-    assert [[m.uci() for m in g.mainline_moves()] for g in back] == [[m.uci() for m in g.mainline_moves()] for g in games]
+    assert [[m.uci() for m in g.mainline_moves()] for g in back] == [
+        [m.uci() for m in g.mainline_moves()] for g in games
+    ]
     assert [g.headers["WhiteElo"] for g in back] == [g.headers["WhiteElo"] for g in games]
-    assert pgn.to_arrow(path, columns=["Site"]).column("Site").to_pylist() == [g.headers["Site"] for g in games]
+    assert pgn.to_arrow(path, columns=["Site"]).column("Site").to_pylist() == [
+        g.headers["Site"] for g in games
+    ]
 
 
 def test_to_polars(corpus: str) -> None:

@@ -9,30 +9,36 @@ from __future__ import annotations
 import csv
 import subprocess
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from shatranj import review
-from shatranj.review import _tables
 from shatranj.engine import Limit
+from shatranj.review import _tables
 from support.corpora import lichess_corpus
 from support.engines import shatranj_binary
 
 
-def _number(text: str) -> Optional[float]:
+def _number(text: str) -> float | None:
     return None if text == "" else float(text)
 
 
-def _cli_review(binary: Path, source: Path, out: Path, *options: str) -> List[Dict[str, Any]]:
+def _cli_review(binary: Path, source: Path, out: Path, *options: str) -> list[dict[str, Any]]:
     """The command's games table, each row with its moves table rows under "moves"; with
     Parquet beside it (``out`` as ``.parquet``) from a second run."""
     for table in (out, out.with_suffix(".parquet")):
-        subprocess.run([str(binary), "review", str(source), "--table", str(table), "--quiet", *options], check=True, capture_output=True)
-    games = list(csv.DictReader(out.with_suffix(".games.csv").open()))
-    moves = list(csv.DictReader(out.open()))
+        subprocess.run(
+            [str(binary), "review", str(source), "--table", str(table), "--quiet", *options],
+            check=True,
+            capture_output=True,
+        )
+    with out.with_suffix(".games.csv").open() as f:
+        games = list(csv.DictReader(f))
+    with out.open() as f:
+        moves = list(csv.DictReader(f))
     for game in games:
         game["moves"] = [m for m in moves if m["game"] == game["game"]]
     return games
@@ -47,7 +53,7 @@ def _typed(text: str, kind: pa.DataType) -> Any:
     return float(text) if pa.types.is_floating(kind) else text
 
 
-def _same_rows(cli: List[Dict[str, Any]], python: List[Dict[str, Any]], numbers: List[int]) -> None:
+def _same_rows(cli: list[dict[str, Any]], python: list[dict[str, Any]], numbers: list[int]) -> None:
     """The same values, row by row, but ``game``: the command's number for Python's index."""
     assert len(cli) == len(python)
     for theirs, mine in zip(cli, python):
@@ -71,10 +77,15 @@ def _check_parquet(tmp: Path, source: Path, done: Any, comments: bool) -> None:
     for name, expected in zip(python, (review.MOVE_COLUMNS, review.GAME_COLUMNS)):
         schema = _tables.schema(expected)
         # One schema for both languages: names, order and types.
-        assert (cli[name].schema.names, cli[name].schema.types) == (schema.names, schema.types), name
+        assert (cli[name].schema.names, cli[name].schema.types) == (schema.names, schema.types), (
+            name
+        )
         # The Parquet holds the CSV's rows.
         with (tmp / f"{name}.csv").open() as f:
-            rows = [{k: _typed(v, schema.field(k).type) for k, v in row.items()} for row in csv.DictReader(f)]
+            rows = [
+                {k: _typed(v, schema.field(k).type) for k, v in row.items()}
+                for row in csv.DictReader(f)
+            ]
         assert cli[name].to_pylist() == rows, name
     # The command has a row for a game the PGN reader could not read (with ``error``), which
     # Python's reader skips without an index: Python's game i is the i-th reviewed one here.
@@ -84,7 +95,13 @@ def _check_parquet(tmp: Path, source: Path, done: Any, comments: bool) -> None:
     _same_rows(cli["t"].to_pylist(), python["t"].to_pylist(), numbers)
     if comments:
         # Python's own Parquet, written by review_pgn, has the same schema as the command's.
-        review.review_pgn(source, from_comments=True, progress=False, moves_table=tmp / "py.parquet", games_table=tmp / "py.games.parquet")
+        review.review_pgn(
+            source,
+            from_comments=True,
+            progress=False,
+            moves_table=tmp / "py.parquet",
+            games_table=tmp / "py.games.parquet",
+        )
         for mine, theirs in (("py.parquet", "t.parquet"), ("py.games.parquet", "t.games.parquet")):
             a, b = pq.read_schema(tmp / mine), pq.read_schema(tmp / theirs)
             assert (a.names, a.types) == (b.names, b.types)
@@ -100,8 +117,12 @@ def test_the_command_line_and_python_review_alike(tmp_path: Path, mode: str) -> 
         done = review.review_pgn(source, from_comments=True, progress=False)
     else:
         # Same search: nodes, one thread, the same table size, a cleared table per game.
-        cli = _cli_review(binary, source, tmp_path / "t.csv", "--nodes", "1500", "--hash", "64", "--threads", "2")
-        done = review.review_pgn(source, limit=Limit(nodes=1500), hash_mb=64, workers=2, progress=False)
+        cli = _cli_review(
+            binary, source, tmp_path / "t.csv", "--nodes", "1500", "--hash", "64", "--threads", "2"
+        )
+        done = review.review_pgn(
+            source, limit=Limit(nodes=1500), hash_mb=64, workers=2, progress=False
+        )
     cli = [row for row in cli if row["error"] == ""]
     assert done.reviews is not None and len(cli) == len(done.reviews) > 20
     _check_parquet(tmp_path, source, done, mode == "comments")
@@ -113,16 +134,27 @@ def test_the_command_line_and_python_review_alike(tmp_path: Path, mode: str) -> 
             assert (accuracy is None) == (theirs is None), label
             if accuracy is not None:
                 assert accuracy == pytest.approx(theirs, abs=1e-9), label
-            assert row[f"{side}_acpl"] == ("" if reviewed.acpl(color) is None else str(reviewed.acpl(color))), label
+            assert row[f"{side}_acpl"] == (
+                "" if reviewed.acpl(color) is None else str(reviewed.acpl(color))
+            ), label
             counts = reviewed.counts(color)
-            assert [int(row[f"{side}_{plural}"]) for plural in ("inaccuracies", "mistakes", "blunders")] == list(counts.values()), label
+            assert [
+                int(row[f"{side}_{plural}"]) for plural in ("inaccuracies", "mistakes", "blunders")
+            ] == list(counts.values()), label
         moves = row["moves"]
         assert [m["san"] for m in moves] == [m.san for m in reviewed.moves], label
-        assert [m["judgement"] or None for m in moves] == [m.judgement for m in reviewed.moves], label
+        assert [m["judgement"] or None for m in moves] == [m.judgement for m in reviewed.moves], (
+            label
+        )
         assert [m["advice"] or None for m in moves] == [m.advice for m in reviewed.moves], label
-        assert [m["best_uci"] or None for m in moves] == [m.best_move and m.best_move.uci() for m in reviewed.moves], label
+        assert [m["best_uci"] or None for m in moves] == [
+            m.best_move and m.best_move.uci() for m in reviewed.moves
+        ], label
         for m, move in zip(moves, reviewed.moves):
-            for theirs_text, value in ((m["win_after"], move.win_after), (m["accuracy"], move.accuracy)):
+            for theirs_text, value in (
+                (m["win_after"], move.win_after),
+                (m["accuracy"], move.accuracy),
+            ):
                 assert (_number(theirs_text) is None) == (value is None), label
                 if value is not None:
                     assert value == pytest.approx(_number(theirs_text), abs=1e-9), label

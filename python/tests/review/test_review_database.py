@@ -7,7 +7,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
@@ -42,7 +42,7 @@ def _database(path: Path, games: int, seed: int = SEED) -> Path:
     return path
 
 
-def _outputs(folder: Path) -> Dict[str, Any]:
+def _outputs(folder: Path) -> dict[str, Any]:
     return {
         "pgn_out": folder / "out.pgn",
         "moves_table": folder / "moves.parquet",
@@ -68,18 +68,29 @@ def test_a_run_stopped_twice_and_resumed_equals_one_that_never_stopped(tmp_path:
     whole, parts = tmp_path / "whole", tmp_path / "parts"
     whole.mkdir()
     parts.mkdir()
-    done = review.review_pgn(source, limit=LIMIT, workers=2, progress=False, commit_every=3, **_outputs(whole))
+    done = review.review_pgn(
+        source, limit=LIMIT, workers=2, progress=False, commit_every=3, **_outputs(whole)
+    )
     assert done.games == 16 and done.failures == [] and len(done.skipped) == 1
     assert "illegal" in done.skipped[0] and "line" in done.skipped[0]
 
     for stop in (5, 11):
         with pytest.raises(KeyboardInterrupt):
-            review.review_pgn(source, limit=LIMIT, workers=2, progress=_StopAfter(stop), commit_every=3, **_outputs(parts))
+            review.review_pgn(
+                source,
+                limit=LIMIT,
+                workers=2,
+                progress=_StopAfter(stop),
+                commit_every=3,
+                **_outputs(parts),
+            )
         state = json.loads((parts / "checkpoint.json").read_text())
         assert state["games"] >= stop and not state["complete"]
         # What was finished is in the outputs already, readable.
         assert pq.read_table(parts / "games.parquet").num_rows == state["games"]
-    resumed = review.review_pgn(source, limit=LIMIT, workers=2, progress=False, commit_every=3, **_outputs(parts))
+    resumed = review.review_pgn(
+        source, limit=LIMIT, workers=2, progress=False, commit_every=3, **_outputs(parts)
+    )
     assert resumed.games == 16
     assert (parts / "out.pgn").read_bytes() == (whole / "out.pgn").read_bytes()
     for name in ("moves.parquet", "games.parquet"):
@@ -92,9 +103,17 @@ def test_a_run_stopped_twice_and_resumed_equals_one_that_never_stopped(tmp_path:
 
 def test_a_checkpoint_of_other_settings_is_refused(tmp_path: Path) -> None:
     source = _database(tmp_path / "games.pgn", 2)
-    review.review_pgn(source, limit=LIMIT, workers=1, progress=False, checkpoint=tmp_path / "c.json")
+    review.review_pgn(
+        source, limit=LIMIT, workers=1, progress=False, checkpoint=tmp_path / "c.json"
+    )
     with pytest.raises(ValueError, match="other settings .*limit"):
-        review.review_pgn(source, limit=Limit(nodes=3000), workers=1, progress=False, checkpoint=tmp_path / "c.json")
+        review.review_pgn(
+            source,
+            limit=Limit(nodes=3000),
+            workers=1,
+            progress=False,
+            checkpoint=tmp_path / "c.json",
+        )
 
 
 def test_reviews_are_in_the_files_order_and_equal_one_game_reviews(tmp_path: Path) -> None:
@@ -112,19 +131,25 @@ def test_reviews_are_in_the_files_order_and_equal_one_game_reviews(tmp_path: Pat
 
 def test_a_crashing_engine_fails_its_games_and_the_run_goes_on(tmp_path: Path) -> None:
     source = _database(tmp_path / "games.pgn", 3)
-    crashing: List[str] = [sys.executable, FAKE_UCI, "crash"]
-    done = review.review_pgn(source, crashing, LIMIT, workers=1, progress=False, timeout=5, pgn_out=tmp_path / "out.pgn")
+    crashing: list[str] = [sys.executable, FAKE_UCI, "crash"]
+    done = review.review_pgn(
+        source, crashing, LIMIT, workers=1, progress=False, timeout=5, pgn_out=tmp_path / "out.pgn"
+    )
     assert done.games == 0 and [f.game for f in done.failures] == [0, 1, 2]
     assert all(f.ply == 0 and "white" in str(f) for f in done.failures)
     # The failed games are written as they were, so the output keeps every game.
     assert (tmp_path / "out.pgn").read_text().count("[Event") == 3
     with pytest.raises(review.ReviewEngineError, match="game 0"):
-        review.review_pgn(source, crashing, LIMIT, workers=1, progress=False, timeout=5, on_error="raise")
+        review.review_pgn(
+            source, crashing, LIMIT, workers=1, progress=False, timeout=5, on_error="raise"
+        )
 
 
 def test_comments_review_a_database_without_an_engine(tmp_path: Path) -> None:
     source = tmp_path / "evals.pgn"
-    source.write_text("1. e4 { [%eval 0.2] } e5 { [%eval 0.3] } 2. Qh5 { [%eval -1.5] } *\n\n1. d4 { [%eval 0.1] } *\n")
+    source.write_text(
+        "1. e4 { [%eval 0.2] } e5 { [%eval 0.3] } 2. Qh5 { [%eval -1.5] } *\n\n1. d4 { [%eval 0.1] } *\n"
+    )
     done = review.review_pgn(source, from_comments=True, progress=False)
     assert done.games == 2
     assert [m.judgement for m in done.reviews[0].moves] == [None, None, "Blunder"]  # type: ignore[index]
@@ -140,17 +165,30 @@ def test_ctrl_c_stops_a_database_review_promptly(tmp_path: Path) -> None:
     assert not json.loads(checkpoint.read_text())["complete"]
 
 
-@pytest.mark.parametrize(("kwargs", "error"), [({"workers": 0}, ValueError), ({"commit_every": 0}, ValueError), ({"on_error": "ignore"}, ValueError)])
-def test_bad_database_arguments_are_typed_errors(tmp_path: Path, kwargs: Dict[str, Any], error: type) -> None:
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"workers": 0}, ValueError),
+        ({"commit_every": 0}, ValueError),
+        ({"on_error": "ignore"}, ValueError),
+    ],
+)
+def test_bad_database_arguments_are_typed_errors(
+    tmp_path: Path, kwargs: dict[str, Any], error: type
+) -> None:
     source = _database(tmp_path / "games.pgn", 1)
     with pytest.raises(error):
         review.review_pgn(source, limit=LIMIT, progress=False, **kwargs)
 
 
-def test_an_engine_that_never_finishes_a_search_is_killed_and_its_game_reported(tmp_path: Path) -> None:
+def test_an_engine_that_never_finishes_a_search_is_killed_and_its_game_reported(
+    tmp_path: Path,
+) -> None:
     source = _database(tmp_path / "games.pgn", 2)
-    hanging: List[str] = [sys.executable, FAKE_UCI, "hang"]
-    done = review.review_pgn(source, hanging, LIMIT, workers=2, progress=False, timeout=5, position_timeout=0.5)
+    hanging: list[str] = [sys.executable, FAKE_UCI, "hang"]
+    done = review.review_pgn(
+        source, hanging, LIMIT, workers=2, progress=False, timeout=5, position_timeout=0.5
+    )
     assert [f.game for f in done.failures] == [0, 1]
     assert all("no answer within 0.5 s" in f.message and f.ply == 0 for f in done.failures)
 
@@ -159,7 +197,9 @@ def test_a_finished_checkpoint_reruns_as_nothing_to_do(tmp_path: Path) -> None:
     source = _database(tmp_path / "games.pgn", 3)
     outputs = _outputs(tmp_path)
     first = review.review_pgn(source, limit=LIMIT, workers=1, progress=False, **outputs)
-    written = {name: Path(path).read_bytes() for name, path in outputs.items() if name != "checkpoint"}
+    written = {
+        name: Path(path).read_bytes() for name, path in outputs.items() if name != "checkpoint"
+    }
     again = review.review_pgn(source, limit=LIMIT, workers=1, progress=False, **outputs)
     assert (again.games, again.positions, again.skipped) == (first.games, 0, first.skipped)
     assert {name: Path(outputs[name]).read_bytes() for name in written} == written
@@ -169,7 +209,9 @@ def test_a_checkpoint_whose_outputs_went_missing_is_refused(tmp_path: Path) -> N
     source = _database(tmp_path / "games.pgn", 4)
     outputs = _outputs(tmp_path)
     with pytest.raises(KeyboardInterrupt):
-        review.review_pgn(source, limit=LIMIT, workers=1, progress=_StopAfter(2), commit_every=1, **outputs)
+        review.review_pgn(
+            source, limit=LIMIT, workers=1, progress=_StopAfter(2), commit_every=1, **outputs
+        )
     Path(outputs["pgn_out"]).unlink()
     with pytest.raises(ValueError, match="checkpoint says .* final"):
         review.review_pgn(source, limit=LIMIT, workers=1, progress=False, commit_every=1, **outputs)

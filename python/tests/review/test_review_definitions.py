@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import math
 import random
-from typing import List, Optional, Tuple
 
 import pytest
 
@@ -89,15 +88,25 @@ JUDGEMENTS = [
 ]
 
 
-def _expected_cp_judgement(before: int, after: int, mover: bool) -> Optional[str]:
+def _expected_cp_judgement(before: int, after: int, mover: bool) -> str | None:
     sign = 1 if mover else -1
     chances = lambda cp: 2 / (1 + math.exp(-0.00368208 * cp)) - 1  # noqa: E731
     drop = (chances(before) - chances(after)) * sign
-    return "Blunder" if drop >= 0.3 else "Mistake" if drop >= 0.2 else "Inaccuracy" if drop >= 0.1 else None
+    return (
+        "Blunder"
+        if drop >= 0.3
+        else "Mistake"
+        if drop >= 0.2
+        else "Inaccuracy"
+        if drop >= 0.1
+        else None
+    )
 
 
 @pytest.mark.parametrize(("before", "after", "mover", "judgement", "comment"), JUDGEMENTS)
-def test_judgements_follow_lichess(before: object, after: object, mover: bool, judgement: Optional[str], comment: Optional[str]) -> None:
+def test_judgements_follow_lichess(
+    before: object, after: object, mover: bool, judgement: str | None, comment: str | None
+) -> None:
     found = review.judge(before, after, mover)  # type: ignore[arg-type]
     assert found == (None if judgement is None else (judgement, comment))
     if isinstance(before, int) and isinstance(after, int):
@@ -123,14 +132,22 @@ def _plain_win(cp: float) -> float:
 def _plain_accuracy(before: float, after: float) -> float:
     if after >= before:
         return 100.0
-    return max(0.0, min(100.0, 103.1668100711649 * math.exp(-0.04354415386753951 * (before - after)) - 3.166924740191411 + 1))
+    return max(
+        0.0,
+        min(
+            100.0,
+            103.1668100711649 * math.exp(-0.04354415386753951 * (before - after))
+            - 3.166924740191411
+            + 1,
+        ),
+    )
 
 
-def _plain_game_accuracy(cps: List[float]) -> Tuple[float, float]:
+def _plain_game_accuracy(cps: list[float]) -> tuple[float, float]:
     wins = [_plain_win(15)] + [_plain_win(cp) for cp in cps]
     size = min(8, max(2, len(cps) // 10))
     windows = [wins[:size]] * (size - 2) + [wins[i : i + size] for i in range(len(wins) - size + 1)]
-    per_side: Tuple[List[Tuple[float, float]], List[Tuple[float, float]]] = ([], [])
+    per_side: tuple[list[tuple[float, float]], list[tuple[float, float]]] = ([], [])
     for i in range(len(cps)):
         window = windows[i]
         mean = sum(window) / len(window)
@@ -147,18 +164,22 @@ def _plain_game_accuracy(cps: List[float]) -> Tuple[float, float]:
     return result[0], result[1]
 
 
-def _game_with_evals(seed: int, plies: int) -> Tuple[str, List[int]]:
+def _game_with_evals(seed: int, plies: int) -> tuple[str, list[int]]:
     """A random game of ``plies`` moves (no mate on the board) with random [%eval]s."""
     rng = random.Random(seed)
     board = chess.Board()
-    cps: List[int] = []
+    cps: list[int] = []
     for _ in range(plies):
-        moves = [m for m in board.legal_moves if not board.gives_check(m)] or list(board.legal_moves)
+        moves = [m for m in board.legal_moves if not board.gives_check(m)] or list(
+            board.legal_moves
+        )
         board.push(rng.choice(moves))
         if board.is_game_over():
             board.pop()
             break
-        cps.append(rng.choice([rng.randint(-120, 120), rng.randint(-700, 700), rng.randint(-2500, 2500)]))
+        cps.append(
+            rng.choice([rng.randint(-120, 120), rng.randint(-700, 700), rng.randint(-2500, 2500)])
+        )
     game = shatranj.pgn.Game.from_board(board)
     for node, cp in zip(game.mainline(), cps):
         node.comment = f"[%eval {cp / 100:.2f}]"
@@ -180,7 +201,7 @@ def test_a_game_scored_from_its_comments_matches_the_definitions_written_out(see
         assert move.eval_after == Cp(cps[i])
         assert move.judgement == _expected_cp_judgement(before[i], cps[i], i % 2 == 0), move.label
         assert move.nag == (None if move.judgement is None else review.NAGS[move.judgement])
-    losses = ([], [])  # type: Tuple[List[int], List[int]]
+    losses = ([], [])  # type: tuple[list[int], list[int]]
     for i in range(len(cps)):
         b, a = (max(-1000, min(1000, x)) for x in (before[i], cps[i]))
         losses[i % 2].append(max(0, b - a if i % 2 == 0 else a - b))
@@ -189,7 +210,9 @@ def test_a_game_scored_from_its_comments_matches_the_definitions_written_out(see
 
 
 def test_moves_without_an_eval_are_left_out() -> None:
-    game = shatranj.pgn.read_game(io.StringIO("1. e4 { [%eval 0.2] } e5 2. Nf3 { [%eval 0.3] } Nc6 { [%eval 0.3] } *"))
+    game = shatranj.pgn.read_game(
+        io.StringIO("1. e4 { [%eval 0.2] } e5 2. Nf3 { [%eval 0.3] } Nc6 { [%eval 0.3] } *")
+    )
     reviewed = review.review_game(game, from_comments=True)
     assert [m.accuracy is None for m in reviewed.moves] == [False, True, True, False]
     assert [m.judgement for m in reviewed.moves] == [None] * 4

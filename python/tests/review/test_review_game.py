@@ -46,7 +46,10 @@ def test_a_review_of_the_shilling_trap() -> None:
     assert nxf7.eval_before is not None and nxf7.eval_after is not None
     before, after = (m.score() / 100 for m in (nxf7.eval_before, nxf7.eval_after))  # type: ignore[operator]
     assert nxf7.advice == f"({before:.2f} → {after:.2f}) {nxf7.comment}"
-    assert moves[12].advice is not None and "→ Mate in 1) Checkmate is now unavoidable." in moves[12].advice
+    assert (
+        moves[12].advice is not None
+        and "→ Mate in 1) Checkmate is now unavoidable." in moves[12].advice
+    )
     # Judged moves are never the engine's own choice (lichess's "has a variation").
     assert all(m.best_move != m.move for m in reviewed.judged())
     assert reviewed.accuracy(chess.BLACK) > reviewed.accuracy(chess.WHITE)  # type: ignore[operator]
@@ -130,7 +133,7 @@ def test_the_notebook_view_at_a_chosen_move() -> None:
     reviewed = review.review_game(_game(), limit=LIMIT)
     html = reviewed.at(9)._repr_html_()
     assert html.count("<svg") == 2 and "5. Nxf7: Blunder." in html
-    assert 'x1="{0}"'.format(round(9 * 600 / 14, 2)) in html  # the marker line at ply 9
+    assert f'x1="{round(9 * 600 / 14, 2)}"' in html  # the marker line at ply 9
     with pytest.raises(ValueError, match="ply"):
         reviewed.at(15)
 

@@ -4,7 +4,7 @@ polars DataFrame."""
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any
 
 import pytest
 
@@ -15,13 +15,18 @@ nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("polars")
 
 
-def _outputs(notebook: Any) -> List[Any]:
+def _outputs(notebook: Any) -> list[Any]:
     return [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
 
 
 def test_the_review_notebook_runs_and_shows_the_review(tmp_path: Any) -> None:
     notebook = nbformat.read(str(ROOT / "examples" / "review.ipynb"), as_version=4)
-    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=300,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
     client.execute()
     outputs = _outputs(notebook)
     html = [out.data["text/html"] for out in outputs if "data" in out and "text/html" in out.data]

@@ -7,7 +7,6 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import pytest
 
@@ -16,12 +15,12 @@ from support.repo import ROOT
 HERE = Path(__file__).resolve().parent
 
 # A scripted UCI/XBoard engine for the engine client's tests (fake_engine.py's docstring).
-FAKE_ENGINE: List[str] = [sys.executable, str(HERE / "fake_engine.py")]
+FAKE_ENGINE: list[str] = [sys.executable, str(HERE / "fake_engine.py")]
 # A scripted UCI engine for the match runner's tests: ``FAKE_UCI MODE SEED``.
 FAKE_UCI = str(HERE / "fake_uci.py")
 
 
-def which(name: str) -> Optional[str]:
+def which(name: str) -> str | None:
     """An engine on PATH or in /usr/games, where Debian installs them (often not on root's PATH)."""
     return shutil.which(name) or shutil.which(name, path="/usr/games")
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, List
+from typing import Any
 
 PV_LINE = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5"
 
@@ -40,8 +40,9 @@ def main() -> None:
     mode = sys.argv[1]
     arg = sys.argv[2] if len(sys.argv) > 2 else ""
     log_path = os.environ.get("FAKE_ENGINE_LOG")
-    log = open(log_path, "a", encoding="utf-8") if log_path else None
-    moves: List[str] = []
+    # Open for the fake engine's whole life (it exits with the process).
+    log = open(log_path, "a", encoding="utf-8") if log_path else None  # noqa: SIM115
+    moves: list[str] = []
     fen = "startpos"
     searching = False
     for raw in sys.stdin:
@@ -107,7 +108,10 @@ def main() -> None:
             if best is None:
                 say("info depth 0 score mate 0", "bestmove (none)")
             else:
-                say(f"info depth 1 seldepth 1 score cp 12 nodes 20 nps 1000 time 1 pv {best}", f"bestmove {best}")
+                say(
+                    f"info depth 1 seldepth 1 score cp 12 nodes 20 nps 1000 time 1 pv {best}",
+                    f"bestmove {best}",
+                )
         elif command == "stop":
             if searching:
                 searching = False
@@ -116,10 +120,14 @@ def main() -> None:
             return
 
 
-def first_move(fen: str, moves: List[str]) -> Any:
+def first_move(fen: str, moves: list[str]) -> Any:
     import shatranj
 
-    board = shatranj.Board() if fen == "startpos" else shatranj.Board(fen + " 0 1" if len(fen.split()) == 4 else fen)
+    board = (
+        shatranj.Board()
+        if fen == "startpos"
+        else shatranj.Board(fen + " 0 1" if len(fen.split()) == 4 else fen)
+    )
     for uci in moves:
         board.push_uci(uci)
     legal = sorted(move.uci() for move in board.legal_moves)

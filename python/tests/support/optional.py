@@ -7,12 +7,11 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
-from typing import Optional
 
 import pytest
 
 
-def require(module: str, env: str, reason: Optional[str] = None) -> ModuleType:
+def require(module: str, env: str, reason: str | None = None) -> ModuleType:
     """Imports ``module``; missing, it skips the test (with ``reason``), unless ``env`` is 1."""
     if os.environ.get(env) == "1":
         return importlib.import_module(module)

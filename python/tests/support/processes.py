@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Dict
 
 
-def children() -> Dict[int, str]:
+def children() -> dict[int, str]:
     """This process's child processes and their states (``Z``: a zombie)."""
-    found: Dict[int, str] = {}
+    found: dict[int, str] = {}
     me = os.getpid()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():

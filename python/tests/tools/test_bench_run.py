@@ -7,11 +7,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from typing import Dict, Tuple
 
 import pytest
-
 import run
+
 from support.repo import ROOT
 
 RUN = str(ROOT / "benchmarks" / "run.py")
@@ -21,7 +20,7 @@ OPTIONAL = {"distributed": ("ray", "SHATRANJ_REQUIRE_RAY")}
 
 
 @pytest.fixture(scope="module")
-def helps() -> Dict[str, Tuple[int, str]]:
+def helps() -> dict[str, tuple[int, str]]:
     """Every Python script area's ``run.py AREA --help``: exit status and output."""
     started = {
         name: subprocess.Popen(
@@ -41,7 +40,9 @@ def helps() -> Dict[str, Tuple[int, str]]:
 
 
 def test_list_names_every_area() -> None:
-    done = subprocess.run([sys.executable, RUN, "--list"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, RUN, "--list"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     listed = [line.split()[0] for line in done.stdout.splitlines()]
     assert listed == list(run.AREAS)
@@ -53,7 +54,9 @@ def test_list_names_every_area() -> None:
 
 
 def test_an_unknown_area_is_a_usage_error() -> None:
-    done = subprocess.run([sys.executable, RUN, "no-such-area"], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, RUN, "no-such-area"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert "no area 'no-such-area'" in done.stderr and "perft" in done.stderr
 
@@ -71,8 +74,10 @@ def test_every_area_runs_a_program_that_exists(name: str) -> None:
         assert area.command(["--quick"])[-2:] == [str(ROOT / area.path), "--quick"]
 
 
-@pytest.mark.parametrize("name", [name for name, area in run.AREAS.items() if area.path.endswith(".py")])
-def test_every_script_area_answers_help(name: str, helps: Dict[str, Tuple[int, str]]) -> None:
+@pytest.mark.parametrize(
+    "name", [name for name, area in run.AREAS.items() if area.path.endswith(".py")]
+)
+def test_every_script_area_answers_help(name: str, helps: dict[str, tuple[int, str]]) -> None:
     status, output = helps[name]
     module, required = OPTIONAL.get(name, (None, None))
     if module and status != 0 and f"No module named '{module}'" in output:

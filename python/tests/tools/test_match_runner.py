@@ -191,7 +191,9 @@ def test_parse_engine_spec_nodes() -> None:
 
 
 def test_engine_nodes_need_a_fixed_node_match(capsys: pytest.CaptureFixture[str]) -> None:
-    code = match.main(["--engine", f"cmd={sys.executable} nodes=5", "--engine", f"cmd={sys.executable}"])
+    code = match.main(
+        ["--engine", f"cmd={sys.executable} nodes=5", "--engine", f"cmd={sys.executable}"]
+    )
     assert code == 2
     assert "give --nodes too" in capsys.readouterr().err
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import chess
 import pytest
-
 import python_peers as peers
 
 
@@ -75,4 +74,4 @@ def test_the_positions_are_the_seeds() -> None:
     assert [p.fen for p in first] == [p.fen for p in peers.positions(7, 2, 6)]
     assert len(first) == len(peers.FENS) + 6
     assert all(p.history is None for p in first[: len(peers.FENS)])
-    assert all(p.history for p in first[len(peers.FENS):])
+    assert all(p.history for p in first[len(peers.FENS) :])

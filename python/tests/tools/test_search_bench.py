@@ -3,10 +3,7 @@ iteration, and the time to each depth read from one search. No engine is started
 
 from __future__ import annotations
 
-from typing import List, Tuple
-
 import pytest
-
 import search
 
 
@@ -32,10 +29,10 @@ def test_completed_depth(line: str, depth: int) -> None:
 class ScriptedEngine(search.UciEngine):
     """Answers `go` with fixed lines at fixed times after it (seconds); no process."""
 
-    def __init__(self, lines: List[Tuple[float, str]], bestmove_at: float) -> None:
+    def __init__(self, lines: list[tuple[float, str]], bestmove_at: float) -> None:
         self.script = lines
         self.bestmove_at = bestmove_at
-        self.sent: List[str] = []
+        self.sent: list[str] = []
 
     def send(self, line: str) -> float:
         self.sent.append(line)
@@ -46,11 +43,13 @@ class ScriptedEngine(search.UciEngine):
 
     def wait_for_timed(
         self, prefix: str, timeout: float = 120.0
-    ) -> Tuple[float, str, List[Tuple[float, str]]]:
+    ) -> tuple[float, str, list[tuple[float, str]]]:
         assert prefix == "bestmove"
-        return 100.0 + self.bestmove_at, "bestmove e2e4", [
-            (100.0 + t, line) for t, line in self.script
-        ]
+        return (
+            100.0 + self.bestmove_at,
+            "bestmove e2e4",
+            [(100.0 + t, line) for t, line in self.script],
+        )
 
 
 def test_time_to_each_depth_is_the_first_report_at_least_that_deep() -> None:

@@ -95,7 +95,7 @@ def record(board, game, ply, move):
         "legal": legal,
         "san": {m.uci(): board.san(m) for m in board.legal_moves},
         "move": None if move is None else move.uci(),
-        "zobrist": "0x%016x" % chess.polyglot.zobrist_hash(board),
+        "zobrist": f"0x{chess.polyglot.zobrist_hash(board):016x}",
         "is_check": board.is_check(),
         "is_checkmate": board.is_checkmate(),
         "is_stalemate": board.is_stalemate(),

@@ -44,7 +44,9 @@ def random_placement(rng: random.Random) -> str:
             squares[rng.randrange(64)] = rng.choice("PNBRQpnbrq")
     elif style < 0.6:
         # A start-like back rank (castling) with damage: a king missing or doubled.
-        for f, letter in enumerate(rng.choice(["RNBQKBNR", "RK4R1", "R3K2R", "1R2K1R1", "RKR5", "BRKRNNQB"]).ljust(8, "1")):
+        for f, letter in enumerate(
+            rng.choice(["RNBQKBNR", "RK4R1", "R3K2R", "1R2K1R1", "RKR5", "BRKRNNQB"]).ljust(8, "1")
+        ):
             if letter != "1":
                 squares[f] = letter
                 squares[56 + f] = letter.lower()
@@ -97,10 +99,16 @@ def random_ep(rng: random.Random, turn: str) -> str:
 
 def random_fen(rng: random.Random) -> str:
     turn = rng.choice("wb")
-    return " ".join([
-        random_placement(rng), turn, random_castling(rng), random_ep(rng, turn),
-        str(rng.choice([0, 0, 3, 99, 150])), str(rng.choice([1, 1, 7, 60])),
-    ])
+    return " ".join(
+        [
+            random_placement(rng),
+            turn,
+            random_castling(rng),
+            random_ep(rng, turn),
+            str(rng.choice([0, 0, 3, 99, 150])),
+            str(rng.choice([1, 1, 7, 60])),
+        ]
+    )
 
 
 def record(board: chess.Board) -> dict:
@@ -137,10 +145,19 @@ def main() -> None:
             board = chess.Board(text, chess960=chess960)
         except ValueError:
             continue
-        out.write(json.dumps({
-            "setup": i, "input": text, "chess960": chess960, "board_fen": board.board_fen(promoted=True),
-            "castling_rights": board.castling_rights, "ep_square": board.ep_square,
-        }) + "\n")
+        out.write(
+            json.dumps(
+                {
+                    "setup": i,
+                    "input": text,
+                    "chess960": chess960,
+                    "board_fen": board.board_fen(promoted=True),
+                    "castling_rights": board.castling_rights,
+                    "ep_square": board.ep_square,
+                }
+            )
+            + "\n"
+        )
         for ply in range(args.max_plies + 1):
             rec = record(board)
             legal = list(board.legal_moves)

@@ -21,8 +21,14 @@ import sys
 import chess
 import chess.syzygy
 
-ROLES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP,
-         "N": chess.KNIGHT, "P": chess.PAWN}
+ROLES = {
+    "K": chess.KING,
+    "Q": chess.QUEEN,
+    "R": chess.ROOK,
+    "B": chess.BISHOP,
+    "N": chess.KNIGHT,
+    "P": chess.PAWN,
+}
 
 
 def tables(directory):
