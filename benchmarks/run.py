@@ -74,6 +74,10 @@ AREAS: dict[str, Area] = {
         "benchmarks/syzygy_python.py",
         "shatranj.syzygy per probe from Python beside python-chess's prober; batch probes",
     ),
+    "syzygy_engine": Area(
+        "benchmarks/syzygy_engine.py",
+        "the engine with SyzygyPath against Stockfish: won 4-man endings converted within DTZ",
+    ),
     "syzygy_bench": Area(
         "rust/syzygy/examples/syzygy_bench.rs",
         "the Rust prober alone: probes/s and single-probe times on warm 3-4-man tables",
