@@ -41,8 +41,9 @@ STOCKFISH = "/usr/games/stockfish"
 
 #: Won for the stronger side in most positions (the first letters are the side to move's).
 WON_MATERIAL = ["KQvKR", "KQvKB", "KQvKN", "KQvKP", "KRvKP", "KPvK", "KRvKB", "KBNvK"]
-#: Mostly drawn.
-DRAWN_MATERIAL = ["KRvKR", "KQvKQ", "KRvKB", "KRvKN", "KBvKP", "KNvKP"]
+#: Mostly drawn, the side to move the one that can still lose (a rook against a minor piece
+#: never loses, so there the minor piece moves first: every material must yield positions).
+DRAWN_MATERIAL = ["KRvKR", "KQvKQ", "KBvKR", "KNvKR", "KBvKP", "KNvKP"]
 
 
 def random_position(rng: random.Random, material: str) -> chess.Board | None:
