@@ -21,7 +21,7 @@ What each module owns:
 - ``shatranj.selfplay``: many engine games at once.
 - ``shatranj.distributed``: perft, analysis and self-play on a Ray cluster.
 - The private modules hold python-chess's pure-Python parts: bitboards (``_bitboards``),
-  ``_squareset``, ``_baseboard``, the function Chess960 boards unpickle through (``_setup``),
+  ``_squareset``, ``_baseboard``, the function Chess960 boards unpickle through (``_pickle``),
   endings (``_outcome``, ``_winnability``) and the engine protocols (``_engine_*``). The
   ``Board`` class is defined in Rust (``_core``) and its stub, nowhere else.
 """

@@ -3,7 +3,7 @@
 //! Some answers are Python objects: python-chess's `Outcome` and `Termination` enum, the
 //! `SquareSet` and `Winnability` classes (pure Python in the package, so they behave exactly
 //! like python-chess's), numpy arrays; `status()` is python-chess's `Status` flag enum, a Chess960 board
-//! unpickles through `shatranj._setup.board_from_fen`,
+//! unpickles through `shatranj._pickle.board_from_fen`,
 //! `Board._repr_svg_` draws through `shatranj.svg`, and `Board.to_chess` builds a python-chess
 //! board. Each accessor below imports its object on first use and keeps it for the
 //! interpreter's life, so this list is what the Rust side depends on in Python, and adding a
@@ -65,9 +65,9 @@ python_object!(
     status_class: PyType = "shatranj._bitboards", "Status"
 );
 python_object!(
-    /// `shatranj._setup.board_from_fen(fen, chess960)`: `Board(fen, chess960=...)`, which
+    /// `shatranj._pickle.board_from_fen(fen, chess960)`: `Board(fen, chess960=...)`, which
     /// unpickles a Chess960 board (the class takes the flag by keyword only).
-    setup_board_from_fen: PyAny = "shatranj._setup", "board_from_fen"
+    pickle_board_from_fen: PyAny = "shatranj._pickle", "board_from_fen"
 );
 python_object!(
     /// `shatranj.svg.board(board, **options)`, for `Board._repr_svg_`.

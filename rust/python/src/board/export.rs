@@ -59,7 +59,7 @@ impl Export for LegalGame {
         if self.chess960 {
             // `Board(fen, chess960=True)` through a function: the class takes the flag by
             // keyword.
-            let new = py_modules::setup_board_from_fen(slf.py())?;
+            let new = py_modules::pickle_board_from_fen(slf.py())?;
             return (new, (start, true), moves.join(" "))
                 .into_pyobject(slf.py())
                 .map(Bound::into_any);
@@ -102,7 +102,7 @@ impl Export for SetupGame {
     /// `Board(fen, chess960=...)` of the current setup (the stack is not kept).
     fn reduce<'py>(&self, slf: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
         let fen = self.now().fen(false, "fen", false)?;
-        let new = py_modules::setup_board_from_fen(slf.py())?;
+        let new = py_modules::pickle_board_from_fen(slf.py())?;
         (new, (fen, self.setup().chess960))
             .into_pyobject(slf.py())
             .map(Bound::into_any)
