@@ -29,7 +29,8 @@ impl PerftMonitor {
     pub fn new() -> PerftMonitor {
         PerftMonitor::default()
     }
-    /// Asks the run to stop; it returns [`PerftError::Interrupted`] soon after.
+    /// Asks the run to stop; it returns [`PerftError::Interrupted`](super::PerftError::Interrupted)
+    /// soon after.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
