@@ -1,9 +1,9 @@
 //! # shatranj-chess: the rules of chess
 //!
 //! Board types, strictly legal move generation, FEN, SAN/LAN/UCI notation, Polyglot Zobrist
-//! keys, game history with repetition and the FIDE draw rules, outcomes, perft, and PGN
-//! reading and writing ([`pgn`]). The rules follow the FIDE Laws as digested in the project's
-//! `RULES.md` (ids R1.1 … R8.1).
+//! keys and Polyglot opening books ([`polyglot`]), game history with repetition and the FIDE
+//! draw rules, outcomes, perft, and PGN reading and writing ([`pgn`]). The rules follow the
+//! FIDE Laws as digested in the project's `RULES.md` (ids R1.1 … R8.1).
 //!
 //! ```
 //! use shatranj_chess::{Position, perft::perft, san};
@@ -84,6 +84,7 @@ pub mod outcome;
 pub mod perft;
 pub mod pgn;
 mod piece;
+pub mod polyglot;
 pub mod position;
 pub mod san;
 mod square;
