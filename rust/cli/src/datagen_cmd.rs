@@ -2,10 +2,11 @@
 
 use clap::Args;
 use indicatif::ProgressBar;
-use shatranj_engine::games::RandomOpenings;
 use shatranj_engine::games::datagen::{
     Adjudication, DatagenConfig, DatagenError, DatagenReport, GameSettings, generate,
 };
+use shatranj_engine::games::{RandomOpenings, parse_openings};
+use shatranj_engine::syzygy::SyzygySettings;
 use shatranj_engine::{EngineOptions, Evaluation, NetError};
 use std::fmt;
 use std::io::Write;
@@ -72,6 +73,18 @@ pub struct DatagenArgs {
     /// Transposition table per game, MiB.
     #[arg(long, default_value_t = 8)]
     hash: usize,
+    /// Opening file instead of random openings: one per line, a FEN, `FEN moves <uci…>`, or
+    /// UCI moves from the start; game I starts from line I modulo their number.
+    #[arg(long, conflicts_with = "chess960")]
+    openings: Option<PathBuf>,
+    /// Syzygy tables (directories, ':'-separated): a game reaching a position within them
+    /// ends with their result (or, with `--syzygy-label`, plays on, labelled).
+    #[arg(long)]
+    syzygy_path: Option<String>,
+    /// Play on within the tables and label each position there with its WDL (format
+    /// version 2) instead of ending the game.
+    #[arg(long, requires = "syzygy_path")]
+    syzygy_label: bool,
     #[arg(long, help = crate::evaluator::EVAL_FILE_HELP, default_value_t = Evaluation::default_name().to_string())]
     eval_file: String,
     /// Never draw a progress bar.
@@ -80,6 +93,8 @@ pub struct DatagenArgs {
 }
 
 pub enum DatagenCliError {
+    /// A flag's value (an openings file, tables) that cannot be used.
+    Usage(String),
     Net(NetError),
     Run(DatagenError),
     Interrupted,
@@ -88,7 +103,9 @@ pub enum DatagenCliError {
 impl DatagenCliError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            DatagenCliError::Run(DatagenError::Config(_)) | DatagenCliError::Net(_) => 2,
+            DatagenCliError::Run(DatagenError::Config(_))
+            | DatagenCliError::Net(_)
+            | DatagenCliError::Usage(_) => 2,
             DatagenCliError::Run(_) => 1,
             DatagenCliError::Interrupted => 130,
         }
@@ -99,6 +116,7 @@ impl fmt::Display for DatagenCliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DatagenCliError::Run(e) => write!(f, "{e}"),
+            DatagenCliError::Usage(s) => f.write_str(s),
             DatagenCliError::Net(e) => write!(f, "{e}"),
             DatagenCliError::Interrupted => {
                 f.write_str("interrupted (finished games are written; run again to resume)")
@@ -113,7 +131,7 @@ fn recipe(a: &DatagenArgs) -> String {
         "shatranj datagen --seed {} --first-game {} --games {} --shard-games {} --soft-nodes {} \
          --hard-nodes {} --random-plies {} --balance-depth {} --balance-cp {} --min-ply {} \
          --win-cp {} --win-plies {} --draw-cp {} --draw-plies {} --draw-after {} --max-plies {} \
-         --hash {} --eval-file {}",
+         --hash {} --eval-file {}{}{}{}",
         a.seed,
         a.first_game,
         a.games,
@@ -131,16 +149,43 @@ fn recipe(a: &DatagenArgs) -> String {
         a.draw_after,
         a.max_plies,
         a.hash,
-        a.eval_file
+        a.eval_file,
+        a.openings
+            .as_ref()
+            .map(|p| format!(" --openings {}", p.display()))
+            .unwrap_or_default(),
+        a.syzygy_path
+            .as_ref()
+            .map(|p| format!(" --syzygy-path {p}"))
+            .unwrap_or_default(),
+        if a.syzygy_label {
+            " --syzygy-label"
+        } else {
+            ""
+        }
     )
 }
 
-fn config(a: &DatagenArgs, evaluation: Evaluation) -> DatagenConfig {
+fn config(a: &DatagenArgs, evaluation: Evaluation) -> Result<DatagenConfig, DatagenCliError> {
+    let opening_list = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                DatagenCliError::Usage(format!("cannot read {}: {e}", path.display()))
+            })?;
+            parse_openings(&text)
+                .map_err(|e| DatagenCliError::Usage(format!("{}: {e}", path.display())))?
+        }
+        None => Vec::new(),
+    };
+    let tablebases = match &a.syzygy_path {
+        Some(list) => crate::tables::open(list).map_err(DatagenCliError::Usage)?,
+        None => SyzygySettings::default(),
+    };
     let threads = match a.threads {
         0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         n => n,
     };
-    DatagenConfig {
+    Ok(DatagenConfig {
         first_game: a.first_game,
         games: a.games,
         threads,
@@ -166,6 +211,9 @@ fn config(a: &DatagenArgs, evaluation: Evaluation) -> DatagenConfig {
                 draw_after_ply: a.draw_after,
                 max_plies: a.max_plies,
             },
+            opening_list,
+            tablebases,
+            tablebase_labels: a.syzygy_label,
         },
         engine: EngineOptions {
             evaluation,
@@ -173,14 +221,14 @@ fn config(a: &DatagenArgs, evaluation: Evaluation) -> DatagenConfig {
         },
         generator: crate::generator(),
         recipe: recipe(a),
-    }
+    })
 }
 
 // A subcommand's entry owns the arguments clap parsed for it, as main hands them over.
 #[allow(clippy::needless_pass_by_value)]
 pub fn run(args: DatagenArgs) -> Result<(), DatagenCliError> {
     let evaluation = Evaluation::from_name(&args.eval_file).map_err(DatagenCliError::Net)?;
-    let config = config(&args, evaluation);
+    let config = config(&args, evaluation)?;
     let stop = Arc::new(AtomicBool::new(false));
     {
         let s = Arc::clone(&stop);
@@ -226,6 +274,13 @@ fn summary(r: &DatagenReport, threads: usize) {
         r.positions as f64 / secs / threads as f64,
         r.plies
     );
+    if r.labelled_plies > 0 {
+        let _ = writeln!(
+            out,
+            "Labelled by the tablebases: {} plies",
+            r.labelled_plies
+        );
+    }
     let _ = writeln!(out, "Shards written: {}", r.shards.len());
     let _ = out.flush();
 }

@@ -13,6 +13,7 @@ mod review_cmd;
 mod review_parquet;
 mod review_table;
 mod selfplay_cmd;
+mod tables;
 mod train_cmd;
 
 use clap::{Parser, Subcommand};

@@ -7,6 +7,7 @@ use shatranj_engine::games::selfplay::{
     MoveLimit, OpeningSource, SelfPlayConfig, SelfPlayError, SelfPlayReport, play_games,
 };
 use shatranj_engine::games::{RandomOpenings, parse_openings};
+use shatranj_engine::syzygy::SyzygySettings;
 use shatranj_engine::{BatchConfig, BatchEvaluator, Device, EvalError, Evaluation, NetError};
 use std::fmt;
 use std::io::Write;
@@ -57,6 +58,10 @@ pub struct SelfPlayArgs {
     /// Draw games still running after this many plies.
     #[arg(long, default_value_t = 400)]
     max_plies: u32,
+    /// Syzygy tables (directories, ':'-separated): a game reaching a position within them
+    /// ends with their result (`Termination "adjudication: tablebase"`).
+    #[arg(long)]
+    syzygy_path: Option<String>,
     /// Transposition table per game, MiB.
     #[arg(long, default_value_t = 2)]
     hash: usize,
@@ -129,8 +134,13 @@ fn config(args: &SelfPlayArgs) -> Result<SelfPlayConfig, SelfPlayCliError> {
             ..RandomOpenings::default()
         }),
     };
+    let tablebases = match &args.syzygy_path {
+        Some(list) => crate::tables::open(list).map_err(SelfPlayCliError::Usage)?,
+        None => SyzygySettings::default(),
+    };
     Ok(SelfPlayConfig {
         first_game: args.first_game,
+        tablebases,
         games: args.games,
         concurrency: args.concurrency,
         limit,
@@ -235,6 +245,13 @@ fn summary(report: &SelfPlayReport) {
         "Results: +{} ={} -{} (white wins, draws, black wins)",
         s.white_wins, s.draws, s.black_wins
     );
+    if s.tablebase_adjudications > 0 {
+        let _ = writeln!(
+            out,
+            "Adjudicated by the tablebases: {}",
+            s.tablebase_adjudications
+        );
+    }
     let _ = writeln!(out, "Games/second: {:.3}", s.games_per_second());
     let _ = writeln!(
         out,

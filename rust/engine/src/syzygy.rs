@@ -8,7 +8,7 @@
 
 use crate::score::{DRAW, TB_WIN, Value, tb_loss_in, tb_win_in};
 use crate::tt::Bound;
-use shatranj_chess::{Move, Position};
+use shatranj_chess::{Color, Move, Position};
 use shatranj_syzygy::RootMove as TableMove;
 /// The prober's types, so that users of the engine need no dependency of their own.
 pub use shatranj_syzygy::{SyzygyError, Tablebase, Wdl};
@@ -176,6 +176,33 @@ fn wdl_score(wdl: Wdl, ply: usize, rule50: bool) -> (Value, Bound) {
     } else {
         (DRAW + 2 * w * draw_score, Bound::Exact)
     }
+}
+
+/// The WDL of `pos` when it is within the tables: no castling rights (the tables know
+/// none), at most [`SyzygySettings::cardinality`] men, and a table that answers. `None`
+/// otherwise (also for a missing or damaged table: the caller plays on as without tables).
+/// The WDL assumes the halfmove clock at zero, as the tables do.
+pub fn probe_within(settings: &SyzygySettings, pos: &Position) -> Option<Wdl> {
+    let tables = settings.tables.as_ref()?;
+    let men = pos.board().occupied().count() as usize;
+    if men > settings.cardinality() || !pos.castling_rights().is_empty() {
+        return None;
+    }
+    tables.probe_wdl(pos).ok()
+}
+
+/// The result the tables give a game reaching `pos`, as self-play and data generation
+/// adjudicate it: `Some(winner)` (a draw is `Some(None)`) when `pos` is within the tables
+/// ([`probe_within`]), `None` to play on. Games there apply the fifty-move rule, so a cursed
+/// win or a blessed loss is a draw whatever `Syzygy50MoveRule` says (as the match runner's
+/// `-tb` without `-tbignore50`).
+pub fn game_result(settings: &SyzygySettings, pos: &Position) -> Option<Option<Color>> {
+    let mover = pos.turn();
+    Some(match probe_within(settings, pos)? {
+        Wdl::Win => Some(mover),
+        Wdl::Loss => Some(mover.other()),
+        Wdl::Draw | Wdl::CursedWin | Wdl::BlessedLoss => None,
+    })
 }
 
 /// The root moves the tables allow, and what the root is worth by them.
@@ -386,6 +413,31 @@ mod tests {
         let d1d2 = Move::from_uci(&kqk, "d1d2").unwrap();
         let only = rank_root(&settings, &kqk, &[], &[d1d2]).unwrap();
         assert_eq!(only.moves, vec![d1d2]);
+    }
+
+    #[test]
+    fn games_are_decided_within_the_tables_under_the_fifty_move_rule() {
+        let settings = settings();
+        let result = |fen: &str| game_result(&settings, &fen.parse().unwrap());
+        // KQvK, White to move: won; Black to move in the same position: still lost for Black.
+        assert_eq!(
+            result("8/8/8/4k3/8/8/8/3QK3 w - - 0 1"),
+            Some(Some(Color::White))
+        );
+        assert_eq!(
+            result("8/8/8/4k3/8/8/8/3QK3 b - - 0 1"),
+            Some(Some(Color::White))
+        );
+        // KRvKR: a draw.
+        assert_eq!(result("8/8/3k4/3r4/8/8/3R4/3K4 w - - 0 1"), Some(None));
+        // Castling rights, too many men, or no tables: play on.
+        assert_eq!(result("8/8/8/4k3/8/8/8/R3K3 w Q - 0 1"), None);
+        assert_eq!(result("8/8/8/4k3/8/8/3P4/R3K2R w - - 0 1"), None);
+        let none = SyzygySettings::default();
+        assert_eq!(
+            game_result(&none, &"8/8/8/4k3/8/8/8/3QK3 w - - 0 1".parse().unwrap()),
+            None
+        );
     }
 
     #[test]

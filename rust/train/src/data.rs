@@ -227,6 +227,7 @@ mod tests {
                 position: fen.parse().unwrap(),
                 score: 33,
                 winner: None,
+                wdl: None,
             })
         };
         let sorted = |s: &Sample| {
@@ -248,6 +249,7 @@ mod tests {
             position: pos,
             score: -120,
             winner: Some(Color::White),
+            wdl: None,
         });
         assert_eq!((s.count, s.black_to_move, s.result), (3, true, 0));
         let (us, them, n) = s.views();

@@ -283,6 +283,7 @@ mod tests {
             position: fen.parse::<Position>().unwrap(),
             score,
             winner: None,
+            wdl: None,
         })
     }
 

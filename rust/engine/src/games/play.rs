@@ -3,13 +3,14 @@
 //! A game is a function of its opening and settings alone: a fresh one-thread engine (its
 //! table and history depend on this game only), moves from a search with fixed limits, until
 //! the rules end the game (automatic rules: fifty moves and threefold repetition end it at
-//! once), the position is dead, the ply cap adjudicates a draw, or the caller's `on_ply` hook
-//! adjudicates it. A stop between moves, or during a search, abandons the game: a cut search
+//! once), the position is dead, the game is within the caller's Syzygy tables (their result
+//! ends it), the ply cap adjudicates a draw, or the caller's `on_ply` hook adjudicates it. A stop between moves, or during a search, abandons the game: a cut search
 //! is not the deterministic one.
 
 use super::opening::Opening;
 use crate::engine::{Engine, EngineError, EngineOptions, SearchResult, SearchRoot, StopHandle};
 use crate::limits::Limits;
+use crate::syzygy::{SyzygySettings, game_result};
 use shatranj_chess::{Color, History, Move, Position, Rules, Termination};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -32,10 +33,13 @@ pub enum GameTermination {
     PlyCap,
     /// The caller's `on_ply` hook decided the game (data generation's score adjudication).
     Adjudication,
+    /// The game reached a position within the Syzygy tables it was given, and ended with
+    /// their result (a cursed win or blessed loss is a draw: games apply the fifty-move rule).
+    Tablebase,
 }
 
 impl GameTermination {
-    pub const ALL: [GameTermination; 10] = [
+    pub const ALL: [GameTermination; 11] = [
         GameTermination::Checkmate,
         GameTermination::Stalemate,
         GameTermination::InsufficientMaterial,
@@ -46,6 +50,7 @@ impl GameTermination {
         GameTermination::ThreefoldRepetition,
         GameTermination::PlyCap,
         GameTermination::Adjudication,
+        GameTermination::Tablebase,
     ];
 
     /// The text of the PGN `Termination` tag.
@@ -61,6 +66,7 @@ impl GameTermination {
             GameTermination::ThreefoldRepetition => "threefold repetition",
             GameTermination::PlyCap => "adjudication: ply cap",
             GameTermination::Adjudication => "adjudication: score",
+            GameTermination::Tablebase => "adjudication: tablebase",
         }
     }
 
@@ -134,7 +140,9 @@ pub enum Control {
 
 /// Plays game `index` from `opening`, each move found by a search to `limits` on a fresh
 /// one-thread engine with `options` (its `threads` is ignored). Games still running after
-/// `max_plies` plies (opening included) are drawn. `on_engine` sees the engine's stop handle,
+/// `max_plies` plies (opening included) are drawn. A game that reaches a position within
+/// `tables` (see [`game_result`]; no tables: never) ends there with their result; the
+/// engine's own search uses `options.syzygy`, not these. `on_engine` sees the engine's stop handle,
 /// so a stop can also cut short the search under way. After each searched move is played,
 /// `on_ply(position before it, its ply, the move, the search's result)` may adjudicate the
 /// game.
@@ -146,6 +154,7 @@ pub fn play_game(
     options: &EngineOptions,
     limits: &Limits,
     max_plies: u32,
+    tables: &SyzygySettings,
     stop: &AtomicBool,
     on_engine: impl FnOnce(StopHandle),
     mut on_ply: impl FnMut(&Position, u32, Move, &SearchResult) -> Control,
@@ -186,6 +195,10 @@ pub fn play_game(
         if pos.halfmove_clock() == 0 && pos.is_dead_position() {
             let t = GameTermination::DeadPosition;
             return finish(history, None, t, evaluations, nodes);
+        }
+        if let Some(winner) = game_result(tables, &pos) {
+            let t = GameTermination::Tablebase;
+            return finish(history, winner, t, evaluations, nodes);
         }
         let ply = history.moves().len();
         if ply >= max_plies as usize {

@@ -1,13 +1,15 @@
 //! Data generation's policy for one game over the shared game loop ([`crate::games::play`]):
-//! a random balanced opening, moves from a soft-node search, score adjudication, and which
-//! positions are kept for training.
+//! a random balanced opening, moves from a soft-node search, score adjudication (and,
+//! given Syzygy tables, adjudication or WDL labels by them), and which positions are kept
+//! for training.
 
 use super::format::{GameData, Ply};
 use crate::engine::{EngineError, EngineOptions, StopHandle};
-use crate::games::opening::{RandomOpenings, random_opening};
+use crate::games::opening::{Opening, RandomOpenings, random_opening};
 use crate::games::play::{Control, play_game as play};
 use crate::limits::Limits;
 use crate::score::Score;
+use crate::syzygy::{SyzygySettings, probe_within};
 use shatranj_chess::{Color, Move, Position};
 use std::sync::atomic::AtomicBool;
 
@@ -53,6 +55,20 @@ pub struct GameSettings {
     /// Plies before this one (opening included) are never training positions.
     pub min_ply: u32,
     pub adjudication: Adjudication,
+    /// When not empty, game `i` starts from `opening_list[i % len]` (its moves are not
+    /// training positions) instead of a random opening: endgame positions, say, to reach
+    /// the tables.
+    pub opening_list: Vec<Opening>,
+    /// Syzygy tables (only `tables` and `probe_limit` matter; the engine searches without
+    /// them). Without `tablebase_labels`, a game that reaches a position within them ends
+    /// there with their result ([`crate::games::GameTermination::Tablebase`]), so every
+    /// training position of the game is labelled with the tables' verdict on where the
+    /// game went rather than a score adjudication's.
+    pub tablebases: SyzygySettings,
+    /// With tables: play on within them instead, and label every ply whose position is
+    /// within them with its WDL ([`Ply::wdl`]): the truth for the positions a trainer would
+    /// otherwise label by the game's result.
+    pub tablebase_labels: bool,
 }
 
 impl Default for GameSettings {
@@ -71,6 +87,9 @@ impl Default for GameSettings {
             hash_mb: 8,
             min_ply: 16,
             adjudication: Adjudication::default(),
+            opening_list: Vec::new(),
+            tablebases: SyzygySettings::default(),
+            tablebase_labels: false,
         }
     }
 }
@@ -140,13 +159,27 @@ pub fn play_game(
     stop: &AtomicBool,
     on_engine: impl FnOnce(StopHandle),
 ) -> Result<Option<GameData>, EngineError> {
-    let opening = random_opening(s.seed, index, &s.openings);
+    let opening = if s.opening_list.is_empty() {
+        random_opening(s.seed, index, &s.openings)
+    } else {
+        s.opening_list[(index % s.opening_list.len() as u64) as usize].clone()
+    };
     let options = EngineOptions {
         hash_mb: s.hash_mb,
         ..options.clone()
     };
     let mut plies: Vec<Ply> = Vec::with_capacity(200);
-    plies.extend(opening.moves.iter().map(|&mv| Ply { mv, score: None }));
+    plies.extend(opening.moves.iter().map(|&mv| Ply {
+        mv,
+        score: None,
+        wdl: None,
+    }));
+    let no_tables = SyzygySettings::default();
+    let adjudicating = if s.tablebase_labels {
+        &no_tables
+    } else {
+        &s.tablebases
+    };
     let limits = Limits::soft_nodes(s.soft_nodes, s.hard_nodes);
     let mut adjudicator = Adjudicator::default();
     let record = play(
@@ -155,14 +188,21 @@ pub fn play_game(
         &options,
         &limits,
         s.adjudication.max_plies,
+        adjudicating,
         stop,
         on_engine,
         |pos, ply, best, result| {
             let cp = centipawns(result.score);
             let kept = is_training_position(pos, best, result.score, ply, s.min_ply);
+            let wdl = if s.tablebase_labels {
+                probe_within(&s.tablebases, pos)
+            } else {
+                None
+            };
             plies.push(Ply {
                 mv: best,
                 score: kept.then_some(cp.clamp(-32_000, 32_000) as i16),
+                wdl,
             });
             let white_cp = if pos.turn() == Color::White { cp } else { -cp };
             match adjudicator.decide(&s.adjudication, white_cp, ply) {

@@ -13,7 +13,7 @@
 //!
 //! ```text
 //! header   8  magic "SHTRGAME"
-//!          2  format version (1)
+//!          2  format version (1, or 2 when a ply carries a tablebase label)
 //!          2  reserved, 0
 //!          4  number of games
 //! game     8  game index within its job (the datagen seed and this index make the game)
@@ -22,6 +22,7 @@
 //!          2  number of plies
 //!          …  the FEN (ASCII), if any
 //!          4  per ply: the move (u16, `Move::to_bits`) and the score (i16)
+//!             (version 2: 5, the WDL label (i8) after the score)
 //! ```
 //!
 //! The score is the search's, in centipawns from the point of view of the side to move in
@@ -29,11 +30,18 @@
 //! [`NOT_KEPT`]: datagen writes that sentinel for the opening plies, positions in check,
 //! positions whose best move captures or promotes, and mate scores.
 //!
+//! The WDL label (version 2) is the Syzygy tables' value of the position before the move,
+//! for the side to move (-2 loss, -1 blessed loss, 0 draw, 1 cursed win, 2 win), or
+//! [`NO_LABEL`] for a position the tables do not cover; datagen writes labels only when
+//! asked to (`--syzygy-label`). A shard without any label is written as version 1, byte
+//! for byte what earlier builds wrote.
+//!
 //! Reading checks everything: the magic, the version, every result byte, every FEN, and
 //! that every move is legal where it is played. A bad shard is a typed [`DataError`] that
 //! names the game and ply, never a panic and never a silently different position.
 
 use shatranj_chess::{Color, Move, Position};
+use shatranj_syzygy::Wdl;
 use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -43,8 +51,12 @@ use crate::util::write_atomically;
 
 /// The first bytes of a decompressed shard.
 pub const MAGIC: [u8; 8] = *b"SHTRGAME";
-/// The format version this build reads and writes.
-pub const VERSION: u16 = 1;
+/// The newest format version, which this build reads and writes (it reads every older one).
+pub const VERSION: u16 = 2;
+/// The version of shards without WDL labels (4 bytes a ply).
+pub const VERSION_UNLABELLED: u16 = 1;
+/// The WDL byte of a ply whose position has no tablebase label.
+pub const NO_LABEL: i8 = i8::MIN;
 /// The score of a ply whose position is not a training position.
 pub const NOT_KEPT: i16 = i16::MIN;
 /// The zstd level shards are written at (they are written once and stored for long).
@@ -56,6 +68,9 @@ pub struct Ply {
     pub mv: Move,
     /// Centipawns for the side to move before `mv`; `None` when not a training position.
     pub score: Option<i16>,
+    /// The tables' WDL of the position before `mv`, for the side to move, where datagen
+    /// labelled it (`--syzygy-label`); `None` elsewhere.
+    pub wdl: Option<Wdl>,
 }
 
 /// One game as stored.
@@ -77,6 +92,8 @@ pub struct TrainingPosition {
     pub score: i16,
     /// The game's winner (`None`: drawn).
     pub winner: Option<Color>,
+    /// The tables' WDL for the side to move, where the position was labelled.
+    pub wdl: Option<Wdl>,
 }
 
 impl TrainingPosition {
@@ -101,6 +118,7 @@ impl GameData {
                 position: here,
                 score,
                 winner: self.winner,
+                wdl: ply.wdl,
             })
         })
     }
@@ -134,6 +152,12 @@ pub enum DataError {
     BadResult {
         game: u64,
         byte: u8,
+    },
+    /// The WDL label at `ply` is neither -2..=2 nor [`NO_LABEL`].
+    BadLabel {
+        game: u64,
+        ply: usize,
+        byte: i8,
     },
     BadFen {
         game: u64,
@@ -169,7 +193,7 @@ impl fmt::Display for DataError {
             ),
             DataError::Version { found, supported } => write!(
                 f,
-                "game-data format version {found} is not supported (this build reads {supported})"
+                "game-data format version {found} is not supported (this build reads 1 to {supported})"
             ),
             DataError::Truncated { game } => write!(f, "the data ends inside game {game}"),
             DataError::TrailingData { games } => {
@@ -181,6 +205,10 @@ impl fmt::Display for DataError {
             DataError::BadFen { game, fen, error } => {
                 write!(f, "game {game}: bad start FEN {fen:?}: {error}")
             }
+            DataError::BadLabel { game, ply, byte } => write!(
+                f,
+                "game {game}: the WDL label at ply {ply} ({byte}) is not -2 to 2 or {NO_LABEL}"
+            ),
             DataError::IllegalMove { game, ply, bits } => write!(
                 f,
                 "game {game}: the move at ply {ply} (bits {bits:#06x}) is not legal there"
@@ -210,8 +238,16 @@ impl DataError {
 
 /// Encodes games (uncompressed) into `out`.
 pub fn encode_games(games: &[GameData], out: &mut Vec<u8>) -> Result<(), DataError> {
+    let labelled = games
+        .iter()
+        .any(|g| g.plies.iter().any(|p| p.wdl.is_some()));
+    let version = if labelled {
+        VERSION
+    } else {
+        VERSION_UNLABELLED
+    };
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&0u16.to_le_bytes());
     let count = u32::try_from(games.len()).map_err(|_| DataError::TooLong {
         game: 0,
@@ -246,6 +282,10 @@ pub fn encode_games(games: &[GameData], out: &mut Vec<u8>) -> Result<(), DataErr
             // A real score of -32768 would read as the sentinel: keep it one above.
             let score = p.score.map_or(NOT_KEPT, |s| s.max(NOT_KEPT + 1));
             out.extend_from_slice(&score.to_le_bytes());
+            if labelled {
+                let label = p.wdl.map_or(NO_LABEL, |w| w.value() as i8);
+                out.extend_from_slice(&label.to_le_bytes());
+            }
         }
     }
     Ok(())
@@ -257,6 +297,8 @@ pub struct GameReader<R: Read> {
     remaining: u64,
     ordinal: u64,
     done: bool,
+    /// Bytes a ply: 4, or 5 with WDL labels (version 2).
+    ply_bytes: usize,
 }
 
 impl<R: Read> GameReader<R> {
@@ -270,7 +312,7 @@ impl<R: Read> GameReader<R> {
             return Err(DataError::Magic { found: magic });
         }
         let version = u16::from_le_bytes([header[8], header[9]]);
-        if version != VERSION {
+        if !(VERSION_UNLABELLED..=VERSION).contains(&version) {
             return Err(DataError::Version {
                 found: version,
                 supported: VERSION,
@@ -282,6 +324,7 @@ impl<R: Read> GameReader<R> {
             remaining: u64::from(count),
             ordinal: 0,
             done: false,
+            ply_bytes: if version == VERSION_UNLABELLED { 4 } else { 5 },
         })
     }
 
@@ -316,13 +359,23 @@ impl<R: Read> GameReader<R> {
                 error: e.to_string(),
             })?
         };
-        let mut raw = vec![0u8; plies * 4];
+        let mut raw = vec![0u8; plies * self.ply_bytes];
         read_exact_or(&mut self.input, &mut raw, truncated())?;
         let mut pos = start;
         let mut out = Vec::with_capacity(plies);
-        for (ply, rec) in raw.chunks_exact(4).enumerate() {
+        for (ply, rec) in raw.chunks_exact(self.ply_bytes).enumerate() {
             let bits = u16::from_le_bytes([rec[0], rec[1]]);
             let score = i16::from_le_bytes([rec[2], rec[3]]);
+            let wdl = match rec.get(4).map(|&b| b as i8) {
+                None | Some(NO_LABEL) => None,
+                Some(byte) => {
+                    Some(Wdl::from_value(i32::from(byte)).ok_or(DataError::BadLabel {
+                        game,
+                        ply,
+                        byte,
+                    })?)
+                }
+            };
             let legal = pos.legal_moves();
             let Some(&mv) = legal.iter().find(|m| m.to_bits() == bits) else {
                 return Err(DataError::IllegalMove { game, ply, bits });
@@ -331,6 +384,7 @@ impl<R: Read> GameReader<R> {
             out.push(Ply {
                 mv,
                 score: (score != NOT_KEPT).then_some(score),
+                wdl,
             });
         }
         Ok(GameData {
@@ -422,6 +476,7 @@ mod tests {
                 Ply {
                     mv,
                     score: (i % 2 == 1).then_some(i as i16 * 10 - 25),
+                    wdl: None,
                 }
             })
             .collect();
@@ -462,6 +517,40 @@ mod tests {
         assert_eq!(kept[1].score, 5);
         let drawn: Vec<_> = games[1].training_positions().collect();
         assert_eq!(drawn[0].result_for_side_to_move(), 0.5);
+    }
+
+    /// Labelled games are written as version 2 (5 bytes a ply) and read back with their
+    /// labels; unlabelled ones stay version 1, as earlier builds wrote them.
+    #[test]
+    fn wdl_labels_round_trip_as_version_2() {
+        let mut raw = Vec::new();
+        encode_games(&sample(), &mut raw).unwrap();
+        assert_eq!(u16::from_le_bytes([raw[8], raw[9]]), VERSION_UNLABELLED);
+        let krk: Position = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1".parse().unwrap();
+        let mut games = sample();
+        let mut labelled = game(5, krk, &["a1a2", "e5e4", "a2a3"], Some(Color::White));
+        labelled.plies[0].wdl = Some(Wdl::Win);
+        labelled.plies[1].wdl = Some(Wdl::Loss);
+        games.push(labelled);
+        let mut raw = Vec::new();
+        encode_games(&games, &mut raw).unwrap();
+        assert_eq!(u16::from_le_bytes([raw[8], raw[9]]), VERSION);
+        let read = |raw: &[u8]| GameReader::new(raw).and_then(|r| r.collect::<Result<Vec<_>, _>>());
+        assert_eq!(read(&raw).unwrap(), games);
+        let kept: Vec<_> = games[3].training_positions().collect();
+        assert_eq!(kept[0].wdl, Some(Wdl::Loss));
+        assert_eq!(kept[0].position.turn(), Color::Black);
+        // The first game's first label byte (after move and score) spoiled.
+        let mut bad = raw.clone();
+        bad[16 + 12 + 4] = 7;
+        assert!(matches!(
+            read(&bad),
+            Err(DataError::BadLabel {
+                game: 0,
+                ply: 0,
+                byte: 7
+            })
+        ));
     }
 
     /// A Chess960 game (its start's castling rights by file, castling as king-takes-rook)

@@ -120,6 +120,8 @@ pub struct DatagenReport {
     pub positions: u64,
     /// Plies of the games played by this run (all of them searched but the openings').
     pub plies: u64,
+    /// Plies of the games played by this run labelled with the tables' WDL.
+    pub labelled_plies: u64,
     /// Shards written by this run (complete or partial).
     pub shards: Vec<PathBuf>,
     /// Stopped before every game finished.
@@ -182,6 +184,9 @@ impl DatagenConfig {
         }
         if !(1..=Self::MAX_HASH_MB).contains(&g.hash_mb) {
             return bad("hash must be in 1..=1024 MiB");
+        }
+        if g.tablebase_labels && g.tablebases.cardinality() == 0 {
+            return bad("tablebase labels need Syzygy tables (a path with tables in it)");
         }
         Ok(())
     }
@@ -251,6 +256,7 @@ pub fn generate(
         games_resumed: resumed,
         positions: 0,
         plies: 0,
+        labelled_plies: 0,
         shards: Vec::new(),
         interrupted: false,
         wall: Duration::ZERO,
@@ -278,6 +284,8 @@ pub fn generate(
                     report.games_played += 1;
                     report.positions += g.training_count() as u64;
                     report.plies += g.plies.len() as u64;
+                    report.labelled_plies +=
+                        g.plies.iter().filter(|p| p.wdl.is_some()).count() as u64;
                     if let Some(p) = pending.iter_mut().find(|p| p.range.contains(&g.index)) {
                         p.games.insert(g.index, g);
                         p.fresh += 1;

@@ -23,11 +23,12 @@ mod pgn;
 pub use pgn::format_pgn;
 
 use super::opening::{Opening, RandomOpenings, random_opening};
-use super::play::{Control, GameRecord, play_game};
+use super::play::{Control, GameRecord, GameTermination, play_game};
 use super::pool::{Event, Flow, WorkerFailed, run_indexed};
 use crate::engine::{EngineError, EngineOptions, SearchResult};
 use crate::eval::{BatchConfig, BatchEvaluator, EvalError, EvalRoute, EvalService, Evaluation};
 use crate::limits::Limits;
+use crate::syzygy::SyzygySettings;
 use shatranj_chess::{Color, Move, Position};
 use std::cell::Cell;
 use std::fmt;
@@ -93,6 +94,11 @@ pub struct SelfPlayConfig {
     /// The static evaluation of both sides (a batch back end given to [`play_games`] must
     /// compute the same one).
     pub evaluation: Evaluation,
+    /// Syzygy tables that adjudicate: a game reaching a position within them (at most
+    /// `probe_limit` men, no castling rights) ends with their result
+    /// ([`GameTermination::Tablebase`]). Only `tables` and `probe_limit` matter here; the
+    /// engines search without tables, so the games up to there are those played without.
+    pub tablebases: SyzygySettings,
 }
 
 impl Default for SelfPlayConfig {
@@ -109,6 +115,7 @@ impl Default for SelfPlayConfig {
             batch: BatchConfig::default(),
             event: "shatranj self-play".into(),
             evaluation: Evaluation::default(),
+            tablebases: SyzygySettings::default(),
         }
     }
 }
@@ -170,6 +177,8 @@ pub struct SelfPlayStats {
     pub white_wins: u64,
     pub draws: u64,
     pub black_wins: u64,
+    /// Games the tables adjudicated ([`GameTermination::Tablebase`]).
+    pub tablebase_adjudications: u64,
     /// How the evaluations were computed (`cpu (inline)` or the service's back end).
     pub evaluator: String,
 }
@@ -358,8 +367,9 @@ pub fn play_games(
                 Control::Continue
             };
             let cap = config.max_plies;
+            let tables = &config.tablebases;
             play_game(
-                index, &opening, &options, &limits, cap, halt, register, count,
+                index, &opening, &options, &limits, cap, tables, halt, register, count,
             )
         },
         |event| match event {
@@ -401,6 +411,9 @@ pub fn play_games(
             Some(Color::White) => stats.white_wins += 1,
             Some(Color::Black) => stats.black_wins += 1,
             None => stats.draws += 1,
+        }
+        if r.termination == GameTermination::Tablebase {
+            stats.tablebase_adjudications += 1;
         }
     }
     match &service {
