@@ -81,6 +81,7 @@ __all__ = [
     "NNUE_BUCKETS",
     "NNUE_MAX_PIECES",
     "NNUE_PAD",
+    "NNUE_NO_WDL",
     "NNUE_QA",
     "NNUE_QB",
     "NNUE_SCALE",
@@ -93,6 +94,7 @@ NNUE_INPUTS: int
 NNUE_BUCKETS: int
 NNUE_MAX_PIECES: int
 NNUE_PAD: int
+NNUE_NO_WDL: int
 NNUE_QA: int
 NNUE_QB: int
 NNUE_SCALE: int
@@ -595,6 +597,7 @@ def selfplay(
     progress: Callable[[dict[str, Any]], object] | None = None,
     eval_file: _EvalFile = None,
     chess960: bool = False,
+    syzygy_path: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]: ...
 
 # ----- NNUE (python/shatranj/nnue.py is the public API) -------------------------------------

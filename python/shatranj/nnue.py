@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self  # the checker's; not a runtime dependency
 
 __all__ = [
-    "INPUTS", "MAX_PIECES", "PAD", "QA", "QB", "SCALE", "BUCKETS", "Network", "NetworkError",
+    "INPUTS", "MAX_PIECES", "PAD", "NO_WDL", "QA", "QB", "SCALE", "BUCKETS", "Network", "NetworkError",
     "TrainingDataError", "Features", "TrainingData", "Dataset", "read_data", "features",
     "float_evaluate", "output_bucket", "build_network", "save_network", "load_network",
 ]  # fmt: skip
@@ -62,6 +62,8 @@ INPUTS: int = _core.NNUE_INPUTS
 MAX_PIECES: int = _core.NNUE_MAX_PIECES
 #: The index in an empty feature slot (one past the last feature).
 PAD: int = _core.NNUE_PAD
+#: ``TrainingData.wdl`` of a position without a tablebase label.
+NO_WDL: int = _core.NNUE_NO_WDL
 #: Output layers of a network with output buckets, one per four pieces on the board.
 BUCKETS: int = _core.NNUE_BUCKETS
 #: The default quantisation: first layer × QA, output weights × QB, centipawns per unit.
@@ -140,11 +142,14 @@ class TrainingData(Features):
 
     ``score``: ``(N,)`` int16, the search's score in centipawns for the side to move;
     ``result``: ``(N,)`` float32, the game's result for the side to move (1 won, 0.5 drawn,
-    0 lost).
+    0 lost); ``wdl``: ``(N,)`` int8, the Syzygy tables' value for the side to move (-2 loss
+    … 2 win, as ``shatranj.syzygy``'s ``probe_wdl``) where datagen labelled the position
+    (``shatranj datagen --syzygy-label``), :data:`NO_WDL` elsewhere.
     """
 
     score: npt.NDArray[np.int16]
     result: npt.NDArray[np.float32]
+    wdl: npt.NDArray[np.int8]
 
 
 @dataclass(eq=False)

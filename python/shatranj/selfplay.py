@@ -12,6 +12,7 @@ Game *i* depends only on ``(seed, i)`` and the settings, so a match can be split
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,7 +44,7 @@ class SelfPlayResult:
     ``stats`` keys: ``games``, ``plies``, ``evaluations``, ``nodes``, ``batches``,
     ``mean_batch``, ``max_batch``, ``fallbacks``, ``eval_error``, ``wall`` (seconds),
     ``games_per_second``, ``evaluations_per_second``, ``white_wins``, ``draws``,
-    ``black_wins``, ``evaluator``.
+    ``black_wins``, ``tablebase_adjudications``, ``evaluator``.
     """
 
     games: list[SelfPlayGame]
@@ -81,6 +82,7 @@ def selfplay(
     hash_mb: int = 2,
     eval_file: EvalFile = None,
     chess960: bool = False,
+    syzygy_path: str | os.PathLike[str] | None = None,
 ) -> SelfPlayResult:
     """Plays ``games`` games (indices ``first_game ..``), each move a search of ``depth``
     plies or ``nodes`` nodes (exactly one of them), ``concurrency`` games at once.
@@ -98,6 +100,12 @@ def selfplay(
     ``chess960=True`` starts each random opening from a Chess960 starting position whose
     number is drawn from ``(seed, i)``; the PGN says ``Variant "Chess960"`` with the start's
     ``FEN``, as python-chess reads it (``chess.pgn.read_game``).
+    ``syzygy_path``: directories of Syzygy tables (one path, or several separated by
+    ``os.pathsep``); a game that reaches a position within them (no castling rights) ends
+    there with their result under the fifty-move rule, its termination
+    ``"adjudication: tablebase"`` (the PGN's ``Termination`` tag). The engines themselves
+    search without the tables. A path without tables raises ``ValueError``; a directory
+    that cannot be read, ``OSError``.
     """
     for name, value in (
         ("games", games),
@@ -127,6 +135,8 @@ def selfplay(
         opening_list = list(openings)
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable or None")
+    if syzygy_path is not None and not isinstance(syzygy_path, (str, os.PathLike)):
+        raise TypeError(f"syzygy_path must be a path, not {type(syzygy_path).__name__}")
     raw = _core.selfplay(
         games=games,
         depth=depth,
@@ -145,6 +155,7 @@ def selfplay(
         progress=progress,
         eval_file=eval_file,
         chess960=chess960,
+        syzygy_path=syzygy_path,
     )
     played = [
         SelfPlayGame(index=i, result=r, termination=t, plies=n, pgn=p)

@@ -114,7 +114,7 @@ fn options(
 /// The tablebase settings from `Engine(syzygy_path=..., ...)`. Unlike UCI's `SyzygyPath`,
 /// which leaves out a directory it cannot read and says so, a program gets an exception: an
 /// `OSError` (`FileNotFoundError` for a missing directory) naming the first such directory.
-fn syzygy_settings(
+pub(crate) fn syzygy_settings(
     py: Python<'_>,
     path: Option<PathBuf>,
     probe_depth: i64,

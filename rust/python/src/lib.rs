@@ -136,6 +136,7 @@ mod _core {
             shatranj_engine::nnue::OutputBuckets::PieceCount.count(),
         )?;
         m.add("NNUE_PAD", crate::training_data::PAD)?;
+        m.add("NNUE_NO_WDL", crate::training_data::NO_WDL)?;
         m.add("NNUE_QA", q.qa)?;
         m.add("NNUE_QB", q.qb)?;
         m.add("NNUE_SCALE", q.scale)

@@ -5,6 +5,7 @@
 //! The result is plain data (a dict of lists); `python/shatranj/selfplay.py` wraps it in
 //! `SelfPlayResult`.
 
+use crate::engine::syzygy_settings;
 use crate::eval_file::EvalSpec;
 use crate::evaluator::{eval_error, open_evaluator, parse_device};
 use crate::worker::run_interruptible;
@@ -15,7 +16,9 @@ use shatranj_engine::games::selfplay::{
     MoveLimit, OpeningSource, SelfPlayConfig, SelfPlayError, SelfPlayProgress, play_games,
 };
 use shatranj_engine::games::{Opening, RandomOpenings};
+use shatranj_engine::syzygy::{MAX_PROBE_LIMIT, SyzygySettings};
 use shatranj_engine::{BatchConfig, BatchEvaluator, Device};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -34,7 +37,7 @@ fn whole<T: TryFrom<i64>>(name: &str, v: i64) -> PyResult<T> {
     *, games, depth = None, nodes = None, device = "auto", concurrency = 1, seed = 0,
     openings = None, max_plies = 400, first_game = 0, batched = false, batch_size = 4096,
     wait_us = 200, random_plies = 8, hash_mb = 2, progress = None, eval_file = None,
-    chess960 = false
+    chess960 = false, syzygy_path = None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay<'py>(
@@ -56,6 +59,7 @@ pub fn selfplay<'py>(
     progress: Option<Bound<'py, PyAny>>,
     eval_file: Option<&Bound<'py, PyAny>>,
     chess960: bool,
+    syzygy_path: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let limit = match (depth, nodes) {
         (Some(d), None) => MoveLimit::Depth(whole("depth", d)?),
@@ -94,6 +98,19 @@ pub fn selfplay<'py>(
         return Err(PyTypeError::new_err("progress must be callable or None"));
     }
     let evaluation = EvalSpec::load(py, eval_file)?;
+    let tablebases = match syzygy_path {
+        None => SyzygySettings::default(),
+        Some(path) => {
+            let shown = path.display().to_string();
+            let settings = syzygy_settings(py, Some(path), 1, MAX_PROBE_LIMIT as i64, true)?;
+            if settings.cardinality() == 0 {
+                return Err(PyValueError::new_err(format!(
+                    "syzygy_path {shown}: no Syzygy tables found"
+                )));
+            }
+            settings
+        }
+    };
     let config = SelfPlayConfig {
         first_game,
         games: whole("games", games)?,
@@ -108,6 +125,7 @@ pub fn selfplay<'py>(
             max_wait: Duration::from_micros(whole("wait_us", wait_us)?),
         },
         evaluation,
+        tablebases,
         ..SelfPlayConfig::default()
     };
     config
@@ -203,6 +221,7 @@ pub fn selfplay<'py>(
     stats.set_item("white_wins", s.white_wins)?;
     stats.set_item("draws", s.draws)?;
     stats.set_item("black_wins", s.black_wins)?;
+    stats.set_item("tablebase_adjudications", s.tablebase_adjudications)?;
     stats.set_item("evaluator", s.evaluator.clone())?;
     out.set_item("stats", stats)?;
     Ok(out)

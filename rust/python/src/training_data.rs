@@ -4,7 +4,8 @@
 //!
 //! The rows are what `rust/train`'s `Sample` holds: the active features of both views
 //! (`shatranj_engine::nnue::active_features`, padded to 32 with [`PAD`]), the side to move,
-//! the score and the game's result for the side to move. The games are split by index as
+//! the score and the game's result for the side to move, and the tables' WDL where datagen
+//! labelled the position (`--syzygy-label`; [`NO_WDL`] elsewhere). The games are split by index as
 //! the trainer splits them (`index % validation_every == 0` goes to validation), so no
 //! validation position has a twin from the same game in training.
 //!
@@ -21,6 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
 use shatranj_chess::{Color, Position};
+use shatranj_engine::games::datagen::format::NO_LABEL;
 use shatranj_engine::games::datagen::{DataError, GameData, TrainingPosition, read_shard};
 use shatranj_engine::nnue::{INPUTS, MAX_PIECES, active_features};
 use std::path::{Path, PathBuf};
@@ -33,6 +35,9 @@ use std::time::Duration;
 /// padded rows directly.
 pub const PAD: i16 = INPUTS as i16;
 
+/// The `wdl` of a position without a tablebase label: the shard format's own sentinel.
+pub const NO_WDL: i8 = NO_LABEL;
+
 const SLICE: Duration = Duration::from_millis(20);
 
 /// Mutable views of `len` rows of every column.
@@ -43,6 +48,7 @@ struct Rows<'a> {
     turn: &'a mut [bool],
     score: &'a mut [i16],
     result: &'a mut [f32],
+    wdl: &'a mut [i8],
 }
 
 impl<'a> Rows<'a> {
@@ -53,6 +59,7 @@ impl<'a> Rows<'a> {
         let (ta, tb) = self.turn.split_at_mut(n);
         let (sa, sb) = self.score.split_at_mut(n);
         let (ra, rb) = self.result.split_at_mut(n);
+        let (la, lb) = self.wdl.split_at_mut(n);
         (
             Rows {
                 white: wa,
@@ -61,6 +68,7 @@ impl<'a> Rows<'a> {
                 turn: ta,
                 score: sa,
                 result: ra,
+                wdl: la,
             },
             Rows {
                 white: wb,
@@ -69,6 +77,7 @@ impl<'a> Rows<'a> {
                 turn: tb,
                 score: sb,
                 result: rb,
+                wdl: lb,
             },
         )
     }
@@ -91,6 +100,7 @@ impl<'a> Rows<'a> {
         self.put_position(i, &t.position);
         self.score[i] = t.score;
         self.result[i] = t.result_for_side_to_move();
+        self.wdl[i] = t.wdl.map_or(NO_WDL, |w| w.value() as i8);
     }
 }
 
@@ -103,6 +113,7 @@ struct Columns {
     turn: Vec<bool>,
     score: Vec<i16>,
     result: Vec<f32>,
+    wdl: Vec<i8>,
 }
 
 impl Columns {
@@ -115,6 +126,7 @@ impl Columns {
             turn: vec![false; len],
             score: vec![0; len],
             result: vec![0.0; len],
+            wdl: vec![NO_WDL; len],
         }
     }
 
@@ -126,10 +138,12 @@ impl Columns {
             turn: &mut self.turn,
             score: &mut self.score,
             result: &mut self.result,
+            wdl: &mut self.wdl,
         }
     }
 
-    /// `{"white", "black", "count", "turn"}`, plus `"score"` and `"result"` when `labels`.
+    /// `{"white", "black", "count", "turn"}`, plus `"score"`, `"result"` and `"wdl"` when
+    /// `labels`.
     fn into_dict<'py>(self, py: Python<'py>, labels: bool) -> PyResult<Bound<'py, PyDict>> {
         let n = self.len;
         let d = PyDict::new(py);
@@ -140,6 +154,7 @@ impl Columns {
         if labels {
             d.set_item("score", numpy_array(py, self.score, &[n])?)?;
             d.set_item("result", numpy_array(py, self.result, &[n])?)?;
+            d.set_item("wdl", numpy_array(py, self.wdl, &[n])?)?;
         }
         Ok(d)
     }
@@ -264,7 +279,7 @@ fn read(paths: &[PathBuf], every: u64, stop: &AtomicBool) -> Result<Read, ReadEr
 
 /// Reads datagen shards (files, or folders of `.sgd` files) into numpy columns: a dict with
 /// `train` and `validation` (dicts of arrays: `white`, `black`, `count`, `turn`, `score`,
-/// `result`), `games` and `files`.
+/// `result`, `wdl`), `games` and `files`.
 #[pyfunction]
 #[pyo3(signature = (paths, validation_every = 0))]
 pub fn nnue_read_data<'py>(
