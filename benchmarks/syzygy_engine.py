@@ -18,6 +18,11 @@ ply 25) and the game ends in mate; a drawn one as held when shatranj does not lo
     .venv/bin/python benchmarks/syzygy_engine.py --games 20 --seed 1
     .venv/bin/python benchmarks/syzygy_engine.py --games 20 --seed 1 --drawn
 
+``--write-openings FILE`` instead writes the endgame openings of the fixed-node match with
+and without tables (``benchmarks/openings/endgames-tb.epd``, see benchmarks/RESULTS.md):
+``--games`` positions, seeded, half four-man positions of the materials below (won ones,
+and drawn ones with a losing move), half five-man ones that reach the tables by a capture.
+
 Needs python-chess (the repository's .venv has it): as the oracle and to drive the two
 engines over UCI.
 """
@@ -44,6 +49,8 @@ WON_MATERIAL = ["KQvKR", "KQvKB", "KQvKN", "KQvKP", "KRvKP", "KPvK", "KRvKB", "K
 #: Mostly drawn, the side to move the one that can still lose (a rook against a minor piece
 #: never loses, so there the minor piece moves first: every material must yield positions).
 DRAWN_MATERIAL = ["KRvKR", "KQvKQ", "KBvKR", "KNvKR", "KBvKP", "KNvKP"]
+#: Five men, about level: the tables come in after the first capture.
+FIVE_MEN_MATERIAL = ["KRPvKR", "KQPvKQ", "KRvKBP", "KBPvKB", "KPPvKP", "KRPvKB", "KNPvKN"]
 
 
 def random_position(rng: random.Random, material: str) -> chess.Board | None:
@@ -91,6 +98,23 @@ def positions(
             keep = wdl == 2 and oracle.probe_dtz(board) >= min_dtz
         if keep:
             out.append((material, board.fen(), oracle.probe_dtz(board)))
+    return out
+
+
+def endgame_openings(rng: random.Random, oracle: chess.syzygy.Tablebase, n: int) -> list[str]:
+    """`n` EPD lines: half four-man positions (won, or drawn with a losing move), half
+    five-man positions, the side to move not in check, the materials taken in turn."""
+    out: list[str] = []
+    four = positions(rng, oracle, n // 4, False, 1) + positions(rng, oracle, n // 4, True, 1)
+    out.extend(fen for _, fen, _ in four)
+    while len(out) < n:
+        material = FIVE_MEN_MATERIAL[len(out) % len(FIVE_MEN_MATERIAL)]
+        board = random_position(rng, material)
+        if board is None or board.is_check():
+            continue
+        if rng.random() < 0.5:  # either side may be the one to move
+            board = board.mirror()
+        out.append(board.epd())
     return out
 
 
@@ -149,7 +173,15 @@ def main() -> int:
     parser.add_argument("--tc", default="8+0.08", help="base+increment, seconds")
     parser.add_argument("--drawn", action="store_true", help="drawn positions instead of won")
     parser.add_argument("--min-dtz", type=int, default=10, help="won positions: the least DTZ")
+    parser.add_argument("--write-openings", type=Path, help="write endgame openings, play none")
     args = parser.parse_args()
+    if args.write_openings is not None:
+        rng = random.Random(args.seed)
+        with chess.syzygy.open_tablebase(str(TABLES)) as oracle:
+            lines = endgame_openings(rng, oracle, args.games)
+        args.write_openings.write_text("".join(f"{line}\n" for line in lines))
+        print(f"seed {args.seed}: {len(lines)} openings written to {args.write_openings}")
+        return 0
     base, inc = (float(x) for x in args.tc.split("+"))
     print(
         f"seed {args.seed}, {args.games} {'drawn' if args.drawn else 'won'} positions, tc {args.tc}"
