@@ -15,7 +15,9 @@ Options (fastchess's syntax: one dash, then a value or key=value pairs):
   -rounds N                   rounds, one opening each (default 1)
   -games 1|2, -repeat         games per round: 2 = a pair, colours swapped
   -concurrency N              games at once (default 1)
-  -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=N]
+  -openings file=F [format=epd|pgn|polyglot] [order=sequential|random] [plies=N] [start=N]
+                              polyglot: a book (.bin), a weighted walk of plies (8) moves a
+                              round, drawn with -srand
   -srand N                    the seed of order=random
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic]
   -draw movenumber=N movecount=N score=CP

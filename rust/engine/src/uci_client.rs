@@ -7,6 +7,18 @@
 //! deadline: an engine that stops answering is a [`UciClientError::Timeout`], one whose
 //! output ends is a [`UciClientError::Crashed`]. The process runs in its own process group,
 //! so a Ctrl-C at the terminal reaches the caller, which decides when to stop, not the engine.
+//!
+//! The same client drives the engines of a match (the match crate's `process`), which needs
+//! more than analysis does, as fastchess does:
+//! - a deadline per handshake ([`Timeouts`]: `uci` to `uciok`, `ucinewgame` to `readyok`,
+//!   any other `isready`), where analysis gives one deadline to all three;
+//! - each line stamped with its arrival by the reading thread, so that `bestmove` is timed
+//!   as it arrived ([`UciSearch::elapsed`]), not when a slow-to-wake caller read it, and a
+//!   runner's own latency can be measured apart from the engine's;
+//! - a late `bestmove` waited for a moment after `stop` ([`UciEngine::go_with_grace`]), to
+//!   tell an engine that overran its clock from one that hangs;
+//! - output that is not UTF-8 read lossily: garbage from an engine is ignored, not taken for
+//!   the end of its output.
 
 use crate::limits::Limits;
 use crate::review::{Analyser, Eval, PositionAnalysis};
@@ -65,6 +77,36 @@ impl fmt::Display for UciClientError {
 
 impl std::error::Error for UciClientError {}
 
+/// The deadlines of the protocol's handshakes (fastchess's `-startup-ms`, `-ucinewgame-ms`
+/// and `-ping-ms`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// From starting the program to `uciok`.
+    pub startup: Duration,
+    /// From `ucinewgame` to `readyok`.
+    pub ucinewgame: Duration,
+    /// Any other `isready` to its `readyok`.
+    pub ping: Duration,
+}
+
+impl Timeouts {
+    /// One deadline for every handshake (what analysis needs).
+    pub fn uniform(d: Duration) -> Timeouts {
+        Timeouts {
+            startup: d,
+            ucinewgame: d,
+            ping: d,
+        }
+    }
+}
+
+impl Default for Timeouts {
+    /// 30 s for every handshake.
+    fn default() -> Timeouts {
+        Timeouts::uniform(Duration::from_secs(30))
+    }
+}
+
 /// How to start an engine and what to tell it first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UciEngineConfig {
@@ -72,8 +114,8 @@ pub struct UciEngineConfig {
     pub args: Vec<String>,
     /// `setoption` pairs sent after `uciok`, in order.
     pub options: Vec<(String, String)>,
-    /// Deadline for `uciok` and `readyok`.
-    pub handshake_timeout: Duration,
+    /// The handshakes' deadlines.
+    pub timeouts: Timeouts,
 }
 
 impl UciEngineConfig {
@@ -82,7 +124,7 @@ impl UciEngineConfig {
             path: path.as_ref().to_owned(),
             args: Vec::new(),
             options: Vec::new(),
-            handshake_timeout: Duration::from_secs(30),
+            timeouts: Timeouts::default(),
         }
     }
 }
@@ -98,13 +140,54 @@ pub struct UciSearch {
     pub pv: Vec<Move>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// The search time the engine reported last (`info time`).
+    pub reported: Option<Duration>,
+    /// When `go` was written.
+    pub sent: Instant,
+    /// When `bestmove` arrived, as the reading thread saw it.
+    pub arrived: Instant,
+    /// From writing `go` to the arrival of `bestmove`.
+    pub elapsed: Duration,
+}
+
+impl UciSearch {
+    fn new(sent: Instant) -> UciSearch {
+        UciSearch {
+            best_move: None,
+            score: None,
+            pv: Vec::new(),
+            depth: None,
+            nodes: None,
+            reported: None,
+            sent,
+            arrived: sent,
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+/// A deadline and how long it was set for (for the error that reports it).
+#[derive(Clone, Copy)]
+struct Deadline {
+    at: Instant,
+    after: Duration,
+}
+
+impl Deadline {
+    fn after(d: Duration) -> Deadline {
+        Deadline {
+            at: Instant::now() + d,
+            after: d,
+        }
+    }
 }
 
 /// A running UCI engine.
 pub struct UciEngine {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    /// Each line of the engine's output and the moment the reading thread received it.
+    lines: Receiver<(Instant, String)>,
     /// `id name`, as the engine gave it.
     pub name: String,
     /// The options the engine declared (`option name X type …`).
@@ -135,17 +218,30 @@ impl UciEngine {
             .take()
             .ok_or_else(|| UciClientError::Start("no stdout".to_owned()))?;
         let (tx, rx) = mpsc::channel();
-        std::thread::Builder::new()
+        let reader = std::thread::Builder::new()
             .name("uci-client-read".to_owned())
             .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if tx.send(line).is_err() {
-                        break;
+                let mut out = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match out.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let at = Instant::now();
+                            let line = String::from_utf8_lossy(&buf).trim_end().to_owned();
+                            if tx.send((at, line)).is_err() {
+                                break;
+                            }
+                        }
                     }
                 }
-            })
-            .map_err(|e| UciClientError::Start(e.to_string()))?;
+            });
+        if let Err(e) = reader {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(UciClientError::Start(e.to_string()));
+        }
         let mut engine = UciEngine {
             child,
             stdin,
@@ -155,12 +251,9 @@ impl UciEngine {
             config: config.clone(),
         };
         engine.send("uci")?;
-        let deadline = (
-            Instant::now() + config.handshake_timeout,
-            config.handshake_timeout,
-        );
+        let deadline = Deadline::after(config.timeouts.startup);
         loop {
-            let line = engine.recv_until(deadline, "uciok")?;
+            let (_, line) = engine.recv_until(deadline, "uciok")?;
             let line = line.trim();
             if line == "uciok" {
                 break;
@@ -188,21 +281,22 @@ impl UciEngine {
         self.send(&format!("setoption name {name} value {value}"))
     }
 
-    /// `isready`, then waits for `readyok`.
+    /// `isready`, then `readyok` within the ping deadline: the engine still answers.
     pub fn ready(&mut self) -> Result<(), UciClientError> {
-        self.send("isready")?;
-        let deadline = (
-            Instant::now() + self.config.handshake_timeout,
-            self.config.handshake_timeout,
-        );
-        while self.recv_until(deadline, "readyok")?.trim() != "readyok" {}
-        Ok(())
+        self.ready_within(self.config.timeouts.ping, "readyok")
     }
 
-    /// `ucinewgame` and `isready`.
+    /// `ucinewgame`, then `readyok` within the `ucinewgame` deadline.
     pub fn new_game(&mut self) -> Result<(), UciClientError> {
         self.send("ucinewgame")?;
-        self.ready()
+        self.ready_within(self.config.timeouts.ucinewgame, "readyok after ucinewgame")
+    }
+
+    fn ready_within(&mut self, within: Duration, waiting_for: &str) -> Result<(), UciClientError> {
+        self.send("isready")?;
+        let deadline = Deadline::after(within);
+        while self.recv_until(deadline, waiting_for)?.1.trim() != "readyok" {}
+        Ok(())
     }
 
     /// Searches the position reached by `moves` from `start` within `limits` (its nodes,
@@ -216,6 +310,34 @@ impl UciEngine {
         mode: CastlingMode,
         limits: &Limits,
         timeout: Duration,
+    ) -> Result<UciSearch, UciClientError> {
+        self.search(start, moves, mode, limits, timeout, None)
+    }
+
+    /// As [`UciEngine::go`], but past `timeout` the engine is sent `stop` and given `grace`
+    /// more: a late `bestmove` is returned with its (late) [`UciSearch::elapsed`] and the
+    /// engine's own count of its time, for the caller to judge (an engine that overran its
+    /// clock); silence is still a timeout (a hang), and the caller ends the process.
+    pub fn go_with_grace(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        mode: CastlingMode,
+        limits: &Limits,
+        timeout: Duration,
+        grace: Duration,
+    ) -> Result<UciSearch, UciClientError> {
+        self.search(start, moves, mode, limits, timeout, Some(grace))
+    }
+
+    fn search(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        mode: CastlingMode,
+        limits: &Limits,
+        timeout: Duration,
+        grace: Option<Duration>,
     ) -> Result<UciSearch, UciClientError> {
         let mut command = if *start == Position::new() {
             "position startpos".to_owned()
@@ -231,48 +353,34 @@ impl UciEngine {
                 pos.play_unchecked(m);
             }
         }
-        self.send(&command)?;
-        let mut go = "go".to_owned();
-        if let Some(n) = limits.nodes {
-            go.push_str(&format!(" nodes {n}"));
-        }
-        if let Some(d) = limits.depth {
-            go.push_str(&format!(" depth {d}"));
-        }
-        if let Some(t) = limits.movetime {
-            go.push_str(&format!(" movetime {}", t.as_millis()));
-        }
-        // The clocks, for games (the match runner): milliseconds, as UCI counts them.
-        for (word, time) in [
-            ("wtime", limits.wtime),
-            ("btime", limits.btime),
-            ("winc", limits.winc),
-            ("binc", limits.binc),
-        ] {
-            if let Some(t) = time {
-                go.push_str(&format!(" {word} {}", t.as_millis()));
-            }
-        }
-        if let Some(n) = limits.movestogo {
-            go.push_str(&format!(" movestogo {n}"));
-        }
+        let go = go_command(limits);
         if go == "go" {
             return Err(UciClientError::Protocol(
                 "a search needs nodes, depth, movetime or clocks".to_owned(),
             ));
         }
+        // Lines left from an earlier search (none from a well-behaved engine) are not this
+        // search's answer.
+        while self.lines.try_recv().is_ok() {}
+        self.send(&command)?;
+        let sent = Instant::now();
         self.send(&go)?;
-        let deadline = (Instant::now() + timeout, timeout);
-        let mut result = UciSearch {
-            best_move: None,
-            score: None,
-            pv: Vec::new(),
-            depth: None,
-            nodes: None,
+        let mut deadline = Deadline {
+            at: sent + timeout,
+            after: timeout,
         };
+        let mut grace = grace;
+        let mut result = UciSearch::new(sent);
         loop {
-            let line = match self.recv_until(deadline, "bestmove") {
+            let (at, line) = match self.recv_until(deadline, "bestmove") {
                 Ok(line) => line,
+                // Past the deadline the engine is told to stop and, with a grace, given a
+                // moment more: a late bestmove tells how late it was.
+                Err(UciClientError::Timeout { .. }) if grace.is_some() => {
+                    let _ = self.send("stop");
+                    deadline.at = Instant::now() + grace.take().unwrap_or_default();
+                    continue;
+                }
                 Err(e) => {
                     let _ = self.send("stop");
                     return Err(e);
@@ -282,6 +390,8 @@ impl UciEngine {
             match words.next() {
                 Some("info") => read_info(&line, &pos, &mut result),
                 Some("bestmove") => {
+                    result.arrived = at;
+                    result.elapsed = at.saturating_duration_since(sent);
                     let text = words.next().unwrap_or("(none)");
                     result.best_move = match text {
                         "(none)" | "0000" => None,
@@ -307,19 +417,19 @@ impl UciEngine {
             .map_err(|e| UciClientError::Write(e.to_string()))
     }
 
-    /// The next line, or an error at `deadline` (`timeout` after the wait began) or when the
-    /// engine's output ends.
+    /// The next line and its arrival, or an error at the deadline or when the engine's
+    /// output ends. A line that arrived before the deadline counts even if it is read late.
     fn recv_until(
         &mut self,
-        (deadline, timeout): (Instant, Duration),
+        deadline: Deadline,
         waiting_for: &str,
-    ) -> Result<String, UciClientError> {
-        let left = deadline.saturating_duration_since(Instant::now());
+    ) -> Result<(Instant, String), UciClientError> {
+        let left = deadline.at.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(UciClientError::Timeout {
                 waiting_for: waiting_for.to_owned(),
-                after: timeout,
+                after: deadline.after,
             }),
             Err(RecvTimeoutError::Disconnected) => Err(UciClientError::Crashed {
                 waiting_for: waiting_for.to_owned(),
@@ -353,8 +463,37 @@ impl Drop for UciEngine {
     }
 }
 
-/// Reads an `info` line's score, line, depth and nodes into `result` (the main line only:
-/// `multipv 1` or none); each replaces the one before, as in python-chess.
+/// UCI's `go` for `limits`; times in milliseconds, as UCI counts them.
+fn go_command(limits: &Limits) -> String {
+    let mut go = "go".to_owned();
+    if let Some(n) = limits.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    if let Some(d) = limits.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(t) = limits.movetime {
+        go.push_str(&format!(" movetime {}", t.as_millis()));
+    }
+    // The clocks, for games (the match runner).
+    for (word, time) in [
+        ("wtime", limits.wtime),
+        ("btime", limits.btime),
+        ("winc", limits.winc),
+        ("binc", limits.binc),
+    ] {
+        if let Some(t) = time {
+            go.push_str(&format!(" {word} {}", t.as_millis()));
+        }
+    }
+    if let Some(n) = limits.movestogo {
+        go.push_str(&format!(" movestogo {n}"));
+    }
+    go
+}
+
+/// Reads an `info` line's score, line, depth, nodes and time into `result` (the main line
+/// only: `multipv 1` or none); each replaces the one before, as in python-chess.
 fn read_info(line: &str, pos: &Position, result: &mut UciSearch) {
     use crate::score::Score;
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -362,11 +501,17 @@ fn read_info(line: &str, pos: &Position, result: &mut UciSearch) {
     let mut score = None;
     let mut pv = None;
     let mut multipv = 1;
-    let (mut depth, mut nodes) = (None, None);
+    let (mut depth, mut nodes, mut time) = (None, None, None);
     while i < words.len() {
         match words[i] {
             "depth" => depth = words.get(i + 1).and_then(|w| w.parse().ok()),
             "nodes" => nodes = words.get(i + 1).and_then(|w| w.parse().ok()),
+            "time" => {
+                time = words
+                    .get(i + 1)
+                    .and_then(|w| w.parse().ok())
+                    .map(Duration::from_millis);
+            }
             "multipv" => multipv = words.get(i + 1).and_then(|w| w.parse().ok()).unwrap_or(1),
             "score" => {
                 let kind = words.get(i + 1).copied();
@@ -410,6 +555,9 @@ fn read_info(line: &str, pos: &Position, result: &mut UciSearch) {
     }
     if nodes.is_some() {
         result.nodes = nodes;
+    }
+    if time.is_some() {
+        result.reported = time;
     }
     if score.is_some() {
         result.score = score;
@@ -546,13 +694,7 @@ mod tests {
     #[test]
     fn info_lines_give_the_last_score_and_line() {
         let pos = Position::new();
-        let mut r = UciSearch {
-            best_move: None,
-            score: None,
-            pv: Vec::new(),
-            depth: None,
-            nodes: None,
-        };
+        let mut r = UciSearch::new(Instant::now());
         read_info(
             "info depth 10 seldepth 12 multipv 1 score cp 31 nodes 9000 nps 1 pv e2e4 e7e5 g1f3",
             &pos,
@@ -575,5 +717,56 @@ mod tests {
         assert_eq!((r.depth, r.nodes), (Some(12), Some(9500)));
         read_info("info string score cp 1 pv a2a3", &pos, &mut r);
         assert_eq!(r.score, Some(Score::Mate(-4)));
+    }
+
+    #[test]
+    fn info_lines_give_the_time_the_engine_counted() {
+        // From the match's process module: the search time reported last, kept through
+        // lines that do not say it, and another PV's line changes nothing.
+        let pos = Position::new();
+        let mut s = UciSearch::new(Instant::now());
+        read_info(
+            "info depth 7 seldepth 9 multipv 1 score cp -31 upperbound nodes 4096 nps 1 time 12 pv e2e4",
+            &pos,
+            &mut s,
+        );
+        assert_eq!(
+            (s.depth, s.score, s.nodes, s.reported),
+            (
+                Some(7),
+                Some(Score::Cp(-31)),
+                Some(4096),
+                Some(Duration::from_millis(12))
+            )
+        );
+        read_info("info depth 8 score mate 3", &pos, &mut s);
+        read_info("info multipv 2 depth 9 score cp 5 time 99", &pos, &mut s);
+        read_info("info string depth 99 nonsense", &pos, &mut s);
+        assert_eq!(
+            (s.depth, s.score, s.nodes, s.reported),
+            (
+                Some(8),
+                Some(Score::Mate(3)),
+                Some(4096),
+                Some(Duration::from_millis(12))
+            )
+        );
+    }
+
+    #[test]
+    fn go_commands() {
+        let limits = Limits {
+            wtime: Some(Duration::from_millis(1500)),
+            btime: Some(Duration::from_micros(999_999)),
+            winc: Some(Duration::from_millis(10)),
+            movestogo: Some(7),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_command(&limits),
+            "go wtime 1500 btime 999 winc 10 movestogo 7"
+        );
+        assert_eq!(go_command(&Limits::nodes(500)), "go nodes 500");
+        assert_eq!(go_command(&Limits::default()), "go");
     }
 }

@@ -23,6 +23,7 @@ use crate::process::{EngineProcess, ProcessError, Search};
 use shatranj_chess::{Color, History, Move, Rules, Termination};
 use shatranj_engine::limits::Limits;
 use shatranj_engine::score::Score;
+use shatranj_engine::uci_client::UciClientError;
 use shatranj_syzygy::{Tablebase, Wdl};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -228,7 +229,7 @@ pub fn play_game(
     // Start (if need be) and ucinewgame for both, before the first move: a fault here loses
     // the game too.
     for (color, player) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
-        let result = player.engine().and_then(|e| e.new_game());
+        let result = player.engine().and_then(EngineProcess::new_game);
         if let Err(e) = result {
             player.discard();
             let fault = fault_of(&e, false);
@@ -259,7 +260,7 @@ pub fn play_game(
         if let Some(max) = options.maxmoves
             && history.moves().len() >= 2 * max as usize
         {
-            record.reason = "Draw by adjudication: maximum moves".to_owned();
+            "Draw by adjudication: maximum moves".clone_into(&mut record.reason);
             record.termination = "adjudication";
             return Some(record);
         }
@@ -407,7 +408,7 @@ pub fn play_game(
                 draw_streak = 0;
             }
             if draw_streak >= 2 * d.movecount.max(1) {
-                record.reason = "Draw by adjudication".to_owned();
+                "Draw by adjudication".clone_into(&mut record.reason);
                 record.termination = "adjudication";
                 return Some(record);
             }
@@ -434,6 +435,9 @@ pub fn play_game(
 /// (the tables know none): `Some(winner)` when `-tbadjudicate` takes it, `None` to play on
 /// (too many pieces, no table, or a result the options leave to the board). A cursed win or
 /// blessed loss is a draw, as the fifty-move rule makes it, unless `-tbignore50`.
+// `Some(None)` is a draw, as `Outcome::winner`'s `None` is: the outer `None` (play on) is
+// not a result at all.
+#[allow(clippy::option_option)]
 fn tablebase_result(
     tables: &Tablebase,
     tb: &TbOptions,
@@ -448,7 +452,13 @@ fn tablebase_result(
         return None;
     }
     let wdl = tables.probe_wdl(pos).ok()?;
-    let mover = pos.turn();
+    verdict(wdl, pos.turn(), tb)
+}
+
+/// What a WDL result from `mover`'s side decides under the options (see
+/// [`tablebase_result`]).
+#[allow(clippy::option_option)]
+fn verdict(wdl: Wdl, mover: Color, tb: &TbOptions) -> Option<Option<Color>> {
     let winner = match wdl {
         Wdl::Win => Some(mover),
         Wdl::Loss => Some(mover.other()),
@@ -487,16 +497,18 @@ fn ended(history: &History) -> Option<(Option<Color>, String)> {
 }
 
 fn fault_of(e: &ProcessError, clock: bool) -> Fault {
-    match e {
-        ProcessError::Timeout {
-            waiting_for: "bestmove",
-            ..
-        } if clock => Fault::TimeLoss,
-        ProcessError::Timeout { .. } => Fault::Hang,
-        ProcessError::IllegalMove { .. } => Fault::IllegalMove,
-        ProcessError::Start(_) | ProcessError::Exited { .. } | ProcessError::Write(_) => {
-            Fault::Crash
+    match &e.0 {
+        UciClientError::Timeout { waiting_for, .. } if clock && waiting_for == "bestmove" => {
+            Fault::TimeLoss
         }
+        UciClientError::Timeout { .. } => Fault::Hang,
+        UciClientError::IllegalMove { .. } => Fault::IllegalMove,
+        // A protocol error (a search without limits) cannot come from a match's options;
+        // like a failed start or write, the engine is gone as far as the game is concerned.
+        UciClientError::Start(_)
+        | UciClientError::Crashed { .. }
+        | UciClientError::Write(_)
+        | UciClientError::Protocol(_) => Fault::Crash,
     }
 }
 
@@ -506,5 +518,60 @@ fn describe(fault: Fault, e: &ProcessError) -> String {
         Fault::Hang => format!("hangs ({e})"),
         Fault::Crash => format!("disconnects ({e})"),
         Fault::IllegalMove => format!("makes an illegal move ({e})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(ignore50: bool, adjudicate: TbAdjudicate) -> TbOptions {
+        TbOptions {
+            paths: String::new(),
+            pieces: None,
+            ignore50,
+            adjudicate,
+        }
+    }
+
+    /// `-tbignore50`: a cursed win (a win the fifty-move rule spoils) and a blessed loss are
+    /// draws, as the rule makes them, unless the option counts them as the win and loss they
+    /// are without it. (The repository's 3–4-man tables hold no cursed win, so this is
+    /// checked on the verdict rather than through a game.)
+    #[test]
+    fn tbignore50_turns_cursed_wins_and_blessed_losses_into_results() {
+        let w = Color::White;
+        let b = Color::Black;
+        for (wdl, plain, ignoring) in [
+            (Wdl::Win, Some(w), Some(w)),
+            (Wdl::Loss, Some(b), Some(b)),
+            (Wdl::Draw, None, None),
+            (Wdl::CursedWin, None, Some(w)),
+            (Wdl::BlessedLoss, None, Some(b)),
+        ] {
+            assert_eq!(
+                verdict(wdl, w, &options(false, TbAdjudicate::Both)),
+                Some(plain),
+                "{wdl:?}"
+            );
+            assert_eq!(
+                verdict(wdl, w, &options(true, TbAdjudicate::Both)),
+                Some(ignoring),
+                "{wdl:?} with -tbignore50"
+            );
+            // From Black's side the winner is the other colour.
+            assert_eq!(
+                verdict(wdl, b, &options(true, TbAdjudicate::Both)),
+                Some(ignoring.map(Color::other)),
+                "{wdl:?} with Black to move"
+            );
+        }
+        // With -tbadjudicate, a cursed win is a draw to WIN_LOSS (played on) and to DRAW
+        // (adjudicated) without -tbignore50, and the other way round with it.
+        let cursed = |ignore50, how| verdict(Wdl::CursedWin, w, &options(ignore50, how));
+        assert_eq!(cursed(false, TbAdjudicate::WinLoss), None);
+        assert_eq!(cursed(false, TbAdjudicate::Draw), Some(None));
+        assert_eq!(cursed(true, TbAdjudicate::WinLoss), Some(Some(w)));
+        assert_eq!(cursed(true, TbAdjudicate::Draw), None);
     }
 }

@@ -136,7 +136,7 @@ mod tests {
             }
         );
         let mut b = Spread::default();
-        b.add(Duration::from_micros(20_000));
+        b.add(Duration::from_millis(20));
         b.merge(&a);
         assert_eq!((b.count, b.max_us, b.over_10ms), (4, 20_000, 2));
         assert!((a.mean_ms() - 13.7 / 3.0).abs() < 1e-9);

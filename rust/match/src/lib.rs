@@ -4,12 +4,14 @@
 //! counts, Elo with its 95 % interval, nElo and LOS ([`stats`]), and the SPRT's
 //! log-likelihood ratio under the logistic or normalized model ([`sprt`]).
 //!
-//! The runner plays the games: fastchess's options ([`options`]), openings from EPD or PGN
-//! ([`openings`]), one game with clocks, adjudication and engine faults ([`game`]), and the
-//! match with its workers, PGN, resumable JSON state, live table and SPRT stop ([`runner`]).
-//! The engines are driven through [`process`], which keeps fastchess's handshake deadlines
-//! and stamps each line of an engine's output with its arrival, so that the runner's own
-//! per-move latency is measured apart from the engines' ([`latency`]).
+//! The runner plays the games: fastchess's options ([`options`]), openings from EPD, PGN or
+//! a Polyglot book ([`openings`]), one game with clocks, adjudication and engine faults
+//! ([`game`]), and the match with its workers, PGN, resumable JSON state, live table and
+//! SPRT stop ([`runner`]).
+//! The engines are driven through [`process`], over the engine crate's UCI client, which
+//! keeps fastchess's handshake deadlines and stamps each line of an engine's output with its
+//! arrival, so that the runner's own per-move latency is measured apart from the engines'
+//! ([`latency`]).
 //!
 //! ```
 //! use shatranj_match::sprt::{Model, Sprt, Decision};

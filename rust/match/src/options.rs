@@ -20,11 +20,13 @@
 //! with every table.
 //!
 //! Ours only: `-movetimeout S` (how long a search without a clock may take before the engine
-//! is judged hung, default 60 s) and `-pgnout … min=true` (no move comments). An option we do
+//! is judged hung, default 60 s), `-pgnout … min=true` (no move comments) and
+//! `-openings … format=polyglot` (a Polyglot book: each round's opening a weighted walk of
+//! `plies` moves through it, drawn with `-srand`). An option we do
 //! not know is an error, not silently ignored: a misspelt `-sprt` must not run an endless
 //! match.
 
-use crate::process::Timeouts;
+use crate::process::{Timeouts, default_timeouts};
 use crate::sprt::{Model, Sprt};
 use std::fmt;
 use std::path::PathBuf;
@@ -126,10 +128,10 @@ impl EngineSpec {
     /// The name tables and PGN use: `name=`, else the command's file name.
     pub fn display_name(&self) -> String {
         self.name.clone().unwrap_or_else(|| {
-            self.cmd
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| self.cmd.display().to_string())
+            self.cmd.file_name().map_or_else(
+                || self.cmd.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
         })
     }
 
@@ -177,14 +179,26 @@ pub enum OpeningOrder {
     Random,
 }
 
+/// What an openings file holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OpeningFormat {
+    /// One position a line.
+    #[default]
+    Epd,
+    /// Games: the main line of each.
+    Pgn,
+    /// A Polyglot book (binary): each round's opening a walk through it (ours only).
+    Polyglot,
+}
+
 /// Where the openings come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningOptions {
     pub file: PathBuf,
-    /// EPD (one position a line) or PGN (the main line of each game).
-    pub pgn: bool,
+    pub format: OpeningFormat,
     pub order: OpeningOrder,
-    /// PGN: at most this many plies of each game.
+    /// PGN: at most this many plies of each game; Polyglot: the length of each walk (8
+    /// when not given).
     pub plies: Option<usize>,
     /// The first opening used, counted from 1.
     pub start: usize,
@@ -297,7 +311,7 @@ impl Default for MatchOptions {
             config_file: None,
             rating_interval: 10,
             move_timeout: Duration::from_secs(60),
-            timeouts: Timeouts::default(),
+            timeouts: default_timeouts(),
             show_latency: false,
             tb: None,
             first_round: 0,
@@ -389,7 +403,7 @@ impl MatchOptions {
                         pieces: None,
                         ignore50: false,
                         adjudicate: TbAdjudicate::Both,
-                    })
+                    });
                 }
                 "tbpieces" => tb_pieces = Some(parse_number(&f, one(&f, &values)?)?),
                 "tbignore50" => tb_ignore50 = true,
@@ -427,7 +441,7 @@ impl MatchOptions {
                     let mut file = None;
                     let mut op = OpeningOptions {
                         file: PathBuf::new(),
-                        pgn: false,
+                        format: OpeningFormat::Epd,
                         order: OpeningOrder::Sequential,
                         plies: None,
                         start: 1,
@@ -436,11 +450,18 @@ impl MatchOptions {
                     for (k, v) in pairs(&f, &values)? {
                         match k {
                             "file" => file = Some(PathBuf::from(v)),
-                            "format" => match v {
-                                "epd" => format = Some(false),
-                                "pgn" => format = Some(true),
-                                _ => return error(format!("-openings format={v}: epd or pgn")),
-                            },
+                            "format" => {
+                                format = Some(match v {
+                                    "epd" => OpeningFormat::Epd,
+                                    "pgn" => OpeningFormat::Pgn,
+                                    "polyglot" => OpeningFormat::Polyglot,
+                                    _ => {
+                                        return error(format!(
+                                            "-openings format={v}: epd, pgn or polyglot"
+                                        ));
+                                    }
+                                });
+                            }
                             "order" => {
                                 op.order = match v {
                                     "sequential" => OpeningOrder::Sequential,
@@ -464,9 +485,13 @@ impl MatchOptions {
                         }
                     }
                     let file = file.ok_or_else(|| OptionError("-openings needs file=".into()))?;
-                    op.pgn = format.unwrap_or_else(|| {
-                        file.extension()
-                            .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+                    op.format = format.unwrap_or_else(|| {
+                        let ext = file.extension().and_then(|e| e.to_str());
+                        match ext.map(str::to_ascii_lowercase).as_deref() {
+                            Some("pgn") => OpeningFormat::Pgn,
+                            Some("bin") => OpeningFormat::Polyglot,
+                            _ => OpeningFormat::Epd,
+                        }
                     });
                     op.file = file;
                     o.openings = Some(op);
@@ -639,8 +664,8 @@ mod tests {
         assert_eq!((o.rounds, o.games, o.concurrency, o.srand), (500, 2, 2, 7));
         let op = o.openings.unwrap();
         assert_eq!(
-            (op.pgn, op.order, op.plies, op.start),
-            (false, OpeningOrder::Random, Some(8), 3)
+            (op.format, op.order, op.plies, op.start),
+            (OpeningFormat::Epd, OpeningOrder::Random, Some(8), 3)
         );
         let s = o.sprt.unwrap();
         assert_eq!(
@@ -681,7 +706,27 @@ mod tests {
         );
         assert_eq!(tc.to_string(), "10+0.1");
         assert_eq!(EngineTc::parse("40/60").unwrap().to_string(), "40/60");
-        for bad in ["", "0+1", "x", "40/", "-1+0", "0/10"] {
+        // The retired Python runner's cases: minutes:seconds, a bare base, half a second.
+        for (text, base, increment, shown) in [
+            ("1:30+1", 90_000, 1000, "90+1"),
+            ("60", 60_000, 0, "60"),
+            ("0.5+0", 500, 0, "0.5"),
+            ("1+0.05", 1000, 50, "1+0.05"),
+        ] {
+            let tc = EngineTc::parse(text).unwrap();
+            assert_eq!(
+                (tc.base, tc.increment),
+                (
+                    Duration::from_millis(base),
+                    Duration::from_millis(increment)
+                ),
+                "{text}"
+            );
+            assert_eq!(tc.to_string(), shown);
+        }
+        for bad in [
+            "", "0+1", "x", "40/", "-1+0", "0/10", "10+", "+1", "ten", "10+0.1+1",
+        ] {
             assert!(EngineTc::parse(bad).is_err(), "{bad}");
         }
     }

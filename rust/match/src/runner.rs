@@ -72,7 +72,7 @@ impl MatchState {
         }
         let numbers = |key: &str, n: usize| -> Result<Vec<u64>, String> {
             let a = v[key].as_array().ok_or_else(|| bad(key))?;
-            let out: Option<Vec<u64>> = a.iter().map(|x| x.as_u64()).collect();
+            let out: Option<Vec<u64>> = a.iter().map(serde_json::Value::as_u64).collect();
             out.filter(|o| o.len() == n).ok_or_else(|| bad(key))
         };
         let t = numbers("trinomial", 3)?;
@@ -233,6 +233,11 @@ pub fn game_pgn(
     ] {
         pgn.set_tag(k, v);
     }
+    // A game from a set-up position names it, or no reader can replay the moves.
+    if record.opening.start != shatranj_chess::Position::new() {
+        pgn.set_tag("SetUp", "1");
+        pgn.set_tag("FEN", &record.opening.start.fen());
+    }
     pgn.set_tag(
         "PlyCount",
         &(record.opening.moves.len() + record.moves.len()).to_string(),
@@ -258,7 +263,9 @@ pub fn game_pgn(
     // At the root (a game that ended before its first move) this is the game's comment.
     pgn.set_comment(node, &reason);
     let mut text = write_game(&pgn, &WriteOptions::default()).expect("the games are legal");
-    text.push('\n');
+    // A blank line between games, as the PGN standard has it: without it readers such as
+    // python-chess run one game's movetext into the next game's tags.
+    text.push_str("\n\n");
     text
 }
 
@@ -383,6 +390,9 @@ pub fn latency_lines(latency: &Latency) -> String {
 
 /// Runs the match: `args` are what is saved in the state file (so a resumed run re-reads
 /// them); `report` receives each table and each game's one-line summary.
+// `stop` is the caller's handle, shared with the workers and raised by Ctrl-C or a decided
+// SPRT; taking it by value keeps the callers' one line (`Arc::clone(&stop)`) as it is.
+#[allow(clippy::needless_pass_by_value)]
 pub fn run_match(
     options: &MatchOptions,
     args: &[String],
@@ -390,7 +400,13 @@ pub fn run_match(
     report: &mut dyn FnMut(&str),
 ) -> Result<MatchSummary, MatchError> {
     let openings: Vec<Opening> = match &options.openings {
-        Some(o) => read_openings(o).map_err(MatchError)?,
+        // A book gives one walk per round (at most a million: the order wraps around).
+        Some(o) => read_openings(
+            o,
+            usize::try_from(options.rounds.min(1_000_000)).unwrap_or(1_000_000),
+            options.srand,
+        )
+        .map_err(MatchError)?,
         None => vec![Opening::default()],
     };
     let order = match &options.openings {
@@ -489,13 +505,11 @@ pub fn run_match(
                         } else {
                             play_game(&mut b, &mut a, opening, options, tables, &stop)
                         };
-                        match played {
-                            Some(r) => games.push((a_white, r)),
-                            None => {
-                                complete = false;
-                                break;
-                            }
-                        }
+                        let Some(r) = played else {
+                            complete = false;
+                            break;
+                        };
+                        games.push((a_white, r));
                     }
                     if tx
                         .send(RoundResult {
@@ -513,7 +527,7 @@ pub fn run_match(
         drop(tx);
         let mut pending: BTreeMap<u64, RoundResult> = BTreeMap::new();
         let mut failure = None;
-        for result in rx.iter() {
+        for result in &rx {
             pending.insert(result.round, result);
             while let Some(r) = pending.remove(&state.next_round) {
                 if !r.complete || decision != Decision::Continue || stopped_by.is_some() {

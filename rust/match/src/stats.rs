@@ -24,7 +24,7 @@
 use std::fmt;
 
 /// The 97.5 % quantile of the standard normal distribution (the 95 % two-sided interval).
-pub const Z95: f64 = 1.959963984540054;
+pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// 800 / ln 10: one unit of the normalized scale in Elo (nElo = t · this, t the t-value per
 /// game).
@@ -237,8 +237,8 @@ pub fn erf(x: f64) -> f64 {
         let mut sum = x;
         let x2 = x * x;
         for n in 1..200 {
-            term *= -x2 / n as f64;
-            let add = term / (2 * n + 1) as f64;
+            term *= -x2 / f64::from(n);
+            let add = term / f64::from(2 * n + 1);
             sum += add;
             if add.abs() < 1e-17 * sum.abs() {
                 break;
@@ -258,7 +258,7 @@ fn erfc_tail(x: f64) -> f64 {
     let mut c = x;
     let mut d = 0.0;
     for n in 1..500 {
-        let a = n as f64 / 2.0;
+        let a = f64::from(n) / 2.0;
         d = x + a * d;
         d = if d.abs() < tiny { tiny } else { d };
         c = x + a / c;

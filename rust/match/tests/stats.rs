@@ -3,6 +3,10 @@
 //! `EloPentanomial`/`EloWDL` applied by hand; and against figures computed once with Python's
 //! `math` module (its `erf` is the C library's) from the same formulas.
 
+// Figures pasted digit for digit from the Python that printed them: separators would only
+// hide a typo.
+#![allow(clippy::unreadable_literal)]
+
 use shatranj_match::sprt::{Model, Sprt, llr};
 use shatranj_match::stats::{Counts, Estimate, GameScore, erf};
 
