@@ -107,7 +107,11 @@ AREAS: dict[str, Area] = {
     ),
     "match": Area(
         "benchmarks/match.py",
-        "engine matches and gauntlets over UCI/XBoard: Elo with error bars (tools/shatranj_match)",
+        "engine matches and gauntlets: `shatranj match` with presets, pairings and --record",
+    ),
+    "match_determinism": Area(
+        "benchmarks/match_determinism.py",
+        "a fixed-node match twice: the same PGN, and its table checked from the PGN",
     ),
     # The GPU.
     "gpu_eval": Area(

@@ -412,9 +412,10 @@ def run(
     ``args`` (a list or one string), ``options`` (a mapping sent as ``setoption``), ``tc``
     (``"10+0.1"``), ``nodes``, ``depth``, ``st``, ``timemargin``; ``each`` gives settings to
     both. ``games=2`` plays each opening twice with colours swapped (pairs: the pentanomial
-    counts); ``openings`` is an EPD/PGN file or a mapping (``file``, ``format``, ``order``,
-    ``plies``, ``start``); ``sprt`` a mapping (``elo0``, ``elo1``, ``alpha``, ``beta``,
-    ``model``) that stops the match when it decides; ``draw``/``resign`` fastchess's
+    counts); ``openings`` is an EPD/PGN file, a Polyglot book (``.bin``) or a mapping
+    (``file``, ``format``: ``epd``, ``pgn`` or ``polyglot``, ``order``, ``plies``,
+    ``start``); ``sprt`` a mapping (``elo0``, ``elo1``, ``alpha``, ``beta``, ``model``)
+    that stops the match when it decides; ``draw``/``resign`` fastchess's
     adjudication settings; ``pgnout`` a file (or mapping: ``file``, ``min``, ``nodes``);
     ``recover`` restarts an engine that crashed or hung; ``config`` the JSON state file (a
     match killed in any way resumes from it when run again: ``rounds`` then holds the rounds

@@ -1,22 +1,15 @@
 """Our UCI binary in Chess960 with python-chess as the GUI (which sets ``UCI_Chess960`` for a
-Chess960 board): castling both ways over the protocol, and Chess960 games through the match
-runner that replay legally in python-chess.
+Chess960 board): castling both ways over the protocol, and the lines it sends after them.
 
 The binary is the release build (SHATRANJ_BIN in scripts/test); without it the tests skip.
 """
 
 from __future__ import annotations
 
-import asyncio
-import io
 from pathlib import Path
 
 import chess
 import chess.engine
-import chess.pgn
-
-from shatranj_match import config as match_config
-from shatranj_match import play as match_play
 
 
 def test_the_engine_castles_as_king_takes_rook(shatranj_binary: Path) -> None:
@@ -49,35 +42,3 @@ def test_the_engine_follows_castling_in_the_moves_it_is_sent(shatranj_binary: Pa
                 assert reply in line.legal_moves, (line.fen(), pv)
                 line.push(reply)
     assert board.fen() == "2kr3r/ppp5/8/8/8/8/PPP5/R4RK1 w - - 2 2"
-
-
-def test_chess960_games_through_the_match_runner_replay_legally(shatranj_binary: Path) -> None:
-    spec = match_config.EngineSpec("shatranj", (str(shatranj_binary),))
-    openings = match_config.chess960_openings(2, seed=38)
-    print("seed 38:", openings)
-    results = asyncio.run(
-        match_play.play_match(
-            spec,
-            spec,
-            match_config.schedule(openings, 2),
-            match_config.parse_tc("60+0"),
-            match_play.Adjudication(draw_from_move=40, draw_plies=8, draw_cp=10),
-            1,
-            lambda game: None,
-            nodes=2000,
-        )
-    )
-    assert len(results) == 2
-    for game in results:
-        assert not game.failure, game.reason
-        text = str(game.game)
-        assert '[Variant "Chess960"]' in text and '[SetUp "1"]' in text
-        read = chess.pgn.read_game(io.StringIO(text))
-        assert read is not None and not read.errors
-        board = read.board()
-        assert board.chess960
-        assert board.chess960_pos() == match_config.chess960_number(openings[0])
-        for move in read.mainline_moves():
-            assert move in board.legal_moves
-            board.push(move)
-        assert board.fen() == game.game.end().board().fen()
