@@ -22,6 +22,7 @@ import argparse
 import io
 import math
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -182,7 +183,7 @@ def main() -> int:
                 f"## {common.utc_stamp()} — match runner: a {2 * args.rounds}-game fixed-node "
                 "match twice, checked from its PGN (`benchmarks/match_determinism.py`, issue 50)",
                 "",
-                f"- command: `python3 benchmarks/match_determinism.py {' '.join(sys.argv[1:])}`",
+                f"- command: `{shlex.join(['python3', 'benchmarks/match_determinism.py', *sys.argv[1:]])}`",
                 f"- commit: {common.git_commit()}{dirty}; binary `{args.bin}`",
                 f"- machine: {common.cpu_model()}, {os.cpu_count()} logical CPUs"
                 + (f", load average {load:.1f} at the end" if load is not None else ""),
