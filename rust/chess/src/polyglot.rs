@@ -139,7 +139,7 @@ mod tests {
         let start = Position::new();
         let castle: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
         let promote: Position = "8/P6k/8/8/8/8/8/K7 w - - 0 1".parse().unwrap();
-        let mut entries = vec![
+        let mut entries = [
             entry(&start, raw("e2", "e4", 0), 30),
             entry(&start, raw("d2", "d4", 0), 10),
             // Not legal at the start: skipped.
