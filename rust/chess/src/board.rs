@@ -175,29 +175,7 @@ impl Board {
 
     /// The placement field of FEN.
     pub fn board_fen(&self) -> String {
-        let mut out = String::with_capacity(72);
-        for rank in Rank::ALL.into_iter().rev() {
-            let mut empty = 0;
-            for file in File::ALL {
-                match self.piece_at(Square::from_coords(file, rank)) {
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        out.push(p.char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                out.push((b'0' + empty) as char);
-            }
-            if rank != Rank::First {
-                out.push('/');
-            }
-        }
-        out
+        crate::fen::FenText::board_fen(self).as_str().to_owned()
     }
 }
 

@@ -449,66 +449,16 @@ fn parse_castling(board: &Board, text: &str, mode: CastlingMode) -> Option<Castl
 /// is the outermost on its side of the king (always so in standard chess), the rook's file
 /// letter otherwise; White's first, each colour's kingside first.
 pub fn castling_xfen(pos: &Position) -> String {
-    CastlingField {
-        pos,
-        shredder: false,
-    }
-    .to_string()
+    let mut text = FenText::new();
+    text.castling(pos, false);
+    text.as_str().to_owned()
 }
 
 /// The castling field in Shredder-FEN: the rooks' file letters (`HAha`), kingside first.
 pub fn castling_shredder(pos: &Position) -> String {
-    CastlingField {
-        pos,
-        shredder: true,
-    }
-    .to_string()
-}
-
-/// The castling field, written straight into the FEN being formatted.
-struct CastlingField<'a> {
-    pos: &'a Position,
-    shredder: bool,
-}
-
-impl fmt::Display for CastlingField<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let rights = self.pos.castling_rights();
-        if rights.is_empty() {
-            return f.write_str("-");
-        }
-        let board = self.pos.board();
-        for color in Color::ALL {
-            let rooks =
-                board.rooks() & board.by_color(color) & Bitboard::from_rank(color.back_rank());
-            for side in CastlingSide::ALL {
-                let Some(rook) = rights.rook_square(color, side) else {
-                    continue;
-                };
-                let mut beyond = false;
-                for other in rooks {
-                    beyond |= match side {
-                        CastlingSide::KingSide => other.file() > rook.file(),
-                        CastlingSide::QueenSide => other.file() < rook.file(),
-                    };
-                }
-                let c = if self.shredder || beyond {
-                    rook.file().char()
-                } else if side == CastlingSide::KingSide {
-                    'k'
-                } else {
-                    'q'
-                };
-                let c = if color.is_white() {
-                    c.to_ascii_uppercase()
-                } else {
-                    c
-                };
-                write!(f, "{c}")?;
-            }
-        }
-        Ok(())
-    }
+    let mut text = FenText::new();
+    text.castling(pos, true);
+    text.as_str().to_owned()
 }
 
 /// How to write the en-passant field.
@@ -527,40 +477,193 @@ pub fn to_fen(pos: &Position) -> String {
 }
 
 pub fn to_fen_with(pos: &Position, mode: EnPassantMode) -> String {
-    format!(
-        "{} {}",
-        epd_with(pos, mode),
-        format_args!("{} {}", pos.halfmove_clock(), pos.fullmove_number())
-    )
+    FenText::fen(pos, mode, false).as_str().to_owned()
 }
 
 /// The first four FEN fields (an EPD position without operations), castling in X-FEN.
 pub fn epd_with(pos: &Position, mode: EnPassantMode) -> String {
-    epd_fields(pos, mode, false)
+    FenText::epd(pos, mode, false).as_str().to_owned()
 }
 
 /// The FEN with the castling field in Shredder-FEN (`HAha`).
 pub fn to_shredder_fen(pos: &Position, mode: EnPassantMode) -> String {
-    format!(
-        "{} {} {}",
-        epd_fields(pos, mode, true),
-        pos.halfmove_clock(),
-        pos.fullmove_number()
-    )
+    FenText::fen(pos, mode, true).as_str().to_owned()
 }
 
-fn epd_fields(pos: &Position, mode: EnPassantMode, shredder: bool) -> String {
-    let ep = match mode {
-        EnPassantMode::Legal => pos.legal_ep_square(),
-        EnPassantMode::Always => pos.ep_square(),
-    };
-    format!(
-        "{} {} {} {}",
-        pos.board().board_fen(),
-        pos.turn().char(),
-        CastlingField { pos, shredder },
-        ep.map_or_else(|| "-".to_owned(), |s| s.to_string())
-    )
+/// The longest text [`FenText`] holds: the placement (64 letters and digits at most, 7
+/// slashes), the side, four castling letters, an en-passant square, two `u32` clocks of at
+/// most ten digits, and the five spaces between the six fields.
+const MAX_FEN: usize = 71 + 1 + 4 + 2 + 10 + 10 + 5;
+
+/// A FEN, or its first four fields (an EPD position), written into a buffer of its own: the
+/// one FEN writer, with no allocation and no formatting machinery, so that a caller that
+/// needs the text only briefly (`Board.fen()` from Python copies it into a Python string)
+/// pays for the text alone. [`to_fen_with`] and the others copy it into a `String`.
+// The buffer has 256 bytes so that an index of type `u8` is always in bounds: `push` then
+// needs no bounds check (`MAX_FEN` is what is used).
+#[derive(Clone, Copy)]
+pub struct FenText {
+    bytes: [u8; 256],
+    len: u8,
+}
+
+impl FenText {
+    /// The FEN of `pos`: the en-passant square as `mode` says, castling in Shredder-FEN
+    /// (rook files) when `shredder`, else in X-FEN.
+    pub fn fen(pos: &Position, mode: EnPassantMode, shredder: bool) -> FenText {
+        let mut text = FenText::epd(pos, mode, shredder);
+        text.push(b' ');
+        text.number(pos.halfmove_clock());
+        text.push(b' ');
+        text.number(pos.fullmove_number());
+        text
+    }
+
+    /// The first four fields (see [`fen`](Self::fen)).
+    pub fn epd(pos: &Position, mode: EnPassantMode, shredder: bool) -> FenText {
+        let mut text = FenText::new();
+        text.placement(pos.board());
+        text.push(b' ');
+        text.push(pos.turn().char() as u8);
+        text.push(b' ');
+        text.castling(pos, shredder);
+        text.push(b' ');
+        let ep = match mode {
+            EnPassantMode::Legal => pos.legal_ep_square(),
+            EnPassantMode::Always => pos.ep_square(),
+        };
+        match ep {
+            Some(square) => {
+                text.push(square.file().char() as u8);
+                text.push(square.rank().char() as u8);
+            }
+            None => text.push(b'-'),
+        }
+        text
+    }
+
+    /// The placement field alone (python-chess's `board_fen`).
+    pub fn board_fen(board: &Board) -> FenText {
+        let mut text = FenText::new();
+        text.placement(board);
+        text
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Every byte pushed is an ASCII letter, digit, '/', '-' or space.
+        let bytes = &self.bytes[..usize::from(self.len)];
+        debug_assert!(bytes.is_ascii());
+        // SAFETY: only ASCII bytes are pushed (the writers below push letters, digits, '/',
+        // '-' and spaces), and ASCII is valid UTF-8.
+        unsafe { core::str::from_utf8_unchecked(bytes) }
+    }
+
+    fn new() -> FenText {
+        FenText {
+            bytes: [0; 256],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, byte: u8) {
+        debug_assert!(usize::from(self.len) < MAX_FEN);
+        self.bytes[usize::from(self.len)] = byte;
+        self.len += 1;
+    }
+
+    /// The placement, rank 8 first: the pieces' letters laid out by square first (one pass
+    /// over each piece set, rather than a lookup per square), then each rank read off its
+    /// occupied squares, the gaps between them as digits.
+    fn placement(&mut self, board: &Board) {
+        let mut letters = [0u8; 64];
+        for color in Color::ALL {
+            for role in crate::Role::ALL {
+                let letter = crate::Piece::new(color, role).char() as u8;
+                for square in board.by_color(color) & board.by_role(role) {
+                    letters[square.index()] = letter;
+                }
+            }
+        }
+        let occupied = board.occupied().0;
+        for rank in (0..8u32).rev() {
+            let mut row = (occupied >> (rank * 8)) & 0xff;
+            let mut file = 0;
+            while row != 0 {
+                let next = row.trailing_zeros();
+                if next > file {
+                    self.push(b'0' + (next - file) as u8);
+                }
+                self.push(letters[(rank * 8 + next) as usize]);
+                file = next + 1;
+                row &= row - 1;
+            }
+            if file < 8 {
+                self.push(b'0' + (8 - file) as u8);
+            }
+            if rank > 0 {
+                self.push(b'/');
+            }
+        }
+    }
+
+    /// The castling field: `-`, or per right White's first, kingside first, `K`/`Q` (`k`/`q`)
+    /// when its rook is the outermost on that side of the king and not `shredder`, else the
+    /// rook's file letter.
+    fn castling(&mut self, pos: &Position, shredder: bool) {
+        let rights = pos.castling_rights();
+        if rights.is_empty() {
+            self.push(b'-');
+            return;
+        }
+        let board = pos.board();
+        for color in Color::ALL {
+            let rooks =
+                board.rooks() & board.by_color(color) & Bitboard::from_rank(color.back_rank());
+            for side in CastlingSide::ALL {
+                let Some(rook) = rights.rook_square(color, side) else {
+                    continue;
+                };
+                let mut beyond = false;
+                for other in rooks {
+                    beyond |= match side {
+                        CastlingSide::KingSide => other.file() > rook.file(),
+                        CastlingSide::QueenSide => other.file() < rook.file(),
+                    };
+                }
+                let c = if shredder || beyond {
+                    rook.file().char()
+                } else if side == CastlingSide::KingSide {
+                    'k'
+                } else {
+                    'q'
+                };
+                let c = if color.is_white() {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                };
+                self.push(c as u8);
+            }
+        }
+    }
+
+    /// A clock in decimal.
+    fn number(&mut self, mut n: u32) {
+        let mut digits = [0u8; 10];
+        let mut count = 0;
+        loop {
+            digits[count] = b'0' + (n % 10) as u8;
+            count += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &digit in digits[..count].iter().rev() {
+            self.push(digit);
+        }
+    }
 }
 
 impl core::str::FromStr for Position {

@@ -157,6 +157,14 @@ impl History {
 
     /// Has the current position occurred at least `count` times?
     pub fn is_repetition(&self, count: usize) -> bool {
+        // The same position recurs four plies later at the soonest (each side must move a
+        // piece away and back), and only over reversible moves, each of which advances the
+        // halfmove clock: `count` occurrences need a clock of 4 * (count - 1) at least. So a
+        // game over ply 16 with a low clock skips the walk.
+        let plies = u32::try_from(count.saturating_sub(1).saturating_mul(4)).unwrap_or(u32::MAX);
+        if self.position().halfmove_clock() < plies {
+            return false;
+        }
         self.repetition_count() >= count
     }
 
@@ -235,14 +243,24 @@ impl History {
     /// The outcome in python-chess's order: checkmate, insufficient material, stalemate,
     /// seventy-five moves, fivefold; then, with `claim_draw`, fifty moves and threefold.
     pub fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
+        self.outcome_knowing(claim_draw, self.position().has_legal_moves())
+    }
+
+    /// [`outcome`](Self::outcome) for a caller that already knows whether the side to move
+    /// has a legal move (`can_move`), from a move list it keeps, say: the one question of
+    /// the outcome that costs a move generation.
+    pub fn outcome_knowing(&self, claim_draw: bool, can_move: bool) -> Option<Outcome> {
         let pos = self.position();
+        debug_assert_eq!(can_move, pos.has_legal_moves());
         let draw = |termination| {
             Some(Outcome {
                 termination,
                 winner: None,
             })
         };
-        if pos.is_checkmate() {
+        // Whether a legal move exists decides checkmate, stalemate and the seventy-five-move
+        // rule alike: asked once.
+        if !can_move && pos.is_check() {
             return Some(Outcome {
                 termination: Termination::Checkmate,
                 winner: Some(pos.turn().other()),
@@ -251,10 +269,10 @@ impl History {
         if pos.is_insufficient_material() {
             return draw(Termination::InsufficientMaterial);
         }
-        if !pos.has_legal_moves() {
+        if !can_move {
             return draw(Termination::Stalemate);
         }
-        if self.is_seventyfive_moves() {
+        if pos.halfmove_clock() >= 150 {
             return draw(Termination::SeventyfiveMoves);
         }
         if self.is_fivefold_repetition() {

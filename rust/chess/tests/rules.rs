@@ -1318,6 +1318,11 @@ fn r4_8_fivefold_is_automatic() {
         }
         assert_eq!(h.repetition_count(), round + 1);
         assert_eq!(h.is_fivefold_repetition(), round + 1 >= 5);
+        // The shortest cycle: occurrence n comes 4 (n - 1) plies in, with the clock at that
+        // (`is_repetition` skips the walk below it).
+        assert_eq!(h.position().halfmove_clock() as usize, 4 * round);
+        assert!(h.is_repetition(round + 1));
+        assert!(!h.is_repetition(round + 2));
     }
     assert_eq!(
         h.outcome(false),
