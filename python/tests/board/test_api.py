@@ -271,3 +271,67 @@ def test_push_and_pop_calls_like_python_chess() -> None:
     setup = shatranj.Board("8/8/8/8/8/8/8/K7 w - - 0 1")
     setup.push(shatranj.Move.from_uci("a1a2"))
     assert setup.pop() == shatranj.Move.from_uci("a1a2")
+
+
+def test_argument_free_fast_paths_answer_every_call_like_python_chess() -> None:
+    """fen(), is_game_over() and to_planes() without arguments are answered directly
+    (rust/python/src/hot_methods.rs) and every other call by the method they stand in for:
+    the options still work, a wrong call raises the same TypeError, and the signatures read
+    as python-chess's. Seeded random games (seed 52) check the answers against python-chess
+    in both ways of calling."""
+    import inspect
+
+    import numpy as np
+
+    rng = random.Random(52)
+    print("seed 52")
+    checked = 0
+    for _ in range(20):
+        ref = chess.Board()
+        ours = shatranj.Board()
+        while not ref.is_game_over() and ref.ply() < 300:
+            # The board that played the game, and one read from its FEN (no history).
+            for board, want in ((ours, ref), (shatranj.Board(ref.fen()), chess.Board(ref.fen()))):
+                assert board.fen() == want.fen()
+                assert board.is_game_over() == want.is_game_over()
+                assert board.is_game_over(claim_draw=True) == want.is_game_over(claim_draw=True)
+                assert board.fen(en_passant="fen") == want.fen(en_passant="fen")
+                assert board.fen(shredder=True, en_passant="xfen") == want.fen(
+                    shredder=True, en_passant="xfen"
+                )
+            planes = ours.to_planes()
+            assert planes.shape == (12, 8, 8) and planes.dtype == np.uint8
+            for square, piece in ref.piece_map().items():
+                plane = (0 if piece.color else 6) + piece.piece_type - 1
+                assert planes[plane, square // 8, square % 8] == 1
+            assert int(planes.sum()) == len(ref.piece_map())
+            move = rng.choice(list(ref.legal_moves))
+            ref.push(move)
+            ours.push(shatranj.Move.from_uci(move.uci()))
+            checked += 1
+        assert ours.is_game_over() == ref.is_game_over()
+        assert shatranj.Board.fen(ours) == ref.fen()
+    assert checked > 2000
+    board = shatranj.Board()
+    for bad_call in (
+        lambda: board.fen(True),  # type: ignore[misc]
+        lambda: board.fen(shreder=True),  # type: ignore[call-arg]
+        lambda: board.is_game_over(True),  # type: ignore[misc]
+        lambda: board.to_planes(1),  # type: ignore[call-arg]
+        lambda: board.to_planes(out=None),  # type: ignore[call-arg]
+        lambda: shatranj.Board.fen(chess.Board()),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(TypeError):
+            bad_call()
+    with pytest.raises(ValueError, match="en_passant"):
+        board.fen(en_passant="sometimes")
+    assert list(inspect.signature(shatranj.Board.fen).parameters) == [
+        "self", "shredder", "en_passant", "promoted"
+    ]  # fmt: skip
+    assert list(inspect.signature(shatranj.Board.is_game_over).parameters) == [
+        "self", "claim_draw"
+    ]  # fmt: skip
+    # Setup mode answers through its own representation, fast path or not.
+    setup = shatranj.Board("8/8/8/8/8/8/8/K7 w - - 0 1")
+    assert setup.fen() == "8/8/8/8/8/8/8/K7 w - - 0 1" == setup.fen(promoted=False)
+    assert setup.is_game_over() == chess.Board("8/8/8/8/8/8/8/K7 w - - 0 1").is_game_over()

@@ -1,5 +1,5 @@
 //! `Board.push` and `Board.pop` as plain CPython methods, installed over PyO3's when the module
-//! loads.
+//! loads; and the argument-free calls of `fen()`, `is_game_over()` and `to_planes()`.
 //!
 //! A loop of `push`/`pop` spends more time in the call than in the move. PyO3's wrappers count
 //! the GIL in a thread-local on every call, extract arguments through a generic keyword
@@ -9,21 +9,39 @@
 //! are the board's own (`Moves::push`, `Moves::pop` of its representation), so every rule and
 //! error is unchanged; a panic is caught and raised as PyO3's
 //! `PanicException`, as PyO3's wrappers do.
+//!
+//! `fen()`, `is_game_over()` and `to_planes()` are asked with no arguments almost always,
+//! and answer in tens of nanoseconds, so the same wrapper costs are most of their time too.
+//! Their replacements answer that call directly and hand any other (an argument, a
+//! keyword) to the PyO3 method they replace, kept aside when installed ([`forward`]): one
+//! implementation of each option, PyO3's argument errors unchanged.
 
-use crate::board::{Board, Moves, on_rep, write};
+use crate::board::{Board, BoardState, Export, Fen, Moves, Query, fen_text, on_rep, read, write};
 use crate::moves::Move;
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::panic::PanicException;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
 use std::ffi::CStr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr::null_mut;
 
-/// Replaces `Board.push` and `Board.pop` with the functions below.
+/// Replaces `Board.push`, `Board.pop`, `Board.fen`, `Board.is_game_over` and
+/// `Board.to_planes` with the functions below.
 pub fn install(py: Python<'_>) -> PyResult<()> {
     let board = py.get_type::<Board>();
+    // The PyO3 methods the argument-free fast paths hand other calls to, taken before they
+    // are replaced.
+    for (name, original) in [
+        ("fen", &FEN_METHOD),
+        ("is_game_over", &IS_GAME_OVER_METHOD),
+        ("to_planes", &TO_PLANES_METHOD),
+    ] {
+        let method = board.getattr(name)?.unbind();
+        original.get_or_init(py, || method);
+    }
     for (def, name) in [
         (
             ffi::PyMethodDef {
@@ -45,6 +63,15 @@ pub fn install(py: Python<'_>) -> PyResult<()> {
             },
             "pop",
         ),
+        (fast_def(c"fen", fen, FEN_DOC), "fen"),
+        (
+            fast_def(c"is_game_over", is_game_over, IS_GAME_OVER_DOC),
+            "is_game_over",
+        ),
+        (
+            fast_def(c"to_planes", to_planes, TO_PLANES_DOC),
+            "to_planes",
+        ),
     ] {
         // The descriptor keeps a pointer to its definition for the life of the type.
         let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(def));
@@ -63,6 +90,128 @@ pub fn install(py: Python<'_>) -> PyResult<()> {
 const PUSH_DOC: &CStr = c"push($self, move)\n--\n\nPlays a legal move (IllegalMoveError otherwise; a null move is refused in check).";
 const POP_DOC: &CStr =
     c"pop($self)\n--\n\nTakes back the last move and returns it (IndexError on an empty stack).";
+
+/// The text signatures and docs are the PyO3 methods' (`methods.rs`), which answer every
+/// call with arguments.
+const FEN_DOC: &CStr = c"fen($self, *, shredder=False, en_passant='legal', promoted=None)\n--\n\n";
+const IS_GAME_OVER_DOC: &CStr = c"is_game_over($self, *, claim_draw=False)\n--\n\n";
+const TO_PLANES_DOC: &CStr = c"to_planes($self)\n--\n\n`(12, 8, 8)` uint8 planes: white P N B R Q K, then black; `planes[p, rank, file]`.";
+
+/// A `METH_FASTCALL | METH_KEYWORDS` method definition.
+fn fast_def(
+    name: &'static CStr,
+    meth: ffi::PyCFunctionFastWithKeywords,
+    doc: &'static CStr,
+) -> ffi::PyMethodDef {
+    ffi::PyMethodDef {
+        ml_name: name.as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer {
+            PyCFunctionFastWithKeywords: meth,
+        },
+        ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+        ml_doc: doc.as_ptr(),
+    }
+}
+
+static FEN_METHOD: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static IS_GAME_OVER_METHOD: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static TO_PLANES_METHOD: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// `fen()`: a legal board's FEN written without allocating (`FenText`) and copied into
+/// the Python string; a setup-mode board asks its representation.
+fn fen_fast<'py>(board: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
+    let py = board.py();
+    let state = read(board)?;
+    Ok(match &*state {
+        BoardState::Legal(game) => {
+            PyString::new(py, fen_text(game.position(), false, "legal")?.as_str()).into_any()
+        }
+        BoardState::Setup(setup) => PyString::new(py, &setup.fen(false, "legal", None)?).into_any(),
+    })
+}
+
+fn is_game_over_fast<'py>(board: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
+    let over = on_rep!(&*read(board)?, r => r.is_game_over(false))?;
+    Ok(PyBool::new(board.py(), over).to_owned().into_any())
+}
+
+fn to_planes_fast<'py>(board: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
+    on_rep!(&*read(board)?, r => r.to_planes(board.py()))
+}
+
+/// `$name(self, *args, **kwargs)`: `$fast(self)` for a call without arguments, else the
+/// PyO3 method kept in `$original`.
+macro_rules! argument_free_fast_path {
+    ($name:ident, $fast:ident, $original:ident) => {
+        /// # Safety
+        /// As for `push`.
+        unsafe extern "C" fn $name(
+            slf: *mut ffi::PyObject,
+            args: *const *mut ffi::PyObject,
+            nargsf: ffi::Py_ssize_t,
+            kwnames: *mut ffi::PyObject,
+        ) -> *mut ffi::PyObject {
+            // SAFETY: see the function's contract.
+            let py = unsafe { Python::assume_attached() };
+            call(py, || {
+                // SAFETY: `slf` is a live `Board` for the duration of the call.
+                let slf = unsafe { Borrowed::from_ptr(py, slf) };
+                if nargsf == 0 && kwnames.is_null() {
+                    // SAFETY: the method descriptor checked `slf`'s type.
+                    let board = unsafe { slf.cast_unchecked::<Board>() };
+                    $fast(&*board)
+                } else {
+                    // SAFETY: the arguments as CPython passed them (the contract).
+                    unsafe { forward(py, &$original, &slf, args, nargsf, kwnames) }
+                }
+            })
+        }
+    };
+}
+
+argument_free_fast_path!(fen, fen_fast, FEN_METHOD);
+argument_free_fast_path!(is_game_over, is_game_over_fast, IS_GAME_OVER_METHOD);
+argument_free_fast_path!(to_planes, to_planes_fast, TO_PLANES_METHOD);
+
+/// Calls the PyO3 method `original` with `slf` and the vectorcall arguments, as a tuple and
+/// a dict (the calls with arguments, not the hot ones).
+///
+/// # Safety
+/// `args` holds `nargs` positional arguments followed by the values of the keywords named
+/// in `kwnames` (a tuple, or null), all live for the duration of the call.
+unsafe fn forward<'py>(
+    py: Python<'py>,
+    original: &PyOnceLock<Py<PyAny>>,
+    slf: &Bound<'py, PyAny>,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> PyResult<Bound<'py, PyAny>> {
+    let original = original
+        .get(py)
+        .ok_or_else(|| PyTypeError::new_err("Board method called before the module loaded"))?;
+    let nargs = usize::try_from(nargs).unwrap_or(0);
+    // SAFETY: the contract: `args[..nargs]` are live objects.
+    let arg = |i: usize| unsafe { Borrowed::from_ptr(py, *args.add(i)) }.to_owned();
+    let positional: Vec<_> = std::iter::once(slf.clone())
+        .chain((0..nargs).map(arg))
+        .collect();
+    let positional = PyTuple::new(py, positional)?;
+    let kwargs = if kwnames.is_null() {
+        None
+    } else {
+        // SAFETY: `kwnames` is a live tuple (the contract).
+        let names = unsafe { Borrowed::from_ptr(py, kwnames) }
+            .cast::<PyTuple>()?
+            .to_owned();
+        let dict = PyDict::new(py);
+        for (i, name) in names.iter().enumerate() {
+            dict.set_item(name, arg(nargs + i))?;
+        }
+        Some(dict)
+    };
+    original.bind(py).call(positional, kwargs.as_ref())
+}
 
 /// Runs `body` as PyO3's wrappers do: an error or a panic becomes a raised exception and a
 /// null return.

@@ -23,6 +23,7 @@ mod match_stats;
 mod moves;
 mod native_array;
 mod network;
+mod numpy_c_api;
 mod outcome;
 mod perft;
 mod pgn;

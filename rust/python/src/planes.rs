@@ -5,9 +5,10 @@
 //! abi3 wheel works with any numpy version.
 
 use crate::board::Board;
+use crate::numpy_c_api;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
-use shatranj_chess::{CastlingSide, Color, Position};
+use shatranj_chess::{CastlingSide, Color, Position, Role};
 
 /// Planes per position: six piece types for each colour.
 pub const PLANES: usize = 12;
@@ -35,9 +36,14 @@ pub fn numpy_from_bytes<'py>(
 }
 
 fn write_planes(pos: &Position, out: &mut [u8]) {
-    for (sq, piece) in pos.board().pieces() {
-        let plane = piece.color.index() * 6 + piece.role.index();
-        out[plane * 64 + sq.index()] = 1;
+    let board = pos.board();
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let plane = &mut out[(color.index() * 6 + role.index()) * 64..][..64];
+            for sq in board.by_color(color) & board.by_role(role) {
+                plane[sq.index()] = 1;
+            }
+        }
     }
 }
 
@@ -71,9 +77,15 @@ fn fill<'py>(
     })
 }
 
-/// `(12, 8, 8)` for one position, `(n, 12, 8, 8)` for a batch.
-pub fn planes_array<'py>(py: Python<'py>, positions: &[Position]) -> PyResult<Bound<'py, PyAny>> {
-    let bytes = fill(py, positions, PLANES * 64, write_planes)?;
+/// `(12, 8, 8)` for one position: made through numpy's C API (`numpy_c_api.rs`), where
+/// the Python calls would cost several times the planes.
+pub fn planes_array<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(array) = numpy_c_api::new_u8_array(py, &[PLANES as isize, 8, 8], |out| {
+        write_planes(pos, out);
+    }) {
+        return array;
+    }
+    let bytes = fill(py, std::slice::from_ref(pos), PLANES * 64, write_planes)?;
     let shape = PyTuple::new(py, [PLANES, 8, 8])?;
     numpy_array(py, bytes, shape)
 }

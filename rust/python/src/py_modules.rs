@@ -86,6 +86,15 @@ python_module!(
     /// wheel works with any numpy).
     numpy = "numpy"
 );
+/// numpy's C API table, the `_ARRAY_API` capsule of its `_multiarray_umath` module
+/// (`numpy._core` from numpy 2, `numpy.core` before), looked up as numpy's own
+/// `import_array()` looks it up; `numpy_c_api.rs` reads it.
+pub fn numpy_array_api(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let module = py
+        .import("numpy._core._multiarray_umath")
+        .or_else(|_| py.import("numpy.core._multiarray_umath"))?;
+    module.getattr("_ARRAY_API")
+}
 python_object!(
     /// `numpy.asarray`, which wraps a `NativeArray` without a copy.
     numpy_asarray: PyAny = "numpy", "asarray"

@@ -74,7 +74,7 @@ impl Export for LegalGame {
     }
 
     fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        planes::planes_array(py, std::slice::from_ref(self.position()))
+        planes::planes_array(py, self.position())
     }
 
     fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use shatranj_chess::Position;
 use shatranj_chess::attacks::pawn_attacks;
-use shatranj_chess::fen::{self, EnPassantMode};
+use shatranj_chess::fen::{EnPassantMode, FenText};
 
 /// python-chess's `en_passant` argument: `None` for X-FEN's rule (a pseudo-legal capture).
 pub(crate) fn ep_mode(en_passant: &str) -> PyResult<Option<EnPassantMode>> {
@@ -22,35 +22,29 @@ pub(crate) fn ep_mode(en_passant: &str) -> PyResult<Option<EnPassantMode>> {
     }
 }
 
-/// The EPD with Shredder-FEN castling (rook files) when `shredder`: on the hot path every
-/// right is a corner rook's, so `KQkq` is `HAha`.
-fn shredder_of(epd: String, pos: &Position, shredder: bool) -> String {
-    if !shredder {
-        return epd;
-    }
-    let mut fields: Vec<String> = epd.split(' ').map(str::to_owned).collect();
-    if let Some(castling) = fields.get_mut(2) {
-        *castling = fen::castling_shredder(pos);
-    }
-    fields.join(" ")
+/// The en-passant mode that writes python-chess's `en_passant` choice for `pos`: X-FEN's
+/// square (a pseudo-legal capture) is the square itself when a pawn could capture there,
+/// and none otherwise, which is what the legal mode writes then too.
+fn ep_mode_for(pos: &Position, en_passant: &str) -> PyResult<EnPassantMode> {
+    Ok(ep_mode(en_passant)?.unwrap_or_else(|| {
+        let capturable = pos.ep_square().is_some_and(|ep| {
+            (pawn_attacks(pos.turn().other(), ep)
+                & pos.board().by_color(pos.turn())
+                & pos.board().pawns())
+            .any()
+        });
+        if capturable {
+            EnPassantMode::Always
+        } else {
+            EnPassantMode::Legal
+        }
+    }))
 }
 
-fn epd_of(pos: &Position, en_passant: &str) -> PyResult<String> {
-    Ok(match ep_mode(en_passant)? {
-        Some(mode) => fen::epd_with(pos, mode),
-        None => {
-            let capturable = pos.ep_square().filter(|&ep| {
-                (pawn_attacks(pos.turn().other(), ep)
-                    & pos.board().by_color(pos.turn())
-                    & pos.board().pawns())
-                .any()
-            });
-            let ep = capturable.map_or_else(|| "-".to_owned(), |s| s.to_string());
-            let full = fen::epd_with(pos, EnPassantMode::Always);
-            let (head, _) = full.rsplit_once(' ').unwrap_or((&full, ""));
-            format!("{head} {ep}")
-        }
-    })
+/// The FEN of a legal position as `Board.fen()` writes it with these options: the hot
+/// path's (`hot_methods.rs`) and the method's, one writer.
+pub(crate) fn fen_text(pos: &Position, shredder: bool, en_passant: &str) -> PyResult<FenText> {
+    Ok(FenText::fen(pos, ep_mode_for(pos, en_passant)?, shredder))
 }
 
 /// FEN and EPD text out. `promoted` (python-chess's `~` after promoted pieces) only
@@ -63,21 +57,15 @@ pub(crate) trait Fen {
 
 impl Fen for LegalGame {
     fn fen(&self, shredder: bool, en_passant: &str, _promoted: Option<bool>) -> PyResult<String> {
-        let pos = self.position();
-        Ok(format!(
-            "{} {} {}",
-            shredder_of(epd_of(pos, en_passant)?, pos, shredder),
-            pos.halfmove_clock(),
-            pos.fullmove_number()
-        ))
+        Ok(fen_text(self.position(), shredder, en_passant)?
+            .as_str()
+            .to_owned())
     }
 
     fn epd(&self, shredder: bool, en_passant: &str, _promoted: Option<bool>) -> PyResult<String> {
-        Ok(shredder_of(
-            epd_of(self.position(), en_passant)?,
-            self.position(),
-            shredder,
-        ))
+        let pos = self.position();
+        let mode = ep_mode_for(pos, en_passant)?;
+        Ok(FenText::epd(pos, mode, shredder).as_str().to_owned())
     }
 
     fn board_fen(&self, _promoted: Option<bool>) -> PyResult<String> {

@@ -63,8 +63,10 @@ mod setup_mode;
 mod stack;
 mod state;
 
-pub(crate) use fen::ep_mode;
+pub(crate) use export::Export;
+pub(crate) use fen::{Fen, ep_mode, fen_text};
 pub(crate) use moves::Moves;
+pub(crate) use query::Query;
 pub use state::BoardState;
 
 use crate::gil_cell::{GilCell, GilRef, GilRefMut};

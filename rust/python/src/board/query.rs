@@ -217,7 +217,12 @@ impl Query for LegalGame {
     }
 
     fn game_outcome(&self, claim_draw: bool) -> Option<Outcome> {
-        self.game.outcome(claim_draw)
+        // The legal moves of this ply, when a listing or a push has cached them, answer
+        // whether a move exists without generating them again.
+        match self.cached_legal() {
+            Some(moves) => self.game.outcome_knowing(claim_draw, !moves.is_empty()),
+            None => self.game.outcome(claim_draw),
+        }
     }
 }
 
