@@ -243,7 +243,11 @@ impl History {
     /// The outcome in python-chess's order: checkmate, insufficient material, stalemate,
     /// seventy-five moves, fivefold; then, with `claim_draw`, fifty moves and threefold.
     pub fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
-        self.outcome_knowing(claim_draw, self.position().has_legal_moves())
+        let pos = self.position();
+        self.outcome_knowing(
+            claim_draw,
+            pos.has_free_knight_or_pawn_move() || pos.has_legal_moves(),
+        )
     }
 
     /// [`outcome`](Self::outcome) for a caller that already knows whether the side to move

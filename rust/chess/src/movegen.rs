@@ -243,6 +243,36 @@ pub(crate) fn king_safety<S: Sliders>(board: &Board, us: Color, king: Square) ->
     }
 }
 
+/// A sufficient test for a legal move, much cheaper than generating them: out of check, a
+/// knight that is not pinned with a square not held by its own side, or a pawn that is not
+/// pinned with an empty square ahead, can move. `false` says only that the test found none
+/// (see `Position::has_free_knight_or_pawn_move`).
+#[inline(always)]
+pub(crate) fn has_quick_move<S: Sliders>(pos: &Position) -> bool {
+    let board = &pos.board;
+    let us = pos.turn;
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    let safety = king_safety::<S>(board, us, king);
+    if safety.checkers.any() {
+        return false;
+    }
+    // A pin ray runs from the king to the pinner, so it holds the pinned piece.
+    let free = board.by_color(us) & !(safety.pin_orth | safety.pin_diag);
+    for knight in free & board.knights() {
+        if (knight_attacks(knight) & !board.by_color(us)).any() {
+            return true;
+        }
+    }
+    let pawns = (free & board.pawns()).0;
+    let ahead = match us {
+        Color::White => pawns << 8,
+        Color::Black => pawns >> 8,
+    };
+    ahead & !board.occupied().0 != 0
+}
+
 /// Reports every legal move of `pos` to `v`.
 #[inline(always)]
 pub(crate) fn generate<S: Sliders, V: Visitor>(pos: &Position, v: &mut V) {

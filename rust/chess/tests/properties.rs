@@ -220,6 +220,20 @@ fn move_counts_and_legality() {
         promotions += moves.iter().filter(|m| m.is_promotion()).count();
         checks += usize::from(pos.is_check());
         assert_eq!(moves.len(), pos.count_legal_moves(), "{}", at(&pos));
+        // The quick sufficient test: it finds a move exactly when a free knight or pawn has one.
+        let free_move = moves.iter().any(|m| {
+            let role = pos.board().role_at(m.from());
+            matches!(role, Some(Role::Knight | Role::Pawn))
+                && !m.is_en_passant()
+                && (role == Some(Role::Knight) || !pos.is_capture(*m))
+                && !pos.is_pinned(pos.turn(), m.from())
+        });
+        assert_eq!(
+            pos.has_free_knight_or_pawn_move(),
+            free_move && !pos.is_check(),
+            "{}",
+            at(&pos)
+        );
         // legal_captures is exactly the captures and promotions of legal_moves, in order.
         let tactical: Vec<Move> = moves
             .iter()
