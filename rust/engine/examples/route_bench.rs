@@ -3,7 +3,7 @@
 //! N concurrent single-thread searches (the shape self-play has). Prints one line per case;
 //! `benchmarks/selfplay.py` runs it and records the table.
 //!
-//! cargo run --release -p shatranj-engine --example route_bench -- [DEPTH] [N]
+//! `cargo run --release -p shatranj-engine --example route_bench -- [DEPTH] [N]`
 
 use shatranj_chess::Position;
 use shatranj_engine::bench::BENCH_POSITIONS;

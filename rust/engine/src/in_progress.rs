@@ -65,7 +65,9 @@ impl MovesInProgress {
         Entered(tag)
     }
 
-    /// Clears the mark, unless another move has taken the slot since.
+    /// Clears the mark, unless another move has taken the slot since. The token is taken by
+    /// value so that each `enter` is left once.
+    #[allow(clippy::needless_pass_by_value)]
     pub fn leave(&self, entered: Entered) {
         let _ = self.slot(entered.0).compare_exchange(
             entered.0,
@@ -112,6 +114,7 @@ mod tests {
         let first = table.enter(1, e4);
         // Find a key whose tag lands in the same slot with a different value.
         let tag = MovesInProgress::tag(1, e4);
+        #[allow(clippy::maybe_infinite_iter)] // a colliding key is found within 2^44 tries
         let other = (1u64..)
             .map(|k| k << 20)
             .find(|&k| {

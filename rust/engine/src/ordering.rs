@@ -32,6 +32,9 @@ pub struct Heuristics {
 pub const PIECE_TO: usize = 12 * 64;
 
 impl Default for Heuristics {
+    // The history table goes straight into its box; an unoptimised build may pass it over
+    // the stack once, well within any thread's stack.
+    #[allow(clippy::large_stack_arrays)]
     fn default() -> Heuristics {
         Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
@@ -104,7 +107,7 @@ pub struct OrderingHints {
 
 /// The piece-to index of a move in `pos` (piece = colour × 6 + role of the mover).
 pub fn piece_to(pos: &Position, m: Move) -> usize {
-    let role = pos.moved_role(m).map_or(0, |r| r.index());
+    let role = pos.moved_role(m).map_or(0, shatranj_chess::Role::index);
     (pos.turn().index() * 6 + role) * 64 + m.to().index()
 }
 

@@ -258,12 +258,10 @@ pub fn rank_root(
         .collect();
     if by_dtz {
         // Among equally ranked wins, the fastest conversion; among losses, the slowest.
-        let target = if best_rank > 0 {
-            kept.iter().map(|m| m.dtz).filter(|&d| d > 0).min()
-        } else if best_rank < 0 {
-            kept.iter().map(|m| m.dtz).filter(|&d| d < 0).min()
-        } else {
-            None
+        let target = match best_rank.cmp(&0) {
+            std::cmp::Ordering::Greater => kept.iter().map(|m| m.dtz).filter(|&d| d > 0).min(),
+            std::cmp::Ordering::Less => kept.iter().map(|m| m.dtz).filter(|&d| d < 0).min(),
+            std::cmp::Ordering::Equal => None,
         };
         if let Some(dtz) = target {
             kept.retain(|m| m.dtz == dtz);

@@ -116,7 +116,10 @@ impl SharedState {
     /// the one recorded. Called before `completed_depth` is raised, so a thread that sees the
     /// raised depth usually finds the lines too ([`SharedState::take_deepest`] checks).
     pub fn publish_deepest(&self, depth: i32, lines: &[RootMove]) {
-        let mut deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
+        let mut deepest = self
+            .deepest
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if deepest.0 < depth {
             deepest.0 = depth;
             deepest.1.clear();
@@ -128,7 +131,10 @@ impl SharedState {
     /// depth, if it is at least `depth` (and has as many root moves); otherwise leaves
     /// `lines` alone.
     pub fn take_deepest(&self, depth: i32, lines: &mut Vec<RootMove>) -> Option<i32> {
-        let deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
+        let deepest = self
+            .deepest
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if deepest.0 < depth || deepest.1.len() != lines.len() {
             return None;
         }
@@ -138,7 +144,10 @@ impl SharedState {
 
     /// The best score of the deepest completed iteration, if that iteration is `depth`.
     pub fn best_score_at(&self, depth: i32) -> Option<Value> {
-        let deepest = self.deepest.lock().unwrap_or_else(|p| p.into_inner());
+        let deepest = self
+            .deepest
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         (deepest.0 == depth)
             .then(|| deepest.1.first().map(|line| line.score))
             .flatten()
@@ -174,7 +183,7 @@ impl SharedState {
 pub struct SmpOutcome {
     /// The chosen line (the voted thread's best root move).
     pub best: Option<RootMove>,
-    /// The main thread's lines, best first (MultiPV).
+    /// The main thread's lines, best first (`MultiPV`).
     pub lines: Vec<RootMove>,
     pub depth: i32,
     pub seldepth: usize,
@@ -227,7 +236,7 @@ pub fn lazy_smp(
         let mut main = Searcher::new(Role::Main, 0, ctx);
         std::mem::swap(&mut main.heur, main_history);
         main.iterative_deepening(root, max_depth, &mut |searcher, pv_index, depth| {
-            main_report(searcher, pv_index, depth, report)
+            main_report(searcher, pv_index, depth, report);
         });
         main.flush_nodes();
         std::mem::swap(&mut main.heur, main_history);

@@ -199,7 +199,7 @@ impl TranspositionTable {
     /// operating system supply their pages, takes tens of seconds on one thread, during
     /// which `isready` waits.
     pub fn clear(&self) {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let threads = cores.min(self.buckets.len().div_ceil(CLEAR_BUCKETS_PER_THREAD));
         if threads <= 1 {
             clear_buckets(&self.buckets);
@@ -239,7 +239,9 @@ impl TranspositionTable {
         // SAFETY: prefetching is a hint; any address is allowed, and this one is valid.
         unsafe {
             use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key) as *const Bucket as *const i8);
+            _mm_prefetch::<_MM_HINT_T0>(
+                std::ptr::from_ref::<Bucket>(self.bucket(key)).cast::<i8>(),
+            );
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;

@@ -36,7 +36,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// The most lines MultiPV can ask for.
+/// The most lines `MultiPV` can ask for.
 pub const MAX_MULTIPV: usize = 256;
 /// The largest `Move Overhead`, in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
@@ -54,7 +54,9 @@ type Output<W> = Arc<Mutex<W>>;
 
 fn send<W: Write>(out: &Mutex<W>, line: &str) {
     // A poisoned lock means a writer panicked mid-line; the stream itself is still usable.
-    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    let mut w = out
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     // The GUI going away is not an engine error: there is nobody left to tell.
     let _ = writeln!(w, "{line}");
     let _ = w.flush();
@@ -165,7 +167,10 @@ impl<W: Write + Send + 'static> Uci<W> {
 
     /// Reaps a search that has answered (or finished) on its own.
     fn reap(&mut self) {
-        if self.search.as_ref().is_some_and(|h| h.is_finished())
+        if self
+            .search
+            .as_ref()
+            .is_some_and(std::thread::JoinHandle::is_finished)
             || self.answered.load(Ordering::SeqCst)
         {
             self.join_search();
@@ -188,16 +193,15 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// UTF-8 (a Latin-1 file name, say) is reported, lossily decoded, and not run: read
     /// with its bad bytes replaced, it could name another file or option than was meant.
     pub fn handle_bytes(&mut self, line: &[u8]) -> Control {
-        match std::str::from_utf8(line) {
-            Ok(text) => self.handle_line(text),
-            Err(_) => {
-                let text = String::from_utf8_lossy(line);
-                self.info_string(&format!(
-                    "line ignored, not valid UTF-8: {}",
-                    truncate(text.trim())
-                ));
-                Control::Continue
-            }
+        if let Ok(text) = std::str::from_utf8(line) {
+            self.handle_line(text)
+        } else {
+            let text = String::from_utf8_lossy(line);
+            self.info_string(&format!(
+                "line ignored, not valid UTF-8: {}",
+                truncate(text.trim())
+            ));
+            Control::Continue
         }
     }
 
@@ -573,16 +577,15 @@ impl<W: Write + Send + 'static> Uci<W> {
                     // whose state is unknown, for a fresh one with the same options.
                     let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         engine.search(root, &limits, |info| {
-                            send(&out, &info_line_in(info, &position, mode))
+                            send(&out, &info_line_in(info, &position, mode));
                         })
                     }));
-                    let (best, ponder, engine) = match searched {
-                        Ok(result) => (result.best_move, result.ponder, Ok(engine)),
-                        Err(_) => {
-                            send(&out, "info string the search failed (an engine bug); answering with a legal move");
-                            let any_legal = position.legal_moves().iter().next().copied();
-                            (any_legal, None, Err(options))
-                        }
+                    let (best, ponder, engine) = if let Ok(result) = searched {
+                        (result.best_move, result.ponder, Ok(engine))
+                    } else {
+                        send(&out, "info string the search failed (an engine bug); answering with a legal move");
+                        let any_legal = position.legal_moves().iter().next().copied();
+                        (any_legal, None, Err(options))
                     };
                     let line = match (best, ponder) {
                         (Some(b), Some(p)) => {
@@ -707,7 +710,7 @@ fn report_perft<W: Write>(
 
 fn max_threads() -> usize {
     std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
+        .map_or(1, std::num::NonZero::get)
         .clamp(1, MAX_THREADS)
 }
 

@@ -259,7 +259,7 @@ impl UciEngine {
                 break;
             }
             if let Some(name) = line.strip_prefix("id name ") {
-                engine.name = name.trim().to_owned();
+                name.trim().clone_into(&mut engine.name);
             } else if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest).trim();
                 engine.declared.push(name.to_owned());
@@ -522,7 +522,7 @@ fn read_info(line: &str, pos: &Position, result: &mut UciSearch) {
                     _ => None,
                 };
                 i += 2;
-                if matches!(words.get(i + 1), Some(&"lowerbound") | Some(&"upperbound")) {
+                if matches!(words.get(i + 1), Some(&"lowerbound" | &"upperbound")) {
                     i += 1;
                 }
             }
@@ -673,15 +673,14 @@ impl Analyser for UciAnalyser {
         start: &Position,
         moves: &[Move],
     ) -> Result<PositionAnalysis, UciClientError> {
-        match self.try_analyse(start, moves) {
-            Ok(a) => Ok(a),
-            Err(_) => {
-                // Restart and retry once; a second failure is the caller's.
+        if let Ok(a) = self.try_analyse(start, moves) {
+            Ok(a)
+        } else {
+            // Restart and retry once; a second failure is the caller's.
+            self.engine = None;
+            self.try_analyse(start, moves).inspect_err(|_| {
                 self.engine = None;
-                self.try_analyse(start, moves).inspect_err(|_| {
-                    self.engine = None;
-                })
-            }
+            })
         }
     }
 }

@@ -319,7 +319,7 @@ fn soft_node_limit_ends_at_an_iteration_boundary() {
     let limits = Limits::soft_nodes(3000, 1_000_000);
     let mut completed = Vec::new();
     let a = e.search(Position::new(), &limits, |info| {
-        completed.push((info.depth, info.nodes))
+        completed.push((info.depth, info.nodes));
     });
     assert!(a.nodes >= 3000, "{} nodes", a.nodes);
     let &(last_depth, last_nodes) = completed.last().unwrap();
@@ -407,7 +407,7 @@ fn lazy_smp_depth_limit_ends_at_that_depth_with_a_consistent_line() {
             e.new_game();
             let mut last = None;
             let r = e.search(pos, &Limits::depth(depth), |info| {
-                last = Some((info.depth, info.pv.first().copied()))
+                last = Some((info.depth, info.pv.first().copied()));
             });
             assert_eq!(r.depth, depth, "{fen}");
             assert_eq!(last, Some((depth, r.best_move)), "{fen} depth {depth}");

@@ -38,7 +38,10 @@ fn run(config: &SelfPlayConfig, batched: bool) -> SelfPlayReport {
 }
 
 fn pgns(r: &SelfPlayReport) -> Vec<String> {
-    r.games.iter().map(|g| g.pgn()).collect()
+    r.games
+        .iter()
+        .map(shatranj_engine::games::selfplay::SelfPlayGame::pgn)
+        .collect()
 }
 
 #[test]
@@ -155,7 +158,7 @@ const ENDINGS: &[(&str, GameTermination, &str, usize)] = &[
 
 #[test]
 fn games_end_by_the_rules_with_consistent_results_and_pgn() {
-    let text: String = ENDINGS.iter().map(|e| format!("{}\n", e.0)).collect();
+    let text: String = ENDINGS.iter().flat_map(|e| [e.0, "\n"]).collect();
     let openings = parse_openings(&text).unwrap();
     let config = SelfPlayConfig {
         games: ENDINGS.len() as u64,

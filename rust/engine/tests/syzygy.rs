@@ -117,7 +117,7 @@ fn positions_with_castling_rights_are_not_probed() {
     assert!(is_tablebase_win(without.score), "{:?}", without.score);
 }
 
-/// From five men (beyond the tables), capturing the rook reaches KQPvK: the search's probe
+/// From five men (beyond the tables), capturing the rook reaches `KQPvK`: the search's probe
 /// after the capture scores it as a tablebase win a ply from the root. With the probe limit
 /// at 3 it is not probed (only lines that lose more material reach three men), and without
 /// tables nothing is.

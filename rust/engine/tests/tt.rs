@@ -9,8 +9,8 @@ fn payload(key: u64) -> (u16, i32, i32, i32) {
     let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (
         (h >> 48) as u16 | 1,
-        ((h >> 16) as u16 as i16 as i32) / 2,
-        ((h >> 32) as u16 as i16 as i32) / 2,
+        i32::from((h >> 16) as u16 as i16) / 2,
+        i32::from((h >> 32) as u16 as i16) / 2,
         (h % 64) as i32 + 1,
     )
 }

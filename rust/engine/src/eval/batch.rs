@@ -119,7 +119,10 @@ pub trait BatchEvaluator: Send + Sync {
         out: &mut [i32],
     ) -> Result<(), EvalError> {
         use rayon::prelude::*;
-        let packed: Vec<PackedPosition> = positions.par_iter().map(|c| c.to_packed()).collect();
+        let packed: Vec<PackedPosition> = positions
+            .par_iter()
+            .map(CompactPosition::to_packed)
+            .collect();
         self.evaluate_packed(&packed, out)
     }
 }

@@ -132,7 +132,9 @@ impl Evaluation {
             Evaluation::Network(n) => {
                 let buckets = match n.buckets() {
                     crate::nnue::OutputBuckets::Single => String::new(),
-                    b => format!(", {} output buckets", b.count()),
+                    b @ crate::nnue::OutputBuckets::PieceCount => {
+                        format!(", {} output buckets", b.count())
+                    }
                 };
                 format!(
                     "network {} ({} hidden{buckets}, SCALE {})",

@@ -10,7 +10,7 @@
 //! (a1 = 0 … h8 = 63) reads entry `s ^ 56`; a black piece reads entry `s` (its square seen
 //! from Black's side). Role indices are pawn 0, knight 1, bishop 2, rook 3, queen 4, king 5.
 //!
-//! The starting values are PeSTO's (Ronald Friederich's tapered piece-square evaluation), plus
+//! The starting values are `PeSTO`'s (Ronald Friederich's tapered piece-square evaluation), plus
 //! a handful of classical terms with hand-chosen weights. Fixed-node self-play measured the
 //! mobility term at about +90 Elo; the king-attack term was neutral at that depth (see
 //! `benchmarks/RESULTS.md`). None of the weights is tuned yet.

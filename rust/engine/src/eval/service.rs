@@ -121,7 +121,7 @@ struct Shared {
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // Nothing in this module panics while holding a lock; a poisoned one is still consistent.
-    m.lock().unwrap_or_else(|e| e.into_inner())
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The service: owns the dispatcher thread. Cheap clients come from [`EvalService::client`].
@@ -135,7 +135,7 @@ impl std::fmt::Debug for EvalService {
         f.debug_struct("EvalService")
             .field("evaluator", &self.shared.evaluator.describe())
             .field("config", &self.shared.config)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -313,7 +313,7 @@ impl EvalClient {
                 .mailbox
                 .ready
                 .wait(a)
-                .unwrap_or_else(|e| e.into_inner());
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
         if let Some(e) = a.error.take() {
             return Err(e);
@@ -355,10 +355,13 @@ fn dispatch_loop(shared: &Shared) {
                         shared
                             .work
                             .wait_timeout(q, left.max(Duration::from_micros(1)))
-                            .unwrap_or_else(|e| e.into_inner())
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
                             .0
                     }
-                    None => shared.work.wait(q).unwrap_or_else(|e| e.into_inner()),
+                    None => shared
+                        .work
+                        .wait(q)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner),
                 };
             }
             std::mem::swap(&mut positions, &mut q.positions);

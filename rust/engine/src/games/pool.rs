@@ -67,7 +67,9 @@ pub fn run_indexed<R: Send, E: Send>(
             break;
         }
         let register = |h: StopHandle| {
-            engines.lock().unwrap_or_else(|p| p.into_inner())[slot] = Some(h);
+            engines
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)[slot] = Some(h);
         };
         match play(job, &halt, &register) {
             Ok(Some(r)) => {
@@ -100,7 +102,9 @@ pub fn run_indexed<R: Send, E: Send>(
             if !halted && (halting || stop.load(Ordering::Relaxed)) {
                 halted = true;
                 halt.store(true, Ordering::Relaxed);
-                let e = engines.lock().unwrap_or_else(|p| p.into_inner());
+                let e = engines
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 for h in e.iter().flatten() {
                     h.stop();
                 }

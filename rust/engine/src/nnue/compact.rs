@@ -202,8 +202,8 @@ mod tests {
             assert_eq!(c.black_to_move(), pos.turn() == Color::Black);
             let mut from_compact: Vec<usize> = c.white_features().collect();
             let mut expected = active_features(&pos).0;
-            from_compact.sort();
-            expected.sort();
+            from_compact.sort_unstable();
+            expected.sort_unstable();
             assert_eq!(from_compact, expected, "{fen}");
         }
         assert_eq!(std::mem::size_of::<CompactPosition>(), 32);
@@ -216,6 +216,7 @@ mod tests {
             .unwrap();
         let good = CompactPosition::from_position(&pos);
         assert_eq!(good.check(), Ok(()));
+        #[allow(clippy::items_after_statements)] // the type belongs with its table
         type Spoil = fn(&mut CompactPosition);
         let cases: [(Spoil, CompactError); 5] = [
             (|c| c.flags = 2, CompactError::Flags),

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 pub const MAGIC: [u8; 8] = *b"SHTRNNUE";
 pub const VERSION: u16 = 1;
-/// (768 → H) × 2 → 1 with SCReLU and perspective inputs.
+/// (768 → H) × 2 → 1 with `SCReLU` and perspective inputs.
 pub const ARCH_PERSPECTIVE_SCRELU: u16 = 1;
 /// The same with eight output layers chosen by piece count ([`OutputBuckets::PieceCount`]).
 pub const ARCH_PIECE_COUNT_BUCKETS: u16 = 2;
@@ -43,7 +43,7 @@ pub const MAX_HIDDEN: usize = 2048;
 /// How float weights became integers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Quantisation {
-    /// First layer and its bias are × QA; SCReLU clamps at QA.
+    /// First layer and its bias are × QA; `SCReLU` clamps at QA.
     pub qa: i32,
     /// Output weights are × QB (the output bias × QA · QB).
     pub qb: i32,
@@ -55,7 +55,7 @@ pub struct Quantisation {
 /// output weights' rounding is the largest quantisation error: on the gen-2 network's float
 /// weights, QB 64 leaves a mean |quantised − float| of 16.9 cp, QB 128 one of 5.1 cp
 /// (`benchmarks/nnue_quantisation.py`). The kernels' `v · w` product still fits an i16 for
-/// every weight the file admits (|w| ≤ i16::MAX / QA).
+/// every weight the file admits (|w| ≤ `i16::MAX` / QA).
 impl Default for Quantisation {
     fn default() -> Quantisation {
         Quantisation {
@@ -67,7 +67,7 @@ impl Default for Quantisation {
 }
 
 impl Quantisation {
-    /// Whether a file may carry these constants (QA ≤ 255 keeps SCReLU's square within i32).
+    /// Whether a file may carry these constants (QA ≤ 255 keeps `SCReLU`'s square within i32).
     pub fn check(&self) -> Result<(), NetError> {
         let ok = (1..=255).contains(&self.qa)
             && (1..=1024).contains(&self.qb)

@@ -153,6 +153,8 @@ fn screlu_dot_scalar(acc: &[i16], w: &[i16], qa: i16) -> i32 {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    // The intrinsics are the module's vocabulary, one import for all.
+    #[allow(clippy::wildcard_imports)]
     use std::arch::x86_64::*;
 
     #[target_feature(enable = "avx2")]

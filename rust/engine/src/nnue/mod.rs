@@ -48,6 +48,7 @@ pub const MAX_EVAL: i32 = TB_WIN_BOUND - 1;
 
 /// The input of piece `(color, role)` on square `sq` in the view of `perspective`.
 #[inline]
+#[allow(clippy::decimal_bitwise_operands)] // `sq ^ 56`: the vertical flip, as chess writes it
 pub fn feature(perspective: Color, color: Color, role: Role, sq: usize) -> usize {
     let theirs = usize::from(color != perspective);
     let sq = if perspective == Color::White {
@@ -61,6 +62,7 @@ pub fn feature(perspective: Color, color: Color, role: Role, sq: usize) -> usize
 /// White's view of a piece-square (`64 · (6 · colour + role) + square`) seen by Black: the
 /// colours swap and the board flips vertically (`sq ^ 56` touches only the square's bits).
 #[inline]
+#[allow(clippy::decimal_bitwise_operands)] // `^ 56`: the vertical flip, as chess writes it
 pub const fn black_view(white_feature: usize) -> usize {
     ((white_feature + 384) % INPUTS) ^ 56
 }
@@ -201,7 +203,7 @@ impl std::fmt::Debug for Network {
             .field("buckets", &self.header.buckets)
             .field("hash", &self.hash_hex())
             .field("kernel", &self.kernel)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -398,7 +400,7 @@ impl Network {
                 return Err(NetError::OutputWeightRange {
                     index: j,
                     weight: w,
-                    limit: i16::MAX as i32 / qa,
+                    limit: i32::from(i16::MAX) / qa,
                 });
             }
         }

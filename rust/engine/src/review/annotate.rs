@@ -26,7 +26,7 @@ pub const TAGS: [&str; 5] = [
 pub fn annotate(game: &PgnGame, review: &GameReview, annotator: Option<&str>) -> PgnGame {
     let mut out = game.clone();
     let mut tags = Tags::new();
-    for (k, v) in game.tags.iter() {
+    for (k, v) in &game.tags {
         if !TAGS.contains(&k) {
             tags.push(k, v);
         }

@@ -47,8 +47,7 @@ impl Eval {
         match self {
             Eval::Cp(cp) => cp,
             Eval::Mate(n) if n > 0 => CEILING,
-            Eval::Mate(_) => -CEILING,
-            Eval::Mated(Color::White) => -CEILING,
+            Eval::Mate(_) | Eval::Mated(Color::White) => -CEILING,
             Eval::Mated(Color::Black) => CEILING,
         }
     }

@@ -179,20 +179,19 @@ pub fn analyse_game<A: Analyser>(
         if ply > 0 {
             history.push_unchecked(moves[ply - 1]);
         }
-        let analysis = match game_over_eval(&history) {
-            Some(eval) => PositionAnalysis {
+        let analysis = if let Some(eval) = game_over_eval(&history) {
+            PositionAnalysis {
                 eval: Some(eval),
                 ..PositionAnalysis::default()
-            },
-            None => {
-                let mut a = analyser
-                    .analyse(start, &moves[..ply])
-                    .map_err(|error| AnalyseError { ply, error })?;
-                if ply == 0 && is_standard_start(start, mode) {
-                    a.eval = Some(START_EVAL);
-                }
-                a
             }
+        } else {
+            let mut a = analyser
+                .analyse(start, &moves[..ply])
+                .map_err(|error| AnalyseError { ply, error })?;
+            if ply == 0 && is_standard_start(start, mode) {
+                a.eval = Some(START_EVAL);
+            }
+            a
         };
         out.push(analysis);
     }
@@ -398,7 +397,7 @@ mod tests {
         );
         let moves = g.mainline_moves();
         let r = review_moves(&g.start, &moves, &a, CastlingMode::Standard);
-        let judged: Vec<_> = r.moves.iter().map(|m| m.judgement()).collect();
+        let judged: Vec<_> = r.moves.iter().map(super::MoveReview::judgement).collect();
         // 15 -> -30: a drop of 0.083 in winning chances; -20 -> mate against: a blunder.
         assert_eq!(judged, [None, None, Some(Judgement::Blunder), None]);
         assert_eq!(r.counts, [[0, 0, 1], [0, 0, 0]]);

@@ -13,11 +13,13 @@ use crate::ordering::{
     Heuristics, OrderingHints, is_bad_tactical, is_tactical, pick_next, piece_to, score_captures,
     score_moves,
 };
+#[allow(clippy::wildcard_imports)] // the score arithmetic the search is written in
 use crate::score::*;
 use crate::see::{capture_gain, see_ge};
 use crate::threads::SharedState;
 use crate::time::{self, TimeManager};
 use crate::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
+#[allow(clippy::wildcard_imports)] // every tunable constant of the search, by name
 use params::*;
 use shatranj_chess::{Color, Move, Position, Role as PieceRole};
 use std::sync::atomic::Ordering;
@@ -391,7 +393,7 @@ impl<'a> Searcher<'a> {
 
     /// Whether a helper that just completed `depth` has done what a `go depth N` search asked
     /// for: it then ends the search for every thread, and the vote weighs its deeper result
-    /// against the main thread's. With MultiPV the main thread's lines are the answer, and
+    /// against the main thread's. With `MultiPV` the main thread's lines are the answer, and
     /// `infinite` or pondering searches wait for `stop`, so then only the main thread ends it.
     fn finishes_the_search(&self, depth: i32) -> bool {
         self.limits.multipv <= 1
@@ -402,7 +404,7 @@ impl<'a> Searcher<'a> {
 
     /// Whether this thread leaves an iteration as soon as another thread has completed its
     /// depth, taking that thread's lines (see [`crate::threads`]). Only with more than one
-    /// thread, and not with MultiPV, where the main thread's own lines are the answer.
+    /// thread, and not with `MultiPV`, where the main thread's own lines are the answer.
     fn abandons_iterations(&self) -> bool {
         self.shared.nodes.len() > 1 && self.multipv() == 1
     }
@@ -1115,7 +1117,7 @@ impl<'a> Searcher<'a> {
             };
             self.tt.store(
                 key,
-                best_move.map_or(0, |m| m.to_bits()),
+                best_move.map_or(0, shatranj_chess::Move::to_bits),
                 score_to_tt(best_score, ply),
                 if in_check { 0 } else { static_eval },
                 depth,
@@ -1290,7 +1292,7 @@ impl<'a> Searcher<'a> {
         };
         self.tt.store(
             key,
-            best_move.map_or(0, |m| m.to_bits()),
+            best_move.map_or(0, shatranj_chess::Move::to_bits),
             score_to_tt(best_score, ply),
             if in_check { 0 } else { static_eval },
             0,
@@ -1507,8 +1509,10 @@ mod tests {
         // (not watched); ply 3 watched at depth 6 with window (9, 10).
         let stored_mate = score_to_tt(mate_in(7), 3);
         /// (key index, depth, bound, score) of a table entry another thread stored.
+        #[allow(clippy::items_after_statements)] // the types belong with their table
         type Stored = (usize, i32, Bound, Value);
         /// The ply left early and the score it returns.
+        #[allow(clippy::items_after_statements)]
         type Left = Option<(usize, Value)>;
         let cases: [(&str, &[Stored], Left); 8] = [
             ("nothing stored", &[], None),

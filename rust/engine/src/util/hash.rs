@@ -13,7 +13,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// `bytes` as lowercase hex, two digits a byte.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    use std::fmt::Write;
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
+        let _ = write!(out, "{b:02x}"); // writing into a String cannot fail
+    }
+    out
 }
 
 #[cfg(test)]

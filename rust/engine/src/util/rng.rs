@@ -1,7 +1,7 @@
 //! The seeded random generator every deterministic tool uses: openings, the bench's
 //! evaluation sample, the trainer's initial weights and shuffles, the GPU identity tests.
 
-/// SplitMix64: tiny, fast, and good enough to pick opening moves; its whole state is one
+/// `SplitMix64`: tiny, fast, and good enough to pick opening moves; its whole state is one
 /// `u64`, so a game's generator is a pure function of `(seed, index)`.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);

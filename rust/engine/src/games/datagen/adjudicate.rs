@@ -112,7 +112,9 @@ struct Adjudicator {
 }
 
 impl Adjudicator {
-    /// Takes the score (White's view) of the search at `ply`; `Some` once the game is decided.
+    /// Takes the score (White's view) of the search at `ply`; `Some` once the game is decided
+    /// (`Some(None)`: a draw), as [`Control::Adjudicate`] takes the winner.
+    #[allow(clippy::option_option)]
     fn decide(&mut self, rules: &Adjudication, white_cp: i32, ply: u32) -> Option<Option<Color>> {
         self.white_ahead = if white_cp >= rules.win_cp {
             self.white_ahead + 1

@@ -535,7 +535,9 @@ mod tests {
         let mut raw = Vec::new();
         encode_games(&games, &mut raw).unwrap();
         assert_eq!(u16::from_le_bytes([raw[8], raw[9]]), VERSION);
-        let read = |raw: &[u8]| GameReader::new(raw).and_then(|r| r.collect::<Result<Vec<_>, _>>());
+        let read = |raw: &[u8]| {
+            GameReader::new(raw).and_then(std::iter::Iterator::collect::<Result<Vec<_>, _>>)
+        };
         assert_eq!(read(&raw).unwrap(), games);
         let kept: Vec<_> = games[3].training_positions().collect();
         assert_eq!(kept[0].wdl, Some(Wdl::Loss));
@@ -575,7 +577,9 @@ mod tests {
     fn damaged_shards_give_typed_errors() {
         let mut raw = Vec::new();
         encode_games(&sample(), &mut raw).unwrap();
-        let read = |raw: &[u8]| GameReader::new(raw).and_then(|r| r.collect::<Result<Vec<_>, _>>());
+        let read = |raw: &[u8]| {
+            GameReader::new(raw).and_then(std::iter::Iterator::collect::<Result<Vec<_>, _>>)
+        };
         assert!(read(&raw).is_ok());
 
         let mut bad = raw.clone();
@@ -636,7 +640,7 @@ mod tests {
         assert_eq!(read_shard(&path).unwrap(), sample());
         let leftovers: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
-            .filter_map(|e| e.ok())
+            .filter_map(std::result::Result::ok)
             .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
             .collect();
         assert!(leftovers.is_empty());

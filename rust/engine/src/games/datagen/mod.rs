@@ -561,6 +561,7 @@ mod tests {
             assert!(e.contains(needle), "{e}");
         }
         // The game settings' ranges, checked by the same one function.
+        #[allow(clippy::items_after_statements)] // the type belongs with its table
         type Spoil = fn(&mut GameSettings);
         let game_cases: [(Spoil, &str); 5] = [
             (|g| g.openings.plies = 65, "opening plies"),
