@@ -511,7 +511,10 @@ impl FenText {
     /// The FEN of `pos`: the en-passant square as `mode` says, castling in Shredder-FEN
     /// (rook files) when `shredder`, else in X-FEN.
     pub fn fen(pos: &Position, mode: EnPassantMode, shredder: bool) -> FenText {
-        let mut text = FenText::epd(pos, mode, shredder);
+        // Written in place, field after field: the 256-byte buffer is never copied between
+        // the fields' writers.
+        let mut text = FenText::new();
+        text.write_epd(pos, mode, shredder);
         text.push(b' ');
         text.number(pos.halfmove_clock());
         text.push(b' ');
@@ -522,24 +525,28 @@ impl FenText {
     /// The first four fields (see [`fen`](Self::fen)).
     pub fn epd(pos: &Position, mode: EnPassantMode, shredder: bool) -> FenText {
         let mut text = FenText::new();
-        text.placement(pos.board());
-        text.push(b' ');
-        text.push(pos.turn().char() as u8);
-        text.push(b' ');
-        text.castling(pos, shredder);
-        text.push(b' ');
+        text.write_epd(pos, mode, shredder);
+        text
+    }
+
+    fn write_epd(&mut self, pos: &Position, mode: EnPassantMode, shredder: bool) {
+        self.placement(pos.board());
+        self.push(b' ');
+        self.push(pos.turn().char() as u8);
+        self.push(b' ');
+        self.castling(pos, shredder);
+        self.push(b' ');
         let ep = match mode {
             EnPassantMode::Legal => pos.legal_ep_square(),
             EnPassantMode::Always => pos.ep_square(),
         };
         match ep {
             Some(square) => {
-                text.push(square.file().char() as u8);
-                text.push(square.rank().char() as u8);
+                self.push(square.file().char() as u8);
+                self.push(square.rank().char() as u8);
             }
-            None => text.push(b'-'),
+            None => self.push(b'-'),
         }
-        text
     }
 
     /// The placement field alone (python-chess's `board_fen`).

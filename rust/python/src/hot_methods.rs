@@ -16,7 +16,7 @@
 //! keyword) to the PyO3 method they replace, kept aside when installed ([`forward`]): one
 //! implementation of each option, PyO3's argument errors unchanged.
 
-use crate::board::{Board, BoardState, Export, Fen, Moves, Query, fen_text, on_rep, read, write};
+use crate::board::{Board, BoardState, Export, Fen, Moves, Query, on_rep, read, write};
 use crate::moves::Move;
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
@@ -24,6 +24,7 @@ use pyo3::panic::PanicException;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
+use shatranj_chess::fen::{EnPassantMode, FenText};
 use std::ffi::CStr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr::null_mut;
@@ -124,7 +125,10 @@ fn fen_fast<'py>(board: &Bound<'py, Board>) -> PyResult<Bound<'py, PyAny>> {
     let state = read(board)?;
     Ok(match &*state {
         BoardState::Legal(game) => {
-            PyString::new(py, fen_text(game.position(), false, "legal")?.as_str()).into_any()
+            // python-chess's defaults (no Shredder castling, the legal en-passant square),
+            // without the options' `PyResult`, which would copy the text once more.
+            let text = FenText::fen(game.position(), EnPassantMode::Legal, false);
+            PyString::new(py, text.as_str()).into_any()
         }
         BoardState::Setup(setup) => PyString::new(py, &setup.fen(false, "legal", None)?).into_any(),
     })

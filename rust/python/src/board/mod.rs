@@ -64,7 +64,7 @@ mod stack;
 mod state;
 
 pub(crate) use export::Export;
-pub(crate) use fen::{Fen, ep_mode, fen_text};
+pub(crate) use fen::{Fen, ep_mode};
 pub(crate) use moves::Moves;
 pub(crate) use query::Query;
 pub use state::BoardState;
