@@ -1,18 +1,22 @@
-//! `shatranj match`: a match between two UCI engines with fastchess's option syntax, a live
+//! `shatranj match`: a match between two UCI engines (or a tournament of more) with fastchess's option syntax, a live
 //! table and the SPRT (the runner is `shatranj_match::runner`).
 
 use shatranj_match::options::MatchOptions;
 use shatranj_match::runner::{MatchState, latency_lines, run_match, table};
 use shatranj_match::sprt::Decision;
+use shatranj_match::tournament::run_tournament;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 const AFTER_HELP: &str = "\
 Options (fastchess's syntax: one dash, then a value or key=value pairs):
   -engine cmd=PATH [name=N] [args=\"A B\"] [option.X=V]... [tc=[MOVES/]SECS[+INC]]
-          [nodes=N] [depth=N] [st=SECS] [timemargin=MS]      once per engine (two)
+          [nodes=N] [depth=N] [st=SECS] [timemargin=MS]      once per engine (two or more)
   -each KEY=VALUE...          settings for both engines (an -engine's own win)
-  -rounds N                   rounds, one opening each (default 1)
+  -tournament roundrobin|gauntlet   three or more engines: everyone plays everyone
+                              (the default), or the first -seeds play the rest
+  -seeds N                    a gauntlet's seeds (default 1)
+  -rounds N                   rounds, one opening each (default 1; per pairing)
   -games 1|2, -repeat         games per round: 2 = a pair, colours swapped
   -concurrency N              games at once (default 1)
   -openings file=F [format=epd|pgn|polyglot] [order=sequential|random] [plies=N] [start=N]
@@ -20,6 +24,7 @@ Options (fastchess's syntax: one dash, then a value or key=value pairs):
                               round, drawn with -srand
   -srand N                    the seed of order=random
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic]
+                              (two engines only)
   -draw movenumber=N movecount=N score=CP
   -resign movecount=N score=CP [twosided=true]
   -maxmoves N                 a draw after N moves
@@ -135,6 +140,18 @@ pub fn run(args: MatchArgs) -> Result<(), MatchCmdError> {
         });
     }
     let mut report = |line: &str| println!("{line}");
+    if options.engines.len() > 2 {
+        let summary = run_tournament(&options, &argv, Arc::clone(&stop), &mut report)
+            .map_err(|e| MatchCmdError::Run(e.to_string()))?;
+        println!("{}", summary.table());
+        if let Some(why) = summary.stopped_by {
+            return Err(MatchCmdError::Run(why));
+        }
+        if interrupted.load(Ordering::SeqCst) {
+            return Err(MatchCmdError::Interrupted);
+        }
+        return Ok(());
+    }
     let summary = run_match(&options, &argv, Arc::clone(&stop), &mut report)
         .map_err(|e| MatchCmdError::Run(e.to_string()))?;
     println!("{}", table(&summary.names, &summary.state, &options));

@@ -37,6 +37,7 @@ pub mod process;
 pub mod runner;
 pub mod sprt;
 pub mod stats;
+pub mod tournament;
 
 // The crate README's examples compile and run as doctests, so the README cannot drift.
 #[cfg(doctest)]

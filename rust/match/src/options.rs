@@ -291,6 +291,24 @@ pub struct MatchOptions {
     /// Keep each counted round's games in the summary (not an option: for the Python API,
     /// which returns them).
     pub keep_rounds: bool,
+    /// `-tournament roundrobin|gauntlet`: how three or more engines are paired.
+    pub tournament: TournamentKind,
+    /// `-seeds N`: in a gauntlet, the first N engines play everyone else (default 1).
+    pub seeds: usize,
+    /// Where the match starts when no state file exists (not an option: a tournament hands
+    /// each pairing the PGN length, faults and latencies of the pairings before it).
+    pub start_state: Option<crate::runner::MatchState>,
+}
+
+/// How the engines of a tournament (three or more) are paired; each pairing is a match of
+/// `rounds` rounds, as a two-engine match would be.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TournamentKind {
+    /// Every engine plays every other.
+    #[default]
+    RoundRobin,
+    /// The first `seeds` engines each play every engine after them.
+    Gauntlet,
 }
 
 impl Default for MatchOptions {
@@ -316,6 +334,9 @@ impl Default for MatchOptions {
             tb: None,
             first_round: 0,
             keep_rounds: false,
+            tournament: TournamentKind::RoundRobin,
+            seeds: 1,
+            start_state: None,
         }
     }
 }
@@ -397,6 +418,14 @@ impl MatchOptions {
                         .map_err(|_| OptionError(format!("-movetimeout {s}: bad duration")))?;
                 }
                 "recover" => o.recover = true,
+                "tournament" => {
+                    o.tournament = match one(&f, &values)? {
+                        "roundrobin" => TournamentKind::RoundRobin,
+                        "gauntlet" => TournamentKind::Gauntlet,
+                        v => return error(format!("-tournament {v}: roundrobin or gauntlet")),
+                    }
+                }
+                "seeds" => o.seeds = parse_number(&f, one(&f, &values)?)?,
                 "tb" => {
                     o.tb = Some(TbOptions {
                         paths: one(&f, &values)?.to_owned(),
@@ -425,10 +454,6 @@ impl MatchOptions {
                         _ => o.timeouts.ping = t,
                     }
                 }
-                "tournament" => match values.as_slice() {
-                    ["gauntlet" | "roundrobin"] => {}
-                    _ => return error("-tournament: gauntlet or roundrobin"),
-                },
                 "config" => {
                     for (k, v) in pairs(&f, &values)? {
                         match k {
@@ -600,15 +625,35 @@ impl MatchOptions {
             }
             None => {}
         }
-        if o.engines.len() != 2 && o.config_file.is_none() {
+        if o.engines.len() < 2 && o.config_file.is_none() {
             return error(format!(
-                "a match needs exactly two -engine (found {}); tournaments of more are not yet \
-                 supported",
+                "a match needs at least two -engine (found {})",
                 o.engines.len()
             ));
         }
         if o.engines.len() == 2 && o.engines[0].display_name() == o.engines[1].display_name() {
             return error("the two engines need different names (name=)");
+        }
+        if o.engines.len() > 2 {
+            let mut names: Vec<String> = o.engines.iter().map(EngineSpec::display_name).collect();
+            names.sort();
+            if names.windows(2).any(|w| w[0] == w[1]) {
+                return error("the engines of a tournament need different names (name=)");
+            }
+            if o.sprt.is_some() {
+                return error(
+                    "-sprt applies only to a match of two engines, not a tournament of more",
+                );
+            }
+            if o.tournament == TournamentKind::Gauntlet && !(1..o.engines.len()).contains(&o.seeds)
+            {
+                return error(format!(
+                    "-seeds {}: a gauntlet of {} engines needs 1 to {} seeds",
+                    o.seeds,
+                    o.engines.len(),
+                    o.engines.len() - 1
+                ));
+            }
         }
         if !(1..=2).contains(&o.games) {
             return error("-games: 1 or 2 (a pair on one opening, colours swapped)");
@@ -737,7 +782,7 @@ mod tests {
         assert!(parse(two).is_ok());
         for (text, says) in [
             ("-engine cmd=a -engine cmd=b", "give tc="),
-            ("-engine cmd=a nodes=1", "exactly two"),
+            ("-engine cmd=a nodes=1", "at least two"),
             (&format!("{two} -sprt elo0=0"), "elo1"),
             (&format!("{two} -sprt elo0=2 elo1=0"), "below"),
             (&format!("{two} -spr elo0=0 elo1=1"), "-spr: unknown"),

@@ -42,6 +42,9 @@ pub struct MatchState {
     pub faults: BTreeMap<String, u64>,
     /// The per-move latencies of the counted games.
     pub latency: Latency,
+    /// A tournament's own state (its finished pairings and the one in play), kept beside
+    /// the pairing's; absent in a two-engine match's file.
+    pub tournament: Option<serde_json::Value>,
 }
 
 impl MatchState {
@@ -51,7 +54,7 @@ impl MatchState {
             .iter()
             .map(|(k, v)| (k.clone(), (*v).into()))
             .collect();
-        let value = serde_json::json!({
+        let mut value = serde_json::json!({
             "version": 1,
             "args": self.args,
             "next_round": self.next_round,
@@ -61,6 +64,9 @@ impl MatchState {
             "faults": faults,
             "latency": self.latency.to_json(),
         });
+        if let Some(t) = &self.tournament {
+            value["tournament"] = t.clone();
+        }
         serde_json::to_string_pretty(&value).expect("plain values") + "\n"
     }
 
@@ -99,6 +105,7 @@ impl MatchState {
             pgn_bytes: v["pgn_bytes"].as_u64().ok_or_else(|| bad("pgn_bytes"))?,
             faults,
             latency: Latency::from_json(&v["latency"]),
+            tournament: v.get("tournament").filter(|t| !t.is_null()).cloned(),
         })
     }
 }
@@ -431,11 +438,11 @@ pub fn run_match(
         }
         None => None,
     };
-    let mut state = MatchState {
+    let mut state = options.start_state.clone().unwrap_or_else(|| MatchState {
         args: args.to_vec(),
         next_round: options.first_round,
         ..MatchState::default()
-    };
+    });
     if let Some(path) = &options.config_file
         && path.exists()
     {
