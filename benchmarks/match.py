@@ -7,18 +7,18 @@
         -engine preset=stockfish-1500 -each tc=10+0.1 -rounds 10 -repeat -concurrency 2 \\
         -openings file=benchmarks/openings/balanced-8ply.fen format=epd -pgnout file=games.pgn
 
-    # a gauntlet: the first engine against each of the others, one match a pairing
+    # a gauntlet: the first engine against each of the others (shatranj match's tournament)
     python3 benchmarks/match.py --record --note "sample" -tournament gauntlet \\
         -engine preset=shatranj -engine preset=stockfish-1500 -engine preset=stockfish-2000 \\
         -each tc=10+0.1 -rounds 5 -repeat
 
-The arguments are ``shatranj match``'s (``shatranj match --help``), with three additions made
-here: ``-engine preset=NAME`` starts from a preset (see PRESETS; the engine's own pairs win);
-more than two ``-engine`` play one match per pairing, ``-tournament gauntlet`` (the first
-against each other) or ``roundrobin`` (every pair, the default as in fastchess), with
-``-pgnout`` and ``-config`` files named per pairing; and this script's own options before
-them: ``--bin PATH`` (the ``shatranj`` program: default ``$SHATRANJ_BIN``, else
-``target/release/shatranj``), ``--record`` (append each pairing's final table to
+The arguments are ``shatranj match``'s (``shatranj match --help``): more than two ``-engine``
+play its tournament, ``-tournament gauntlet`` (the first ``-seeds`` against the others) or
+``roundrobin`` (every pair, the default as in fastchess), one PGN and one state file for all.
+Two additions are made here: ``-engine preset=NAME`` starts from a preset (see PRESETS; the
+engine's own pairs win); and this script's own options before them: ``--bin PATH`` (the
+``shatranj`` program: default ``$SHATRANJ_BIN``, else ``target/release/shatranj``),
+``--record`` (append the final table, or the tournament's pairings and standings, to
 benchmarks/RESULTS.md with the command, commit and machine) and ``--note TEXT``.
 """
 
@@ -29,7 +29,6 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import common
 
@@ -109,61 +108,22 @@ def engine_name(pairs: Sequence[str]) -> str:
     return name or os.path.basename(cmd)
 
 
-@dataclass
-class Pairing:
-    """One match of the tournament: its two engines' names and ``shatranj match``'s
-    arguments."""
-
-    names: tuple[str, str]
-    args: list[str]
-
-
-def _suffixed(values: list[str], suffix: str) -> list[str]:
-    """``file=F`` with ``suffix`` put before F's extension (``games.pgn`` -> ``games-a-b.pgn``)."""
-    out = []
-    for pair in values:
-        key, _, value = pair.partition("=")
-        if key == "file":
-            stem, ext = os.path.splitext(value)
-            pair = f"file={stem}-{suffix}{ext}"
-        out.append(pair)
-    return out
-
-
-def pairings(args: Sequence[str]) -> list[Pairing]:
-    """The matches the arguments ask for: one for two engines; with more, one per pairing of
-    ``-tournament gauntlet`` or ``roundrobin``, each with its own PGN and state file."""
+def command(args: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The engines' names and ``shatranj match``'s arguments: the presets expanded, the rest
+    unchanged (a tournament of three or more is ``shatranj match``'s own)."""
     engines: list[list[str]] = []
-    rest: list[tuple[str, list[str]]] = []
-    tournament = "roundrobin"
+    argv: list[str] = []
     for flag, values in groups(args):
         if flag == "-engine":
-            engines.append(expand_engine(values))
-        elif flag == "-tournament":
-            if values not in (["gauntlet"], ["roundrobin"]):
-                raise UsageError("-tournament: gauntlet or roundrobin")
-            tournament = values[0]
-        else:
-            rest.append((flag, values))
+            values = expand_engine(values)
+            engines.append(values)
+        argv += [flag, *values]
     if len(engines) < 2:
         raise UsageError(f"give at least two -engine (found {len(engines)})")
     names = [engine_name(e) for e in engines]
     if len(set(names)) != len(names):
         raise UsageError(f"the engines need different names (name=): {', '.join(names)}")
-    if tournament == "gauntlet":
-        pairs = [(0, j) for j in range(1, len(engines))]
-    else:
-        pairs = [(i, j) for i in range(len(engines)) for j in range(i + 1, len(engines))]
-    out = []
-    for i, j in pairs:
-        suffix = f"{names[i]}-{names[j]}"
-        argv = ["-engine", *engines[i], "-engine", *engines[j]]
-        for flag, values in rest:
-            if len(pairs) > 1 and flag in ("-pgnout", "-config"):
-                values = _suffixed(values, suffix)
-            argv += [flag, *values]
-        out.append(Pairing((names[i], names[j]), argv))
-    return out
+    return names, argv
 
 
 def final_table(output: str) -> str:
@@ -176,8 +136,8 @@ def final_table(output: str) -> str:
     return "\n".join(lines[rules[-2] + 1 : rules[-1]] + lines[rules[-1] + 1 :]).strip()
 
 
-def record(command: str, note: str, results: Sequence[tuple[Pairing, int, str]]) -> str:
-    """The RESULTS.md section of a run: the command, where it ran, and each pairing's table."""
+def record(command: str, note: str, names: Sequence[str], code: int, table: str) -> str:
+    """The RESULTS.md section of a run: the command, where it ran, and the final table."""
     dirty = " (with uncommitted changes)" if common.uncommitted_changes() else ""
     load = common.load_average()
     text = [
@@ -191,9 +151,8 @@ def record(command: str, note: str, results: Sequence[tuple[Pairing, int, str]])
     ]
     if note:
         text.append(f"- note: {note}")
-    for pairing, code, table in results:
-        text += ["", f"{pairing.names[0]} vs {pairing.names[1]} (exit status {code}):", ""]
-        text += ["    " + line for line in (table or "(no table)").splitlines()]
+    text += ["", f"{' vs '.join(names)} (exit status {code}):", ""]
+    text += ["    " + line for line in (table or "(no table)").splitlines()]
     return "\n".join(text) + "\n"
 
 
@@ -217,32 +176,23 @@ def main(argv: Sequence[str]) -> int:
                     binary = value
             else:
                 raise UsageError(f"{option}: unknown (--bin PATH, --record, --note TEXT)")
-        matches = pairings(argv)
+        names, args = command(argv)
     except UsageError as error:
         print(f"match.py: {error}", file=sys.stderr)
         return 2
-    results = []
-    worst = 0
-    for pairing in matches:
-        print(f"== {pairing.names[0]} vs {pairing.names[1]}", flush=True)
-        process = subprocess.Popen(
-            [binary, "match", *pairing.args], stdout=subprocess.PIPE, text=True
-        )
-        assert process.stdout is not None
-        output = []
-        for line in process.stdout:
-            print(line, end="", flush=True)
-            output.append(line)
-        code = process.wait()
-        worst = max(worst, code)
-        results.append((pairing, code, final_table("".join(output))))
-        if code in (2, 130):
-            break
+    print(f"== {' vs '.join(names)}", flush=True)
+    process = subprocess.Popen([binary, "match", *args], stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    output = []
+    for line in process.stdout:
+        print(line, end="", flush=True)
+        output.append(line)
+    code = process.wait()
     if do_record:
-        command = shlex.join(["python3", "benchmarks/match.py", *sys.argv[1:]])
-        path = common.append_results(record(command, note, results))
+        line = shlex.join(["python3", "benchmarks/match.py", *sys.argv[1:]])
+        path = common.append_results(record(line, note, names, code, final_table("".join(output))))
         print(f"recorded in {path}")
-    return worst
+    return code
 
 
 if __name__ == "__main__":

@@ -47,6 +47,7 @@ __all__ = [
     "match_estimate",
     "match_llr",
     "match_run",
+    "match_tournament",
     "pack_positions",
     "parse_uci_info",
     "perft",
@@ -541,6 +542,9 @@ def match_estimate(
 def match_check(args: Sequence[str]) -> tuple[str, str]: ...
 def match_run(
     args: Sequence[str], first_round: int = 0, on_line: Callable[[str], object] | None = None
+) -> str: ...
+def match_tournament(
+    args: Sequence[str], on_line: Callable[[str], object] | None = None
 ) -> str: ...
 
 @final

@@ -27,7 +27,7 @@ import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, Literal, Union, overload
 
 from . import _core
 
@@ -35,8 +35,11 @@ __all__ = [
     "Estimate",
     "GameResult",
     "MatchResult",
+    "Pairing",
     "RoundResult",
     "SprtResult",
+    "Standing",
+    "TournamentResult",
     "arguments",
     "elo",
     "elo_interval",
@@ -238,6 +241,80 @@ class MatchResult:
         return self.trinomial[0]
 
 
+@dataclass(frozen=True)
+class Pairing:
+    """One pairing of a tournament, counted from ``first``'s side: ``trinomial``
+    ``[L, D, W]`` and ``pentanomial`` ``[LL, LD, WL+DD, WD, WW]``."""
+
+    first: str
+    second: str
+    trinomial: tuple[int, int, int]
+    pentanomial: tuple[int, int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An engine's place in a tournament: its ``[L, D, W]`` over all its games, its points,
+    and its Elo against the field with the 95 % interval (``None`` before a game or when
+    every game scored alike; an end of the interval is ``None`` where it reaches a score
+    of 0 or 1)."""
+
+    name: str
+    trinomial: tuple[int, int, int]
+    points: float
+    elo: float | None
+    elo_interval: tuple[float | None, float | None] | None
+
+    @property
+    def games(self) -> int:
+        return sum(self.trinomial)
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """A finished (or stopped) tournament of three or more engines: ``kind``
+    (``roundrobin`` or ``gauntlet``), the ``standings`` best first, the ``pairings`` in the
+    order played, ``faults``, ``latency`` and ``stopped_by`` as in :class:`MatchResult`,
+    and ``rounds``: ``(pairing index, RoundResult)`` for every counted round."""
+
+    kind: str
+    names: tuple[str, ...]
+    standings: tuple[Standing, ...]
+    pairings: tuple[Pairing, ...]
+    faults: dict[str, int]
+    latency: dict[str, dict[str, int]]
+    stopped_by: str | None
+    rounds: tuple[tuple[int, RoundResult], ...] = field(repr=False)
+
+
+def _tournament(summary: Mapping[str, Any]) -> TournamentResult:
+    return TournamentResult(
+        kind=summary["tournament"],
+        names=tuple(summary["names"]),
+        standings=tuple(
+            Standing(
+                s["name"],
+                tuple(s["trinomial"]),  # type: ignore[arg-type]
+                s["points"],
+                s["elo"],
+                None if s["elo_interval"] is None else tuple(s["elo_interval"]),  # type: ignore[arg-type]
+            )
+            for s in summary["standings"]
+        ),
+        pairings=tuple(
+            Pairing(p["first"], p["second"], tuple(p["trinomial"]), tuple(p["pentanomial"]))  # type: ignore[arg-type]
+            for p in summary["pairings"]
+        ),
+        faults=dict(summary["faults"]),
+        latency=summary["latency"],
+        stopped_by=summary["stopped_by"],
+        rounds=tuple(
+            (r["pairing"], RoundResult(r["round"], tuple(GameResult(**g) for g in r["games"])))
+            for r in summary["rounds"]
+        ),
+    )
+
+
 def _pairs(flag: str, settings: Settings | None) -> list[str]:
     """``-flag key=value …``; ``options`` (a mapping) becomes ``option.X=V``, ``args`` (a
     list) one space-separated value, ``True``/``False`` ``true``/``false``."""
@@ -282,8 +359,8 @@ def arguments(
 ) -> list[str]:
     """The fastchess-style arguments of :func:`run`'s keywords, as ``shatranj match`` takes
     them (a command line to print, or to hand to the CLI)."""
-    if len(engines) != 2:
-        raise ValueError(f"a match needs exactly two engines, not {len(engines)}")
+    if len(engines) < 2:
+        raise ValueError(f"a match needs two engines or more, not {len(engines)}")
     args: list[str] = []
     for e in engines:
         if "cmd" not in e:
@@ -387,6 +464,7 @@ def _pooled(
     )
 
 
+@overload
 def run(
     engines: Sequence[Settings],
     *,
@@ -405,8 +483,63 @@ def run(
     config: PathLike | None = None,
     extra: Sequence[str] = (),
     on_line: Callable[[str], object] | None = None,
-) -> MatchResult:
-    """Plays a match between two UCI engines with the runner of ``shatranj match``.
+    tournament: None = None,
+    seeds: None = None,
+) -> MatchResult: ...
+
+
+@overload
+def run(
+    engines: Sequence[Settings],
+    *,
+    each: Settings | None = None,
+    rounds: int = 1,
+    games: int = 2,
+    concurrency: int = 1,
+    openings: None | PathLike | Settings = None,
+    srand: int | None = None,
+    sprt: Settings | None = None,
+    draw: Settings | None = None,
+    resign: Settings | None = None,
+    maxmoves: int | None = None,
+    pgnout: None | PathLike | Settings = None,
+    recover: bool = False,
+    config: PathLike | None = None,
+    extra: Sequence[str] = (),
+    on_line: Callable[[str], object] | None = None,
+    tournament: Literal["roundrobin", "gauntlet"],
+    seeds: int | None = None,
+) -> TournamentResult: ...
+
+
+def run(
+    engines: Sequence[Settings],
+    *,
+    each: Settings | None = None,
+    rounds: int = 1,
+    games: int = 2,
+    concurrency: int = 1,
+    openings: None | PathLike | Settings = None,
+    srand: int | None = None,
+    sprt: Settings | None = None,
+    draw: Settings | None = None,
+    resign: Settings | None = None,
+    maxmoves: int | None = None,
+    pgnout: None | PathLike | Settings = None,
+    recover: bool = False,
+    config: PathLike | None = None,
+    extra: Sequence[str] = (),
+    on_line: Callable[[str], object] | None = None,
+    tournament: Literal["roundrobin", "gauntlet"] | None = None,
+    seeds: int | None = None,
+) -> MatchResult | TournamentResult:
+    """Plays a match between two UCI engines, or a tournament of more, with the runner of
+    ``shatranj match``.
+
+    Three engines or more play a tournament, named by ``tournament``: ``"roundrobin"``
+    (everyone plays everyone) or ``"gauntlet"`` (the first ``seeds``, default 1, play the
+    rest), each pairing a match of ``rounds`` rounds; it returns a
+    :class:`TournamentResult` (standings and pairings). ``sprt`` is for two engines only.
 
     Each engine is a mapping of fastchess's engine settings: ``cmd`` (required), ``name``,
     ``args`` (a list or one string), ``options`` (a mapping sent as ``setoption``), ``tc``
@@ -433,5 +566,17 @@ def run(
         srand=srand, sprt=sprt, draw=draw, resign=resign, maxmoves=maxmoves, pgnout=pgnout,
         recover=recover, config=config, extra=extra,
     )  # fmt: skip
+    if tournament is not None:
+        # Named even for two engines, so that the result's type follows the call's.
+        args += ["-tournament", tournament]
+        if seeds is not None:
+            args += ["-seeds", str(int(seeds))]
+        if len(engines) < 3:
+            raise ValueError("a tournament needs three engines or more (two play a match)")
+        return _tournament(json.loads(_core.match_tournament(args, on_line)))
+    if len(engines) > 2:
+        raise ValueError(
+            f"{len(engines)} engines play a tournament: pass tournament='roundrobin' or 'gauntlet'"
+        )
     summary = json.loads(_core.match_run(args, 0, on_line))
     return _result(summary, sprt, games)

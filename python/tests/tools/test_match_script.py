@@ -1,6 +1,6 @@
-"""benchmarks/match.py, the records' front to ``shatranj match``: presets, the pairings of a
-gauntlet and a round robin (each with its own PGN and state file), the final table it records,
-and one gauntlet of scripted engines end to end. The shipped opening files are checked here
+"""benchmarks/match.py, the records' front to ``shatranj match``: presets, the arguments it
+passes on, the final table it records, and one gauntlet of scripted engines end to end (played
+by ``shatranj match``'s own tournament). The shipped opening files are checked here
 too: they are what the records' matches play.
 
 The pure parts were tested with the retired Python runner (tools/shatranj_match); what the new
@@ -37,31 +37,23 @@ def test_presets_expand_and_the_engines_own_pairs_win() -> None:
         match_script.expand_engine(["preset=nope"])
 
 
-def test_two_engines_are_one_match_with_the_arguments_unchanged() -> None:
+def test_the_arguments_pass_unchanged_but_the_presets() -> None:
     args = ["-engine", "cmd=a", "-engine", "cmd=b", "-each", "nodes=5", "-pgnout", "file=g.pgn"]
-    (only,) = match_script.pairings(args)
-    assert only.names == ("a", "b") and only.args == args
-
-
-def test_gauntlet_and_round_robin_pairings() -> None:
-    engines = ["-engine", "cmd=x", "name=a", "-engine", "cmd=y", "name=b", "-engine", "cmd=z"]
-    common = ["-each", "nodes=5", "-pgnout", "file=out/g.pgn", "min=true", "-config", "file=s"]
-    gauntlet = match_script.pairings([*engines, "-tournament", "gauntlet", *common])
-    assert [p.names for p in gauntlet] == [("a", "b"), ("a", "z")]
-    assert gauntlet[1].args == [
-        "-engine", "cmd=x", "name=a", "-engine", "cmd=z",
-        "-each", "nodes=5", "-pgnout", "file=out/g-a-z.pgn", "min=true", "-config", "file=s-a-z",
+    assert match_script.command(args) == (["a", "b"], args)
+    engines = ["-engine", "cmd=x", "name=a", "-engine", "preset=glaurung", "-engine", "cmd=z"]
+    names, argv = match_script.command([*engines, "-tournament", "gauntlet", "-rounds", "2"])
+    assert names == ["a", "glaurung", "z"]
+    assert argv == [
+        "-engine", "cmd=x", "name=a", "-engine", "cmd=/usr/games/glaurung", "name=glaurung",
+        "-engine", "cmd=z", "-tournament", "gauntlet", "-rounds", "2",
     ]  # fmt: skip
-    robin = match_script.pairings([*engines, *common])
-    assert [p.names for p in robin] == [("a", "b"), ("a", "z"), ("b", "z")]
     for bad, says in [
         (["-engine", "cmd=x"], "at least two"),
         (["-engine", "cmd=x", "-engine", "cmd=x"], "different names"),
-        ([*engines, "-tournament", "swiss"], "gauntlet or roundrobin"),
         (["rounds", "3"], "expected an option"),
     ]:
         with pytest.raises(match_script.UsageError, match=says):
-            match_script.pairings(bad)
+            match_script.command(bad)
 
 
 def test_the_final_table_is_the_last_block() -> None:
@@ -88,13 +80,13 @@ def test_a_gauntlet_of_scripted_engines(shatranj_binary: Path, tmp_path: Path) -
     ]  # fmt: skip
     done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "== mater vs rand" in done.stdout and "== mater vs crash" in done.stdout
-    assert "== rand vs crash" not in done.stdout
-    # One PGN a pairing, each with its four games; the crasher lost all of its own.
-    for other in ("rand", "crash"):
-        text = (tmp_path / f"g-mater-{other}.pgn").read_text()
-        assert text.count("[Event ") == 4
-    assert "Games: 4, Wins: 4, Losses: 0, Draws: 0" in done.stdout
+    # shatranj match's gauntlet: one PGN of both pairings, four games each; the crasher
+    # lost all of its own.
+    text = (tmp_path / "g.pgn").read_text()
+    assert text.count("[Event ") == 8
+    assert text.count('[White "rand"]') + text.count('[Black "rand"]') == 4
+    assert "Pairing 2 of 2: mater vs crash" in done.stdout
+    assert "mater vs crash: +4 =0 -0 (4.0/4)" in done.stdout
     assert "Faults: crash crash: 4" in done.stdout
 
 

@@ -67,7 +67,7 @@ mod _core {
     #[pymodule_export]
     use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
     #[pymodule_export]
-    use crate::match_run::{match_check, match_run};
+    use crate::match_run::{match_check, match_run, match_tournament};
     #[pymodule_export]
     use crate::match_stats::{match_bounds, match_estimate, match_llr};
     #[pymodule_export]

@@ -10,7 +10,8 @@ use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use shatranj_match::options::MatchOptions;
-use shatranj_match::runner::run_match;
+use shatranj_match::runner::{MatchError, run_match};
+use shatranj_match::tournament::run_tournament;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -49,6 +50,42 @@ pub fn match_run(
     }
     options.first_round = first_round;
     options.keep_rounds = true;
+    run_reported(py, on_line, move |stop, report| {
+        run_match(&options, &args, stop, report).map(|s| s.to_json())
+    })
+}
+
+/// Plays the tournament `args` describe (three or more engines, fastchess's syntax);
+/// returns its summary as JSON (pairings, standings and every counted round's games, with
+/// its pairing). `on_line` as in `match_run`.
+#[pyfunction]
+#[pyo3(signature = (args, on_line=None))]
+pub fn match_tournament(
+    py: Python<'_>,
+    args: Vec<String>,
+    on_line: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let mut options = MatchOptions::parse(&args).map_err(|e| PyValueError::new_err(e.0))?;
+    if options.engines.len() < 3 {
+        return Err(PyValueError::new_err(
+            "a tournament needs three or more engines (two play a match)",
+        ));
+    }
+    options.keep_rounds = true;
+    run_reported(py, on_line, move |stop, report| {
+        run_tournament(&options, &args, stop, report).map(|s| s.to_json())
+    })
+}
+
+/// Runs `job` (a match or a tournament) on a thread of its own without the GIL, handing
+/// the report's lines to `on_line` from the calling thread; Ctrl-C raises `stop`.
+fn run_reported(
+    py: Python<'_>,
+    on_line: Option<Py<PyAny>>,
+    job: impl FnOnce(Arc<AtomicBool>, &mut dyn FnMut(&str)) -> Result<String, MatchError>
+    + Send
+    + 'static,
+) -> PyResult<String> {
     let stop = Arc::new(AtomicBool::new(false));
     let lines = Arc::new(Mutex::new(Vec::<String>::new()));
     let job = {
@@ -60,9 +97,7 @@ pub fn match_run(
                 }
             };
             // A panic in the runner becomes an error here, never a crash of Python.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                run_match(&options, &args, stop, &mut report)
-            }))
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(stop, &mut report)))
         }
     };
     let flush = |py: Python<'_>| -> PyResult<()> {
@@ -86,7 +121,7 @@ pub fn match_run(
     })?;
     flush(py)?;
     match result {
-        Ok(Ok(summary)) => Ok(summary.to_json()),
+        Ok(Ok(summary)) => Ok(summary),
         Ok(Err(e)) => Err(PyRuntimeError::new_err(e.0)),
         Err(_) => Err(PyRuntimeError::new_err(
             "the match runner failed unexpectedly (a panic); please report it",
