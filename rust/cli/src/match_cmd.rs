@@ -22,6 +22,9 @@ Options (fastchess's syntax: one dash, then a value or key=value pairs):
   -openings file=F [format=epd|pgn|polyglot] [order=sequential|random] [plies=N] [start=N]
                               polyglot: a book (.bin), a weighted walk of plies (8) moves a
                               round, drawn with -srand
+  -variant standard|fischerandom   Chess960: starts from the openings file (X-FEN or
+                              Shredder-FEN), else the 960 in an order drawn with -srand;
+                              UCI_Chess960 set on the engines that have it
   -srand N                    the seed of order=random
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic]
                               (two engines only)

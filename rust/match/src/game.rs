@@ -64,6 +64,7 @@ impl Player {
                 &self.spec.args,
                 &self.spec.options,
                 self.timeouts,
+                shatranj_chess::CastlingMode::from_chess960(self.spec.chess960),
             )?;
             self.engine = Some(engine);
         }

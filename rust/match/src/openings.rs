@@ -20,6 +20,17 @@ pub struct Opening {
     pub moves: Vec<Move>,
 }
 
+/// The 960 Chess960 start positions, numbered as Scharnagl numbers them (518 is
+/// standard chess's).
+pub fn chess960_starts() -> Vec<Opening> {
+    (0..960)
+        .map(|n| Opening {
+            start: Position::chess960(n).expect("0..960 are Chess960 numbers"),
+            moves: Vec::new(),
+        })
+        .collect()
+}
+
 impl Default for Opening {
     /// The standard start position, no moves.
     fn default() -> Opening {
@@ -33,6 +44,14 @@ impl Default for Opening {
 /// Reads an EPD line's position: the four FEN fields, with the clocks when the next two
 /// fields are numbers.
 pub fn epd_position(line: &str) -> Result<Position, String> {
+    epd_position_with(line, shatranj_chess::CastlingMode::Standard)
+}
+
+/// [`epd_position`] with castling rights read in `mode` (Chess960: X-FEN or Shredder-FEN).
+pub fn epd_position_with(
+    line: &str,
+    mode: shatranj_chess::CastlingMode,
+) -> Result<Position, String> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     if fields.len() < 4 {
         return Err(format!("not an EPD position: {line:?}"));
@@ -49,8 +68,7 @@ pub fn epd_position(line: &str) -> Result<Position, String> {
     } else {
         fields[..4].join(" ")
     };
-    fen.parse::<Position>()
-        .map_err(|e| format!("{line:?}: {e}"))
+    Position::from_fen_with(&fen, mode).map_err(|e| format!("{line:?}: {e}"))
 }
 
 /// `count` walks through `book` from the start position, each of at most `plies` moves:
@@ -135,7 +153,9 @@ pub fn read_openings(
             if line.trim().is_empty() || line.trim_start().starts_with('#') {
                 continue;
             }
-            let start = epd_position(line).map_err(|e| format!("{name}:{}: {e}", i + 1))?;
+            let mode = shatranj_chess::CastlingMode::from_chess960(options.chess960);
+            let start =
+                epd_position_with(line, mode).map_err(|e| format!("{name}:{}: {e}", i + 1))?;
             openings.push(Opening {
                 start,
                 moves: Vec::new(),
@@ -181,6 +201,21 @@ mod tests {
         let p = epd_position("8/8/8/8/8/8/8/K1k5 w - - 12 40").unwrap();
         assert_eq!(p.fen(), "8/8/8/8/8/8/8/K1k5 w - - 12 40");
         assert!(epd_position("8/8/8 w").is_err());
+    }
+
+    #[test]
+    fn chess960_epd_reads_shredder_and_x_fen_only_in_chess960() {
+        use shatranj_chess::CastlingMode;
+        let shredder = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let p = epd_position_with(shredder, CastlingMode::Chess960).unwrap();
+        assert_eq!(p.fullmove_number(), 9);
+        assert!(
+            epd_position(shredder).is_err(),
+            "file letters are not standard chess"
+        );
+        let starts = chess960_starts();
+        assert_eq!(starts.len(), 960);
+        assert_eq!(starts[518].start, Position::new());
     }
 
     #[test]

@@ -122,6 +122,9 @@ pub struct EngineSpec {
     /// `timemargin=` (milliseconds): how far past its clock an engine may answer before the
     /// game is lost on time.
     pub timemargin: Duration,
+    /// `-variant fischerandom`: `UCI_Chess960` is set where the engine has it, and castling
+    /// is written as the king taking its rook.
+    pub chess960: bool,
 }
 
 impl EngineSpec {
@@ -202,6 +205,8 @@ pub struct OpeningOptions {
     pub plies: Option<usize>,
     /// The first opening used, counted from 1.
     pub start: usize,
+    /// `-variant fischerandom`: EPD castling rights read as X-FEN or Shredder-FEN.
+    pub chess960: bool,
 }
 
 /// `-draw`: a draw once both engines' scores stay within `score` centipawns for
@@ -298,6 +303,25 @@ pub struct MatchOptions {
     /// Where the match starts when no state file exists (not an option: a tournament hands
     /// each pairing the PGN length, faults and latencies of the pairings before it).
     pub start_state: Option<crate::runner::MatchState>,
+    /// `-variant fischerandom`: Chess960 starts (from the openings file, else the 960
+    /// positions in an order drawn with `-srand`).
+    pub variant: Variant,
+}
+
+/// `-variant`: the rules the games start under.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    #[default]
+    Standard,
+    /// Chess960 (fastchess's `fischerandom`).
+    Chess960,
+}
+
+impl MatchOptions {
+    /// Whether the games are Chess960.
+    pub fn is_chess960(&self) -> bool {
+        self.variant == Variant::Chess960
+    }
 }
 
 /// How the engines of a tournament (three or more) are paired; each pairing is a match of
@@ -337,6 +361,7 @@ impl Default for MatchOptions {
             tournament: TournamentKind::RoundRobin,
             seeds: 1,
             start_state: None,
+            variant: Variant::Standard,
         }
     }
 }
@@ -425,6 +450,13 @@ impl MatchOptions {
                         v => return error(format!("-tournament {v}: roundrobin or gauntlet")),
                     }
                 }
+                "variant" => {
+                    o.variant = match one(&f, &values)? {
+                        "standard" => Variant::Standard,
+                        "fischerandom" => Variant::Chess960,
+                        v => return error(format!("-variant {v}: standard or fischerandom")),
+                    }
+                }
                 "seeds" => o.seeds = parse_number(&f, one(&f, &values)?)?,
                 "tb" => {
                     o.tb = Some(TbOptions {
@@ -470,6 +502,7 @@ impl MatchOptions {
                         order: OpeningOrder::Sequential,
                         plies: None,
                         start: 1,
+                        chess960: false,
                     };
                     let mut format = None;
                     for (k, v) in pairs(&f, &values)? {
@@ -611,7 +644,17 @@ impl MatchOptions {
                     e.display_name()
                 ));
             }
+            e.chess960 = o.is_chess960();
             o.engines.push(e);
+        }
+        let chess960 = o.is_chess960();
+        if let Some(op) = &mut o.openings {
+            op.chess960 = chess960;
+            if chess960 && op.format == OpeningFormat::Polyglot {
+                return error(
+                    "-variant fischerandom: openings from EPD or PGN, not a Polyglot book",
+                );
+            }
         }
         o.sprt = sprt;
         match &mut o.tb {
@@ -774,6 +817,17 @@ mod tests {
         ] {
             assert!(EngineTc::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn variant_fischerandom_reaches_the_engines_and_openings() {
+        let two = "-engine cmd=a nodes=1 -engine cmd=b nodes=1";
+        let o = parse(&format!("{two} -variant fischerandom -openings file=x.epd")).unwrap();
+        assert!(o.is_chess960() && o.engines.iter().all(|e| e.chess960));
+        assert!(o.openings.unwrap().chess960);
+        assert!(!parse(two).unwrap().is_chess960());
+        let e = parse(&format!("{two} -variant crazyhouse")).unwrap_err();
+        assert!(e.0.contains("standard or fischerandom"), "{e}");
     }
 
     #[test]

@@ -68,16 +68,20 @@ impl std::error::Error for ProcessError {}
 /// A running engine.
 pub struct EngineProcess {
     engine: UciEngine,
+    /// How castling is written to the engine (Chess960: the king takes its rook).
+    mode: CastlingMode,
 }
 
 impl EngineProcess {
     /// Starts the program, waits for `uciok` (within `startup`), sets the options and waits
-    /// for `readyok` (within `ping`).
+    /// for `readyok` (within `ping`); in `mode` Chess960, sets `UCI_Chess960` where the
+    /// engine has it.
     pub fn start(
         cmd: &Path,
         args: &[String],
         options: &[(String, String)],
         timeouts: Timeouts,
+        mode: CastlingMode,
     ) -> Result<EngineProcess, ProcessError> {
         let config = UciEngineConfig {
             args: args.to_vec(),
@@ -85,9 +89,11 @@ impl EngineProcess {
             timeouts,
             ..UciEngineConfig::new(cmd)
         };
-        Ok(EngineProcess {
-            engine: UciEngine::start(&config)?,
-        })
+        let mut engine = UciEngine::start(&config)?;
+        if mode.is_chess960() && engine.has_option("UCI_Chess960") {
+            engine.set_option("UCI_Chess960", "true")?;
+        }
+        Ok(EngineProcess { engine, mode })
     }
 
     /// `id name`, as the engine gave it (its command until it does).
@@ -117,14 +123,9 @@ impl EngineProcess {
         limits: &Limits,
         within: Duration,
     ) -> Result<Search, ProcessError> {
-        Ok(self.engine.go_with_grace(
-            start,
-            moves,
-            CastlingMode::Standard,
-            limits,
-            within,
-            LATE_GRACE,
-        )?)
+        Ok(self
+            .engine
+            .go_with_grace(start, moves, self.mode, limits, within, LATE_GRACE)?)
     }
 }
 

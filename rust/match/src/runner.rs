@@ -15,8 +15,8 @@
 
 use crate::game::{Fault, GameRecord, Player, play_game};
 use crate::latency::Latency;
-use crate::openings::{Opening, deal, read_openings};
-use crate::options::MatchOptions;
+use crate::openings::{Opening, chess960_starts, deal, read_openings};
+use crate::options::{MatchOptions, OpeningOrder};
 use crate::sprt::Decision;
 use crate::stats::{Counts, GameScore};
 use shatranj_chess::Color;
@@ -241,7 +241,10 @@ pub fn game_pgn(
         pgn.set_tag(k, v);
     }
     // A game from a set-up position names it, or no reader can replay the moves.
-    if record.opening.start != shatranj_chess::Position::new() {
+    if options.is_chess960() {
+        pgn.set_tag("Variant", "Chess960");
+    }
+    if options.is_chess960() || record.opening.start != shatranj_chess::Position::new() {
         pgn.set_tag("SetUp", "1");
         pgn.set_tag("FEN", &record.opening.start.fen());
     }
@@ -414,10 +417,13 @@ pub fn run_match(
             options.srand,
         )
         .map_err(MatchError)?,
+        None if options.is_chess960() => chess960_starts(),
         None => vec![Opening::default()],
     };
     let order = match &options.openings {
         Some(o) => deal(openings.len(), o.order, o.start, options.srand),
+        // Chess960 without a file: the 960 starts in an order drawn with -srand.
+        None if options.is_chess960() => deal(960, OpeningOrder::Random, 1, options.srand),
         None => vec![0],
     };
     let names = [

@@ -317,7 +317,11 @@ pub fn run_tournament(
     stop: Arc<AtomicBool>,
     report: &mut dyn FnMut(&str),
 ) -> Result<TournamentSummary, MatchError> {
-    let names: Vec<String> = options.engines.iter().map(EngineSpec::display_name).collect();
+    let names: Vec<String> = options
+        .engines
+        .iter()
+        .map(EngineSpec::display_name)
+        .collect();
     let plan = pairings(names.len(), options.tournament, options.seeds);
     let mut done = Vec::new();
     let mut current = 0;
