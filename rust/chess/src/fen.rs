@@ -375,7 +375,11 @@ pub fn parse_with(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
 /// the board can find). Only the syntax is refused here: a right whose king or rook is
 /// missing is kept with the standard squares, so that `Position::from_parts` reports it
 /// in its turn (after a missing king, say) as [`PositionError::CastlingWithoutPieces`].
-fn parse_castling(board: &Board, text: &str, mode: CastlingMode) -> Option<CastlingRights> {
+pub(crate) fn parse_castling(
+    board: &Board,
+    text: &str,
+    mode: CastlingMode,
+) -> Option<CastlingRights> {
     let mut castling = CastlingRights::NONE;
     if text == "-" {
         return Some(castling);
@@ -451,6 +455,14 @@ fn parse_castling(board: &Board, text: &str, mode: CastlingMode) -> Option<Castl
 pub fn castling_xfen(pos: &Position) -> String {
     let mut text = FenText::new();
     text.castling(pos, false);
+    text.as_str().to_owned()
+}
+
+/// The castling field of a placement and its rights (X-FEN, or Shredder-FEN when
+/// `shredder`), for the variants' positions.
+pub(crate) fn castling_field(board: &Board, rights: CastlingRights, shredder: bool) -> String {
+    let mut text = FenText::new();
+    text.castling_of(board, rights, shredder);
     text.as_str().to_owned()
 }
 
@@ -618,12 +630,16 @@ impl FenText {
     /// when its rook is the outermost on that side of the king and not `shredder`, else the
     /// rook's file letter.
     fn castling(&mut self, pos: &Position, shredder: bool) {
-        let rights = pos.castling_rights();
+        self.castling_of(pos.board(), pos.castling_rights(), shredder);
+    }
+
+    /// The castling field from the placement and the rights alone, so that the variants'
+    /// positions (`crate::variant`) write theirs with the same code.
+    pub(crate) fn castling_of(&mut self, board: &Board, rights: CastlingRights, shredder: bool) {
         if rights.is_empty() {
             self.push(b'-');
             return;
         }
-        let board = pos.board();
         for color in Color::ALL {
             let rooks =
                 board.rooks() & board.by_color(color) & Bitboard::from_rank(color.back_rank());

@@ -89,6 +89,7 @@ pub mod position;
 pub mod san;
 mod square;
 pub mod uci;
+pub mod variant;
 mod zobrist;
 
 pub use bitboard::Bitboard;
