@@ -182,3 +182,6 @@ macro_rules! with_variant {
         }
     }};
 }
+
+#[cfg(test)]
+mod tests;
