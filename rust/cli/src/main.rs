@@ -8,6 +8,7 @@ mod datagen_cmd;
 mod evaluator;
 mod match_cmd;
 mod perft_cmd;
+mod perft_variant;
 mod progress;
 mod review_cmd;
 mod review_parquet;

@@ -1,5 +1,5 @@
 //! `shatranj perft DEPTH [--fen FEN] [--chess960] [--threads N] [--hash MB] [--divide] [--progress S]
-//! [--device cpu|gpu|auto]`.
+//! [--device cpu|gpu|auto] [--variant NAME]`.
 //!
 //! Output follows Stockfish's `go perft`: `move: nodes` lines when dividing, then
 //! `Nodes searched: N`, then time and speed on their own line. The counts come from the CPU
@@ -49,10 +49,18 @@ pub struct PerftArgs {
     /// does not use --threads.
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu", "auto"])]
     device: String,
+    /// A lichess variant (python-chess's names: antichess, giveaway, atomic, kingofthehill,
+    /// 3check, racingkings, horde, crazyhouse, and their aliases): counts that variant's
+    /// tree on the CPU from its starting position or --fen (--threads, --hash and
+    /// --device do not apply).
+    #[arg(long, value_parser = crate::perft_variant::parse_variant)]
+    variant: Option<shatranj_chess::variant::VariantKind>,
 }
 
 pub enum CliError {
     Fen(FenError),
+    /// A FEN that is not a position of the chosen variant (usage: exit status 2).
+    VariantFen(shatranj_chess::variant::VariantFenError),
     Perft(PerftError),
     Engine(shatranj_engine::EngineError),
     /// A network that does not load (usage: exit status 2).
@@ -67,6 +75,7 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Fen(_) => 2,
+            CliError::VariantFen(_) => 2,
             CliError::Perft(PerftError::Interrupted) => 130,
             CliError::Perft(_) => 1,
             CliError::Engine(_) => 1,
@@ -81,6 +90,7 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Fen(e) => write!(f, "{e}"),
+            CliError::VariantFen(e) => write!(f, "{e}"),
             CliError::Perft(e) => write!(f, "{e}"),
             CliError::Engine(e) => write!(f, "{e}"),
             CliError::Net(e) => write!(f, "{e}"),
@@ -92,6 +102,15 @@ impl fmt::Display for CliError {
 // A subcommand's entry owns the arguments clap parsed for it, as main hands them over.
 #[allow(clippy::needless_pass_by_value)]
 pub fn run(args: PerftArgs) -> Result<(), CliError> {
+    if let Some(kind) = args.variant {
+        return crate::perft_variant::run(
+            kind,
+            args.fen.as_deref(),
+            args.chess960,
+            args.depth,
+            args.divide,
+        );
+    }
     let pos = match &args.fen {
         Some(fen) => Position::from_fen_with(fen, CastlingMode::from_chess960(args.chess960))
             .map_err(CliError::Fen)?,

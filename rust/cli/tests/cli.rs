@@ -594,3 +594,42 @@ fn the_gpu_device_prints_what_the_cpu_prints() {
     let bad = run("tpu");
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn variant_perft_counts_the_variants_tree() {
+    // python-chess's reference counts (data/perft/variants): atomic's start at depth 3 and
+    // crazyhouse's "zh-drops" at depth 2, divided.
+    let o = shatranj(&["perft", "3", "--variant", "atomic"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("Nodes searched: 8902\n"),
+        "{}",
+        stdout(&o)
+    );
+    let fen = "2k5/8/8/8/8/8/8/4K3[Qn] w - - 0 1";
+    let o = shatranj(&["perft", "2", "--variant", "zh", "--divide", "--fen", fen]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("\nQ@c7: "),
+        "drops written as UCI drops: {out}"
+    );
+    assert!(out.contains("\nNodes searched: 3083\n"), "{out}");
+}
+
+#[test]
+fn variant_perft_refuses_unknown_variants_and_bad_fens() {
+    let o = shatranj(&["perft", "1", "--variant", "chess9000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown variant"), "{}", stderr(&o));
+    let o = shatranj(&[
+        "perft",
+        "1",
+        "--variant",
+        "horde",
+        "--fen",
+        "k7/8/8/8/8/8/8/K7 w - - 0 1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("kings"), "{}", stderr(&o));
+}
