@@ -635,6 +635,7 @@ impl FenText {
 
     /// The castling field from the placement and the rights alone, so that the variants'
     /// positions (`crate::variant`) write theirs with the same code.
+    #[inline]
     pub(crate) fn castling_of(&mut self, board: &Board, rights: CastlingRights, shredder: bool) {
         if rights.is_empty() {
             self.push(b'-');
