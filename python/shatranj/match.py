@@ -355,6 +355,7 @@ def arguments(
     pgnout: None | PathLike | Settings = None,
     recover: bool = False,
     config: PathLike | None = None,
+    variant: Literal["standard", "fischerandom"] | None = None,
     extra: Sequence[str] = (),
 ) -> list[str]:
     """The fastchess-style arguments of :func:`run`'s keywords, as ``shatranj match`` takes
@@ -393,6 +394,8 @@ def arguments(
         args.append("-recover")
     if config is not None:
         args += ["-config", f"file={os.fspath(config)}"]
+    if variant is not None:
+        args += ["-variant", variant]
     return args + list(extra)
 
 
@@ -481,6 +484,7 @@ def run(
     pgnout: None | PathLike | Settings = None,
     recover: bool = False,
     config: PathLike | None = None,
+    variant: Literal["standard", "fischerandom"] | None = None,
     extra: Sequence[str] = (),
     on_line: Callable[[str], object] | None = None,
     tournament: None = None,
@@ -505,6 +509,7 @@ def run(
     pgnout: None | PathLike | Settings = None,
     recover: bool = False,
     config: PathLike | None = None,
+    variant: Literal["standard", "fischerandom"] | None = None,
     extra: Sequence[str] = (),
     on_line: Callable[[str], object] | None = None,
     tournament: Literal["roundrobin", "gauntlet"],
@@ -528,6 +533,7 @@ def run(
     pgnout: None | PathLike | Settings = None,
     recover: bool = False,
     config: PathLike | None = None,
+    variant: Literal["standard", "fischerandom"] | None = None,
     extra: Sequence[str] = (),
     on_line: Callable[[str], object] | None = None,
     tournament: Literal["roundrobin", "gauntlet"] | None = None,
@@ -552,7 +558,8 @@ def run(
     adjudication settings; ``pgnout`` a file (or mapping: ``file``, ``min``, ``nodes``);
     ``recover`` restarts an engine that crashed or hung; ``config`` the JSON state file (a
     match killed in any way resumes from it when run again: ``rounds`` then holds the rounds
-    played by this call, the counts all of them); ``extra`` more raw options
+    played by this call, the counts all of them); ``variant="fischerandom"`` plays Chess960
+    (starts from ``openings`` or the 960 in an order drawn with ``srand``); ``extra`` more raw options
     (``["-startup-ms", "2000"]``, ``["-tb", "/syzygy"]``). ``on_line`` receives the live
     report, line by line.
 
@@ -564,7 +571,7 @@ def run(
     args = arguments(
         engines, each=each, rounds=rounds, games=games, concurrency=concurrency, openings=openings,
         srand=srand, sprt=sprt, draw=draw, resign=resign, maxmoves=maxmoves, pgnout=pgnout,
-        recover=recover, config=config, extra=extra,
+        recover=recover, config=config, variant=variant, extra=extra,
     )  # fmt: skip
     if tournament is not None:
         # Named even for two engines, so that the result's type follows the call's.
