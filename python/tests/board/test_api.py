@@ -324,7 +324,7 @@ def test_argument_free_fast_paths_answer_every_call_like_python_chess() -> None:
         with pytest.raises(TypeError):
             bad_call()
     with pytest.raises(ValueError, match="en_passant"):
-        board.fen(en_passant="sometimes")
+        board.fen(en_passant="sometimes")  # type: ignore[arg-type]
     assert list(inspect.signature(shatranj.Board.fen).parameters) == [
         "self", "shredder", "en_passant", "promoted"
     ]  # fmt: skip
