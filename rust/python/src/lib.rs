@@ -6,7 +6,6 @@
 //! described in `python/shatranj/_core.pyi`.
 
 mod args;
-mod arrow_columns;
 mod board;
 mod cache;
 mod engine;
@@ -27,8 +26,6 @@ mod numpy_c_api;
 mod outcome;
 mod perft;
 mod pgn;
-mod pgn_stream;
-mod pgn_table;
 mod piece;
 mod planes;
 mod planes_lc0;
@@ -84,9 +81,9 @@ mod _core {
         pgn_write,
     };
     #[pymodule_export]
-    use crate::pgn_stream::{PgnStream, pgn_open};
+    use crate::pgn::stream::{PgnStream, pgn_open};
     #[pymodule_export]
-    use crate::pgn_table::{PgnTableReader, pgn_table};
+    use crate::pgn::table::{PgnTableReader, pgn_table};
     #[pymodule_export]
     use crate::piece::Piece;
     #[pymodule_export]

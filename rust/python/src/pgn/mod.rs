@@ -3,6 +3,15 @@
 //!
 //! Python's `Game` and nodes (python/shatranj/pgn.py) wrap a `PgnTree` and build node objects
 //! only when they are visited, so reading a game costs the Rust parse plus a few objects.
+//!
+//! The room: this file (one game as a tree, whole files, writing, comment annotations),
+//! `stream.rs` (games streamed from a path, a file object or stdin, a batch at a time) and
+//! `table.rs` (games straight into Arrow columns for `to_arrow`, over the buffers of
+//! `arrow_columns.rs`).
+
+pub mod arrow_columns;
+pub mod stream;
+pub mod table;
 
 use crate::moves::{self, Move, interned, key_of};
 use crate::resolve::resolve;

@@ -1,5 +1,5 @@
 //! Column buffers in Arrow's columnar layout, filled in Rust and handed to pyarrow without a
-//! copy (`pgn_table.rs`): offsets and values as `Vec`s, validity as Arrow's bitmap (bit `i`
+//! copy (`pgn/table.rs`): offsets and values as `Vec`s, validity as Arrow's bitmap (bit `i`
 //! of byte `i / 8`, set for a value that is there).
 
 /// Validity bits, packed as Arrow keeps them, with the count of nulls (none: no bitmap).
