@@ -7,38 +7,18 @@
 
 mod args;
 mod board;
-mod cache;
 mod engine;
 mod errors;
-mod eval_file;
-mod evaluator;
-mod game;
 mod gil_cell;
-mod gpu;
-mod hot_methods;
-mod legal;
-mod match_run;
-mod match_stats;
-mod moves;
+mod matches;
+mod ml;
 mod native_array;
-mod network;
 mod numpy_c_api;
-mod outcome;
 mod perft;
 mod pgn;
-mod piece;
-mod planes;
-mod planes_lc0;
-mod position_array;
 mod py_modules;
-mod resolve;
-mod selfplay;
-mod setup;
+mod rules;
 mod syzygy;
-mod text;
-mod training_data;
-mod uci_info;
-mod winnability;
 mod worker;
 
 use pyo3::prelude::*;
@@ -53,55 +33,55 @@ mod _core {
     #[pymodule_export]
     use crate::engine::Engine;
     #[pymodule_export]
+    use crate::engine::gpu::{evaluate, gpu_info, pack_positions};
+    #[pymodule_export]
+    use crate::engine::network::{
+        Network, nnue_from_quantised, nnue_load_network, nnue_network_from_bytes, nnue_quantise,
+    };
+    #[pymodule_export]
+    use crate::engine::selfplay::selfplay;
+    #[pymodule_export]
+    use crate::engine::uci_info::parse_uci_info;
+    #[pymodule_export]
     use crate::errors::{
         AmbiguousMoveError, GameOverError, IllegalMoveError, InvalidMoveError, NetworkError,
         SolverError, TrainingDataError,
     };
     #[pymodule_export]
-    use crate::game::Game;
+    use crate::matches::run::{match_check, match_run, match_tournament};
     #[pymodule_export]
-    use crate::gpu::{evaluate, gpu_info, pack_positions};
+    use crate::matches::stats::{match_bounds, match_estimate, match_llr};
     #[pymodule_export]
-    use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
+    use crate::ml::planes::{boards_to_features, boards_to_planes};
     #[pymodule_export]
-    use crate::match_run::{match_check, match_run, match_tournament};
+    use crate::ml::planes_lc0::{planes_lc0, policy_index, policy_legal};
     #[pymodule_export]
-    use crate::match_stats::{match_bounds, match_estimate, match_llr};
-    #[pymodule_export]
-    use crate::moves::Move;
-    #[pymodule_export]
-    use crate::network::{
-        Network, nnue_from_quantised, nnue_load_network, nnue_network_from_bytes, nnue_quantise,
-    };
+    use crate::ml::training_data::{nnue_features, nnue_read_data};
     #[pymodule_export]
     use crate::perft::perft;
+    #[pymodule_export]
+    use crate::pgn::stream::{PgnStream, pgn_open};
+    #[pymodule_export]
+    use crate::pgn::table::{PgnTableReader, pgn_table};
     #[pymodule_export]
     use crate::pgn::{
         PgnBatch, PgnTree, pgn_arrows, pgn_clock, pgn_emt, pgn_eval, pgn_read_file, pgn_read_game,
         pgn_write,
     };
     #[pymodule_export]
-    use crate::pgn::stream::{PgnStream, pgn_open};
+    use crate::rules::game::Game;
     #[pymodule_export]
-    use crate::pgn::table::{PgnTableReader, pgn_table};
+    use crate::rules::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
     #[pymodule_export]
-    use crate::piece::Piece;
+    use crate::rules::moves::Move;
     #[pymodule_export]
-    use crate::planes::{boards_to_features, boards_to_planes};
+    use crate::rules::piece::Piece;
     #[pymodule_export]
-    use crate::planes_lc0::{planes_lc0, policy_index, policy_legal};
-    #[pymodule_export]
-    use crate::selfplay::selfplay;
-    #[pymodule_export]
-    use crate::setup::PySetup;
+    use crate::rules::setup::PySetup;
     #[pymodule_export]
     use crate::syzygy::{
         CorruptTableError, MissingTableError, SyzygyTablebase, TruncatedTableError,
     };
-    #[pymodule_export]
-    use crate::training_data::{nnue_features, nnue_read_data};
-    #[pymodule_export]
-    use crate::uci_info::parse_uci_info;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -112,7 +92,7 @@ mod _core {
                 "shatranj needs the GIL: run free-threaded Python with PYTHON_GIL=1",
             ));
         }
-        crate::hot_methods::install(m.py())?;
+        crate::rules::hot_methods::install(m.py())?;
         // The Python package's version is the Cargo workspace version: one number, kept in
         // Cargo.toml, which maturin also writes into the wheel's metadata.
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -133,8 +113,8 @@ mod _core {
             "NNUE_BUCKETS",
             shatranj_engine::nnue::OutputBuckets::PieceCount.count(),
         )?;
-        m.add("NNUE_PAD", crate::training_data::PAD)?;
-        m.add("NNUE_NO_WDL", crate::training_data::NO_WDL)?;
+        m.add("NNUE_PAD", crate::ml::training_data::PAD)?;
+        m.add("NNUE_NO_WDL", crate::ml::training_data::NO_WDL)?;
         m.add("NNUE_QA", q.qa)?;
         m.add("NNUE_QB", q.qb)?;
         m.add("NNUE_SCALE", q.scale)

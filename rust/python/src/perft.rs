@@ -27,7 +27,7 @@ fn perft_error(e: PerftError) -> PyErr {
 
 fn gpu_error(e: GpuPerftError) -> PyErr {
     match e {
-        GpuPerftError::Device(e) => crate::evaluator::eval_error(e),
+        GpuPerftError::Device(e) => crate::engine::evaluator::eval_error(e),
         GpuPerftError::Unsupported(_) => PyValueError::new_err(e.to_string()),
         GpuPerftError::Interrupted => PyRuntimeError::new_err(e.to_string()),
     }

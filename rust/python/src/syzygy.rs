@@ -10,8 +10,8 @@
 //! reading by probes and for writing only by `add_directory`, `add_file` and `close`.
 
 use crate::board::Board;
+use crate::ml::position_array::{self, Item};
 use crate::native_array::numpy_array;
-use crate::position_array::{self, Item};
 use pyo3::IntoPyObjectExt;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};

@@ -15,7 +15,7 @@ use super::setup_mode::SetupGame;
 use super::stack::Stack;
 use super::{Board, on_rep, read, write};
 use crate::args;
-use crate::moves::{self, Move, uci_of};
+use crate::rules::moves::{self, Move, uci_of};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList};
 use shatranj_chess::{Bitboard, Color, Square, chess960};

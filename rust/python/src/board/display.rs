@@ -5,9 +5,9 @@ use super::legal_game::LegalGame;
 use super::position::Placement;
 use super::setup_mode::SetupGame;
 use super::{Board, on_rep, read};
-use crate::moves::{interned, key_of};
 use crate::py_modules;
-use crate::text;
+use crate::rules::moves::{interned, key_of};
+use crate::rules::text;
 use pyo3::prelude::*;
 use shatranj_chess::fen::EnPassantMode;
 

@@ -10,7 +10,7 @@ use super::moves::Moves;
 use super::notation::Notation;
 use super::stack::Stack;
 use super::{Board, on_rep, read, write};
-use crate::moves::{self, Move};
+use crate::rules::moves::{self, Move};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};

@@ -5,9 +5,9 @@
 
 use super::stack::Stack;
 use super::{Board, BoardState};
-use crate::cache::PlyMoves;
 use crate::errors::IllegalMoveError;
-use crate::moves::uci_of;
+use crate::rules::cache::PlyMoves;
+use crate::rules::moves::uci_of;
 use pyo3::prelude::*;
 use shatranj_chess::{History, MoveList, Position, san};
 
@@ -147,7 +147,7 @@ impl LegalGame {
     /// The Python key of `m`, a legal move of `pos`, on this board (see `resolve::key_in`).
     #[inline]
     pub(super) fn key_in(&self, pos: &Position, m: shatranj_chess::Move) -> u16 {
-        crate::resolve::key_in(pos, m, self.chess960)
+        crate::rules::resolve::key_in(pos, m, self.chess960)
     }
 
     /// A Python key read as a move of the current position, as this board reads it
@@ -155,9 +155,9 @@ impl LegalGame {
     pub(super) fn read_key(&self, key: u16) -> Option<shatranj_chess::Move> {
         let pos = self.position();
         if self.chess960 {
-            crate::resolve::resolve_960(pos, key)
+            crate::rules::resolve::resolve_960(pos, key)
         } else {
-            Some(crate::resolve::resolve(pos, key))
+            Some(crate::rules::resolve::resolve(pos, key))
         }
     }
 

@@ -5,7 +5,7 @@
 //! where the method is written, once per representation or once as a trait default. An
 //! `edit` line calls `name` on the state itself: the edits replace the representation
 //! (`edit.rs`). The methods under `own` do more than ask one representation, and are
-//! written out. `push` and `pop` are plain CPython methods (`hot_methods.rs`).
+//! written out. `push` and `pop` are plain CPython methods (`rules/hot_methods.rs`).
 //!
 //! One `#[pymethods]` block, generated: PyO3 allows one per class without its
 //! `multiple-pymethods` feature, which would add the `inventory` crate and link-time
@@ -25,9 +25,9 @@ use super::stack::Stack;
 use super::{Board, BoardState, STARTING_FEN, on_rep, read, write};
 use crate::args;
 use crate::errors::fen_error;
-use crate::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
-use crate::moves::Move;
-use crate::piece;
+use crate::rules::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
+use crate::rules::moves::Move;
+use crate::rules::piece;
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{IntoPyDict, PyDict, PyList, PyType};
@@ -80,7 +80,7 @@ board_methods! {
     /// A copy of setup mode's current setup (a `Setup`), or `None` on the hot path (see the
     /// module docs).
     #[getter]
-    read fn _setup() -> Option<crate::setup::PySetup>;
+    read fn _setup() -> Option<crate::rules::setup::PySetup>;
     #[getter]
     read fn turn() -> bool;
     /// Rook squares of the remaining castling rights, as python-chess's bitmask.

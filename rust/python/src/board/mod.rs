@@ -17,10 +17,10 @@
 //! overrides it. The Python methods are generated from one table (`methods.rs`): each line
 //! borrows the state, converts the arguments and asks the representation ([`on_rep!`]), so
 //! a method is written once per representation and never forwarded by hand. `push` and
-//! `pop` skip PyO3's wrappers altogether (`hot_methods.rs`).
+//! `pop` skip PyO3's wrappers altogether (`rules/hot_methods.rs`).
 //!
 //! Speed notes. The legal moves of each ply are cached in `cache[ply]` (with an index, see
-//! `cache.rs`) the first time `push`, `is_legal`, `san` and the like need them, so the usual
+//! `rules/cache.rs`) the first time `push`, `is_legal`, `san` and the like need them, so the usual
 //! loop `for m in board.legal_moves: board.push(m); ...; board.pop()` generates the parent's
 //! moves for the first push only. Pushing to ply `n` invalidates `cache[n]` only, because a
 //! position at a ply can only change by a push to that ply (or by a reset, which clears
@@ -30,7 +30,7 @@
 //! Setup mode. python-chess's board holds any placement (no king, pawns on the back rank, the
 //! side not to move in check); the rules crate's `Position` is always a legal position, and
 //! stays the hot path. A FEN or an edit the `Position` refuses puts the board in *setup
-//! mode*: a [`SetupGame`], the rules crate's `Setup` (`setup.rs`) with its legal moves and the
+//! mode*: a [`SetupGame`], the rules crate's `Setup` (`rules/setup.rs`) with its legal moves and the
 //! move stack, from which every method answers. The edits (`set_piece_at`, `set_board_fen`,
 //! `board.turn = ...`, `edit.rs`) work on a `Setup` of either representation and resolve the
 //! result again (`adopt`): an edit that makes the position legal returns the board to the hot
@@ -41,7 +41,7 @@
 //! Chess960. A legal Chess960 position is a `Position` in Chess960 mode on the hot path, with
 //! `chess960` set: the one difference the board sees is how castling is written, the king
 //! taking its own rook (python-chess's Chess960 convention), where the rules crate keeps the
-//! king's destination; `resolve.rs` converts both ways (`key_in`, `resolve_960`), at the
+//! king's destination; `rules/resolve.rs` converts both ways (`key_in`, `resolve_960`), at the
 //! boundary only, so push/pop and the move lists cost what they cost in standard chess.
 //!
 //! Differences from python-chess, all deliberate: `push` refuses illegal moves (python-chess

@@ -1,13 +1,13 @@
 //! Moves on the board ([`Moves`]): what a move is here (legal, capture, castling, zeroing,
-//! check), `push` and `pop` (called by `hot_methods.rs`), `find_move`, and the move lists
-//! behind `legal_moves` and `pseudo_legal_moves` (`legal.rs`).
+//! check), `push` and `pop` (called by `rules/hot_methods.rs`), `find_move`, and the move lists
+//! behind `legal_moves` and `pseudo_legal_moves` (`rules/legal.rs`).
 
 use super::legal_game::LegalGame;
 use super::setup_mode::SetupGame;
 use crate::errors::IllegalMoveError;
-use crate::moves::{self, Move, interned, key_of, uci_of};
-use crate::resolve::{castling_alias, is_castling, is_en_passant};
-use crate::setup::setup_move;
+use crate::rules::moves::{self, Move, interned, key_of, uci_of};
+use crate::rules::resolve::{castling_alias, is_castling, is_en_passant};
+use crate::rules::setup::setup_move;
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -52,7 +52,9 @@ impl Moves for LegalGame {
         let key = r#move.get().key;
         let list = pos.pseudo_legal_moves();
         if self.chess960 {
-            return Ok(crate::resolve::resolve_960(pos, key).is_some_and(|m| list.contains(&m)));
+            return Ok(
+                crate::rules::resolve::resolve_960(pos, key).is_some_and(|m| list.contains(&m))
+            );
         }
         Ok(moves::find_key(&list, key)
             .or_else(|| castling_alias(pos, key).and_then(|alias| moves::find_key(&list, alias)))
@@ -194,7 +196,7 @@ impl Moves for LegalGame {
 }
 
 /// Setup mode asks the rules crate's `Setup` (through its legal-move index in `PySetup`,
-/// `setup.rs`).
+/// `rules/setup.rs`).
 impl Moves for SetupGame {
     fn is_pseudo_legal(&self, r#move: &Bound<'_, Move>) -> PyResult<bool> {
         let key = r#move.get().key;

@@ -5,8 +5,8 @@ use super::legal_game::LegalGame;
 use super::moves::Moves;
 use super::setup_mode::SetupGame;
 use crate::errors::{IllegalMoveError, san_error, uci_error};
-use crate::moves::{self, Move, interned, key_of, uci_of};
-use crate::resolve::castling_alias;
+use crate::rules::moves::{self, Move, interned, key_of, uci_of};
+use crate::rules::resolve::castling_alias;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use shatranj_chess::fen::EnPassantMode;
@@ -106,7 +106,7 @@ impl Notation for LegalGame {
             }
             let legal = pos.legal_moves();
             let found = if self.chess960 {
-                crate::resolve::resolve_960(&pos, key).filter(|m| legal.contains(m))
+                crate::rules::resolve::resolve_960(&pos, key).filter(|m| legal.contains(m))
             } else {
                 legal
                     .iter()

@@ -6,7 +6,7 @@ use super::legal_game::LegalGame;
 use super::position::Placement;
 use super::setup_mode::SetupGame;
 use crate::args::square_set;
-use crate::outcome::py_outcome;
+use crate::rules::outcome::py_outcome;
 use pyo3::prelude::*;
 use shatranj_chess::{Bitboard, Color, Outcome, Square, Termination};
 
@@ -176,7 +176,7 @@ impl Query for LegalGame {
         } else {
             pos.winnability(color)
         };
-        crate::winnability::py_winnability(py, &answer)
+        crate::rules::winnability::py_winnability(py, &answer)
     }
 
     fn has_legal_en_passant(&self) -> PyResult<bool> {

@@ -5,7 +5,7 @@
 //! a position history), which its trait implementations in the other files build on.
 
 use crate::py_modules;
-use crate::setup::PySetup;
+use crate::rules::setup::PySetup;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use shatranj_chess::{Bitboard, Color, Setup, Status};
@@ -95,7 +95,7 @@ impl SetupGame {
         self.setups.push(PySetup::wrap(*self.setup()));
         let last = self.setups.len() - 1;
         self.setups[last].edit().play_unchecked(m);
-        self.moves.push(crate::setup::played_key(key, m));
+        self.moves.push(crate::rules::setup::played_key(key, m));
         Ok(())
     }
 

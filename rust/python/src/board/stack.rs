@@ -4,8 +4,8 @@
 use super::legal_game::LegalGame;
 use super::setup_mode::SetupGame;
 use super::{Board, BoardState};
-use crate::moves::Move;
-use crate::moves::{self, interned};
+use crate::rules::moves::Move;
+use crate::rules::moves::{self, interned};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;

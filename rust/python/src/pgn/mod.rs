@@ -13,8 +13,8 @@ pub mod arrow_columns;
 pub mod stream;
 pub mod table;
 
-use crate::moves::{self, Move, interned, key_of};
-use crate::resolve::resolve;
+use crate::rules::moves::{self, Move, interned, key_of};
+use crate::rules::resolve::resolve;
 use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;

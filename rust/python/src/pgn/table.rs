@@ -16,8 +16,8 @@
 //! promotion as python-chess's piece types (2 knight … 5 queen, 0 none); castling is the king's
 //! move, as in UCI.
 
-use crate::pgn::arrow_columns::{ListCol, StrCol, Validity};
 use crate::native_array::{Element, NativeArray, owned_buffer};
+use crate::pgn::arrow_columns::{ListCol, StrCol, Validity};
 use crate::pgn::stream::{FailureTuple, header_filter, open_source};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;

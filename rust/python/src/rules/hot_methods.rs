@@ -17,7 +17,7 @@
 //! implementation of each option, PyO3's argument errors unchanged.
 
 use crate::board::{Board, BoardState, Export, Fen, Moves, Query, on_rep, read, write};
-use crate::moves::Move;
+use crate::rules::moves::Move;
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::panic::PanicException;

@@ -8,8 +8,8 @@
 //! is read with the GIL ([`EvalSpec::extract`]) and the file loaded without it
 //! ([`EvalSpec::resolve`]).
 
+use crate::engine::network::Network;
 use crate::errors::{NetworkError, net_message};
-use crate::network::Network;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;

@@ -338,7 +338,7 @@ pub fn list_of<'py>(
 }
 
 /// A new list of the interned moves of `pos` for `moves`, castling written as a board in
-/// `chess960` mode writes it (see [`crate::resolve::key_in`]).
+/// `chess960` mode writes it (see [`crate::rules::resolve::key_in`]).
 pub fn list_in<'py>(
     py: Python<'py>,
     pos: &shatranj_chess::Position,
@@ -347,7 +347,7 @@ pub fn list_in<'py>(
 ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
     let keys = moves
         .iter()
-        .map(|&m| crate::resolve::key_in(pos, m, chess960));
+        .map(|&m| crate::rules::resolve::key_in(pos, m, chess960));
     key_list(py, keys, moves.len())
 }
 
@@ -365,7 +365,7 @@ pub fn stack_list<'py>(
     let keys = game
         .positions()
         .zip(moves)
-        .map(|(pos, &m)| crate::resolve::key_in(pos, m, true));
+        .map(|(pos, &m)| crate::rules::resolve::key_in(pos, m, true));
     key_list(py, keys, moves.len())
 }
 
@@ -405,7 +405,7 @@ pub fn legal_list_python_order<'py>(
     let mut n = 0;
     pos.for_each_legal_move_python_order(|m| {
         if let Some(slot) = keys.get_mut(n) {
-            *slot = crate::resolve::key_in(pos, m, chess960);
+            *slot = crate::rules::resolve::key_in(pos, m, chess960);
         }
         n += 1;
     });

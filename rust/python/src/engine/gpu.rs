@@ -2,10 +2,10 @@
 //! evaluations in one call, on the CPU or the GPU (`shatranj-gpu`), from boards, FENs or a
 //! numpy array of compact records (`position_array`), and which GPU that would be.
 
-use crate::eval_file::EvalSpec;
-use crate::evaluator::{eval_error, open_evaluator, parse_device};
+use crate::engine::eval_file::EvalSpec;
+use crate::engine::evaluator::{eval_error, open_evaluator, parse_device};
+use crate::ml::position_array::{self, Item};
 use crate::native_array::numpy_array;
-use crate::position_array::{self, Item};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use shatranj_engine::eval::EvalError;

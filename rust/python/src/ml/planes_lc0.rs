@@ -27,9 +27,9 @@
 //! is its queen-line move.
 
 use crate::board::Board;
-use crate::moves::Move as PyMove;
-use crate::planes::numpy_from_bytes;
-use crate::resolve::resolve;
+use crate::ml::planes::numpy_from_bytes;
+use crate::rules::moves::Move as PyMove;
+use crate::rules::resolve::resolve;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
@@ -276,7 +276,7 @@ pub fn policy_index(
     if !pos.legal_moves().iter().any(|&l| l == m) {
         return Err(PyValueError::new_err(format!(
             "{} is not a legal move in {}",
-            crate::moves::uci_of(key),
+            crate::rules::moves::uci_of(key),
             pos.fen()
         )));
     }

@@ -1,8 +1,8 @@
 //! `Board.winnability(color)`: why `can_checkmate` answers as it does (FIDE R4.6, R4.9), as
 //! the pure-Python dataclass `shatranj._winnability.Winnability(kind, proof, line)`.
 
-use crate::moves::moves_list;
 use crate::py_modules;
+use crate::rules::moves::moves_list;
 use pyo3::prelude::*;
 use shatranj_chess::Winnability;
 

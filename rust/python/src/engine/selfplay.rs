@@ -6,8 +6,8 @@
 //! `SelfPlayResult`.
 
 use crate::engine::syzygy_settings;
-use crate::eval_file::EvalSpec;
-use crate::evaluator::{eval_error, open_evaluator, parse_device};
+use crate::engine::eval_file::EvalSpec;
+use crate::engine::evaluator::{eval_error, open_evaluator, parse_device};
 use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;

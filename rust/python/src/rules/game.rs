@@ -8,9 +8,9 @@
 use crate::args::{self, py_color};
 use crate::board::Board;
 use crate::errors::{GameOverError, IllegalMoveError, san_error, uci_error};
-use crate::moves::{Move, key_of, moves_list};
-use crate::outcome::py_outcome;
-use crate::resolve::resolve;
+use crate::rules::moves::{Move, key_of, moves_list};
+use crate::rules::outcome::py_outcome;
+use crate::rules::resolve::resolve;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyMapping, PyType};

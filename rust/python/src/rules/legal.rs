@@ -7,7 +7,7 @@
 //! once per traversal. The native board is read directly.
 
 use crate::board::{Board, Moves, on_rep};
-use crate::moves::Move;
+use crate::rules::moves::Move;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 

@@ -6,7 +6,7 @@
 //! then follows from the position (`resolve`), and the promotion piece is checked against
 //! the pawn and the rank.
 
-use crate::moves;
+use crate::rules::moves;
 use shatranj_chess::{Bitboard, Move, MoveList, Position, Role};
 
 pub struct PlyMoves {
@@ -31,16 +31,16 @@ impl PlyMoves {
         if !self.targets[from.index()].contains(to) {
             // Castling written king-takes-rook (`e1h1`) is never a target (the king cannot
             // land on its own rook), so the alias is only looked up for keys that miss.
-            let alias = crate::resolve::castling_alias(pos, key)?;
+            let alias = crate::rules::resolve::castling_alias(pos, key)?;
             let (from, to) = (moves::from_square(alias), moves::to_square(alias));
             return self.targets[from.index()]
                 .contains(to)
-                .then(|| crate::resolve::resolve(pos, alias));
+                .then(|| crate::rules::resolve::resolve(pos, alias));
         }
         if !promotion_fits(pos, key) {
             return None;
         }
-        let m = crate::resolve::resolve(pos, key);
+        let m = crate::rules::resolve::resolve(pos, key);
         debug_assert!(self.list.contains(&m), "{m} resolved from a legal key");
         Some(m)
     }
@@ -51,7 +51,7 @@ impl PlyMoves {
     /// piece's by the index, as `find` does, since its key names one move at most.
     #[inline]
     pub fn find_960(&self, pos: &Position, key: u16) -> Option<Move> {
-        let m = crate::resolve::resolve_960(pos, key)?;
+        let m = crate::rules::resolve::resolve_960(pos, key)?;
         if pos.board().kings().contains(m.from()) {
             return self.list.contains(&m).then_some(m);
         }

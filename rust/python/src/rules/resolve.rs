@@ -5,7 +5,7 @@
 //! it as the king taking its own rook (`b1a1`, and `e1h1` from the standard start), where
 //! the rules crate keeps the king's destination (`b1c1`).
 
-use crate::moves;
+use crate::rules::moves;
 use shatranj_chess::{CastlingSide, File, MoveKind, Position, Square};
 
 /// `e1h1` style castling (king onto its own rook) as the key of the king's two-step move:

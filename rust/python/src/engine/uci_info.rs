@@ -14,7 +14,7 @@
 //! logs them).
 
 use crate::board::Board;
-use crate::moves::{interned, key_of, parse_uci_key};
+use crate::rules::moves::{interned, key_of, parse_uci_key};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString};

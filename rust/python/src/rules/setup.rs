@@ -8,8 +8,8 @@
 use crate::args::{self, py_color};
 use crate::board::ep_mode;
 use crate::errors::{IllegalMoveError, fen_error, san_error, uci_error};
-use crate::moves::{self, Move, interned, key_of};
-use crate::piece;
+use crate::rules::moves::{self, Move, interned, key_of};
+use crate::rules::piece;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;

@@ -7,12 +7,25 @@
 //! thread reaches a running search at once.
 //!
 //! The Python-facing shapes (python-chess's info dicts, `PovScore`) are built by
-//! `python/shatranj/engine.py` from the plain values returned here.
+//! `python/shatranj/engine/` from the plain values returned here.
+//!
+//! The room: this file (`Engine`), `selfplay.rs` (self-play games), `uci_info.rs` (an
+//! engine's `info` line parsed for the UCI client), the evaluation choice (`eval_file.rs`,
+//! the `eval_file=` argument; `evaluator.rs`, the one place a batch back end is opened),
+//! `network.rs` (networks loaded and made from Python's weights) and `gpu.rs` (many static
+//! evaluations in one call, on the CPU or the GPU).
+
+pub mod eval_file;
+pub mod evaluator;
+pub mod gpu;
+pub mod network;
+pub mod selfplay;
+pub mod uci_info;
 
 use crate::board::Board;
-use crate::eval_file::EvalSpec;
-use crate::evaluator::{eval_error, open_evaluator, parse_device};
-use crate::moves::{interned, key_of, parse_uci_key};
+use crate::engine::eval_file::EvalSpec;
+use crate::engine::evaluator::{eval_error, open_evaluator, parse_device};
+use crate::rules::moves::{interned, key_of, parse_uci_key};
 use crate::worker::run_interruptible;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
