@@ -233,7 +233,7 @@ def test_is_legal_agrees_with_python_chess_on_every_move_shape() -> None:
 
 
 def test_push_and_pop_calls_like_python_chess() -> None:
-    """push and pop are plain CPython methods (rust/python/src/hot_methods.rs): the calls
+    """push and pop are plain CPython methods (rust/python/src/rules/hot_methods.rs): the calls
     python-chess allows work, every other call raises a typed error, and the signatures read
     as python-chess's."""
     import inspect
