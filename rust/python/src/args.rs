@@ -53,6 +53,6 @@ pub fn py_color(c: Color) -> bool {
 }
 
 /// A `shatranj.SquareSet` (pure Python, python-chess's set of squares) over `bb`.
-pub fn square_set<'py>(py: Python<'py>, bb: Bitboard) -> PyResult<Bound<'py, PyAny>> {
+pub fn square_set(py: Python<'_>, bb: Bitboard) -> PyResult<Bound<'_, PyAny>> {
     py_modules::square_set_class(py)?.call1((bb.0,))
 }

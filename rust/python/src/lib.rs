@@ -5,6 +5,12 @@
 //! the public Python API is re-exported by `python/shatranj/__init__.py`, and its types are
 //! described in `python/shatranj/_core.pyi`.
 
+// pyo3's idioms, allowed crate-wide. A `#[pyfunction]` receives its arguments already
+// converted into owned values (`Vec`, `String`, `PathBuf`): borrowing them would only move the
+// copy into pyo3's glue. And Python-facing functions return `PyResult` for a uniform signature
+// (pyo3 maps it onto an exception), even where one cannot fail today.
+#![allow(clippy::needless_pass_by_value, clippy::unnecessary_wraps)]
+
 mod args;
 mod board;
 mod engine;

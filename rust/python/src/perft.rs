@@ -75,7 +75,7 @@ pub fn perft(
         .filter(|d| *d <= 64)
         .ok_or_else(|| PyValueError::new_err(format!("depth {depth} out of range 0..=64")))?;
     let threads = match threads.unwrap_or(1) {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         n => usize::try_from(n)
             .ok()
             .filter(|n| *n <= MAX_THREADS)

@@ -185,11 +185,15 @@ impl SyzygyTablebase {
     /// The tables for probing. No code holding the lock panics, so a poisoned lock still
     /// holds a consistent tablebase.
     fn read(&self) -> RwLockReadGuard<'_, Tablebase> {
-        self.tables.read().unwrap_or_else(|e| e.into_inner())
+        self.tables
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn write(&self) -> RwLockWriteGuard<'_, Tablebase> {
-        self.tables.write().unwrap_or_else(|e| e.into_inner())
+        self.tables
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn probe<T>(

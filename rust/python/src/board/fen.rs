@@ -42,7 +42,7 @@ fn ep_mode_for(pos: &Position, en_passant: &str) -> PyResult<EnPassantMode> {
 }
 
 /// The FEN of a legal position as `Board.fen()` writes it with these options (the call
-/// without options goes straight to `FenText::fen`: `hot_methods.rs`).
+/// without options goes straight to `FenText::fen`: `rules/hot_methods.rs`).
 fn fen_text(pos: &Position, shredder: bool, en_passant: &str) -> PyResult<FenText> {
     Ok(FenText::fen(pos, ep_mode_for(pos, en_passant)?, shredder))
 }

@@ -11,6 +11,9 @@
 //! `multiple-pymethods` feature, which would add the `inventory` crate and link-time
 //! registration for no gain at run time; the table keeps the concerns in sections instead.
 
+// Every generated method declares `'py`, which only the lines returning a `Bound` use.
+#![allow(clippy::elidable_lifetime_names)]
+
 use super::compat::{self, Compat, MoveFilter};
 use super::display::{self, Diagram};
 use super::edit;
@@ -59,6 +62,8 @@ macro_rules! board_methods {
         }
         own { $($own:tt)* }
     ) => {
+        // `_setup` (pickling's hook) is a method named as Python names it.
+        #[allow(clippy::used_underscore_items, clippy::used_underscore_binding)]
         #[pymethods]
         impl Board {
             $(

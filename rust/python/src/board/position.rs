@@ -96,7 +96,7 @@ pub(crate) trait Placement {
         let map = PyDict::new(py);
         let mut squares = self.placement().occupied().0 & mask;
         while squares != 0 {
-            let sq = 63 - squares.leading_zeros();
+            let sq = squares.ilog2();
             squares &= !(1u64 << sq);
             let Some(square) = Square::new(sq) else {
                 continue;

@@ -70,7 +70,9 @@ impl Engine {
         self.stop.arm();
         let inner = Arc::clone(&self.inner);
         let job = move || {
-            let mut engine = inner.lock().unwrap_or_else(|p| p.into_inner());
+            let mut engine = inner
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             let result = engine.search(root, &limits, |_| {});
             (result, engine.hashfull())
         };
@@ -84,7 +86,7 @@ impl Engine {
     fn lock(&self) -> MutexGuard<'_, shatranj_engine::Engine> {
         self.inner
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -258,7 +260,7 @@ fn line_keys(pos: &Position, moves: &[Move], chess960: bool) -> PyResult<Vec<u16
         .collect()
 }
 
-fn moves_of<'py>(py: Python<'py>, keys: Vec<u16>) -> PyResult<Bound<'py, PyList>> {
+fn moves_of(py: Python<'_>, keys: Vec<u16>) -> PyResult<Bound<'_, PyList>> {
     let objects = keys
         .into_iter()
         .map(|k| interned(py, k))

@@ -49,7 +49,7 @@ impl Network {
         let h = self.hidden();
         match self.inner.buckets() {
             OutputBuckets::Single => vec![2, h],
-            b => vec![b.count(), 2, h],
+            b @ OutputBuckets::PieceCount => vec![b.count(), 2, h],
         }
     }
 
@@ -61,7 +61,9 @@ impl Network {
         let b = self.inner.output_bias();
         match self.inner.buckets() {
             OutputBuckets::Single => f(b[0]).into_bound_py_any(py),
-            _ => numpy_array(py, b.iter().map(|&v| f(v)).collect(), &[b.len()]),
+            OutputBuckets::PieceCount => {
+                numpy_array(py, b.iter().map(|&v| f(v)).collect(), &[b.len()])
+            }
         }
     }
 }
@@ -252,7 +254,11 @@ fn quantised(name: &str, bytes: &[u8], hidden: usize, by: f32) -> PyResult<Vec<i
             };
             return Err(NetworkError::new_err(format!("{name}{at} is {v}")));
         }
-        out.push((v * by).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16);
+        out.push(
+            (v * by)
+                .round()
+                .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16,
+        );
     }
     Ok(out)
 }

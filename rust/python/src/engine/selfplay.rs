@@ -145,7 +145,9 @@ pub fn selfplay<'py>(
         let (stop, latest) = (Arc::clone(&stop), Arc::clone(&latest));
         move || {
             play_games(&config, evaluator, &stop, |p| {
-                *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(*p);
+                *latest
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(*p);
             })
         }
     };
@@ -172,7 +174,9 @@ pub fn selfplay<'py>(
         job,
         || stop.store(true, Ordering::SeqCst),
         || {
-            let p = *latest.lock().unwrap_or_else(|e| e.into_inner());
+            let p = *latest
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             p.map_or(Ok(()), &mut report)
         },
     )?;
@@ -181,7 +185,10 @@ pub fn selfplay<'py>(
         SelfPlayError::Eval(e) => eval_error(e),
         _ => PyRuntimeError::new_err(e.to_string()),
     })?;
-    if let Some(p) = *latest.lock().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(p) = *latest
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
         report(p)?;
     }
 

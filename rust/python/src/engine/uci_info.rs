@@ -200,7 +200,7 @@ pub fn parse_uci_info<'py>(
                 match kind {
                     "cp" | "mate" => match int_of(py, value) {
                         Some(number) => {
-                            info.set_item(intern!(py, "score"), (kind == "mate", number))?
+                            info.set_item(intern!(py, "score"), (kind == "mate", number))?;
                         }
                         None => problems.field("score"),
                     },
@@ -242,13 +242,12 @@ pub fn parse_uci_info<'py>(
                 }
             }
             "currline" if selector & INFO_CURRLINE != 0 => {
-                let lines = match info.get_item("currline")? {
-                    Some(existing) => existing.cast_into::<PyDict>()?,
-                    None => {
-                        let fresh = PyDict::new(py);
-                        info.set_item("currline", &fresh)?;
-                        fresh
-                    }
+                let lines = if let Some(existing) = info.get_item("currline")? {
+                    existing.cast_into::<PyDict>()?
+                } else {
+                    let fresh = PyDict::new(py);
+                    info.set_item("currline", &fresh)?;
+                    fresh
                 };
                 let value = token(i);
                 i += 1;
@@ -263,13 +262,12 @@ pub fn parse_uci_info<'py>(
                 }
             }
             "refutation" if selector & INFO_REFUTATION != 0 => {
-                let refutations = match info.get_item("refutation")? {
-                    Some(existing) => existing.cast_into::<PyDict>()?,
-                    None => {
-                        let fresh = PyDict::new(py);
-                        info.set_item("refutation", &fresh)?;
-                        fresh
-                    }
+                let refutations = if let Some(existing) = info.get_item("refutation")? {
+                    existing.cast_into::<PyDict>()?
+                } else {
+                    let fresh = PyDict::new(py);
+                    info.set_item("refutation", &fresh)?;
+                    fresh
                 };
                 let value = token(i);
                 i += 1;

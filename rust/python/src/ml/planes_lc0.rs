@@ -48,9 +48,9 @@ fn lc0_table() -> &'static Lc0Table {
     TABLE.get_or_init(|| {
         let mut moves = Vec::with_capacity(LC0_MOVES);
         for from in 0u8..64 {
-            let (ff, fr) = ((from % 8) as i32, (from / 8) as i32);
+            let (ff, fr) = (i32::from(from % 8), i32::from(from / 8));
             for to in 0u8..64 {
-                let (tf, tr) = ((to % 8) as i32, (to / 8) as i32);
+                let (tf, tr) = (i32::from(to % 8), i32::from(to / 8));
                 let (df, dr) = (tf - ff, tr - fr);
                 let line = (df == 0) != (dr == 0) || (df != 0 && df.abs() == dr.abs());
                 let knight = (df.abs() == 1 && dr.abs() == 2) || (df.abs() == 2 && dr.abs() == 1);
@@ -60,7 +60,7 @@ fn lc0_table() -> &'static Lc0Table {
             }
         }
         for from in 48u8..56 {
-            let ff = (from % 8) as i32;
+            let ff = i32::from(from % 8);
             for df in -1..=1 {
                 let tf = ff + df;
                 if !(0..8).contains(&tf) {
@@ -92,9 +92,9 @@ fn key(from: u8, to: u8, promo: u8) -> usize {
     (from as usize * 64 + to as usize) * 4 + slot
 }
 
-/// A square from the mover's view.
+/// A square from the mover's view: black's ranks flipped (rank `r` to `7 - r`).
 fn view(sq: u8, black: bool) -> u8 {
-    if black { sq ^ 56 } else { sq }
+    if black { sq ^ 0b11_1000 } else { sq }
 }
 
 /// From, to (king's two-square move for castling) and promotion, in board coordinates.
@@ -129,52 +129,49 @@ pub fn az_index(pos: &Position, m: Move) -> Option<usize> {
     let (from, to, promo) = squares_of(m);
     let (from, to) = (view(from, black), view(to, black));
     let (df, dr) = (
-        (to % 8) as i32 - (from % 8) as i32,
-        (to / 8) as i32 - (from / 8) as i32,
+        i32::from(to % 8) - i32::from(from % 8),
+        i32::from(to / 8) - i32::from(from / 8),
     );
-    let plane = match promo {
-        Some(role @ (Role::Knight | Role::Bishop | Role::Rook)) => {
-            let piece = match role {
-                Role::Knight => 0,
-                Role::Bishop => 1,
-                _ => 2,
-            };
-            64 + 3 * piece + (df + 1) as usize
-        }
-        _ => {
-            const KNIGHT: [(i32, i32); 8] = [
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
+    let plane = if let Some(role @ (Role::Knight | Role::Bishop | Role::Rook)) = promo {
+        let piece = match role {
+            Role::Knight => 0,
+            Role::Bishop => 1,
+            _ => 2,
+        };
+        64 + 3 * piece + (df + 1) as usize
+    } else {
+        const KNIGHT: [(i32, i32); 8] = [
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ];
+        if let Some(k) = KNIGHT.iter().position(|&d| d == (df, dr)) {
+            56 + k
+        } else {
+            const DIRS: [(i32, i32); 8] = [
+                (0, 1),
+                (1, 1),
+                (1, 0),
+                (1, -1),
+                (0, -1),
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
             ];
-            if let Some(k) = KNIGHT.iter().position(|&d| d == (df, dr)) {
-                56 + k
-            } else {
-                const DIRS: [(i32, i32); 8] = [
-                    (0, 1),
-                    (1, 1),
-                    (1, 0),
-                    (1, -1),
-                    (0, -1),
-                    (-1, -1),
-                    (-1, 0),
-                    (-1, 1),
-                ];
-                let dist = df.abs().max(dr.abs());
-                if dist == 0 {
-                    return None;
-                }
-                let dir = DIRS.iter().position(|&d| d == (df / dist, dr / dist))?;
-                if df != 0 && dr != 0 && df.abs() != dr.abs() {
-                    return None;
-                }
-                dir * 7 + (dist - 1) as usize
+            let dist = df.abs().max(dr.abs());
+            if dist == 0 {
+                return None;
             }
+            let dir = DIRS.iter().position(|&d| d == (df / dist, dr / dist))?;
+            if df != 0 && dr != 0 && df.abs() != dr.abs() {
+                return None;
+            }
+            dir * 7 + (dist - 1) as usize
         }
     };
     Some(plane * 64 + from as usize)

@@ -144,7 +144,7 @@ impl Columns {
 
     /// `{"white", "black", "count", "turn"}`, plus `"score"`, `"result"` and `"wdl"` when
     /// `labels`.
-    fn into_dict<'py>(self, py: Python<'py>, labels: bool) -> PyResult<Bound<'py, PyDict>> {
+    fn into_dict(self, py: Python<'_>, labels: bool) -> PyResult<Bound<'_, PyDict>> {
         let n = self.len;
         let d = PyDict::new(py);
         d.set_item("white", numpy_array(py, self.white, &[n, MAX_PIECES])?)?;
@@ -282,11 +282,11 @@ fn read(paths: &[PathBuf], every: u64, stop: &AtomicBool) -> Result<Read, ReadEr
 /// `result`, `wdl`), `games` and `files`.
 #[pyfunction]
 #[pyo3(signature = (paths, validation_every = 0))]
-pub fn nnue_read_data<'py>(
-    py: Python<'py>,
+pub fn nnue_read_data(
+    py: Python<'_>,
     paths: Vec<PathBuf>,
     validation_every: i64,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<Bound<'_, PyDict>> {
     let every = u64::try_from(validation_every).map_err(|_| {
         PyValueError::new_err(format!(
             "validation_every {validation_every} must not be negative (0: no validation split)"

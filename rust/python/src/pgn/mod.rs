@@ -247,33 +247,30 @@ pub fn pgn_read_game(
     let readline = handle.getattr("readline")?;
     loop {
         let owned;
-        let line: &str = match pending.take() {
-            Some(line) => {
-                owned = line;
-                &owned
+        let line: &str = if let Some(line) = pending.take() {
+            owned = line;
+            &owned
+        } else {
+            let obj = readline.call0()?;
+            let text = obj.cast::<PyString>().map_err(|_| {
+                PyTypeError::new_err(
+                    "read_game needs a file opened in text mode (readline() must return str)",
+                )
+            })?;
+            let text = text.to_cow()?;
+            if text.is_empty() {
+                let game = splitter.in_game().then(|| finish(&raw, mode));
+                return Ok((game, None, line_no));
             }
-            None => {
-                let obj = readline.call0()?;
-                let text = obj.cast::<PyString>().map_err(|_| {
-                    PyTypeError::new_err(
-                        "read_game needs a file opened in text mode (readline() must return str)",
-                    )
-                })?;
-                let text = text.to_cow()?;
-                if text.is_empty() {
-                    let game = splitter.in_game().then(|| finish(&raw, mode));
-                    return Ok((game, None, line_no));
-                }
-                line_no += 1;
-                owned = if line_no == 1 {
-                    // A UTF-8 byte-order mark read as text (a file opened as "utf-8", not
-                    // "utf-8-sig") starts the first line; python-chess skips it.
-                    text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned()
-                } else {
-                    text.into_owned()
-                };
-                &owned
-            }
+            line_no += 1;
+            owned = if line_no == 1 {
+                // A UTF-8 byte-order mark read as text (a file opened as "utf-8", not
+                // "utf-8-sig") starts the first line; python-chess skips it.
+                text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned()
+            } else {
+                text.into_owned()
+            };
+            &owned
         };
         let was_in_game = splitter.in_game();
         match splitter.feed(line) {

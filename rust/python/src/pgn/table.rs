@@ -80,12 +80,11 @@ fn mate_in(eval: Option<Eval>) -> Option<i32> {
 
 fn move_code(m: Move) -> i16 {
     let promo = match m.promotion() {
-        None => 0,
         Some(Role::Knight) => 2,
         Some(Role::Bishop) => 3,
         Some(Role::Rook) => 4,
         Some(Role::Queen) => 5,
-        Some(_) => 0,
+        None | Some(_) => 0,
     };
     (m.from().index() as i16) + 64 * (m.to().index() as i16) + 4096 * promo
 }
@@ -339,7 +338,9 @@ impl Columns {
                     .extend(notes.iter().map(|n| n.0.unwrap_or_default()));
                 clocks.valid.push_n(true, n);
             } else {
-                notes.iter().for_each(|n| clocks.push_value(n.0));
+                for n in &*notes {
+                    clocks.push_value(n.0);
+                }
             }
             clocks.end_list();
         }
@@ -354,7 +355,9 @@ impl Columns {
                 ),
                 (&mut self.eval_mate, mate_in),
             ] {
-                notes.iter().for_each(|n| col.push_value(part(n.1)));
+                for n in &*notes {
+                    col.push_value(part(n.1));
+                }
                 col.end_list();
             }
         }
@@ -422,6 +425,12 @@ impl Columns {
     /// games differ): the consumer appends the pool's columns to these without regrowing them
     /// (each regrowth would copy the table so far).
     fn with_room(options: Options, sample: &Columns, games: usize) -> Columns {
+        fn list_col<T: Copy + Default>(
+            c: &ListCol<T>,
+            scale: impl Fn(usize) -> usize,
+        ) -> ListCol<T> {
+            ListCol::with_capacity(scale(c.offsets.len() - 1), scale(c.values.len()))
+        }
         // Capped: a first chunk of one huge game must not reserve room for thousands.
         let scale = |n: usize| {
             let room =
@@ -429,12 +438,6 @@ impl Columns {
             room.min(MAX_ROOM) + 1
         };
         let str_col = |c: &StrCol| StrCol::with_capacity(scale(c.len()), scale(c.data.len()));
-        fn list_col<T: Copy + Default>(
-            c: &ListCol<T>,
-            scale: impl Fn(usize) -> usize,
-        ) -> ListCol<T> {
-            ListCol::with_capacity(scale(c.offsets.len() - 1), scale(c.values.len()))
-        }
         let mut uci = (
             Vec::with_capacity(scale(sample.uci.0.len())),
             str_col(&sample.uci.1),
@@ -508,21 +511,6 @@ impl Columns {
     /// The columns as Python tuples of buffers (see the module docs), handed over without a
     /// copy: each buffer is `(owner, address, size)` for `pyarrow.foreign_buffer`.
     fn into_python<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let out = PyDict::new(py);
-        let n = self.rows;
-        let str_col = |c: StrCol| -> PyResult<Bound<'py, PyTuple>> {
-            let (len, valid) = (c.len(), validity(py, c.valid)?);
-            (
-                "str",
-                len,
-                buffer(py, c.offsets)?,
-                buffer(py, c.data)?,
-                valid,
-            )
-                .into_pyobject(py)
-        };
-        let i32_col = |v: Vec<i32>| -> PyResult<_> { Ok(("i32", v.len(), buffer(py, v)?)) };
-        let i64_col = |v: Vec<i64>| -> PyResult<_> { Ok(("i64", v.len(), buffer(py, v)?)) };
         // A flat column with nulls (a positions table's), or a list column.
         fn flat<T: Element + Default>(
             py: Python<'_>,
@@ -548,6 +536,21 @@ impl Columns {
                 lists,
             ))
         }
+        let out = PyDict::new(py);
+        let n = self.rows;
+        let str_col = |c: StrCol| -> PyResult<Bound<'py, PyTuple>> {
+            let (len, valid) = (c.len(), validity(py, c.valid)?);
+            (
+                "str",
+                len,
+                buffer(py, c.offsets)?,
+                buffer(py, c.data)?,
+                valid,
+            )
+                .into_pyobject(py)
+        };
+        let i32_col = |v: Vec<i32>| -> PyResult<_> { Ok(("i32", v.len(), buffer(py, v)?)) };
+        let i64_col = |v: Vec<i64>| -> PyResult<_> { Ok(("i64", v.len(), buffer(py, v)?)) };
         if self.options.kind == Kind::Positions {
             out.set_item("game", i64_col(self.game)?)?;
             out.set_item("ply", i32_col(self.ply)?)?;
@@ -761,6 +764,39 @@ pub fn pgn_table(
     threads: Option<usize>,
     total: Option<u64>,
 ) -> PyResult<PgnTableReader> {
+    /// A chunk's sound games into `columns`, the errors of the others into `skipped`.
+    fn fill(
+        columns: &mut Columns,
+        skipped: &mut Vec<PgnError>,
+        games: &mut ChunkGames<'_>,
+        line: &mut MainLine,
+        filter: &HeaderFilter,
+    ) {
+        while let Some(raw) = games.next_game() {
+            if columns.options.kind == Kind::Headers {
+                read_tags(raw, &mut line.tags);
+                if filter.accepts_tags(&line.tags) {
+                    columns.add_headers(&line.tags, raw.first_line);
+                }
+                continue;
+            }
+            if !filter.accepts_raw(raw) {
+                continue;
+            }
+            if read_mainline(raw, line) == MainLineRead::Complete {
+                columns.add(&GameView::lean(line, &raw.text));
+                continue;
+            }
+            let game = parse_game(raw);
+            match game.fatal_error() {
+                None => {
+                    let moves = game.mainline_moves();
+                    columns.add(&GameView::tree(&game, &moves));
+                }
+                Some(e) => skipped.push(e.clone()),
+            }
+        }
+    }
     let kind = match kind {
         "games" => Kind::Games,
         "positions" => Kind::Positions,
@@ -799,39 +835,6 @@ pub fn pgn_table(
         LINE.with_borrow_mut(|line| fill(&mut columns, &mut skipped, games, line, &filter));
         Fragment { columns, skipped }
     });
-    /// A chunk's sound games into `columns`, the errors of the others into `skipped`.
-    fn fill(
-        columns: &mut Columns,
-        skipped: &mut Vec<PgnError>,
-        games: &mut ChunkGames<'_>,
-        line: &mut MainLine,
-        filter: &HeaderFilter,
-    ) {
-        while let Some(raw) = games.next_game() {
-            if columns.options.kind == Kind::Headers {
-                read_tags(raw, &mut line.tags);
-                if filter.accepts_tags(&line.tags) {
-                    columns.add_headers(&line.tags, raw.first_line);
-                }
-                continue;
-            }
-            if !filter.accepts_raw(raw) {
-                continue;
-            }
-            if read_mainline(raw, line) == MainLineRead::Complete {
-                columns.add(&GameView::lean(line, &raw.text));
-                continue;
-            }
-            let game = parse_game(raw);
-            match game.fatal_error() {
-                None => {
-                    let moves = game.mainline_moves();
-                    columns.add(&GameView::tree(&game, &moves));
-                }
-                Some(e) => skipped.push(e.clone()),
-            }
-        }
-    }
     let source = open_source(source, total)?;
     let stream = ChunkStream::new(source, fold, threads)
         .map_err(|e| PyOSError::new_err(format!("cannot start the PGN reader: {e}")))?;

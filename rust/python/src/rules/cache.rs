@@ -18,7 +18,7 @@ impl PlyMoves {
     pub fn new(pos: &Position) -> PlyMoves {
         let list = pos.legal_moves();
         let mut targets = [Bitboard::EMPTY; 64];
-        for m in list.iter() {
+        for m in &list {
             targets[m.from().index()] = targets[m.from().index()].with(m.to());
         }
         PlyMoves { list, targets }

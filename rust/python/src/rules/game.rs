@@ -27,6 +27,8 @@ use std::time::{Duration, Instant};
 /// positions by the real test) or `"automatic"` (they end the game at once); `time_control`
 /// is `"minutes+seconds"`, `(base_s, increment_s)` or `None` (no clock); `fen` the start
 /// position (default: the standard one).
+// `game`: the rules crate's `Game` this class wraps, named for what it is.
+#[allow(clippy::struct_field_names)]
 #[pyclass(module = "shatranj")]
 pub struct Game {
     game: shatranj_chess::Game,

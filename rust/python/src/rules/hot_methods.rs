@@ -229,7 +229,7 @@ fn call<'py>(
         Err(payload) => {
             let text = payload
                 .downcast_ref::<&str>()
-                .map(|s| s.to_string())
+                .map(std::string::ToString::to_string)
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "panic in Board.push/pop".to_owned());
             PanicException::new_err(text)
@@ -254,19 +254,23 @@ unsafe extern "C" fn push(
     // SAFETY: see the function's contract.
     let py = unsafe { Python::assume_attached() };
     call(py, || {
-        // SAFETY (the unsafe blocks below): `slf` is a live `Board` and `kwnames` a live
-        // tuple or null for the duration of the call, and `args` has `nargs + nkw` entries
-        // (the contract above); one argument is read only after the count is checked.
+        // The contract above: `slf` is a live `Board` and `kwnames` a live tuple or null for
+        // the duration of the call, and `args` has `nargs + nkw` entries; one argument is read
+        // only after the count is checked.
+        // SAFETY: `slf` is a live object for the duration of the call.
         let slf = unsafe { Borrowed::from_ptr(py, slf) };
+        // SAFETY: the method is installed on `Board` only, so `slf` is a `Board`.
         let board = unsafe { slf.cast_unchecked::<Board>() };
         // METH_FASTCALL functions get the plain count (no vectorcall offset flag).
         let nargs = nargsf;
         let nkw = if kwnames.is_null() {
             0
         } else {
+            // SAFETY: `kwnames` is a live tuple (not null here).
             unsafe { ffi::PyTuple_Size(kwnames) }
         };
         let given_by_keyword = nkw == 1 && nargs == 0 && {
+            // SAFETY: `kwnames` is a live tuple of one name (`nkw == 1`).
             let name = unsafe { Borrowed::from_ptr(py, ffi::PyTuple_GetItem(kwnames, 0)) };
             name.cast::<PyString>()
                 .is_ok_and(|n| n.to_str().is_ok_and(|n| n == "move"))
@@ -277,6 +281,7 @@ unsafe extern "C" fn push(
                 nargs + nkw
             )));
         }
+        // SAFETY: `args` has one entry (checked above: one positional or one keyword).
         let arg = unsafe { Borrowed::from_ptr(py, *args) };
         let m = arg.cast::<Move>().map_err(|_| {
             PyTypeError::new_err(format!(
@@ -302,6 +307,7 @@ unsafe extern "C" fn pop(
     call(py, || {
         // SAFETY: `slf` is a live `Board` for the duration of the call (the contract above).
         let slf = unsafe { Borrowed::from_ptr(py, slf) };
+        // SAFETY: the method is installed on `Board` only, so `slf` is a `Board`.
         let board = unsafe { slf.cast_unchecked::<Board>() };
         Ok(on_rep!(&mut *write(&board)?, r => r.pop(py))?.into_any())
     })

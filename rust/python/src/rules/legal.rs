@@ -95,14 +95,13 @@ impl LegalMoveGenerator {
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
         let py = slf.py();
         let board = slf.get().board.bind(py);
-        let sans = match board.cast::<Board>() {
-            Ok(native) => on_rep!(&mut *crate::board::write(native)?, r => r.sans(py))?,
-            Err(_) => {
-                let list = slf.get().list(py)?;
-                list.iter()
-                    .map(|m| board.call_method1("san", (m,))?.extract())
-                    .collect::<PyResult<Vec<String>>>()?
-            }
+        let sans = if let Ok(native) = board.cast::<Board>() {
+            on_rep!(&mut *crate::board::write(native)?, r => r.sans(py))?
+        } else {
+            let list = slf.get().list(py)?;
+            list.iter()
+                .map(|m| board.call_method1("san", (m,))?.extract())
+                .collect::<PyResult<Vec<String>>>()?
         };
         Ok(format!(
             "<LegalMoveGenerator at {:#x} ({})>",

@@ -264,8 +264,8 @@ impl Move {
     }
 
     #[classmethod]
-    fn from_uci<'py>(_cls: &Bound<'py, PyType>, uci: &str) -> PyResult<Bound<'py, Move>> {
-        move_object(_cls.py(), parse_uci_key(uci)?)
+    fn from_uci<'py>(cls: &Bound<'py, PyType>, uci: &str) -> PyResult<Bound<'py, Move>> {
+        move_object(cls.py(), parse_uci_key(uci)?)
     }
 
     #[classmethod]
@@ -370,11 +370,11 @@ pub fn stack_list<'py>(
 }
 
 /// A new list of the interned moves of `len` keys, built with the C API directly.
-pub(crate) fn key_list<'py>(
-    py: Python<'py>,
+pub(crate) fn key_list(
+    py: Python<'_>,
     keys: impl Iterator<Item = u16>,
     len: usize,
-) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+) -> PyResult<Bound<'_, pyo3::types::PyList>> {
     // SAFETY: `PyList_New` returns a new list with `len` NULL slots (or NULL with an
     // exception set); each slot is filled exactly once with an owned reference before the
     // list is handed out (`take(len)`, and every caller passes as many keys as `len`).

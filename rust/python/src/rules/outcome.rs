@@ -8,6 +8,6 @@ use shatranj_chess::Outcome;
 
 pub fn py_outcome(py: Python<'_>, outcome: Outcome) -> PyResult<Bound<'_, PyAny>> {
     let termination = py_modules::termination_class(py)?.getattr(outcome.termination.name())?;
-    let winner = outcome.winner.map(|c| c.is_white());
+    let winner = outcome.winner.map(shatranj_chess::Color::is_white);
     py_modules::outcome_class(py)?.call1((termination, winner))
 }

@@ -182,21 +182,20 @@ impl PySetup {
             return Ok(shatranj_chess::Move::NULL);
         }
         let m = setup_move(key)?;
-        match self.legal_key(m) {
-            Some(m) => Ok(m),
-            None => {
-                let why = if self.inner.is_pseudo_legal(m) {
-                    " (leaves the king in check)"
-                } else {
-                    ""
-                };
-                Err(IllegalMoveError::new_err(format!(
-                    "illegal move {}{why} in {}",
-                    moves::uci_of(key),
-                    self.inner
-                        .fen_with(false, Some(EnPassantMode::Legal), false)
-                )))
-            }
+        if let Some(m) = self.legal_key(m) {
+            Ok(m)
+        } else {
+            let why = if self.inner.is_pseudo_legal(m) {
+                " (leaves the king in check)"
+            } else {
+                ""
+            };
+            Err(IllegalMoveError::new_err(format!(
+                "illegal move {}{why} in {}",
+                moves::uci_of(key),
+                self.inner
+                    .fen_with(false, Some(EnPassantMode::Legal), false)
+            )))
         }
     }
 

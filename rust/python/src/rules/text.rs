@@ -14,7 +14,7 @@ pub fn ascii(board: &Board) -> String {
                 out.push(' ');
             }
             let sq = Square::from_coords(*file, *rank);
-            out.push(board.piece_at(sq).map_or('.', |p| p.char()));
+            out.push(board.piece_at(sq).map_or('.', shatranj_chess::Piece::char));
         }
     }
     out
