@@ -42,7 +42,8 @@ import chess.engine
 import shatranj
 import shatranj.engine
 from common import ROOT, append_results, git_commit, interleaved, uncommitted_changes, utc_stamp
-from shatranj import _core, _engine_protocol
+from shatranj import _core
+from shatranj.engine import _uci
 
 FAKE = [sys.executable, str(ROOT / "python" / "tests" / "support" / "fake_engine.py")]
 SAMPLE_FENS = [
@@ -150,7 +151,7 @@ def info_parse(sf: str, depth: int, repeat: int) -> tuple[list[str], int]:
     best = best_of(
         repeat,
         {
-            "native": rate(_engine_protocol._parse_uci_info, ours),
+            "native": rate(_uci._parse_uci_info, ours),
             "python-chess": rate(chess.engine._parse_uci_info, theirs),
         },
     )

@@ -21,14 +21,15 @@ What each module owns:
 - ``shatranj.selfplay``: many engine games at once.
 - ``shatranj.distributed``: perft, analysis and self-play on a Ray cluster.
 - The private modules hold python-chess's pure-Python parts: bitboards (``_bitboards``),
-  ``_squareset``, ``_baseboard``, the function Chess960 boards unpickle through (``_pickle``),
-  endings (``_outcome``, ``_winnability``) and the engine protocols (``_engine_*``). The
+  ``_squareset``, ``_baseboard``, what pickles name (``_pickle``: the function Chess960 boards
+  unpickle through, the modules earlier versions pickled under) and endings (``_outcome``,
+  ``_winnability``). The packages ``engine`` and ``pgn`` keep one job per private module. The
   ``Board`` class is defined in Rust (``_core``) and its stub, nowhere else.
 """
 
 from __future__ import annotations
 
-from . import _bitboards
+from . import _bitboards, _pickle
 from ._baseboard import BaseBoard
 from ._bitboards import *  # noqa: F401,F403 - the BB_* masks, STATUS_* flags, shifts and flips
 from ._core import (
@@ -59,6 +60,9 @@ from ._squareset import SquareSet
 from ._winnability import Winnability
 from .engine import Engine
 from .selfplay import SelfPlayGame, SelfPlayResult, selfplay
+
+# Pickles made before shatranj.engine was a package name its old flat modules.
+_pickle.register_moved_modules()
 
 # Every public name of the bitboard module (it has no __all__, so that type checkers see the
 # names the star import brings).

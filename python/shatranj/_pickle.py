@@ -1,4 +1,5 @@
-"""What a pickle of a Chess960 or setup-mode board names to rebuild it.
+"""What pickles name: the function a Chess960 or setup-mode board is rebuilt by, and the
+modules that earlier versions pickled values under.
 
 Setup mode itself (boards the native position refuses: no king, nine queens, pawns on the
 back rank, the side not to move in check) is the native board's: it holds the rules crate's
@@ -9,7 +10,26 @@ stays because pickles name :func:`board_from_fen` (``shatranj._pickle.board_from
 
 from __future__ import annotations
 
+import sys
 from typing import Any
+
+#: Flat modules of earlier versions, which pickles of their values name, and the module that
+#: now exports those values: ``shatranj._engine_scores.Cp``, ``shatranj._engine_protocol.Limit``
+#: and the like were pickled before ``shatranj.engine`` became a package.
+MOVED_MODULES = {
+    "shatranj._engine_protocol": "shatranj.engine",
+    "shatranj._engine_scores": "shatranj.engine",
+    "shatranj._engine_local": "shatranj.engine",
+    "shatranj._engine_simple": "shatranj.engine",
+    "shatranj._engine_batch": "shatranj.engine",
+}
+
+
+def register_moved_modules() -> None:
+    """Makes each old module name import as the module that now exports its values (the
+    package's ``__init__`` calls this once those modules are imported)."""
+    for old, new in MOVED_MODULES.items():
+        sys.modules.setdefault(old, sys.modules[new])
 
 
 def board_from_fen(fen: str, chess960: bool) -> Any:

@@ -45,7 +45,7 @@ from . import _core
 from ._core import STARTING_FEN, AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move
 
 if TYPE_CHECKING:
-    from ._engine_scores import PovScore
+    from .engine._scores import PovScore
     from .svg import Arrow
 
 NAG_NULL = 0
@@ -431,7 +431,7 @@ class GameNode(abc.ABC):
         """The first well-formed ``[%eval …]`` (pawns from White's view, or ``#n`` mate) as a
         :class:`~shatranj.engine.PovScore` from the view of the side to move here; ``#0``
         counts as mated, the side to move."""
-        from ._engine_scores import Cp, Mate, PovScore
+        from .engine._scores import Cp, Mate, PovScore
 
         found = _core.pgn_eval(self.comment)
         if found is None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from .._core import __version__ as version
-from .._engine_protocol import Limit
-from .._engine_scores import PovScore, Score
+from ..engine._scores import PovScore, Score
+from ..engine._values import Limit
 from ._record import GameReview
 
 #: The longest better line written as a variation (lichess's export takes 20 plies).

@@ -35,7 +35,7 @@ from typing import (
     Literal,
 )
 
-from .._engine_protocol import Limit
+from ..engine._values import Limit
 from ._engines import Analyser, EngineSpec, ReviewEngineError, check_limit
 from ._game import review_game
 from ._record import GameReview
@@ -123,8 +123,8 @@ class _Pool:
 
 def _default_workers(engine: EngineSpec, threads: int) -> int:
     """One engine per core (engines of ``threads`` threads share them); one for an engine object."""
-    from .._engine_local import Engine
-    from .._engine_simple import SimpleEngine
+    from ..engine._local import Engine
+    from ..engine._simple import SimpleEngine
 
     if isinstance(engine, (Engine, SimpleEngine)):
         return 1  # one engine object is one search at a time

@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from typing import Literal
 
-from .._engine_scores import Cp, MateGivenType, PovScore, Score
+from ..engine._scores import Cp, MateGivenType, PovScore, Score
 
 #: What the functions here take as an evaluation: White's point of view.
 Evaluation = int | Score | PovScore

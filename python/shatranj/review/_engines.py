@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, Union
 
 from .._core import Board, Move
-from .._engine_local import Engine
-from .._engine_protocol import EngineError, Limit
-from .._engine_scores import Score
-from .._engine_simple import SimpleEngine
+from ..engine._errors import EngineError
+from ..engine._local import Engine
+from ..engine._scores import Score
+from ..engine._simple import SimpleEngine
+from ..engine._values import Limit
 
 #: What ``engine=`` takes: ``None`` (the shatranj search in this process, made for the
 #: review), an :class:`~shatranj.engine.Engine`, a :class:`~shatranj.engine.SimpleEngine`, or

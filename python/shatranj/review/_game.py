@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .._core import STARTING_FEN, Board, Move
-from .._engine_protocol import Limit
-from .._engine_scores import Cp, Mate, MateGiven, PovScore, Score
+from ..engine._scores import Cp, Mate, MateGiven, PovScore, Score
+from ..engine._values import Limit
 from . import _definitions as d
 from ._engines import Analyser, EngineSpec, Line
 from ._record import GameReview, MoveReview

@@ -9,8 +9,8 @@ import dataclasses
 from typing import Any
 
 from .._core import STARTING_FEN, Board, Move
-from .._engine_protocol import Limit
-from .._engine_scores import MateGivenType, Score
+from ..engine._scores import MateGivenType, Score
+from ..engine._values import Limit
 from . import _definitions as d
 
 #: The PGN tags a games table keeps as text, and their column names.

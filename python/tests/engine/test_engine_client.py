@@ -29,8 +29,8 @@ import pytest
 
 import shatranj
 import shatranj.engine as engine
-from shatranj import _engine_protocol
-from shatranj._engine_batch import COLUMNS
+from shatranj.engine import _uci
+from shatranj.engine._batch import COLUMNS
 from support.engines import FAKE_ENGINE, which
 from support.processes import children
 
@@ -116,6 +116,28 @@ def test_mate_given_is_one_object_that_survives_pickling() -> None:
     assert engine.PovWdl(engine.Wdl(1, 2, 3), False) == (1, 2, 3)
 
 
+def test_pickles_naming_the_modules_before_the_engine_package_load() -> None:
+    # Before shatranj.engine was a package, its values pickled under the flat modules
+    # shatranj._engine_scores and shatranj._engine_protocol. Protocol 0 writes the module as
+    # a plain line, so a pickle made now is rewritten into the old spelling and loaded.
+    values: list[tuple[object, str]] = [
+        (engine.PovScore(engine.Cp(35), True), "_engine_scores"),
+        (engine.Mate(-3), "_engine_scores"),
+        (engine.Wdl(1, 2, 3), "_engine_scores"),
+        (engine.Limit(depth=12, nodes=1000), "_engine_protocol"),
+        (engine.PlayResult(shatranj.Move.from_uci("e2e4"), None), "_engine_protocol"),
+        (engine.Info.SCORE | engine.Info.PV, "_engine_protocol"),
+    ]
+    for value, old in values:
+        data = pickle.dumps(value, protocol=0)
+        module = type(value).__module__.encode()
+        assert module.startswith(b"shatranj.engine."), module
+        legacy = data.replace(b"c" + module + b"\n", b"cshatranj." + old.encode() + b"\n")
+        assert legacy != data, (value, data)
+        copy = pickle.loads(legacy)
+        assert copy == value and type(copy) is type(value)
+
+
 INFO_LINES = [
     "depth 20 seldepth 28 multipv 1 score cp 35 nodes 1234567 nps 1234567 hashfull 345 tbhits 0 time 1000 pv e2e4 e7e5 g1f3 b8c6 f1b5 a7a6",
     "depth 12 currmove g1f3 currmovenumber 3",
@@ -171,7 +193,7 @@ def test_info_lines_parse_as_python_chess_parses_them(
             reference = _plain(
                 chess.engine._parse_uci_info(line, theirs, chess.engine.Info(int(selector)))
             )
-            native = _engine_protocol._parse_uci_info(line, ours, selector)
+            native = _uci._parse_uci_info(line, ours, selector)
             assert _plain(native) == reference, (line, selector)
             assert list(native) == list(reference), (line, selector)  # the same key order too
 
@@ -193,7 +215,7 @@ def test_random_info_lines_parse_as_python_chess_parses_them(
         reference = chess.engine._parse_uci_info(line, theirs, chess.engine.Info(int(selector)))
         if "0000" in str(_plain(reference)):
             continue  # a line through the null move: python-chess plays it, shatranj refuses it
-        native = _engine_protocol._parse_uci_info(line, ours, selector)
+        native = _uci._parse_uci_info(line, ours, selector)
         assert _plain(native) == _plain(reference), (line, selector)
 
 

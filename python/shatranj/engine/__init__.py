@@ -7,68 +7,40 @@ process.
   ``analysis`` / ``play``, and the typed errors :class:`EngineError`,
   :class:`EngineTerminatedError` and :class:`EngineTimeoutError`, which carry the engine's
   last output. ``import shatranj as chess`` then ``chess.engine.SimpleEngine.popen_uci(...)``
-  works as with python-chess (the protocols live in :mod:`shatranj._engine_protocol`, the
-  blocking client in :mod:`shatranj._engine_simple`).
+  works as with python-chess (the protocols live in :mod:`shatranj.engine._protocol`, ``_uci``
+  and ``_xboard``, over ``_commands``, ``_values``, ``_analysis`` and ``_errors``; asyncio's
+  entry points and the mock transport in ``_transports``; the blocking client in
+  :mod:`shatranj.engine._simple`).
 - :func:`analyse_many`: many positions over several engine processes (or in-process engines
   on threads), results in input order, as info dicts or columns for numpy/pandas
-  (:mod:`shatranj._engine_batch`).
+  (:mod:`shatranj.engine._batch`).
 - :class:`Engine`: the shatranj search in this process. ``Engine.analyse`` returns the same
   info dicts (``"score"`` a :class:`PovScore`, ``"pv"`` a list of moves, ``"depth"``,
   ``"seldepth"``, ``"nodes"``, ``"nps"``, ``"time"``, ``"hashfull"``), so code written for
   an external engine reads the same. The search is native (:class:`shatranj._core.Engine`):
   it releases the GIL, and Ctrl-C stops it and raises ``KeyboardInterrupt``. Defined in
-  :mod:`shatranj._engine_local` (which :mod:`shatranj._engine_batch` imports too), named
+  :mod:`shatranj.engine._local` (which :mod:`shatranj.engine._batch` imports too), named
   ``shatranj.engine.Engine``.
 
-Scores are shared by all of them (:mod:`shatranj._engine_scores`): :class:`Cp`,
+Scores are shared by all of them (:mod:`shatranj.engine._scores`): :class:`Cp`,
 :class:`Mate`, :data:`MateGiven`, :class:`PovScore`, with ``wdl()``.
 """
 
 from __future__ import annotations
 
-from ._engine_batch import analyse_many
-from ._engine_local import Engine, EvalFile
-from ._engine_protocol import (
-    INFO_ALL,
-    INFO_BASIC,
-    INFO_CURRLINE,
-    INFO_NONE,
-    INFO_PV,
-    INFO_REFUTATION,
-    INFO_SCORE,
+from ._analysis import AnalysisResult
+from ._batch import analyse_many
+from ._commands import BaseCommand, CommandState
+from ._errors import (
     LOGGER,
-    MANAGED_OPTIONS,
     AnalysisComplete,
-    AnalysisResult,
-    BaseCommand,
-    BestMove,
-    CommandState,
-    ConfigMapping,
-    ConfigValue,
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
-    EventLoopPolicy,
-    Info,
-    InfoDict,
-    Limit,
-    MockTransport,
-    Opponent,
-    Option,
-    PlayResult,
-    Protocol,
-    UciOptionMap,
-    UciProtocol,
-    XBoardProtocol,
-    _parse_uci_bestmove,
-    _parse_uci_info,
-    _parse_xboard_option,
-    _parse_xboard_post,
-    popen_uci,
-    popen_xboard,
-    run_in_background,
 )
-from ._engine_scores import (
+from ._local import Engine, EvalFile
+from ._protocol import Protocol
+from ._scores import (
     Cp,
     Mate,
     MateGiven,
@@ -79,7 +51,30 @@ from ._engine_scores import (
     Wdl,
     WdlModel,
 )
-from ._engine_simple import SimpleAnalysisResult, SimpleEngine
+from ._simple import SimpleAnalysisResult, SimpleEngine
+from ._transports import EventLoopPolicy, MockTransport, popen_uci, popen_xboard, run_in_background
+from ._uci import UciProtocol, _parse_uci_bestmove, _parse_uci_info
+from ._values import (
+    INFO_ALL,
+    INFO_BASIC,
+    INFO_CURRLINE,
+    INFO_NONE,
+    INFO_PV,
+    INFO_REFUTATION,
+    INFO_SCORE,
+    MANAGED_OPTIONS,
+    BestMove,
+    ConfigMapping,
+    ConfigValue,
+    Info,
+    InfoDict,
+    Limit,
+    Opponent,
+    Option,
+    PlayResult,
+    UciOptionMap,
+)
+from ._xboard import XBoardProtocol, _parse_xboard_option, _parse_xboard_post
 
 __all__ = [
     "INFO_ALL",

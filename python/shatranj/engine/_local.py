@@ -2,7 +2,7 @@
 answering with the same info dicts as an external engine.
 
 It lives apart from the facade :mod:`shatranj.engine` because :func:`analyse_many`
-(:mod:`shatranj._engine_batch`) runs it on threads, and the facade imports the batch
+(:mod:`shatranj.engine._batch`) runs it on threads, and the facade imports the batch
 module: with the class in the facade, the two imported each other. Now both import this
 module, which imports neither. The class keeps ``__module__ == "shatranj.engine"``, the name
 users import it by, so its ``repr``, pickles and documentation read as before.
@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 from typing import Any, Literal, Union, overload
 
-from . import _core
-from ._engine_protocol import InfoDict
-from ._engine_scores import Cp, Mate, PovScore, Score
+from .. import _core
+from ._scores import Cp, Mate, PovScore, Score
+from ._values import InfoDict
 
 #: The values ``eval_file=`` takes (``Engine``, ``shatranj.evaluate``, ``shatranj.selfplay``):
 #: a network file's path, ``"<default>"`` (the network built into the engine), ``"classical"``,

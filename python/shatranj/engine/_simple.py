@@ -4,8 +4,8 @@ event loop.
 python-chess runs an asyncio loop on a background thread and hands every call to it; each
 call costs several thread hops. Here the caller's own thread writes the command and reads
 the engine's pipes (``select``) until the answer is there, feeding the lines to the same
-protocol objects the asyncio API uses (:mod:`shatranj._engine_protocol`). Other threads may
-still call in (``stop()`` an analysis, another command): the protocol state is behind a lock,
+protocol objects the asyncio API uses (``_protocol``, ``_uci``, ``_xboard``). Other threads
+may still call in (``stop()`` an analysis, another command): the protocol state is behind a lock,
 and one thread at a time reads the pipes.
 
 Guarantees:
@@ -45,33 +45,32 @@ from typing import (
     overload,
 )
 
-from ._core import Board, Move
-from ._engine_protocol import (
-    _EMPTY,
-    INFO_ALL,
-    INFO_NONE,
+from .._core import Board, Move
+from ._analysis import _EMPTY, AnalysisResult
+from ._commands import BaseCommand, _Slot
+from ._errors import (
     LOGGER,
     AnalysisComplete,
-    AnalysisResult,
-    BaseCommand,
-    BestMove,
-    ConfigMapping,
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
+    _with_output,
+)
+from ._protocol import Protocol, _process_group
+from ._uci import UciProtocol
+from ._values import (
+    INFO_ALL,
+    INFO_NONE,
+    BestMove,
+    ConfigMapping,
     Info,
     InfoDict,
     Limit,
     Opponent,
     Option,
     PlayResult,
-    Protocol,
-    UciProtocol,
-    XBoardProtocol,
-    _process_group,
-    _Slot,
-    _with_output,
 )
+from ._xboard import XBoardProtocol
 
 T = TypeVar("T")
 

@@ -32,22 +32,13 @@ from typing import (
     overload,
 )
 
-from ._core import Board
-from ._engine_local import Engine
-from ._engine_protocol import (
-    INFO_ALL,
-    AnalysisResult,
-    ConfigMapping,
-    EngineError,
-    EngineTerminatedError,
-    EngineTimeoutError,
-    Info,
-    InfoDict,
-    Limit,
-    _Slot,
-    _with_output,
-)
-from ._engine_simple import _POLL_INTERVAL, SimpleEngine
+from .._core import Board
+from ._analysis import AnalysisResult
+from ._commands import _Slot
+from ._errors import EngineError, EngineTerminatedError, EngineTimeoutError, _with_output
+from ._local import Engine
+from ._simple import _POLL_INTERVAL, SimpleEngine
+from ._values import INFO_ALL, ConfigMapping, Info, InfoDict, Limit
 
 Position = Board | str
 #: One position's result: its info dict (a list of them with ``multipv``), or the exception
