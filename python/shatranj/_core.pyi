@@ -667,7 +667,7 @@ def nnue_from_quantised(
 def nnue_read_data(paths: list[str], validation_every: int = 0) -> dict[str, Any]: ...
 def nnue_features(boards: Iterable[Board]) -> dict[str, Any]: ...
 
-# ----- PGN (python/shatranj/pgn.py is the public API) ---------------------------------------
+# ----- PGN (python/shatranj/pgn/ is the public API) -----------------------------------------
 
 _ErrorTuple: TypeAlias = tuple[int, str, str]
 

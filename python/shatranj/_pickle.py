@@ -11,6 +11,7 @@ stays because pickles name :func:`board_from_fen` (``shatranj._pickle.board_from
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 #: Flat modules of earlier versions, which pickles of their values name, and the module that
@@ -23,6 +24,17 @@ MOVED_MODULES = {
     "shatranj._engine_simple": "shatranj.engine",
     "shatranj._engine_batch": "shatranj.engine",
 }
+
+
+def publish(module: str, namespace: dict[str, Any], names: Iterable[str]) -> None:
+    """Gives the classes among ``names`` (the public names of package ``module``) the module
+    they are imported from, as the package's ``__init__`` does last: their pickles and reprs
+    then name ``shatranj.pgn.Game`` rather than the private module that defines the class, so
+    the package can rearrange its insides without breaking pickles."""
+    for name in names:
+        value = namespace[name]
+        if isinstance(value, type) and value.__module__.startswith(module + "."):
+            value.__module__ = module
 
 
 def register_moved_modules() -> None:

@@ -20,6 +20,7 @@ import chess
 import chess.pgn
 import pytest
 
+import shatranj
 import shatranj.pgn as pgn
 from support.corpora import lichess_corpus
 
@@ -181,7 +182,7 @@ def test_bad_sources_are_typed_errors(tmp_path: Path) -> None:
     with pytest.raises(OSError, match="binary mode"):
         pgn.stream_games(io.StringIO("1. e4 *"))
     with pytest.raises(ValueError, match="stream mode"):
-        pgn._core.pgn_open(io.BytesIO(b""), "moves")
+        shatranj._core.pgn_open(io.BytesIO(b""), "moves")
 
 
 def test_binary_garbage_in_every_format(corpus: str) -> None:

@@ -1,8 +1,9 @@
 //! The native half of `shatranj.pgn`: reading games into the rules crate's `PgnGame`, handing
 //! the tree to Python a level at a time, and writing PGN.
 //!
-//! Python's `Game` and nodes (python/shatranj/pgn.py) wrap a `PgnTree` and build node objects
-//! only when they are visited, so reading a game costs the Rust parse plus a few objects.
+//! Python's `Game` and nodes (python/shatranj/pgn/_tree.py) wrap a `PgnTree` and build node
+//! objects only when they are visited, so reading a game costs the Rust parse plus a few
+//! objects.
 //!
 //! The room: this file (one game as a tree, whole files, writing, comment annotations),
 //! `stream.rs` (games streamed from a path, a file object or stdin, a batch at a time) and
