@@ -28,6 +28,7 @@ Scores are shared by all of them (:mod:`shatranj.engine._scores`): :class:`Cp`,
 
 from __future__ import annotations
 
+from .. import _pickle
 from ._analysis import AnalysisResult
 from ._batch import analyse_many
 from ._commands import BaseCommand, CommandState
@@ -129,3 +130,7 @@ __all__ = [
 
 # Parsers python-chess's tests call directly.
 _ = (_parse_uci_bestmove, _parse_uci_info, _parse_xboard_option, _parse_xboard_post)
+
+# Pickles and reprs name the public module (shatranj.engine.Cp), not the private one that
+# defines the class, so that later moves inside the package keep pickles loading.
+_pickle.publish(__name__, globals(), __all__)

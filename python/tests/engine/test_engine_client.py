@@ -130,9 +130,8 @@ def test_pickles_naming_the_modules_before_the_engine_package_load() -> None:
     ]
     for value, old in values:
         data = pickle.dumps(value, protocol=0)
-        module = type(value).__module__.encode()
-        assert module.startswith(b"shatranj.engine."), module
-        legacy = data.replace(b"c" + module + b"\n", b"cshatranj." + old.encode() + b"\n")
+        assert type(value).__module__ == "shatranj.engine"  # what pickles name now
+        legacy = data.replace(b"cshatranj.engine\n", b"cshatranj." + old.encode() + b"\n")
         assert legacy != data, (value, data)
         copy = pickle.loads(legacy)
         assert copy == value and type(copy) is type(value)
