@@ -134,7 +134,9 @@ def test_pickles_naming_the_modules_before_the_engine_package_load() -> None:
         legacy = data.replace(b"cshatranj.engine\n", b"cshatranj." + old.encode() + b"\n")
         assert legacy != data, (value, data)
         copy = pickle.loads(legacy)
-        assert copy == value and type(copy) is type(value)
+        # PlayResult has no __eq__ (as in python-chess): compare its attributes.
+        assert type(copy) is type(value)
+        assert copy == value or vars(copy) == vars(value), (copy, value)
 
 
 INFO_LINES = [
