@@ -165,7 +165,7 @@ def _rust_bench_binary() -> Path | None:
     binary = target / "release" / "examples" / "pgn_bench"
     if shutil.which("cargo") is not None:
         env = dict(os.environ, CARGO_TARGET_DIR=str(target))
-        subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "shatranj-chess", "--example", "pgn_bench"],
+        subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "shatranj-pgn", "--example", "pgn_bench"],
                        cwd=ROOT, env=env, check=True)  # fmt: skip
     return binary if binary.exists() else None
 

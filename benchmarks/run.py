@@ -139,9 +139,9 @@ AREAS: dict[str, Area] = {
         "PGN reading against python-chess (--scale: streams at database scale, pgn_scale.py)",
     ),
     "pgn_bench": Area(
-        "rust/chess/examples/pgn_bench.rs",
+        "rust/pgn/examples/pgn_bench.rs",
         "the Rust PGN reader on a file: games/s on one thread and on all",
-        "shatranj-chess",
+        "shatranj-pgn",
     ),
     "review": Area(
         "benchmarks/review.py",

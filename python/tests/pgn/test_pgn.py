@@ -345,7 +345,7 @@ def test_r7_garbage_pgn_never_crashes() -> None:
 
     seed, cases = 777, 1500
     print(f"seed {seed}, {cases} cases")
-    base = (ROOT / "rust/chess/tests/pgn/annotated.pgn").read_text() * 2
+    base = (ROOT / "rust/pgn/tests/pgn/annotated.pgn").read_text() * 2
     child = subprocess.run(
         [sys.executable, "-c", GARBAGE_CHILD, str(seed), str(cases), base],
         capture_output=True,

@@ -28,9 +28,9 @@
 use shatranj_chess::dead::solver;
 use shatranj_chess::dead::{DeadOptions, Tier, analyse_with};
 use shatranj_chess::outcome::{Rules, time_forfeit};
-use shatranj_chess::pgn::PgnReader;
-use shatranj_chess::pgn::stream::Source;
 use shatranj_chess::{Board, CastlingRights, Color, Piece, Position, Role, Square};
+use shatranj_pgn::PgnReader;
+use shatranj_pgn::stream::Source;
 use std::io::BufReader;
 use std::time::Instant;
 

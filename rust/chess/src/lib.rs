@@ -2,8 +2,9 @@
 //!
 //! Board types, strictly legal move generation, FEN, SAN/LAN/UCI notation, Polyglot Zobrist
 //! keys and Polyglot opening books ([`polyglot`]), game history with repetition and the FIDE
-//! draw rules, outcomes, perft, and PGN reading and writing ([`pgn`]). The rules follow the
-//! FIDE Laws as digested in the project's `RULES.md` (ids R1.1 … R8.1).
+//! draw rules, outcomes and perft. PGN reading and writing is the crate `shatranj-pgn`, built
+//! on this one. The rules follow the FIDE Laws as digested in the project's `RULES.md` (ids
+//! R1.1 … R8.1).
 //!
 //! ```
 //! use shatranj_chess::{Position, perft::perft, san};
@@ -82,7 +83,6 @@ mod movegen;
 pub mod moves;
 pub mod outcome;
 pub mod perft;
-pub mod pgn;
 mod piece;
 pub mod polyglot;
 pub mod position;

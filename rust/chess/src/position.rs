@@ -562,9 +562,9 @@ impl Position {
 
     /// [`play_unchecked`](Self::play_unchecked) without the bookkeeping that no move's
     /// legality depends on: the Zobrist key and the move clocks are left as they were, so
-    /// the result is fit only for finding and checking moves (the PGN reader's positions;
-    /// an error message replays the moves for the exact position).
-    pub(crate) fn play_lean(&mut self, m: Move) {
+    /// the result is fit only for finding and checking moves (the PGN reader's positions, in
+    /// `shatranj-pgn`; an error message replays the moves for the exact position).
+    pub fn play_lean(&mut self, m: Move) {
         let from = m.from();
         let to = m.to();
         match m.kind() {

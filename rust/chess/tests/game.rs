@@ -14,6 +14,7 @@
 use shatranj_chess::game::FIDE_ILLEGAL_MOVE_LIMIT;
 use shatranj_chess::san::parse_san;
 use shatranj_chess::{Color, Game, GameError, Outcome, Position, Rules, Termination, TimeControl};
+use shatranj_pgn::GamePgn;
 use std::num::NonZeroU32;
 use std::time::Duration;
 

@@ -15,8 +15,6 @@
 use crate::review_table::{GAME_COLUMNS, MOVE_COLUMNS, TablePaths};
 use clap::{Args, ValueEnum};
 use indicatif::ProgressBar;
-use shatranj_chess::pgn::stream::Source;
-use shatranj_chess::pgn::{PgnError, PgnErrorKind, PgnGame, PgnReader, WriteOptions, write_game};
 use shatranj_chess::{CastlingMode, Move};
 use shatranj_engine::review::{
     self, AnalyseError, Analyser, EngineAnalyser, GameReview, analyse_game, annotate,
@@ -24,6 +22,8 @@ use shatranj_engine::review::{
 };
 use shatranj_engine::uci_client::{UciAnalyser, UciEngineConfig};
 use shatranj_engine::{Engine, EngineOptions, Evaluation, Limits};
+use shatranj_pgn::stream::Source;
+use shatranj_pgn::{PgnError, PgnErrorKind, PgnGame, PgnReader, WriteOptions, write_game};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -270,7 +270,7 @@ where
 
 pub(crate) fn castling_mode(game: &PgnGame) -> CastlingMode {
     match game.tag("Variant") {
-        Some(v) if shatranj_chess::pgn::is_chess960_variant(v) => CastlingMode::Chess960,
+        Some(v) if shatranj_pgn::is_chess960_variant(v) => CastlingMode::Chess960,
         _ => CastlingMode::Standard,
     }
 }

@@ -17,8 +17,8 @@
 //! not be reviewed (and was skipped) has a row in the games table with its tags, if it had
 //! any, and `error`; the other columns are unknown.
 
-use shatranj_chess::pgn::PgnGame;
 use shatranj_engine::review::{Eval, GameReview, is_standard_start};
+use shatranj_pgn::PgnGame;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 

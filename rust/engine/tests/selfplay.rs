@@ -327,7 +327,7 @@ fn chess960_games_start_from_drawn_numbers_and_read_back() {
     let report = run(&config, false);
     assert_eq!(pgns(&report), pgns(&run(&config, false)));
     let text: String = pgns(&report).concat();
-    let read = shatranj_chess::pgn::read_all(text.as_bytes(), &AtomicBool::new(false));
+    let read = shatranj_pgn::read_all(text.as_bytes(), &AtomicBool::new(false));
     assert_eq!(read.games.len(), 4);
     let mut numbers = Vec::new();
     for (g, pgn) in report.games.iter().zip(&read.games) {

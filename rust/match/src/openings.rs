@@ -4,10 +4,10 @@
 //! Polyglot book (a weighted walk through it per round), and the order they are dealt in.
 
 use crate::options::{OpeningFormat, OpeningOptions, OpeningOrder};
-use shatranj_chess::pgn::PgnReader;
 use shatranj_chess::polyglot::Book;
 use shatranj_chess::{Move, Position};
 use shatranj_engine::util::rng::SplitMix64;
+use shatranj_pgn::PgnReader;
 use std::io::BufReader;
 
 /// The length of a walk through a Polyglot book when `plies=` is not given.

@@ -20,7 +20,7 @@ use crate::options::{MatchOptions, OpeningOrder};
 use crate::sprt::Decision;
 use crate::stats::{Counts, GameScore};
 use shatranj_chess::Color;
-use shatranj_chess::pgn::{PgnGame, WriteOptions, write_game};
+use shatranj_pgn::{PgnGame, WriteOptions, write_game};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;

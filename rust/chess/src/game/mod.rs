@@ -28,10 +28,8 @@
 //!   dead position (`Position::is_dead_position`) ends it as `DeadPosition`.
 
 mod clock;
-mod pgn;
 mod time_control;
 
-pub use pgn::TagNameError;
 pub use time_control::{TimeControl, TimeControlError};
 
 use crate::Color;
@@ -461,15 +459,6 @@ impl Game {
         };
         self.end(outcome, Some(claimant));
         Ok(true)
-    }
-
-    /// The game in PGN: the seven-tag roster, `SetUp`/`FEN` for a game not from the start,
-    /// `TimeControl` with a clock, `Termination` (PGN's values: `normal`, `time forfeit`,
-    /// `rules infraction`, `unterminated`); then the SAN moves, a comment saying how the game
-    /// ended, and the result. `tags` set the roster's values and add tags of their own;
-    /// `Result`, `SetUp` and `FEN` always state the game's own.
-    pub fn pgn(&self, tags: &[(&str, &str)]) -> Result<String, TagNameError> {
-        pgn::write(self, tags)
     }
 
     /// A sentence on how the game ended, for the closing PGN comment.

@@ -312,7 +312,14 @@ mod tests {
     fn agrees_with_parse_san() {
         let seed = 0x9E37_79B9_7F4A_7C15u64;
         println!("fast_san differential seed {seed:#x}");
-        let mut next = crate::pgn::xorshift(seed);
+        // xorshift64, the random numbers of the PGN crate's tests.
+        let mut state = seed;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
         let mut counts = [0usize; 4];
         for fen in [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

@@ -8,7 +8,7 @@
 
 use super::{GameReview, MoveReview};
 use shatranj_chess::Color;
-use shatranj_chess::pgn::{PgnGame, Tags};
+use shatranj_pgn::{PgnGame, Tags};
 
 /// The tags a review adds (replacing any of the same name), in this order: each side's
 /// accuracy with one decimal (`"87.3"`), each side's ACPL (`"23"`), and the annotator. A

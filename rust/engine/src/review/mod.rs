@@ -46,10 +46,10 @@ pub use definitions::{
 
 use crate::engine::{Engine, SearchRoot};
 use crate::limits::Limits;
-use shatranj_chess::pgn::{PgnGame, annotations};
 use shatranj_chess::san::to_san;
 use shatranj_chess::uci::to_uci;
 use shatranj_chess::{CastlingMode, Color, History, Move, Position};
+use shatranj_pgn::{PgnGame, annotations};
 
 /// What an analyser says about one position: White's evaluation (unknown where a comment
 /// lacked one), and the best move and its line where an engine gave them.
@@ -205,7 +205,7 @@ pub fn analyse_game<A: Analyser>(
 /// board ([`game_over_eval`]) whatever its comment says; a `#0` elsewhere is unknown.
 pub fn evals_from_comments(game: &PgnGame) -> Vec<PositionAnalysis> {
     let mode = match game.tag("Variant") {
-        Some(v) if shatranj_chess::pgn::is_chess960_variant(v) => CastlingMode::Chess960,
+        Some(v) if shatranj_pgn::is_chess960_variant(v) => CastlingMode::Chess960,
         _ => CastlingMode::Standard,
     };
     let mut out = Vec::new();
@@ -372,7 +372,7 @@ pub fn review_moves(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shatranj_chess::pgn::{PgnReader, WriteOptions, write_game};
+    use shatranj_pgn::{PgnReader, WriteOptions, write_game};
 
     fn game(text: &str) -> PgnGame {
         PgnReader::new(text.as_bytes()).next().unwrap().unwrap()

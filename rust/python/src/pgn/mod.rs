@@ -20,11 +20,11 @@ use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use shatranj_chess::pgn::{
+use shatranj_chess::{Position, SanError, fen};
+use shatranj_pgn::{
     GameSplitter, LineAction, PgnError, PgnErrorKind, PgnGame, RawGame, WriteOptions, parse_game,
     read_all, scan_tags, write_with_tags,
 };
-use shatranj_chess::{Position, SanError, fen};
 use std::fs::File;
 use std::io::BufReader;
 use std::sync::Arc;
@@ -424,19 +424,19 @@ pub fn pgn_write(
 /// The first well-formed `[%clk …]` of a comment, in seconds.
 #[pyfunction]
 pub fn pgn_clock(comment: &str) -> Option<f64> {
-    shatranj_chess::pgn::annotations::clock(comment)
+    shatranj_pgn::annotations::clock(comment)
 }
 
 /// The first well-formed `[%emt …]` of a comment, in seconds.
 #[pyfunction]
 pub fn pgn_emt(comment: &str) -> Option<f64> {
-    shatranj_chess::pgn::annotations::emt(comment)
+    shatranj_pgn::annotations::emt(comment)
 }
 
 /// The first well-formed `[%eval …]`: `("cp" | "mate", value from White's view, depth)`.
 #[pyfunction]
 pub fn pgn_eval(comment: &str) -> Option<(&'static str, i64, Option<u32>)> {
-    use shatranj_chess::pgn::annotations::{Eval, eval};
+    use shatranj_pgn::annotations::{Eval, eval};
     eval(comment).map(|c| match c.eval {
         Eval::Cp(v) => ("cp", v, c.depth),
         Eval::Mate(v) => ("mate", v, c.depth),
@@ -446,7 +446,7 @@ pub fn pgn_eval(comment: &str) -> Option<(&'static str, i64, Option<u32>)> {
 /// Every `%csl` / `%cal` entry: `(colour letter, tail square, head square)`.
 #[pyfunction]
 pub fn pgn_arrows(comment: &str) -> Vec<(char, u8, u8)> {
-    shatranj_chess::pgn::annotations::arrows(comment)
+    shatranj_pgn::annotations::arrows(comment)
         .into_iter()
         .map(|a| (char::from(a.color), a.from, a.to))
         .collect()

@@ -8,10 +8,8 @@ use crate::pgn::{PgnTree, error_tuple_of, tree_of};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use shatranj_chess::pgn::stream::{GameStream, ParseFn, Source, StreamError};
-use shatranj_chess::pgn::{
-    Condition, HeaderFilter, PgnError, PgnGame, RawGame, parse_game, scan_tags,
-};
+use shatranj_pgn::stream::{GameStream, ParseFn, Source, StreamError};
+use shatranj_pgn::{Condition, HeaderFilter, PgnError, PgnGame, RawGame, parse_game, scan_tags};
 use std::io::{self, Read};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

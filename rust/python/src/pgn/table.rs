@@ -22,14 +22,14 @@ use crate::pgn::stream::{FailureTuple, header_filter, open_source};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use shatranj_chess::pgn::annotations::{self, Eval};
-use shatranj_chess::pgn::chunk::ChunkGames;
-use shatranj_chess::pgn::stream::{ChunkFn, ChunkStream};
-use shatranj_chess::pgn::{
+use shatranj_chess::{Move, Position, Role};
+use shatranj_pgn::annotations::{self, Eval};
+use shatranj_pgn::chunk::ChunkGames;
+use shatranj_pgn::stream::{ChunkFn, ChunkStream};
+use shatranj_pgn::{
     HeaderFilter, MainLine, MainLineRead, PgnError, PgnGame, Tags, parse_game, read_mainline,
     read_tags,
 };
-use shatranj_chess::{Move, Position, Role};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -17,6 +17,7 @@ use pyo3::types::{PyList, PyMapping, PyType};
 use shatranj_chess::fen::{self, EnPassantMode};
 use shatranj_chess::game::TimeControl;
 use shatranj_chess::{Color, GameError, Outcome, Position, Rules, san};
+use shatranj_pgn::GamePgn;
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 

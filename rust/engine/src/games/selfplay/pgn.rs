@@ -1,7 +1,7 @@
 //! The PGN text of one self-play game, written by the rules crate's PGN writer.
 
 use crate::games::play::GameRecord;
-use shatranj_chess::pgn::write_mainline;
+use shatranj_pgn::write_mainline;
 
 /// The game as PGN: the seven-tag roster (`Round` is the game index), `Termination` and
 /// `PlyCount`, `SetUp`/`FEN` when the game did not start from the standard position, then

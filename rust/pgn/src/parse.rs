@@ -22,9 +22,9 @@ use super::split::RawGame;
 use super::tags::Tags;
 use super::tree::{Nag, NodeId, PgnGame};
 use super::{RESULTS, SUFFIX_NAGS};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::san::{self, SanError};
+use shatranj_chess::moves::Move;
+use shatranj_chess::position::Position;
+use shatranj_chess::san::{self, SanError};
 
 /// Reads one game's text (as cut by [`super::GameSplitter`]). Never fails: problems are in
 /// [`PgnGame::errors`], and [`PgnGame::fatal`] says whether one of them spoils the game.

@@ -543,7 +543,7 @@ fn dispatch<B: Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::{PgnReader, parse_game};
+    use crate::{PgnReader, parse_game};
     use std::io::Write;
 
     fn corpus() -> String {

@@ -1,7 +1,7 @@
 //! `PgnError`: what went wrong in a PGN text, and on which line.
 
-use crate::san::SanError;
 use core::fmt;
+use shatranj_chess::san::SanError;
 
 /// A problem in a PGN text. `line` is 1-based, counted from the start of the whole input
 /// (not of the game), so it points into the file a user opens.
@@ -23,7 +23,7 @@ pub enum PgnErrorKind {
     /// A move that does not parse, is illegal or is ambiguous where it stands.
     Move(SanError),
     /// A null move (`--`, `Z0`, `0000`, `@@@@`) where the side to move is in check: a pass
-    /// there cannot be played (elsewhere it is read as [`crate::Move::NULL`]).
+    /// there cannot be played (elsewhere it is read as [`shatranj_chess::Move::NULL`]).
     NullMove { text: String },
     /// A `$` not followed by a number 0..=255.
     BadNag { text: String },

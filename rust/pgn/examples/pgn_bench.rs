@@ -1,13 +1,13 @@
 //! Reads a PGN file and reports games per second: the streaming reader on one thread, and
 //! `read_all` on rayon's threads, and the cost of SAN parsing alone.
 //!
-//! `cargo run --release -p shatranj-chess --example pgn_bench -- FILE [once|lean [ROUNDS] | split | stream|stream-lean THREADS [ROUNDS]]`
+//! `cargo run --release -p shatranj-pgn --example pgn_bench -- FILE [once|lean [ROUNDS] | split | stream|stream-lean THREADS [ROUNDS]]`
 //!
 //! Every streaming mode opens FILE itself (`Source::open`: plain or compressed, told by its
 //! magic bytes) inside the timed region, as the pgn-reader anchor does and as
 //! `shatranj.pgn`'s path sources do: both sides pay the same reads from the page cache.
 
-use shatranj_chess::pgn::{PgnReader, read_all};
+use shatranj_pgn::{PgnReader, read_all};
 use std::io::BufReader;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -17,8 +17,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if std::env::args().nth(2).as_deref() == Some("stream") {
         // The whole pipeline (reader thread, parse pool of N threads, games in order), as
         // `shatranj.pgn.stream_games` runs it without Python.
-        use shatranj_chess::pgn::parse_game;
-        use shatranj_chess::pgn::stream::{GameStream, ParseFn, Source};
+        use shatranj_pgn::parse_game;
+        use shatranj_pgn::stream::{GameStream, ParseFn, Source};
         let threads: usize = std::env::args().nth(3).map_or(Ok(1), |n| n.parse())?;
         let rounds: usize = std::env::args().nth(4).map_or(Ok(3), |n| n.parse())?;
         for _ in 0..rounds {
@@ -42,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if std::env::args().nth(2).as_deref() == Some("split") {
         // The reader thread's share of a stream: cutting the games alone.
-        use shatranj_chess::pgn::stream::{RawGames, Source};
+        use shatranj_pgn::stream::{RawGames, Source};
         for _ in 0..3 {
             let start = Instant::now();
             let source = Source::open(&path)?;
@@ -60,9 +60,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // One pass on this thread of what a stream does per chunk (cut the chunks, cut their
         // games, parse each into a tree, or read its main line lean), for callgrind and for
         // one-core timings.
-        use shatranj_chess::pgn::chunk::{ChunkGames, Chunker};
-        use shatranj_chess::pgn::stream::Source;
-        use shatranj_chess::pgn::{MainLine, MainLineRead, parse_game, read_mainline};
+        use shatranj_pgn::chunk::{ChunkGames, Chunker};
+        use shatranj_pgn::stream::Source;
+        use shatranj_pgn::{MainLine, MainLineRead, parse_game, read_mainline};
         for _ in 0..std::env::args().nth(3).map_or(Ok(1), |n| n.parse())? {
             let start = Instant::now();
             let source = Source::open(&path)?;
@@ -94,9 +94,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if std::env::args().nth(2).as_deref() == Some("stream-lean") {
         // The pipeline with main lines read lean on the pool (what a table read does).
-        use shatranj_chess::pgn::chunk::ChunkGames;
-        use shatranj_chess::pgn::stream::{ChunkFn, ChunkStream, Source};
-        use shatranj_chess::pgn::{MainLine, MainLineRead, parse_game, read_mainline};
+        use shatranj_pgn::chunk::ChunkGames;
+        use shatranj_pgn::stream::{ChunkFn, ChunkStream, Source};
+        use shatranj_pgn::{MainLine, MainLineRead, parse_game, read_mainline};
         use std::time::Duration;
         let threads: usize = std::env::args().nth(3).map_or(Ok(1), |n| n.parse())?;
         let rounds: usize = std::env::args().nth(4).map_or(Ok(3), |n| n.parse())?;
@@ -159,7 +159,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// SAN parsing alone over the same plies: the share of the reader's time spent in `parse_san`.
-fn san_only(games: &[shatranj_chess::pgn::PgnGame]) -> f64 {
+fn san_only(games: &[shatranj_pgn::PgnGame]) -> f64 {
     use shatranj_chess::san;
     let mut cases = Vec::new();
     for g in games {

@@ -238,7 +238,7 @@ mod tests {
     fn scan_matches_the_byte_loop() {
         let seed = 0x0005_DEEC_E66D_u64;
         println!("splitter scan seed {seed:#x}");
-        let mut next = crate::pgn::xorshift(seed);
+        let mut next = crate::xorshift(seed);
         let alphabet = b"{};ab ";
         for _ in 0..20_000 {
             let len = (next() % 24) as usize;

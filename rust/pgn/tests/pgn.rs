@@ -3,10 +3,10 @@
 //! The expected exports were produced by python-chess 1.11 (`str(game)` and
 //! `game.accept(StringExporter())`) from the same input, so they pin the writer to its output.
 
-use shatranj_chess::pgn::{
+use shatranj_chess::{Position, SanError, san};
+use shatranj_pgn::{
     PgnError, PgnErrorKind, PgnGame, PgnReader, WriteOptions, read_all, write_game,
 };
-use shatranj_chess::{Position, SanError, san};
 use std::sync::atomic::AtomicBool;
 
 fn read(text: &str) -> (Vec<Result<PgnGame, PgnError>>, usize, usize) {
@@ -312,7 +312,8 @@ fn r7_writer_refuses_illegal_moves() {
     assert!(write_game(&game, &WriteOptions::default()).is_err());
 }
 
-#[path = "support/rng.rs"]
+// The rules crate's seeded generator: one for the workspace's randomised tests.
+#[path = "../../chess/tests/support/rng.rs"]
 mod rng;
 
 /// Mangled PGN never panics or hangs: the annotated game with random bytes replaced, cut or

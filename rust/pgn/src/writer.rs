@@ -9,10 +9,10 @@
 
 use super::tags::escape;
 use super::tree::{NodeId, PgnGame, roster_first};
-use crate::Color;
-use crate::moves::Move;
-use crate::position::{IllegalMoveError, Position};
-use crate::san;
+use shatranj_chess::Color;
+use shatranj_chess::moves::Move;
+use shatranj_chess::position::{IllegalMoveError, Position};
+use shatranj_chess::san;
 
 /// What to write and how wide.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -83,7 +83,8 @@ pub fn write_with_tags(
 /// wrapped at 80 columns. Fails when a move is illegal where it is played.
 ///
 /// ```
-/// use shatranj_chess::{Position, pgn::write_mainline, uci::UciMove};
+/// use shatranj_chess::{Position, uci::UciMove};
+/// use shatranj_pgn::write_mainline;
 ///
 /// let start = Position::new();
 /// let mut pos = start;

@@ -14,9 +14,9 @@ use super::parse::{read_tag_section, split_move_number};
 use super::split::RawGame;
 use super::tags::Tags;
 use super::tree::PgnGame;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::san;
+use shatranj_chess::moves::Move;
+use shatranj_chess::position::Position;
+use shatranj_chess::san;
 
 /// What [`read_mainline`] made of a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -296,7 +296,7 @@ mod tests {
     fn agrees_on_random_games() {
         let seed = 0x004C_EA4E_u64;
         println!("mainline seed {seed:#x}");
-        let mut next = crate::pgn::xorshift(seed);
+        let mut next = crate::xorshift(seed);
         let (mut read, mut total) = (0, 0);
         for _ in 0..400 {
             let mut pos = Position::new();

@@ -403,7 +403,7 @@ impl Chunker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::PgnReader;
+    use crate::PgnReader;
 
     /// The games of `text` as the line-at-a-time reader cuts them: (first line, text).
     fn sequential(text: &[u8]) -> Vec<(usize, String)> {
@@ -482,7 +482,7 @@ mod tests {
     fn chunks_give_the_sequential_games() {
         let seed = 0x00C4_0A4E_5EED_u64;
         println!("chunk seed {seed:#x}");
-        let mut next = crate::pgn::xorshift(seed);
+        let mut next = crate::xorshift(seed);
         let mut cuts = 0;
         for round in 0..3_000 {
             let mut text = Vec::new();

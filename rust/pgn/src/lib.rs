@@ -1,6 +1,10 @@
-//! PGN, the Portable Game Notation (R7): reading and writing recorded games.
+//! # shatranj-pgn: PGN, the Portable Game Notation (R7)
 //!
-//! The module owns the game model ([`PgnGame`]: tag pairs, the start position, a tree of
+//! Reading and writing recorded games, over the rules of `shatranj-chess`. A crate of its own
+//! (as shakmaty's is pgn-reader) because a user of the rules need not take on a parser, the
+//! chunked readers and the decompressors of PGN databases.
+//!
+//! The crate owns the game model ([`PgnGame`]: tag pairs, the start position, a tree of
 //! moves with comments, NAGs and variations, the result), a streaming reader ([`PgnReader`],
 //! one game at a time from any `BufRead`, recovering at the next game after a bad one) and
 //! a writer ([`write_game`], [`write_mainline`]).
@@ -13,7 +17,7 @@
 //! `FEN` tag, a comment never closed), returned instead of the game and counted as skipped.
 //!
 //! ```
-//! use shatranj_chess::pgn::{PgnReader, WriteOptions, write_game};
+//! use shatranj_pgn::{PgnReader, WriteOptions, write_game};
 //!
 //! let text = "[Event \"Casual\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 {threat} Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0\n\n\
 //!             1. d4 Nf6 2. Ke2 d5 *\n";
@@ -33,6 +37,7 @@
 
 pub mod annotations;
 mod error;
+mod game;
 mod headers;
 mod lexer;
 mod mainline;
@@ -60,6 +65,7 @@ mod tree;
 mod writer;
 
 pub use error::{PgnError, PgnErrorKind};
+pub use game::{GamePgn, TagNameError};
 pub use headers::{Condition, FilterError, HeaderFilter, Test, read_tags, scan_tags};
 pub use mainline::{MainLine, MainLineRead, read_mainline};
 pub use parse::parse_game;
@@ -69,9 +75,9 @@ pub use tags::{TagIter, Tags, is_tag_name};
 pub use tree::{Children, Nag, Node, NodeId, PgnGame};
 pub use writer::{WriteOptions, write_game, write_mainline, write_with_tags};
 
-use crate::castling::CastlingMode;
-use crate::fen::{self, FenError};
-use crate::position::Position;
+use shatranj_chess::castling::CastlingMode;
+use shatranj_chess::fen::{self, FenError};
+use shatranj_chess::position::Position;
 
 /// Whether a `Variant` tag names Chess960 (python-chess's spellings, any case).
 pub fn is_chess960_variant(variant: &str) -> bool {
@@ -120,3 +126,8 @@ pub const SUFFIX_NAGS: [(&str, Nag); 6] = [
     ("!?", 5),
     ("?!", 6),
 ];
+
+// The crate README's example compiles and runs as a doctest, so the README cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -12,8 +12,8 @@
 use super::error::PgnError;
 use super::tags::Tags;
 use super::{RESULTS, TAG_ROSTER};
-use crate::moves::Move;
-use crate::position::Position;
+use shatranj_chess::moves::Move;
+use shatranj_chess::position::Position;
 
 /// A Numeric Annotation Glyph (`$1` … `$255`); `!` is 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6.
 pub type Nag = u8;

@@ -1,11 +1,28 @@
 //! A game's PGN export (R7): the arbiter's tags, then the moves, a closing comment and the
-//! result, written by the PGN writer of [`crate::pgn`].
+//! result, written by this crate's writer. The rules crate's [`Game`] knows nothing of PGN, so
+//! the export is the trait [`GamePgn`], which this crate implements for it.
 
-use super::Game;
-use crate::outcome::Termination;
-use crate::pgn::{PgnGame, TAG_ROSTER, WriteOptions, is_tag_name, write_with_tags};
-use crate::position::Position;
+use crate::{PgnGame, TAG_ROSTER, WriteOptions, is_tag_name, write_with_tags};
 use core::fmt;
+use shatranj_chess::Game;
+use shatranj_chess::outcome::Termination;
+use shatranj_chess::position::Position;
+
+/// [`Game`] written as PGN.
+pub trait GamePgn {
+    /// The game in PGN: the seven-tag roster, `SetUp`/`FEN` for a game not from the start,
+    /// `TimeControl` with a clock, `Termination` (PGN's values: `normal`, `time forfeit`,
+    /// `rules infraction`, `unterminated`); then the SAN moves, a comment saying how the game
+    /// ended, and the result. `tags` set the roster's values and add tags of their own;
+    /// `Result`, `SetUp` and `FEN` always state the game's own.
+    fn pgn(&self, tags: &[(&str, &str)]) -> Result<String, TagNameError>;
+}
+
+impl GamePgn for Game {
+    fn pgn(&self, tags: &[(&str, &str)]) -> Result<String, TagNameError> {
+        write(self, tags)
+    }
+}
 
 /// Tags that state facts of the game itself, which callers cannot override.
 const FACTS: [&str; 3] = ["Result", "SetUp", "FEN"];
@@ -40,7 +57,7 @@ fn termination_tag(termination: Option<Termination>) -> &'static str {
     }
 }
 
-pub(super) fn write(game: &Game, tags: &[(&str, &str)]) -> Result<String, TagNameError> {
+fn write(game: &Game, tags: &[(&str, &str)]) -> Result<String, TagNameError> {
     if let Some((name, _)) = tags.iter().find(|(name, _)| !is_tag_name(name)) {
         return Err(TagNameError {
             name: (*name).to_owned(),

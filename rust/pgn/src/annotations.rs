@@ -431,7 +431,7 @@ mod tests {
         ];
         let seed = 0xC10C_u64;
         println!("annotation seed {seed:#x}");
-        let mut next = crate::pgn::xorshift(seed);
+        let mut next = crate::xorshift(seed);
         for _ in 0..5_000 {
             let comment: String = (0..next() % 6)
                 .map(|_| parts[(next() % parts.len() as u64) as usize])
@@ -448,7 +448,7 @@ mod tests {
     fn lichess_comments_read_as_the_general_reader_does() {
         let seed = 0x011C_4E55_u64;
         println!("lichess comment seed {seed:#x}");
-        let mut next = crate::pgn::xorshift(seed);
+        let mut next = crate::xorshift(seed);
         let evals = [
             "0.29",
             "-1.5",
