@@ -5,9 +5,9 @@
 //! The result is plain data (a dict of lists); `python/shatranj/selfplay.py` wraps it in
 //! `SelfPlayResult`.
 
-use crate::engine::syzygy_settings;
 use crate::engine::eval_file::EvalSpec;
 use crate::engine::evaluator::{eval_error, open_evaluator, parse_device};
+use crate::engine::syzygy_settings;
 use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
