@@ -129,6 +129,9 @@ pub fn new_u8_array<'py>(
     // SAFETY: a numpy array's first field after the object header is its data pointer
     // (`PyArrayObject_fields.data`), here to the `len` bytes just allocated, which nothing
     // else references yet.
+    // The byte offset is the header's size, a multiple of a pointer's alignment, from an
+    // object the allocator aligned for its fields: the field is aligned.
+    #[allow(clippy::cast_ptr_alignment)]
     let data = unsafe {
         *array
             .as_ptr()
