@@ -74,6 +74,7 @@ pub mod bitboard;
 pub mod board;
 pub mod castling;
 pub mod chess960;
+#[cfg(feature = "python-compat")]
 pub mod compat;
 pub mod dead;
 pub mod fen;
@@ -95,6 +96,7 @@ mod zobrist;
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use castling::{Castling, CastlingMode, CastlingRights, CastlingSide};
+#[cfg(feature = "python-compat")]
 pub use compat::{Setup, Status};
 pub use dead::{Budget, DeadOptions, Proof, Winnability};
 pub use fen::{EnPassantMode, FenError, FenField};
