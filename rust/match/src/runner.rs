@@ -140,6 +140,22 @@ pub struct KeptGame {
     pub pgn: String,
 }
 
+impl KeptGame {
+    /// The game as the summaries' JSON has it (a match's and a tournament's alike).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "white": self.white,
+            "black": self.black,
+            "result": self.result,
+            "reason": self.reason,
+            "termination": self.termination,
+            "first_half_points": self.first_half_points,
+            "fault": self.fault,
+            "pgn": self.pgn,
+        })
+    }
+}
+
 /// A counted round's games.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoundGames {
@@ -166,16 +182,7 @@ impl MatchSummary {
             .map(|r| {
                 serde_json::json!({
                     "round": r.round,
-                    "games": r.games.iter().map(|g| serde_json::json!({
-                        "white": g.white,
-                        "black": g.black,
-                        "result": g.result,
-                        "reason": g.reason,
-                        "termination": g.termination,
-                        "first_half_points": g.first_half_points,
-                        "fault": g.fault,
-                        "pgn": g.pgn,
-                    })).collect::<Vec<_>>(),
+                    "games": r.games.iter().map(KeptGame::to_json).collect::<Vec<_>>(),
                 })
             })
             .collect();

@@ -14,7 +14,7 @@
 //! losing no counted game and repeating none.
 
 use crate::options::{EngineSpec, MatchOptions, TournamentKind};
-use crate::runner::{MatchError, MatchState, RoundGames, run_match};
+use crate::runner::{KeptGame, MatchError, MatchState, RoundGames, run_match};
 use crate::stats::{Counts, Estimate};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -226,16 +226,7 @@ impl TournamentSummary {
                 serde_json::json!({
                     "pairing": k,
                     "round": r.round,
-                    "games": r.games.iter().map(|g| serde_json::json!({
-                        "white": g.white,
-                        "black": g.black,
-                        "result": g.result,
-                        "reason": g.reason,
-                        "termination": g.termination,
-                        "first_half_points": g.first_half_points,
-                        "fault": g.fault,
-                        "pgn": g.pgn,
-                    })).collect::<Vec<_>>(),
+                    "games": r.games.iter().map(KeptGame::to_json).collect::<Vec<_>>(),
                 })
             })
             .collect();
