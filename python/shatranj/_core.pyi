@@ -46,7 +46,9 @@ __all__ = [
     "match_check",
     "match_estimate",
     "match_llr",
+    "match_plan",
     "match_run",
+    "match_standings",
     "match_tournament",
     "pack_positions",
     "parse_uci_info",
@@ -547,6 +549,10 @@ def match_tournament(
     args: Sequence[str], on_line: Callable[[str], object] | None = None
 ) -> str: ...
 
+def match_plan(args: Sequence[str]) -> tuple[list[str], list[tuple[int, int]]]: ...
+def match_standings(
+    names: Sequence[str], played: Sequence[tuple[int, int, Sequence[int]]]
+) -> str: ...
 @final
 class Engine:
     def __new__(

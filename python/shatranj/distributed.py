@@ -15,9 +15,10 @@ this process.
   :func:`shatranj.selfplay` of the same settings), each task on its own GPU when asked.
 - :func:`review_pgn` reviews a PGN database as :func:`shatranj.review.review_pgn` does, a few
   games per task, with the same outputs and checkpoint.
-- :func:`match` plays a match between two UCI engines as :func:`shatranj.match.run` does, a
-  contiguous range of rounds per task (each played by the same Rust runner), pooled here in
-  round order into one table and one SPRT, which stops every worker when it decides.
+- :func:`match` plays a match between two UCI engines, or a tournament of more, as
+  :func:`shatranj.match.run` does, a contiguous range of one pairing's rounds per task (each
+  played by the same Rust runner), pooled here in play order into one table and one SPRT,
+  which stops every worker when it decides.
 - :func:`run_tasks` is the core they all use: it takes a module-level function and a list of
   payloads and returns the results in payload order. A new distributed job is a payload type,
   a module-level task function and a call of :func:`run_tasks`, with :class:`TextProgress` or
@@ -870,6 +871,9 @@ def match(
     maxmoves: int | None = None,
     pgnout: str | os.PathLike[str] | None = None,
     recover: bool = False,
+    variant: Literal["standard", "fischerandom"] | None = None,
+    tournament: Literal["roundrobin", "gauntlet"] | None = None,
+    seeds: int | None = None,
     extra: Sequence[str] = (),
     address: str | None = None,
     rounds_per_task: int | None = None,
@@ -877,51 +881,73 @@ def match(
     progress: bool | Callable[[int, int], object] = False,
 ) -> Any:
     """:func:`shatranj.match.run` on a Ray cluster: the same settings and the same
-    :class:`shatranj.match.MatchResult`.
+    :class:`shatranj.match.MatchResult`, or for three engines or more (``tournament``:
+    ``"roundrobin"`` or ``"gauntlet"``, with ``seeds``) the same
+    :class:`shatranj.match.TournamentResult`.
 
-    The rounds are dealt to tasks ``rounds_per_task`` at a time (contiguous ranges, no round
-    twice; default: about four tasks per CPU, at most 25 rounds each); each task plays its
-    rounds with the Rust runner, one game at a time on one CPU, its engines started on the
-    worker (``cmd`` and the openings file must exist on every node). The results are pooled
-    here in round order, as the local runner counts them: the SPRT is consulted after every
-    round, and when it decides (or an engine crashes or hangs without ``recover``) the
-    outstanding tasks are cancelled and the rounds after the deciding one dropped. So a
-    fixed-node match gives the same counts, games and decision as a local one. ``pgnout`` is
-    written here, in round order; a match on a cluster keeps no state file (a task that dies
-    is run again by Ray). ``latency`` sums the tasks' measurements.
+    The rounds are dealt to tasks ``rounds_per_task`` at a time (contiguous ranges of one
+    pairing, no round twice; default: about four tasks per CPU, at most 25 rounds each); each
+    task plays its rounds with the Rust runner, one game at a time on one CPU, its engines
+    started on the worker (``cmd`` and the openings file must exist on every node). The
+    results are pooled here in the order the local runner plays them (pairing by pairing,
+    round by round): the SPRT is consulted after every round, and when it decides (or an
+    engine crashes or hangs without ``recover``) the outstanding tasks are cancelled and the
+    rounds after the deciding one dropped. So a fixed-node match or tournament gives the same
+    counts, games, standings and decision as a local one. ``pgnout`` is written here, in that
+    order; a run on a cluster keeps no state file (a task that dies is run again by Ray).
+    ``latency`` sums the tasks' measurements.
     """
     from . import match as _match
 
     _check_count("rounds", rounds, 1)
     if rounds_per_task is not None:
         _check_count("rounds_per_task", rounds_per_task, 1)
-    # Checks every setting here, before any task starts (the same parser as the workers').
-    _core_args = _match.arguments(
-        engines, each=each, rounds=rounds, games=games, openings=openings, srand=srand, sprt=sprt,
-        draw=draw, resign=resign, maxmoves=maxmoves, recover=recover, extra=extra,
-    )  # fmt: skip
-    for flag in ("-config", "-pgnout", "-concurrency"):
+    for flag in ("-config", "-pgnout", "-concurrency", "-tournament", "-seeds"):
         if flag in extra:
             raise ValueError(
-                f"{flag} in extra: a match on a cluster writes its PGN here and keeps no state file"
+                f"{flag} in extra: a match on a cluster writes its PGN here, keeps no state file"
+                " and takes tournament= and seeds= as keywords"
             )
-    names = _core.match_check(_core_args)
-    connect(address)
-    per = rounds_per_task or max(1, min(25, rounds // (TASKS_PER_CPU * cluster_cpus())))
-    payloads: list[MatchPayload] = []
-    for first in range(0, rounds, per):
-        last = min(rounds, first + per)
-        task_args = _match.arguments(
-            engines, each=each, rounds=last, games=games, openings=openings, srand=srand, draw=draw,
-            resign=resign, maxmoves=maxmoves, recover=recover, extra=extra,
+
+    def settings(players: Sequence[Any], last_round: int, test: Any | None = None) -> list[str]:
+        # The tasks play without the SPRT: it is consulted here, on the pooled rounds.
+        return _match.arguments(
+            players, each=each, rounds=last_round, games=games, openings=openings, srand=srand,
+            sprt=test, draw=draw, resign=resign, maxmoves=maxmoves, recover=recover,
+            variant=variant, extra=extra,
         )  # fmt: skip
-        payloads.append((task_args, first))
+
+    # Checks every setting here, before any task starts (the same parser as the workers').
+    if tournament is not None:
+        if len(engines) < 3:
+            raise ValueError("a tournament needs three engines or more (two play a match)")
+        plan_args = settings(engines, rounds, sprt) + ["-tournament", tournament]
+        if seeds is not None:
+            plan_args += ["-seeds", str(int(seeds))]
+        names, plan = _core.match_plan(plan_args)
+    else:
+        if len(engines) > 2:
+            raise ValueError(
+                f"{len(engines)} engines play a tournament: pass tournament='roundrobin' or"
+                " 'gauntlet'"
+            )
+        names = list(_core.match_check(settings(engines, rounds, sprt)))
+        plan = [(0, 1)]
+    connect(address)
+    per = rounds_per_task or max(1, min(25, rounds * len(plan) // (TASKS_PER_CPU * cluster_cpus())))
+    payloads: list[MatchPayload] = []
+    for i, j in plan:
+        for first in range(0, rounds, per):
+            players = [engines[i], engines[j]]
+            payloads.append((settings(players, min(rounds, first + per)), first))
+    tasks_per_pairing = len(range(0, rounds, per))
 
     import json
 
-    waiting: dict[int, Any] = {}
-    counted: list[Any] = []
-    state: dict[str, Any] = {"next": 0, "names": names, "stopped_by": None}
+    # Rounds are counted in play order, by (pairing, round); those that arrive early wait.
+    waiting: dict[tuple[int, int], Any] = {}
+    counted: list[tuple[int, Any]] = []
+    state: dict[str, Any] = {"next": (0, 0), "stopped_by": None}
     latency: dict[str, dict[str, int]] = {}
 
     def add_latency(part: dict[str, dict[str, int]]) -> None:
@@ -932,15 +958,17 @@ def match(
                     max(mine.get(key, 0), value) if key == "max_us" else mine.get(key, 0) + value
                 )
 
-    def on_result(_index: int, text: str) -> None:
+    def on_result(index: int, text: str) -> None:
         summary = json.loads(text)
         add_latency(summary["latency"])
+        pairing = index // tasks_per_pairing
         for r in _match._rounds(summary):
-            waiting[r.round] = r
+            waiting[(pairing, r.round)] = r
         while state["next"] in waiting:
+            pairing, number = state["next"]
             r = waiting.pop(state["next"])
-            counted.append(r)
-            state["next"] += 1
+            counted.append((pairing, r))
+            state["next"] = (pairing, number + 1) if number + 1 < rounds else (pairing + 1, 0)
             if not recover:
                 failed = next(
                     (g.fault for g in r.games if g.fault and g.fault.endswith((" crash", " hang"))),
@@ -952,8 +980,10 @@ def match(
                         f"{name}: {fault}; the match stops (-recover restarts the engine and plays on)"
                     )
                     raise _MatchOver
-            if sprt is not None:
-                pooled = _match._pooled(state["names"], counted, games, sprt, latency, None)
+            if sprt is not None and tournament is None:
+                pooled = _match._pooled(
+                    (names[0], names[1]), [r for _, r in counted], games, sprt, latency, None
+                )
                 if pooled.sprt is not None and pooled.sprt.decision is not None:
                     raise _MatchOver
 
@@ -973,7 +1003,56 @@ def match(
         pass
     if pgnout is not None:
         with open(pgnout, "w", encoding="utf-8") as out:
-            for r in counted:
+            for _, r in counted:
                 for g in r.games:
                     out.write(g.pgn)
-    return _match._pooled(state["names"], counted, games, sprt, latency, state["stopped_by"])
+    if tournament is None:
+        return _match._pooled(
+            (names[0], names[1]), [r for _, r in counted], games, sprt, latency,
+            state["stopped_by"],
+        )  # fmt: skip
+    return _pooled_tournament(tournament, names, plan, counted, games, latency, state["stopped_by"])
+
+
+def _pooled_tournament(
+    kind: str,
+    names: list[str],
+    plan: list[tuple[int, int]],
+    counted: list[tuple[int, Any]],
+    games: int,
+    latency: dict[str, dict[str, int]],
+    stopped_by: str | None,
+) -> Any:
+    """A tournament's result from its counted rounds, as the local runner gives it: the
+    pairings begun (the last one possibly stopped early) and the standings ranked by the
+    runner's own rule (``_core.match_standings``)."""
+    import json
+
+    from . import match as _match
+
+    played = sorted({k for k, _ in counted}) if counted else []
+    begun = range(played[-1] + 1) if played else range(0)
+    pairings = []
+    for k in begun:
+        i, j = plan[k]
+        part = _match._pooled(
+            (names[i], names[j]), [r for p, r in counted if p == k], games, None, {}, None
+        )
+        pairings.append((k, part))
+    standings = json.loads(
+        _core.match_standings(names, [(*plan[k], list(p.trinomial)) for k, p in pairings])
+    )
+    faults: dict[str, int] = {}
+    for _, part in pairings:
+        for fault, n in part.faults.items():
+            faults[fault] = faults.get(fault, 0) + n
+    return _match.TournamentResult(
+        kind=kind,
+        names=tuple(names),
+        standings=tuple(_match._standing(s) for s in standings),
+        pairings=tuple(_match.Pairing(*p.names, p.trinomial, p.pentanomial) for _, p in pairings),
+        faults=faults,
+        latency=latency,
+        stopped_by=stopped_by,
+        rounds=tuple(counted),
+    )

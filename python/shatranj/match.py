@@ -287,20 +287,22 @@ class TournamentResult:
     rounds: tuple[tuple[int, RoundResult], ...] = field(repr=False)
 
 
+def _standing(s: Mapping[str, Any]) -> Standing:
+    """A standing from the runner's JSON (``TournamentSummary::to_json``, ``match_standings``)."""
+    return Standing(
+        s["name"],
+        tuple(s["trinomial"]),  # type: ignore[arg-type]
+        s["points"],
+        s["elo"],
+        None if s["elo_interval"] is None else tuple(s["elo_interval"]),  # type: ignore[arg-type]
+    )
+
+
 def _tournament(summary: Mapping[str, Any]) -> TournamentResult:
     return TournamentResult(
         kind=summary["tournament"],
         names=tuple(summary["names"]),
-        standings=tuple(
-            Standing(
-                s["name"],
-                tuple(s["trinomial"]),  # type: ignore[arg-type]
-                s["points"],
-                s["elo"],
-                None if s["elo_interval"] is None else tuple(s["elo_interval"]),  # type: ignore[arg-type]
-            )
-            for s in summary["standings"]
-        ),
+        standings=tuple(_standing(s) for s in summary["standings"]),
         pairings=tuple(
             Pairing(p["first"], p["second"], tuple(p["trinomial"]), tuple(p["pentanomial"]))  # type: ignore[arg-type]
             for p in summary["pairings"]

@@ -101,3 +101,45 @@ def test_a_crash_without_recover_stops_the_match() -> None:
         and again.faults == {"crashy crash": 8}
         and again.trinomial == (8, 0, 0)
     )
+
+
+def test_a_fixed_node_tournament_equals_the_local_one(shatranj_binary: Path) -> None:
+    settings: dict[str, Any] = {
+        "engines": [
+            {"cmd": str(shatranj_binary), "name": f"n{nodes}", "nodes": nodes}
+            for nodes in (600, 300, 150)
+        ],
+        "each": {"options": {"Hash": 4, "Threads": 1}},
+        "maxmoves": 40,
+        "rounds": 2,
+        "tournament": "roundrobin",
+    }
+    local = match.run(**settings, concurrency=2)
+    spread = distributed.match(**settings, rounds_per_task=1)
+    assert isinstance(spread, match.TournamentResult)
+    assert (spread.kind, spread.names) == (local.kind, local.names)
+    assert spread.pairings == local.pairings
+    assert spread.standings == local.standings
+    assert [(k, r.round) for k, r in spread.rounds] == [(k, r.round) for k, r in local.rounds]
+    assert [moves_only(g.pgn) for _, r in spread.rounds for g in r.games] == [
+        moves_only(g.pgn) for _, r in local.rounds for g in r.games
+    ]
+
+
+def test_a_gauntlet_on_the_cluster_plays_its_seed_against_the_rest() -> None:
+    engines = [
+        {"cmd": sys.executable, "name": name, "args": [FAKE, "good"]} for name in ("a", "b", "c")
+    ]
+    r = distributed.match(
+        engines, each={"nodes": 1}, rounds=2, maxmoves=8, tournament="gauntlet", rounds_per_task=1
+    )
+    assert [(p.first, p.second) for p in r.pairings] == [("a", "b"), ("a", "c")]
+    assert sum(s.games for s in r.standings) == 2 * 8
+    with pytest.raises(ValueError, match="only to a match of two engines"):
+        distributed.match(
+            engines, each={"nodes": 1}, tournament="roundrobin", sprt={"elo0": 0, "elo1": 5}
+        )
+    with pytest.raises(ValueError, match="three engines or more"):
+        distributed.match(engines[:2], each={"nodes": 1}, tournament="roundrobin")
+    with pytest.raises(ValueError, match="3 engines play a tournament"):
+        distributed.match(engines, each={"nodes": 1})

@@ -60,6 +60,61 @@ pub struct Standing {
     pub estimate: Option<Estimate>,
 }
 
+/// The standings of the engines `names` after the `pairings`, best first (points, then
+/// the order of the `-engine` options). A free function, so that a tournament whose
+/// pairings were played elsewhere (on a Ray cluster) is ranked by the same rule.
+pub fn standings(names: &[String], pairings: &[PairingResult]) -> Vec<Standing> {
+    let mut tri = vec![[0u64; 3]; names.len()];
+    for p in pairings {
+        let [l, d, w] = p.counts.trinomial;
+        for (k, x) in [l, d, w].into_iter().enumerate() {
+            tri[p.first][k] += x;
+            tri[p.second][2 - k] += x;
+        }
+    }
+    let mut out: Vec<Standing> = tri
+        .into_iter()
+        .enumerate()
+        .map(|(engine, t)| Standing {
+            engine,
+            name: names[engine].clone(),
+            trinomial: t,
+            points: t[2] as f64 + t[1] as f64 / 2.0,
+            // `+ 0.0` turns an even score's -0.0 into 0.0.
+            estimate: Estimate::from_counts(&t)
+                .filter(|e| e.variance > 0.0 && e.elo.is_finite())
+                .map(|e| Estimate {
+                    elo: e.elo + 0.0,
+                    ..e
+                }),
+        })
+        .collect();
+    out.sort_by(|a, b| b.points.total_cmp(&a.points).then(a.engine.cmp(&b.engine)));
+    out
+}
+
+/// [`standings`] as the summaries' JSON list (for a caller without a JSON library).
+pub fn standings_json(names: &[String], pairings: &[PairingResult]) -> String {
+    let table: Vec<serde_json::Value> = standings(names, pairings)
+        .iter()
+        .map(Standing::to_json)
+        .collect();
+    serde_json::Value::from(table).to_string()
+}
+
+impl Standing {
+    /// The standing as the summaries' JSON has it.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "trinomial": self.trinomial,
+            "points": self.points,
+            "elo": self.estimate.as_ref().map(|e| e.elo),
+            "elo_interval": self.estimate.as_ref().map(|e| [e.elo_interval.0, e.elo_interval.1]),
+        })
+    }
+}
+
 /// How a tournament ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TournamentSummary {
@@ -84,33 +139,7 @@ fn kind_name(kind: TournamentKind) -> &'static str {
 impl TournamentSummary {
     /// The standings, best first (points, then the order of the `-engine` options).
     pub fn standings(&self) -> Vec<Standing> {
-        let mut tri = vec![[0u64; 3]; self.names.len()];
-        for p in &self.pairings {
-            let [l, d, w] = p.counts.trinomial;
-            for (k, x) in [l, d, w].into_iter().enumerate() {
-                tri[p.first][k] += x;
-                tri[p.second][2 - k] += x;
-            }
-        }
-        let mut out: Vec<Standing> = tri
-            .into_iter()
-            .enumerate()
-            .map(|(engine, t)| Standing {
-                engine,
-                name: self.names[engine].clone(),
-                trinomial: t,
-                points: t[2] as f64 + t[1] as f64 / 2.0,
-                // `+ 0.0` turns an even score's -0.0 into 0.0.
-                estimate: Estimate::from_counts(&t)
-                    .filter(|e| e.variance > 0.0 && e.elo.is_finite())
-                    .map(|e| Estimate {
-                        elo: e.elo + 0.0,
-                        ..e
-                    }),
-            })
-            .collect();
-        out.sort_by(|a, b| b.points.total_cmp(&a.points).then(a.engine.cmp(&b.engine)));
-        out
+        standings(&self.names, &self.pairings)
     }
 
     /// The per-pairing results and the standings, as the CLI prints them at the end.
@@ -204,19 +233,8 @@ impl TournamentSummary {
                 })
             })
             .collect();
-        let standings: Vec<serde_json::Value> = self
-            .standings()
-            .iter()
-            .map(|s| {
-                serde_json::json!({
-                    "name": s.name,
-                    "trinomial": s.trinomial,
-                    "points": s.points,
-                    "elo": s.estimate.as_ref().map(|e| e.elo),
-                    "elo_interval": s.estimate.as_ref().map(|e| [e.elo_interval.0, e.elo_interval.1]),
-                })
-            })
-            .collect();
+        let standings: Vec<serde_json::Value> =
+            self.standings().iter().map(Standing::to_json).collect();
         let state: serde_json::Value =
             serde_json::from_str(&self.state.to_json()).expect("plain values");
         let rounds: Vec<serde_json::Value> = self

@@ -54,6 +54,8 @@ mod _core {
         SolverError, TrainingDataError,
     };
     #[pymodule_export]
+    use crate::matches::plan::{match_plan, match_standings};
+    #[pymodule_export]
     use crate::matches::run::{match_check, match_run, match_tournament};
     #[pymodule_export]
     use crate::matches::stats::{match_bounds, match_estimate, match_llr};
