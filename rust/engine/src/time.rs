@@ -80,9 +80,11 @@ impl TimeManager {
         self.start.elapsed()
     }
 
-    /// Should the search stop now (checked inside the search)?
-    pub fn hard_expired(&self) -> bool {
-        self.hard.is_some_and(|h| self.elapsed() >= h)
+    /// Should the search stop at `now`, a reading of the clock (checked inside the search,
+    /// as often as [`ClockChecks`] says)?
+    pub fn hard_expired_at(&self, now: Instant) -> bool {
+        self.hard
+            .is_some_and(|h| now.saturating_duration_since(self.start) >= h)
     }
 
     /// Should iterative deepening stop before the next iteration? `scale_percent` stretches
@@ -91,6 +93,83 @@ impl TimeManager {
         self.soft
             .is_some_and(|s| self.elapsed() >= s * scale_percent / 100)
     }
+}
+
+/// How often the search reads the clock between reads, in nodes: the most. A fast
+/// evaluation spends about a millisecond on this many nodes, so a faster clock check would
+/// cost speed and buy nothing.
+pub const MAX_CLOCK_INTERVAL: u32 = 1024;
+
+/// The time the search aims to let pass between two reads of the clock.
+pub const CLOCK_PERIOD: Duration = Duration::from_millis(1);
+
+/// When the search's main thread reads the clock for its hard budget: every so many nodes,
+/// the number adapting to what a node costs so that reads come about every
+/// [`CLOCK_PERIOD`], whatever the evaluation.
+///
+/// Why not a fixed count: a node's cost depends on the evaluator, not the search. Inline on
+/// the CPU 1,024 nodes take about a millisecond; through a slow GPU adapter each evaluation
+/// waits a dispatch of a millisecond or more, and a search that read the clock every 1,024
+/// nodes ran seconds (2–18× `movetime`) past its budget. Reading it every node instead would
+/// cost the fast case a clock call per node. So the count starts at one and, at each read,
+/// becomes the nodes the last stretch would have fitted into one period (at most twice the
+/// last count, at most [`MAX_CLOCK_INTERVAL`]): the overshoot is about one period, or one
+/// node when a single node takes longer. Nodes searched, and so the bench signature, do not
+/// depend on it.
+#[derive(Clone, Debug)]
+pub struct ClockChecks {
+    /// Nodes between reads now.
+    interval: u32,
+    /// Nodes left until the next read.
+    left: u32,
+    /// The last read.
+    last: Instant,
+}
+
+impl ClockChecks {
+    /// Checks of a search that started at `start`: the first read comes at the first node.
+    pub fn new(start: Instant) -> ClockChecks {
+        ClockChecks {
+            interval: 1,
+            left: 1,
+            last: start,
+        }
+    }
+
+    /// Counts a node; the clock's reading when it is due to be read.
+    #[inline]
+    pub fn count_node(&mut self) -> Option<Instant> {
+        self.left -= 1;
+        if self.left > 0 {
+            return None;
+        }
+        Some(self.read())
+    }
+
+    #[cold]
+    fn read(&mut self) -> Instant {
+        let now = Instant::now();
+        self.interval =
+            next_clock_interval(self.interval, now.saturating_duration_since(self.last));
+        self.left = self.interval;
+        self.last = now;
+        now
+    }
+
+    /// Nodes between reads now.
+    pub fn interval(&self) -> u32 {
+        self.interval
+    }
+}
+
+/// The next count of nodes between clock reads, after `interval` nodes took `took`: the
+/// nodes that fit into [`CLOCK_PERIOD`] at that pace, growing at most twofold per read (one
+/// stretch of cheap nodes, table hits say, must not stretch it past what the next expensive
+/// ones allow), within 1 ..= [`MAX_CLOCK_INTERVAL`].
+pub fn next_clock_interval(interval: u32, took: Duration) -> u32 {
+    let fits = u128::from(interval) * CLOCK_PERIOD.as_nanos() / took.as_nanos().max(1);
+    let most = interval.saturating_mul(2).min(MAX_CLOCK_INTERVAL);
+    u32::try_from(fits).unwrap_or(u32::MAX).clamp(1, most)
 }
 
 /// The share of the soft budget, in percent, that iterative deepening may use before it
@@ -159,6 +238,64 @@ mod tests {
         // hard one still decides.
         assert!(soft_scale_percent(100, 0, Some(10_000)) <= 180 * 202 / 100 * 160 / 100);
         assert!(soft_scale_percent(0, 5000, Some(-10_000)) > 30);
+    }
+
+    /// The interval follows the pace: a fast evaluation's nodes reach the largest count
+    /// (as the fixed 1,024 before), a slow one's come down to every node, and a change of
+    /// pace moves it within a few reads.
+    #[test]
+    fn the_clock_is_read_about_once_a_period_whatever_a_node_costs() {
+        let us = Duration::from_micros;
+        let ns = Duration::from_nanos;
+        // 0.5 µs a node (a fast CPU search): doubling from 1 up to the cap in ten reads.
+        let mut interval = 1;
+        let mut reads = 0;
+        while interval < MAX_CLOCK_INTERVAL && reads < 100 {
+            interval = next_clock_interval(interval, ns(500 * u64::from(interval)));
+            reads += 1;
+        }
+        assert_eq!((interval, reads), (MAX_CLOCK_INTERVAL, 10));
+        assert_eq!(
+            next_clock_interval(MAX_CLOCK_INTERVAL, ns(500 * 1024)),
+            MAX_CLOCK_INTERVAL
+        );
+        // 1 µs a node: the thousand nodes of one period.
+        assert_eq!(next_clock_interval(MAX_CLOCK_INTERVAL, us(1024)), 1000);
+        // 1 ms a node (a slow adapter): every node.
+        assert_eq!(next_clock_interval(MAX_CLOCK_INTERVAL, us(1_024_000)), 1);
+        assert_eq!(next_clock_interval(1, us(1000)), 1);
+        assert_eq!(next_clock_interval(1, us(40_000)), 1);
+        // 10 µs a node: about a hundred nodes a period.
+        assert_eq!(next_clock_interval(MAX_CLOCK_INTERVAL, us(10_240)), 100);
+        assert_eq!(next_clock_interval(100, us(1000)), 100);
+        // No time measured at all (a coarse clock): grow, but only twofold.
+        assert_eq!(next_clock_interval(8, Duration::ZERO), 16);
+    }
+
+    #[test]
+    fn clock_checks_read_the_clock_at_the_first_node_then_by_interval() {
+        let mut checks = ClockChecks::new(Instant::now());
+        assert!(
+            checks.count_node().is_some(),
+            "the first node reads the clock"
+        );
+        let interval = checks.interval();
+        assert!((1..=2).contains(&interval), "{interval}");
+        for _ in 1..interval {
+            assert!(checks.count_node().is_none());
+        }
+        assert!(checks.count_node().is_some());
+    }
+
+    #[test]
+    fn hard_expiry_at_a_given_reading() {
+        let tm = TimeManager::new(
+            &Limits::movetime(Duration::from_millis(100)),
+            Color::White,
+            Duration::ZERO,
+        );
+        assert!(!tm.hard_expired_at(tm.start + Duration::from_millis(99)));
+        assert!(tm.hard_expired_at(tm.start + Duration::from_millis(100)));
     }
 
     #[test]

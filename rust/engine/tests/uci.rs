@@ -601,6 +601,84 @@ fn eval_device_routes_the_search_and_rejects_what_it_cannot_open() {
     );
 }
 
+/// How long each dispatch of [`SlowAdapter`] waits: a slow GPU adapter's round trip.
+const SLOW_DISPATCH: Duration = Duration::from_millis(1);
+
+/// A back end for the `gpu` device as slow as a weak adapter: each batch waits
+/// [`SLOW_DISPATCH`], then the CPU scores it.
+struct SlowAdapter(Arc<dyn shatranj_engine::BatchEvaluator>);
+
+impl shatranj_engine::BatchEvaluator for SlowAdapter {
+    fn describe(&self) -> String {
+        "a slow adapter (test)".into()
+    }
+
+    fn evaluate_packed(
+        &self,
+        positions: &[shatranj_engine::eval::PackedPosition],
+        out: &mut [i32],
+    ) -> Result<(), shatranj_engine::EvalError> {
+        std::thread::sleep(SLOW_DISPATCH);
+        self.0.evaluate_packed(positions, out)
+    }
+}
+
+#[allow(clippy::unnecessary_wraps)] // the signature of a back-end opener
+fn slow_gpu(
+    _: shatranj_engine::Device,
+    evaluation: &shatranj_engine::Evaluation,
+) -> Result<Arc<dyn shatranj_engine::BatchEvaluator>, shatranj_engine::EvalError> {
+    Ok(Arc::new(SlowAdapter(shatranj_engine::eval::cpu_evaluator(
+        evaluation,
+    ))))
+}
+
+/// A search through a slow evaluator keeps to its time: the clock is read as often as a
+/// node's cost calls for. Read every 1,024 nodes, it let a 1 ms dispatch carry a 300 ms
+/// `movetime` search a second past its budget (issue 53: 2–18× `movetime` on a slow
+/// adapter). Each case: the `go` line and its hard budget (`Move Overhead` 0).
+#[test]
+fn eval_device_searches_keep_to_their_time() {
+    let sink = Sink::default();
+    let mut uci = Uci::with_evaluator(sink.clone(), slow_gpu);
+    uci.handle_line("setoption name EvalDevice value gpu");
+    assert!(sink.text().contains("(batched)"), "{}", sink.text());
+    uci.handle_line("setoption name Move Overhead value 0");
+    uci.handle_line("position startpos moves e2e4 e7e5 g1f3");
+    // The clock's hard budget with 30 moves assumed: 3 × 3000 × 3 / 60 ms.
+    for (go, budget_ms) in [
+        ("go movetime 300", 300),
+        ("go wtime 3000 btime 3000", 450),
+        ("go movetime 100", 100),
+    ] {
+        sink.clear();
+        let t = Instant::now();
+        uci.handle_line(go);
+        let best = sink.wait_for("bestmove", Duration::from_secs(30));
+        let took = t.elapsed();
+        assert!(
+            best.is_some_and(|b| b != "bestmove 0000"),
+            "{go}: {}",
+            sink.text()
+        );
+        let nodes = sink
+            .lines()
+            .iter()
+            .rev()
+            .find_map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let at = words.iter().position(|w| *w == "nodes")?;
+                words.get(at + 1)?.parse::<u64>().ok()
+            })
+            .unwrap_or(0);
+        let over = took.saturating_sub(Duration::from_millis(budget_ms));
+        println!("{go}: bestmove after {took:?} ({over:?} past the budget, {nodes}+ nodes)");
+        // A few dispatches, the unwinding and a loaded machine's scheduling; 1,024
+        // dispatches would be over a second.
+        assert!(over < Duration::from_millis(150), "{go}: {took:?}");
+    }
+}
+
 /// An output that panics the first time it is given a line starting with `trap`. The search
 /// reports through it, so this is a panic inside the search, as a bug would cause.
 #[derive(Clone)]

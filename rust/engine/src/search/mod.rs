@@ -17,7 +17,7 @@ use crate::ordering::{
 use crate::score::*;
 use crate::see::{capture_gain, see_ge};
 use crate::threads::SharedState;
-use crate::time::{self, TimeManager};
+use crate::time::{self, ClockChecks, TimeManager};
 use crate::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
 #[allow(clippy::wildcard_imports)] // every tunable constant of the search, by name
 use params::*;
@@ -116,6 +116,8 @@ pub struct Searcher<'a> {
     limits: &'a Limits,
     pub nodes: u64,
     unpublished_nodes: u64,
+    /// When the main thread next reads the clock for the hard budget.
+    clock: ClockChecks,
     pub seldepth: usize,
     /// Keys of the game before the root, then of the search path (for repetitions).
     keys: Vec<u64>,
@@ -234,6 +236,7 @@ impl<'a> Searcher<'a> {
             limits,
             nodes: 0,
             unpublished_nodes: 0,
+            clock: ClockChecks::new(time.start),
             seldepth: 0,
             keys: previous_keys.to_vec(),
             null_barriers: Vec::new(),
@@ -513,7 +516,9 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Counts a node and, every 1024 nodes, publishes the count and checks for a stop.
+    /// Counts a node; every 1024 nodes publishes the count; and, in the main thread of a
+    /// timed search, reads the clock as often as [`ClockChecks`] says, which adapts to
+    /// what a node costs (a node count alone let a slow evaluator run far past the budget).
     #[inline]
     fn visit(&mut self) {
         self.nodes += 1;
@@ -535,9 +540,14 @@ impl<'a> Searcher<'a> {
                 // than at the end of a scheduler slice (see `SharedState`).
                 std::thread::yield_now();
             }
-            if self.role == Role::Main && !self.shared.pondering() && self.time.hard_expired() {
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
+        }
+        if self.role == Role::Main
+            && self.time.hard.is_some()
+            && let Some(now) = self.clock.count_node()
+            && !self.shared.pondering()
+            && self.time.hard_expired_at(now)
+        {
+            self.shared.stop.store(true, Ordering::Relaxed);
         }
     }
 
