@@ -367,8 +367,11 @@ impl<W: Write + Send + 'static> Uci<W> {
                 _ => self.info_string("UCI_Chess960: value must be true or false; unchanged"),
             },
             // Offered because GUIs and libraries (python-chess) set it around analysis; it
-            // changes nothing here: the engine has no contempt, book or playing style that
-            // analysis would turn off, so it searches the same way in both modes.
+            // changes nothing here: the engine has no contempt (a draw scores 0 in both
+            // modes), book or playing style that analysis would turn off, and its one
+            // time-saving shortcut (a lone legal move ends the search at depth 6) applies
+            // only to a search on the clock, which analysis (`infinite`, `movetime`,
+            // `depth`, `nodes`) never is. So it searches the same way in both modes.
             "uci_analysemode" => match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
                 Some("true" | "false") => {}
                 _ => self.info_string("UCI_AnalyseMode: value must be true or false; unchanged"),
