@@ -88,6 +88,10 @@ AREAS: dict[str, Area] = {
         "benchmarks/search.py",
         "search speed, thread scaling, time to depth and stop latency over UCI, against Stockfish",
     ),
+    "hash_ready": Area(
+        "benchmarks/hash_ready.py",
+        "readyok after a large Hash (set, then cleared after a search), against Stockfish",
+    ),
     "ttd_compare": Area(
         "benchmarks/ttd_compare.py", "paired time to depth of two or more builds of the engine"
     ),
