@@ -20,8 +20,9 @@ from the start.
 
 Workloads, for every library that has the operation (``--check`` prints the call each cell
 times): the legal move list, push + pop of every legal move, SAN write, SAN parse, push_san +
-pop, FEN read and write, one board to planes (a new numpy array; tensor-chess's bytes in a row
-of their own) and batched where a library has a batch call, is_checkmate, game over with
+pop, FEN read and write, one board to planes (a new numpy array, and in a row of their own
+as bytes: shatranj's to_planes_bytes(), tensor-chess's to_tensor()) and batched where a
+library has a batch call, is_checkmate, game over with
 repetition (boards carrying their games) and without (boards read from FEN, so no earlier
 position can repeat: the question esca's ``Position.outcome`` and tensor-chess answer, timed
 for shatranj the same way), and the built-in perft (startpos at --perft-depth + 1, Kiwipete at
@@ -480,7 +481,13 @@ class Shatranj(ChessLike):
         )
 
     def planes_bytes(self) -> Cell:
-        return self.planes()
+        got = [np.frombuffer(b.to_planes_bytes(), np.uint8).reshape(12, 8, 8) for b in self.boards]
+        return Cell(
+            "b.to_planes_bytes()",
+            "b",
+            self.boards,
+            problem=check_planes(self.ps, got, planes_of),
+        )
 
     def planes_batch(self) -> Cell:
         encode = importlib.import_module("shatranj.planes").board

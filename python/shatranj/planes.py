@@ -7,7 +7,8 @@ a-file).
 
 ``board(boards)`` → ``(n, 12, 8, 8)`` uint8: planes White P N B R Q K, then Black's; plane
 ``p``, row ``r``, column ``f`` is 1 when that piece stands on file ``f``, rank ``r`` (White's
-view, not mirrored: today's ``Board.to_planes``).
+view, not mirrored: today's ``Board.to_planes``; ``Board.to_planes_bytes`` gives one board's
+planes as 768 ``bytes`` in the same C order, without a numpy array).
 
 ``lc0(boards)`` → ``(n, 112, 8, 8)`` float32, Lc0's classical input with 8 positions of
 history taken from each board's move stack: for step ``t`` = 0 (now) … 7 (seven plies

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 import shatranj
 
@@ -69,6 +70,25 @@ def test_planes_and_features_match_the_reference() -> None:
     np.testing.assert_array_equal(batch, np.stack([reference_planes(b) for b in boards]))
     feats = shatranj.boards_to_features(tuple(boards))
     np.testing.assert_array_equal(feats, np.stack([reference_features(b) for b in boards]))
+
+
+def test_planes_as_bytes_are_the_planes_in_c_order() -> None:
+    seed = 78
+    print(f"seed {seed}")
+    for board in random_boards(seed, 200):
+        data = board.to_planes_bytes()
+        assert type(data) is bytes and len(data) == 12 * 64
+        np.testing.assert_array_equal(
+            np.frombuffer(data, np.uint8).reshape(12, 8, 8),
+            reference_planes(board),
+            err_msg=board.fen(),
+        )
+        assert data == board.to_planes().tobytes()
+    with pytest.raises(TypeError):
+        shatranj.Board().to_planes_bytes(1)  # type: ignore[call-arg]
+    # A board the rules do not allow (setup mode) has no planes, as for to_planes().
+    with pytest.raises(ValueError, match="to_planes_bytes"):
+        shatranj.Board("8/8/8/8/8/8/8/K7 w - - 0 1").to_planes_bytes()
 
 
 def test_arrays_are_writable_and_empty_batches_work() -> None:

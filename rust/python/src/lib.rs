@@ -101,6 +101,7 @@ mod _core {
             ));
         }
         crate::rules::hot_methods::install(m.py())?;
+        crate::rules::hot_new::install(m.py())?;
         // The Python package's version is the Cargo workspace version: one number, kept in
         // Cargo.toml, which maturin also writes into the wheel's metadata.
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -11,7 +11,7 @@ use crate::ml::planes;
 use crate::py_modules;
 use crate::rules::moves::uci_of;
 use pyo3::prelude::*;
-use pyo3::types::IntoPyDict;
+use pyo3::types::{IntoPyDict, PyBytes};
 use shatranj_chess::fen::{self, EnPassantMode};
 use shatranj_chess::{History, Position, uci};
 
@@ -28,6 +28,11 @@ pub(crate) trait Export: Placement {
 
     fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         Err(self.not_offered(py, "to_planes"))
+    }
+
+    /// `to_planes()`'s 768 bytes as `bytes` (`Board.to_planes_bytes`, `rules/hot_methods.rs`).
+    fn to_planes_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Err(self.not_offered(py, "to_planes_bytes"))
     }
 
     fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -75,6 +80,10 @@ impl Export for LegalGame {
 
     fn to_planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         planes::planes_array(py, self.position())
+    }
+
+    fn to_planes_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        planes::planes_bytes(py, self.position())
     }
 
     fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

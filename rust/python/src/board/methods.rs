@@ -25,16 +25,15 @@ use super::notation::Notation;
 use super::position::Placement;
 use super::query::Query;
 use super::stack::Stack;
-use super::{Board, BoardState, STARTING_FEN, on_rep, read, write};
+use super::{Board, STARTING_FEN, on_rep, read, write};
 use crate::args;
-use crate::errors::fen_error;
 use crate::rules::legal::{LegalMoveGenerator, PseudoLegalMoveGenerator};
 use crate::rules::moves::Move;
 use crate::rules::piece;
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{IntoPyDict, PyDict, PyList, PyType};
-use shatranj_chess::{Position, Role};
+use shatranj_chess::Role;
 
 /// `find_move`'s promotion: a piece type number, or `None`.
 fn optional_role(value: Option<i64>) -> PyResult<Option<Role>> {
@@ -330,18 +329,7 @@ board_methods! {
         #[new]
         #[pyo3(signature = (fen = Some(STARTING_FEN), *, chess960 = false))]
         pub(super) fn new(fen: Option<&str>, chess960: bool) -> PyResult<Self> {
-            match fen {
-                Some(STARTING_FEN) if !chess960 => Ok(Board::from_position(Position::new())),
-                Some(text) if !chess960 => match shatranj_chess::fen::parse(text) {
-                    Ok(pos) => Ok(Board::from_position(pos)),
-                    // What python-chess cannot load either keeps the rules crate's typed
-                    // error.
-                    Err(e) => BoardState::lenient(fen, false)
-                        .map(Board::wrap)
-                        .map_err(|_| fen_error(e)),
-                },
-                _ => BoardState::lenient(fen, chess960).map(Board::wrap),
-            }
+            Board::construct(fen, chess960)
         }
 
         // python-chess's writable attributes: the position edited as a setup (`edit.rs`).

@@ -102,6 +102,23 @@ impl Board {
     pub fn from_position(pos: Position) -> Board {
         Board::wrap(BoardState::from_position(pos))
     }
+
+    /// `Board(fen, chess960=...)`: the PyO3 constructor's body, and the whole of the usual
+    /// `Board(fen)` and `Board()` calls, which `rules/hot_new.rs` answers without PyO3's
+    /// argument parsing.
+    pub(crate) fn construct(fen: Option<&str>, chess960: bool) -> PyResult<Board> {
+        match fen {
+            Some(STARTING_FEN) if !chess960 => Ok(Board::from_position(Position::new())),
+            Some(text) if !chess960 => match shatranj_chess::fen::parse(text) {
+                Ok(pos) => Ok(Board::from_position(pos)),
+                // What python-chess cannot load either keeps the rules crate's typed error.
+                Err(e) => BoardState::lenient(fen, false)
+                    .map(Board::wrap)
+                    .map_err(|_| crate::errors::fen_error(e)),
+            },
+            _ => BoardState::lenient(fen, chess960).map(Board::wrap),
+        }
+    }
 }
 
 /// Reads a board's state (`RuntimeError` while a method changes it).

@@ -7,7 +7,7 @@
 use crate::board::Board;
 use crate::numpy_c_api;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyTuple};
 use shatranj_chess::{CastlingSide, Color, Position, Role};
 
 /// Planes per position: six piece types for each colour.
@@ -88,6 +88,17 @@ pub fn planes_array<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound<'py,
     let bytes = fill(py, std::slice::from_ref(pos), PLANES * 64, write_planes)?;
     let shape = PyTuple::new(py, [PLANES, 8, 8])?;
     numpy_array(py, bytes, shape)
+}
+
+/// The same planes as `bytes` (768, `planes_array`'s layout in C order): the filled buffer is
+/// the `bytes` object's own, made by one allocation, so a caller that wants the raw bytes
+/// (a batch buffer, a socket, a hash) pays for no numpy array.
+pub fn planes_bytes<'py>(py: Python<'py>, pos: &Position) -> PyResult<Bound<'py, PyBytes>> {
+    // `new_with` hands out a zeroed buffer.
+    PyBytes::new_with(py, PLANES * 64, |out| {
+        write_planes(pos, out);
+        Ok(())
+    })
 }
 
 pub fn features_array<'py>(py: Python<'py>, positions: &[Position]) -> PyResult<Bound<'py, PyAny>> {

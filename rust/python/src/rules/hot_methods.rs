@@ -1,5 +1,6 @@
 //! `Board.push` and `Board.pop` as plain CPython methods, installed over PyO3's when the module
-//! loads; and the argument-free calls of `fen()`, `is_game_over()` and `to_planes()`.
+//! loads; the argument-free calls of `fen()`, `is_game_over()` and `to_planes()`; and
+//! `to_planes_bytes()`, which has no PyO3 method at all.
 //!
 //! A loop of `push`/`pop` spends more time in the call than in the move. PyO3's wrappers count
 //! the GIL in a thread-local on every call, extract arguments through a generic keyword
@@ -30,7 +31,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr::null_mut;
 
 /// Replaces `Board.push`, `Board.pop`, `Board.fen`, `Board.is_game_over` and
-/// `Board.to_planes` with the functions below.
+/// `Board.to_planes` with the functions below, and adds `Board.to_planes_bytes`.
 pub fn install(py: Python<'_>) -> PyResult<()> {
     let board = py.get_type::<Board>();
     // The PyO3 methods the argument-free fast paths hand other calls to, taken before they
@@ -73,6 +74,17 @@ pub fn install(py: Python<'_>) -> PyResult<()> {
             fast_def(c"to_planes", to_planes, TO_PLANES_DOC),
             "to_planes",
         ),
+        (
+            ffi::PyMethodDef {
+                ml_name: c"to_planes_bytes".as_ptr(),
+                ml_meth: ffi::PyMethodDefPointer {
+                    PyCFunction: to_planes_bytes,
+                },
+                ml_flags: ffi::METH_NOARGS,
+                ml_doc: TO_PLANES_BYTES_DOC.as_ptr(),
+            },
+            "to_planes_bytes",
+        ),
     ] {
         // The descriptor keeps a pointer to its definition for the life of the type.
         let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(def));
@@ -91,6 +103,8 @@ pub fn install(py: Python<'_>) -> PyResult<()> {
 const PUSH_DOC: &CStr = c"push($self, move)\n--\n\nPlays a legal move (IllegalMoveError otherwise; a null move is refused in check).";
 const POP_DOC: &CStr =
     c"pop($self)\n--\n\nTakes back the last move and returns it (IndexError on an empty stack).";
+
+const TO_PLANES_BYTES_DOC: &CStr = c"to_planes_bytes($self)\n--\n\n`to_planes()` as 768 `bytes` (C order: plane, rank, file), without a numpy array.";
 
 /// The text signatures and docs are the PyO3 methods' (`methods.rs`), which answer every
 /// call with arguments.
@@ -194,10 +208,30 @@ unsafe fn forward<'py>(
     let original = original
         .get(py)
         .ok_or_else(|| PyTypeError::new_err("Board method called before the module loaded"))?;
+    // SAFETY: the contract.
+    let (positional, kwargs) = unsafe { packed(py, Some(slf), args, nargs, kwnames) }?;
+    original.bind(py).call(positional, kwargs.as_ref())
+}
+
+/// Vectorcall arguments as a tuple (after `first`, if given) and a dict of the keywords, for
+/// a call made the classic way.
+///
+/// # Safety
+/// As for `forward`: `args` holds `nargs` positional arguments followed by the values of the
+/// keywords named in `kwnames` (a tuple, or null), all live for the duration of the call.
+pub(super) unsafe fn packed<'py>(
+    py: Python<'py>,
+    first: Option<&Bound<'py, PyAny>>,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> PyResult<(Bound<'py, PyTuple>, Option<Bound<'py, PyDict>>)> {
     let nargs = usize::try_from(nargs).unwrap_or(0);
     // SAFETY: the contract: `args[..nargs]` are live objects.
     let arg = |i: usize| unsafe { Borrowed::from_ptr(py, *args.add(i)) }.to_owned();
-    let positional: Vec<_> = std::iter::once(slf.clone())
+    let positional: Vec<_> = first
+        .cloned()
+        .into_iter()
         .chain((0..nargs).map(arg))
         .collect();
     let positional = PyTuple::new(py, positional)?;
@@ -214,12 +248,12 @@ unsafe fn forward<'py>(
         }
         Some(dict)
     };
-    original.bind(py).call(positional, kwargs.as_ref())
+    Ok((positional, kwargs))
 }
 
 /// Runs `body` as PyO3's wrappers do: an error or a panic becomes a raised exception and a
 /// null return.
-fn call<'py>(
+pub(super) fn call<'py>(
     py: Python<'py>,
     body: impl FnOnce() -> PyResult<Bound<'py, PyAny>>,
 ) -> *mut ffi::PyObject {
@@ -231,12 +265,32 @@ fn call<'py>(
                 .downcast_ref::<&str>()
                 .map(std::string::ToString::to_string)
                 .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic in Board.push/pop".to_owned());
+                .unwrap_or_else(|| "panic in a Board method".to_owned());
             PanicException::new_err(text)
         }
     };
     err.restore(py);
     null_mut()
+}
+
+/// `Board.to_planes_bytes()`: a method of its own (no PyO3 method behind it, as it takes no
+/// arguments), so that the call costs the `bytes` object and the planes.
+///
+/// # Safety
+/// As for `push`: the GIL is held and `slf` is a `Board`.
+unsafe extern "C" fn to_planes_bytes(
+    slf: *mut ffi::PyObject,
+    _unused: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: see the function's contract.
+    let py = unsafe { Python::assume_attached() };
+    call(py, || {
+        // SAFETY: `slf` is a live `Board` for the duration of the call (the contract above).
+        let slf = unsafe { Borrowed::from_ptr(py, slf) };
+        // SAFETY: the method is installed on `Board` only, so `slf` is a `Board`.
+        let board = unsafe { slf.cast_unchecked::<Board>() };
+        Ok(on_rep!(&*read(&board)?, r => r.to_planes_bytes(py))?.into_any())
+    })
 }
 
 /// `Board.push(move)`.
