@@ -289,7 +289,7 @@ impl Engine {
 
     fn clear_tt(&mut self) {
         if !self.tt_untouched {
-            self.tt.clear();
+            self.tt.renew();
             self.tt_untouched = true;
         }
     }

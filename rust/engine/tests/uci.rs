@@ -310,6 +310,16 @@ fn a_large_hash_costs_memory_only_when_used() {
     assert!(grew < mb / 4 + 64, "{grew} MB resident after Hash {mb}");
     uci.handle_line("go depth 3");
     assert!(out.wait_for("bestmove", Duration::from_secs(20)).is_some());
+    // Clearing the used table gives its pages back rather than writing every one of them.
+    out.clear();
+    uci.handle_line("ucinewgame");
+    uci.handle_line("isready");
+    assert_eq!(out.lines(), ["readyok"]);
+    let grew = resident_mb().saturating_sub(before);
+    assert!(
+        grew < mb / 4 + 64,
+        "{grew} MB resident after clearing Hash {mb}"
+    );
 }
 
 #[test]
