@@ -184,11 +184,22 @@ pub fn parse_board(text: &str) -> Result<Board, FenError> {
 /// role and colour sets are put together once at the end.
 #[inline]
 fn placement(text: &[u8]) -> Option<Board> {
+    match placement_prefix(text)? {
+        (board, end) if end == text.len() => Some(board),
+        _ => None,
+    }
+}
+
+/// [`placement`] of the bytes up to the first space (or the end), and where it stopped: a
+/// whole FEN's placement is read without looking for its end first.
+#[inline]
+fn placement_prefix(text: &[u8]) -> Option<(Board, usize)> {
+    let mut end = text.len();
     let mut pieces = [0u64; 16];
     let mut sq = 56u32;
     let mut rank_end = 64u32;
     let mut last_was_digit = false;
-    for &byte in text {
+    for (at, &byte) in text.iter().enumerate() {
         let code = PLACEMENT_CODES[usize::from(byte)];
         if code & PIECE != 0 {
             if sq >= rank_end {
@@ -211,6 +222,9 @@ fn placement(text: &[u8]) -> Option<Board> {
             rank_end -= 8;
             sq = rank_end - 8;
             last_was_digit = false;
+        } else if byte == b' ' {
+            end = at;
+            break;
         } else {
             return None;
         }
@@ -227,7 +241,7 @@ fn placement(text: &[u8]) -> Option<Board> {
             board.by_color[c] |= bits;
         }
     }
-    Some(board)
+    Some((board, end))
 }
 
 /// The error for a placement field `placement` refused, checked rank by rank.
@@ -320,8 +334,7 @@ pub fn parse_with(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
 #[inline]
 fn parse_canonical(fen: &str, mode: CastlingMode) -> Option<Position> {
     let bytes = fen.as_bytes();
-    let placement_end = bytes.iter().position(|&b| b == b' ')?;
-    let board = placement(&bytes[..placement_end])?;
+    let (board, placement_end) = placement_prefix(bytes)?;
     let (turn, castling_at) = match bytes.get(placement_end + 1..placement_end + 3)? {
         b"w " => (Color::White, placement_end + 3),
         b"b " => (Color::Black, placement_end + 3),
