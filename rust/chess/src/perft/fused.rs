@@ -9,12 +9,14 @@
 //! that stays true:
 //!
 //! * pins and slider checks against their king change only when `f` or `t` lies on a segment
-//!   from their king to one of our sliders of the right kind (`danger`), or when a slider of
-//!   ours lands on one of their king's lines; knight and pawn checks only when the piece lands
-//!   on a checking square. All of these, and every move that changes more than two squares
-//!   (castling, en passant, promotion) or leaves an en-passant capture for them, are counted
-//!   the plain way: play the move, count the child. This is the only place checks are handled,
-//!   so every fast-path child has its king out of check and the parent's pins;
+//!   from their king to one of our sliders of the right kind with at most two men between
+//!   (`danger`), or when a slider of ours lands where their king sees it through at most one
+//!   man of theirs (`check_zone`); knight and pawn checks only when the piece lands on a
+//!   checking square. All of these, en passant and promotions, and double pushes that leave
+//!   them an en-passant capture, are counted the plain way: play the move, count the child.
+//!   Our castlings move two men: their checks and pins are tested exactly on the child's
+//!   board, the rest is counted fused. This is the only place checks are handled, so every
+//!   fast-path child has its king out of check and the parent's pins;
 //! * a slider's moves change only when `f` or `t` lies in its attack set; knights' counts
 //!   change only by captures on `t`; pawn moves are recounted set-wise when `f` or `t` touches
 //!   a pawn, a push square or a pawn-capture square;
@@ -28,6 +30,7 @@ use crate::attacks::{
     Sliders, between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
+use crate::castling::CastlingSide;
 use crate::movegen::{
     self, CASTLE_AVAIL, CASTLES, Castle, FILE_A, FILE_H, PAWN_DIRS, Visitor, attacked_by,
     from_offset, king_safety,
@@ -37,8 +40,6 @@ use crate::{Color, Role, Square};
 
 /// Sliders one side can have: two rooks, two bishops, a queen and eight promoted pawns.
 const MAX_SLIDERS: usize = 13;
-/// Squares their king may step onto (8) or cross when castling (2 more: g- and c-file).
-const MAX_NEEDED: usize = 10;
 
 /// Leaf count of `pos` at depth 2.
 #[inline(always)]
@@ -70,9 +71,10 @@ struct Fused<'a, L> {
     our: Bitboard,
     their: Bitboard,
     occ: Bitboard,
-    /// Squares between their king and each of our sliders on its lines (the slider included).
+    /// Squares whose change may make or break a pin or a check along a line from their king
+    /// to one of our sliders (see `new`).
     danger: Bitboard,
-    /// By the moving role: landing here gives check or may (sliders: their king's lines).
+    /// By the moving role: landing here gives check or, for a slider, may pin one of theirs.
     check_zone: [Bitboard; 6],
     /// Our double pushes landing here leave them an en-passant capture to check.
     ep_risk: Bitboard,
@@ -96,8 +98,8 @@ struct Fused<'a, L> {
     their_pawns: Bitboard,
     pawn_count: u32,
     pawn_sensitive: Bitboard,
-    /// Squares their king may step onto or cross castling in the parent, the safe ones among
-    /// them, and each one's zone (see the module docs).
+    /// Squares their king may step onto or cross castling in the parent, and the safe ones
+    /// among them.
     needed: Bitboard,
     safe: Bitboard,
     /// Their castlings available in the parent (`CASTLE_AVAIL` bits), and the squares whose
@@ -105,10 +107,10 @@ struct Fused<'a, L> {
     /// rook's corner takes the right, a piece moving in or out opens or closes the way).
     avail: u8,
     castle_sensitive: Bitboard,
-    n_needed: usize,
-    needed_sq: [Square; MAX_NEEDED],
-    needed_zone: [Bitboard; MAX_NEEDED],
-    zone_union: Bitboard,
+    /// By square: the squares of `needed` in whose zone it lies (see the module docs), i.e.
+    /// whose safety may change when the square empties or fills. A map, so a child finds
+    /// them with two loads instead of a loop of data-dependent branches.
+    stale_by: [Bitboard; 64],
     _level: core::marker::PhantomData<L>,
 }
 
@@ -180,19 +182,34 @@ impl<'a, L: Level> Fused<'a, L> {
         let our_diag = our & board.diagonal_sliders();
         let orth_lines = rook_rays(king);
         let diag_lines = bishop_rays(king);
+        // A slider of ours on a line of their king's, with the men between: one (a pin, or a
+        // discovered check waiting) makes the whole segment and the slider matter; two make
+        // only the two men matter (taking either away leaves a pin or a check; a man added or
+        // the slider moving leaves at least two); three or more make nothing matter.
         let mut danger = Bitboard::EMPTY;
-        for o in orth_lines & our_orth {
-            danger |= between(king, o) | o;
+        for o in (orth_lines & our_orth) | (diag_lines & our_diag) {
+            let segment = between(king, o);
+            let men = segment & occ;
+            match men.count() {
+                0 | 1 => danger |= segment | o,
+                2 => danger |= men,
+                _ => {}
+            }
         }
-        for o in diag_lines & our_diag {
-            danger |= between(king, o) | o;
-        }
+        // A slider of ours landing on `t` checks their king or pins one of their men only
+        // when at most one man of theirs, and none of ours, stands between: the squares the
+        // king sees through its first blocker on each line, when that blocker is theirs. The
+        // square it leaves cannot open its own line: moving along a line of its kind that
+        // the king sees would mean it gave check already; any other line it opens is one
+        // of `danger`'s.
+        let xray_orth = L::S::rook(king, occ ^ (L::S::rook(king, occ) & their));
+        let xray_diag = L::S::bishop(king, occ ^ (L::S::bishop(king, occ) & their));
         let check_zone = [
             pawn_attacks(them, king),
             knight_attacks(king),
-            diag_lines,
-            orth_lines,
-            diag_lines | orth_lines,
+            xray_diag,
+            xray_orth,
+            xray_diag | xray_orth,
             Bitboard::EMPTY,
         ];
         let their_pawns = their & board.pawns();
@@ -262,24 +279,14 @@ impl<'a, L: Level> Fused<'a, L> {
             Bitboard::EMPTY
         };
         let mut safe = Bitboard::EMPTY;
-        let mut n_needed = 0;
-        let mut needed_sq = [Square::A1; MAX_NEEDED];
-        let mut needed_zone = [Bitboard::EMPTY; MAX_NEEDED];
-        let mut zone_union = Bitboard::EMPTY;
+        let mut stale_by = [Bitboard::EMPTY; 64];
         for s in needed {
             if !attacked_by::<L::S>(board, us, s, without_king) {
                 safe |= s;
             }
-            let z = zone::<L::S>(s, them, without_king);
-            if n_needed < MAX_NEEDED {
-                needed_sq[n_needed] = s;
-                needed_zone[n_needed] = z;
-                n_needed += 1;
+            for z in zone::<L::S>(s, them, without_king) {
+                stale_by[z.index()] |= s;
             }
-            zone_union |= z;
-        }
-        if n_needed < needed.count() as usize {
-            return None; // Cannot happen: rights imply the king on its original square.
         }
         Some(Fused {
             parent: pos,
@@ -310,10 +317,7 @@ impl<'a, L: Level> Fused<'a, L> {
             safe,
             avail,
             castle_sensitive,
-            n_needed,
-            needed_sq,
-            needed_zone,
-            zone_union,
+            stale_by,
             _level: core::marker::PhantomData,
         })
     }
@@ -389,14 +393,7 @@ impl<'a, L: Level> Fused<'a, L> {
         } else {
             (self.needed, self.avail)
         };
-        let mut stale = Bitboard::EMPTY;
-        if (self.zone_union & ft).any() {
-            for i in 0..self.n_needed {
-                if (self.needed_zone[i] & ft).any() {
-                    stale |= self.needed_sq[i];
-                }
-            }
-        }
+        let stale = self.stale_by[f.index()] | self.stale_by[t.index()];
         let known = self.needed & !stale;
         let mut safe = self.safe & known;
         let fresh = needed & !known;
@@ -419,6 +416,78 @@ impl<'a, L: Level> Fused<'a, L> {
             // Taken or not the same way for most children of one parent: well predicted.
             n += castles_open(avail, &CASTLES[self.them.index()], safe);
         }
+        self.nodes += u64::from(n);
+    }
+}
+
+impl<L: Level> Fused<'_, L> {
+    /// One of our castlings, counted fused like `normal` though four squares change: king
+    /// and rook both move on our back rank. Checks and pins are tested exactly on the
+    /// child's board (the rook may check through the square the king left); any change
+    /// sends the child to the plain count. Our back rank is never theirs, so their castling
+    /// rights and the way between their king and rooks stay as in the parent.
+    #[inline(always)]
+    fn castle_fused(&mut self, kf: Square, kt: Square) {
+        let side = CastlingSide::of_king_to(kt);
+        let (rf, rt) = (side.rook_from(self.us), side.rook_to(self.us));
+        let king_move = Bitboard::from_square(kf) | Bitboard::from_square(kt);
+        let rook_move = Bitboard::from_square(rf) | Bitboard::from_square(rt);
+        let changed = king_move | rook_move;
+        let mut board = self.parent.board;
+        board.by_role[Role::King.index()] ^= king_move;
+        board.by_role[Role::Rook.index()] ^= rook_move;
+        board.by_color[self.us.index()] ^= changed;
+        let safety = king_safety::<L::S>(&board, self.them, self.king);
+        if safety.checkers.any()
+            || safety.pin_orth != self.pin_orth
+            || safety.pin_diag != self.pin_diag
+        {
+            self.plain(|c| c.apply_castle::<false>(kf, kt));
+            return;
+        }
+        let occ = self.occ ^ changed;
+        let our = self.our ^ changed;
+        let their = self.their;
+        let mut n = self.base;
+        let mut touched = 0;
+        for s in changed {
+            touched |= self.slider_touch[s.index()];
+        }
+        while touched != 0 {
+            let i = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            if i < MAX_SLIDERS {
+                let att = slider_attacks::<L::S>(self.slider_sq[i], self.slider_kind[i], occ);
+                n = n + (att & !their & self.slider_mask[i]).count()
+                    - u32::from(self.contrib[self.slider_sq[i].index()]);
+            }
+        }
+        n += if (self.pawn_sensitive & changed).any() {
+            pawn_moves(
+                self.them,
+                self.their_pawns,
+                occ,
+                our,
+                self.pin_orth,
+                self.pin_diag,
+            )
+        } else {
+            self.pawn_count
+        };
+        let mut stale = Bitboard::EMPTY;
+        for s in changed {
+            stale |= self.stale_by[s.index()];
+        }
+        let known = self.needed & !stale;
+        let mut safe = self.safe & known;
+        let without_king = occ ^ self.king;
+        for s in self.needed & !known {
+            if !attacked_by::<L::S>(&board, self.us, s, without_king) {
+                safe |= s;
+            }
+        }
+        n += (king_attacks(self.king) & !their & safe).count();
+        n += castles_open(self.avail, &CASTLES[self.them.index()], safe);
         self.nodes += u64::from(n);
     }
 }
@@ -512,7 +581,7 @@ impl<L: Level> Visitor for Fused<'_, L> {
     }
     #[inline(always)]
     fn castle(&mut self, from: Square, to: Square) {
-        self.plain(|c| c.apply_castle::<false>(from, to));
+        self.castle_fused(from, to);
     }
 }
 
@@ -611,6 +680,25 @@ mod tests {
             "rRb1k2r/8/8/8/8/8/8/4K3 w kq - 0 1",
             "r3k3/8/1N6/8/8/8/8/4K3 w q - 0 1",
             "1r2k2r/R7/8/8/8/8/8/4K3 w k - 0 1",
+        ] {
+            check_all_levels(fen, 3);
+        }
+    }
+
+    // R3.8b: our castlings counted fused: the rook checking through the square our king
+    // left, or pinning one of theirs there; a castling that uncovers a line to their king;
+    // their pawns and sliders that see the four squares; both colours, both sides.
+    #[test]
+    fn our_castling() {
+        for fen in [
+            "8/8/8/8/8/8/8/1k2K2R w K - 0 1",
+            "8/8/8/8/8/8/8/R3K1k1 w Q - 0 1",
+            "8/8/8/8/8/8/8/k1n1K2R w K - 0 1",
+            "r3k1n1/8/8/8/8/8/8/2K5 b q - 0 1",
+            "r3k2r/8/8/8/8/8/8/6K1 b kq - 0 1",
+            "r3k2r/8/1b3P2/8/8/8/2q5/R3K2R w KQkq - 0 1",
+            "4k2r/6P1/8/8/8/8/8/R3K2R b KQk - 0 1",
+            "8/8/8/8/8/6k1/8/R3K2R w KQ - 0 1",
         ] {
             check_all_levels(fen, 3);
         }
