@@ -549,11 +549,11 @@ def match_run(
 def match_tournament(
     args: Sequence[str], on_line: Callable[[str], object] | None = None
 ) -> str: ...
-
 def match_plan(args: Sequence[str]) -> tuple[list[str], list[tuple[int, int]]]: ...
 def match_standings(
     names: Sequence[str], played: Sequence[tuple[int, int, Sequence[int]]]
 ) -> str: ...
+
 @final
 class Engine:
     def __new__(
