@@ -129,17 +129,23 @@ impl Evaluation {
         }
     }
 
-    /// `classical`, or the start of the network's hash, its size (and output buckets, when
-    /// it has them) and its SCALE (the hash covers the weights only, and the same weights at
+    /// `classical`, or the start of the network's hash, its size (and king and output
+    /// buckets, when it has them) and its SCALE (the hash covers the weights only, and the same weights at
     /// another SCALE score differently).
     pub fn describe(&self) -> String {
         match self {
             Evaluation::Classical(_) => CLASSICAL_NAME.into(),
             Evaluation::Network(n) => {
+                let kings = match n.inputs() {
+                    crate::nnue::Inputs::Plain => String::new(),
+                    crate::nnue::Inputs::KingBuckets(k) => {
+                        format!(", {} king buckets, mirrored", k.count())
+                    }
+                };
                 let buckets = match n.buckets() {
-                    crate::nnue::OutputBuckets::Single => String::new(),
+                    crate::nnue::OutputBuckets::Single => kings,
                     b @ crate::nnue::OutputBuckets::PieceCount => {
-                        format!(", {} output buckets", b.count())
+                        format!("{kings}, {} output buckets", b.count())
                     }
                 };
                 format!(

@@ -1,7 +1,7 @@
 //! Incremental accumulators for the search: one pair per ply, each the parent's plus the
 //! rows of what the move changed, computed only when that ply is evaluated.
 
-use super::{MAX_PIECES, Network, active_features, black_view, feature};
+use super::{MAX_PIECES, Network, View, feature, piece_squares_into};
 use shatranj_chess::{Board, Color, Position, Role};
 use std::sync::Arc;
 
@@ -77,15 +77,24 @@ impl Delta {
 }
 
 /// A stack of accumulator pairs, one slot per ply of the search.
+///
+/// Each side's accumulator is brought up to date on its own: with king-bucketed inputs
+/// ([`super::Inputs::KingBuckets`]) a king move that changes its side's [`View`] (another
+/// bucket, or the other half of the board) rebuilds that side's accumulator from the
+/// position, while the other side's is still updated by the move's rows.
 pub struct AccumulatorStack {
     net: Arc<Network>,
     hidden: usize,
     /// Slot `p`: White's view then Black's, `hidden` values each.
     values: Vec<i16>,
-    computed: Vec<bool>,
+    /// Per slot, whether White's and Black's accumulators are up to date.
+    computed: Vec<[bool; 2]>,
+    /// Per slot, the views of its position (White's, Black's).
+    views: Vec<[View; 2]>,
     /// `deltas[p]`: from slot `p - 1` to slot `p`.
     deltas: Vec<Delta>,
-    /// Updates and refreshes done, for measurement.
+    /// Accumulators (one side's each) updated by a move and rebuilt from scratch, for
+    /// measurement.
     pub updates: u64,
     pub refreshes: u64,
     /// Check every evaluation against one from scratch (for tests): `checked` counts them,
@@ -98,11 +107,13 @@ pub struct AccumulatorStack {
 impl AccumulatorStack {
     pub fn new(net: Arc<Network>, slots: usize) -> AccumulatorStack {
         let hidden = net.hidden();
+        let plain = [View::plain(Color::White), View::plain(Color::Black)];
         AccumulatorStack {
             net,
             hidden,
             values: vec![0; slots * 2 * hidden],
-            computed: vec![false; slots],
+            computed: vec![[false; 2]; slots],
+            views: vec![plain; slots],
             deltas: vec![Delta::default(); slots],
             updates: 0,
             refreshes: 0,
@@ -118,27 +129,38 @@ impl AccumulatorStack {
 
     /// Computes slot `ply` from `pos` (the root of a search).
     pub fn reset(&mut self, ply: usize, pos: &Position) {
-        self.refresh(ply, pos);
+        for side in 0..2 {
+            self.refresh(ply, side, pos);
+        }
     }
 
     /// Slot `ply` will hold `child`, reached from slot `ply - 1`'s `parent`.
     #[inline]
     pub fn push(&mut self, ply: usize, parent: &Position, child: &Position) {
         self.deltas[ply] = Delta::between(parent.board(), child.board());
-        self.computed[ply] = false;
+        let inputs = self.net.inputs();
+        if inputs.king_dependent() {
+            let board = child.board();
+            self.views[ply] = Color::ALL
+                .map(|c| inputs.view(c, board.king_of(c).map(shatranj_chess::Square::index)));
+        }
+        self.computed[ply] = [false; 2];
     }
 
     /// Slot `ply` holds the parent's pieces with the other side to move (a null move).
     #[inline]
     pub fn push_null(&mut self, ply: usize) {
         self.deltas[ply] = Delta::default();
-        self.computed[ply] = false;
+        self.views[ply] = self.views[ply - 1];
+        self.computed[ply] = [false; 2];
     }
 
     /// The evaluation of `pos`, the position of slot `ply`, for the side to move.
     pub fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
-        if !self.computed[ply] {
-            self.compute(ply, pos);
+        for side in 0..2 {
+            if !self.computed[ply][side] {
+                self.compute(ply, side, pos);
+            }
         }
         let h = self.hidden;
         let slot = &self.values[ply * 2 * h..(ply + 1) * 2 * h];
@@ -155,64 +177,67 @@ impl AccumulatorStack {
         v
     }
 
-    /// Brings slot `ply` up to date: from the nearest computed ancestor, applying each
-    /// ply's changes, unless refreshing from `pos` touches fewer rows.
-    fn compute(&mut self, ply: usize, pos: &Position) {
+    /// Brings `side`'s accumulator of slot `ply` up to date: from the nearest ancestor where
+    /// it is computed, applying each ply's changes, unless the side's view changed on the way
+    /// (its king crossed a bucket or the board's middle) or refreshing from `pos` touches
+    /// fewer rows.
+    fn compute(&mut self, ply: usize, side: usize, pos: &Position) {
+        let view = self.views[ply][side];
         let mut base = ply;
         let mut rows = 0;
         let mut blocked = false;
-        while base > 0 && !self.computed[base] {
+        while base > 0 && !self.computed[base][side] {
             rows += self.deltas[base].rows();
             blocked |= self.deltas[base].refresh;
             base -= 1;
+            blocked |= self.views[base][side] != view;
         }
         let pieces = pos.board().occupied().0.count_ones() as usize;
         // More than 32 pieces (no legal position): the refresh counts only 32 of them.
-        if blocked || !self.computed[base] || rows > pieces || pieces > MAX_PIECES {
-            self.refresh(ply, pos);
+        if blocked || !self.computed[base][side] || rows > pieces || pieces > MAX_PIECES {
+            self.refresh(ply, side, pos);
             return;
         }
         for p in base + 1..=ply {
-            self.apply(p);
+            self.apply(p, side);
         }
     }
 
-    fn refresh(&mut self, ply: usize, pos: &Position) {
+    /// `side`'s accumulator of slot `ply` from scratch, with its view read off the pieces
+    /// kept ([`Network::views`]: the same rule as every evaluation from scratch).
+    fn refresh(&mut self, ply: usize, side: usize, pos: &Position) {
         let h = self.hidden;
-        let (white, black) = active_features(pos);
-        // (Allocates two short lists: refreshes are rare next to updates.)
-        let slot = &mut self.values[ply * 2 * h..(ply + 1) * 2 * h];
-        let (w, b) = slot.split_at_mut(h);
-        self.net.refresh(w, &white);
-        self.net.refresh(b, &black);
-        self.computed[ply] = true;
+        let mut pieces = [0usize; MAX_PIECES];
+        let n = piece_squares_into(pos, &mut pieces);
+        let (white, black) = self.net.views(&pieces[..n]);
+        let view = if side == 0 { white } else { black };
+        self.views[ply][side] = view;
+        let acc = &mut self.values[(2 * ply + side) * h..(2 * ply + side + 1) * h];
+        self.net.refresh_view(acc, view, &pieces[..n]);
+        self.computed[ply][side] = true;
         self.refreshes += 1;
     }
 
-    /// Slot `p` from slot `p - 1` and `deltas[p]`.
-    fn apply(&mut self, p: usize) {
+    /// `side`'s accumulator of slot `p` from slot `p - 1`'s and `deltas[p]`.
+    fn apply(&mut self, p: usize, side: usize) {
         let h = self.hidden;
         let d = self.deltas[p];
-        let (before, after) = self.values.split_at_mut(p * 2 * h);
-        let parent = &before[(p - 1) * 2 * h..];
-        let child = &mut after[..2 * h];
-        child.copy_from_slice(parent);
+        let view = self.views[p][side];
+        let (before, after) = self.values.split_at_mut((2 * p + side) * h);
+        let parent = &before[(2 * (p - 1) + side) * h..][..h];
+        let acc = &mut after[..h];
+        acc.copy_from_slice(parent);
         let net = &*self.net;
         let added = &d.added[..usize::from(d.n_added)];
         let removed = &d.removed[..usize::from(d.n_removed)];
-        for (view, acc) in child.chunks_exact_mut(h).enumerate() {
-            let index = |f: u16| {
-                let f = usize::from(f);
-                if view == 0 { f } else { black_view(f) }
-            };
-            let adds: [&[i16]; 2] =
-                std::array::from_fn(|i| added.get(i).map_or(&[][..], |&f| net.row(index(f))));
-            let subs: [&[i16]; 2] =
-                std::array::from_fn(|i| removed.get(i).map_or(&[][..], |&f| net.row(index(f))));
-            net.kernel()
-                .apply(acc, &adds[..added.len()], &subs[..removed.len()]);
-        }
-        self.computed[p] = true;
+        let index = |f: u16| view.row(usize::from(f));
+        let adds: [&[i16]; 2] =
+            std::array::from_fn(|i| added.get(i).map_or(&[][..], |&f| net.row(index(f))));
+        let subs: [&[i16]; 2] =
+            std::array::from_fn(|i| removed.get(i).map_or(&[][..], |&f| net.row(index(f))));
+        net.kernel()
+            .apply(acc, &adds[..added.len()], &subs[..removed.len()]);
+        self.computed[p][side] = true;
         self.updates += 1;
     }
 }
@@ -221,7 +246,7 @@ impl AccumulatorStack {
 mod tests {
     use super::*;
     use crate::nnue::OutputBuckets;
-    use crate::nnue::tests::random_network_with;
+    use crate::nnue::tests::{random_king_bucket_network, random_network_with};
     use shatranj_chess::uci::parse_uci;
 
     #[test]
@@ -287,7 +312,8 @@ mod tests {
     /// incremental evaluation equals the evaluation from scratch.
     #[test]
     fn incremental_equals_from_scratch_on_random_lines() {
-        let stack = random_lines(99, |_| Position::new(), false);
+        let net = Arc::new(random_network_with(17, 64, OutputBuckets::PieceCount));
+        let stack = random_lines(&net, 99, |_| Position::new(), false);
         assert!(
             stack.updates > stack.refreshes,
             "{} updates, {} refreshes",
@@ -300,7 +326,9 @@ mod tests {
     /// legal half of the time so that every kind of castling is met.
     #[test]
     fn incremental_equals_from_scratch_on_chess960_lines() {
+        let net = Arc::new(random_network_with(17, 64, OutputBuckets::PieceCount));
         let stack = random_lines(
+            &net,
             960,
             |g| Position::chess960(g.below(960) as u32).unwrap(),
             true,
@@ -308,16 +336,76 @@ mod tests {
         assert!(stack.updates > stack.refreshes);
     }
 
+    /// The same for random architecture-3 networks (king buckets, mirroring; 1, 2, 4 and 8
+    /// buckets), on every kernel this CPU runs, from the start and from sparse endgames
+    /// where kings walk across buckets and the board's middle all the time. Kings crossing
+    /// must cost only their own side a refresh.
+    #[test]
+    fn incremental_equals_from_scratch_with_king_buckets() {
+        use crate::nnue::Kernel;
+        let endgames = [
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ];
+        for (i, k) in [1, 2, 4, 8].into_iter().enumerate() {
+            let base = random_king_bucket_network(31 + k as u64, 64, k);
+            for kernel in Kernel::ALL.into_iter().filter(|k| k.is_supported()) {
+                println!("{k} king buckets, {kernel:?}");
+                let net = Arc::new(base.with_kernel(kernel).unwrap());
+                let stack = random_lines(&net, 7 + i as u64, |_| Position::new(), false);
+                assert!(stack.updates > stack.refreshes);
+                let stack = random_lines(
+                    &net,
+                    70 + i as u64,
+                    |g| endgames[g.below(endgames.len())].parse().unwrap(),
+                    false,
+                );
+                assert!(stack.updates > 0 && stack.refreshes > 40);
+            }
+        }
+    }
+
+    /// A king move from e1 to d1 changes White's view (the board's other half): White's
+    /// accumulator is rebuilt, Black's updated by the move's two rows.
+    #[test]
+    fn a_king_crossing_refreshes_only_its_own_side() {
+        let net = Arc::new(random_king_bucket_network(5, 32, 4));
+        let mut stack = AccumulatorStack::new(Arc::clone(&net), 4);
+        let pos: Position = "4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1".parse().unwrap();
+        stack.reset(0, &pos);
+        let (updates, refreshes) = (stack.updates, stack.refreshes);
+        let mut child = pos;
+        child.play_unchecked(parse_uci(&pos, "e1d1").unwrap());
+        stack.push(1, &pos, &child);
+        assert_eq!(stack.evaluate(1, &child), net.evaluate(&child));
+        assert_eq!(
+            (stack.updates - updates, stack.refreshes - refreshes),
+            (1, 1)
+        );
+        // Black's king from e8 to f8 stays in its bucket and on its half (its own e1 and f1,
+        // both seen as on d1 or c1): both sides only updated.
+        let mut grandchild = child;
+        grandchild.play_unchecked(parse_uci(&child, "e8f8").unwrap());
+        stack.push(2, &child, &grandchild);
+        let (updates, refreshes) = (stack.updates, stack.refreshes);
+        assert_eq!(stack.evaluate(2, &grandchild), net.evaluate(&grandchild));
+        assert_eq!(
+            (stack.updates - updates, stack.refreshes - refreshes),
+            (2, 0)
+        );
+    }
+
     /// Plays 40 seeded random lines from `start`, checking two evaluations in three against
-    /// the network from scratch; returns the stack for its counters. The network has output
+    /// the network from scratch; returns the stack for its counters. The networks have output
     /// buckets, so captures also change which output layer scores the position.
     fn random_lines(
+        net: &Arc<Network>,
         seed: u64,
         start: impl Fn(&mut crate::util::SplitMix64) -> Position,
         prefer_castling: bool,
     ) -> AccumulatorStack {
-        let net = Arc::new(random_network_with(17, 64, OutputBuckets::PieceCount));
-        let mut stack = AccumulatorStack::new(Arc::clone(&net), 16);
+        let mut stack = AccumulatorStack::new(Arc::clone(net), 16);
         let mut g = crate::util::SplitMix64::new(seed);
         println!("seed {seed}");
         let mut castlings = 0;

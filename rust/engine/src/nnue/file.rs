@@ -5,27 +5,32 @@
 //!      0    8  magic "SHTRNNUE"
 //!      8    2  format version (1)
 //!     10    2  architecture: 1, (768 → H) × 2 → 1, SCReLU, perspective inputs;
-//!                 2, the same with 8 output layers chosen by piece count (B = 8, else 1)
+//!                 2, the same with 8 output layers chosen by piece count (B = 8, else 1);
+//!                 3, (K·768 → H) × 2 → B: king-bucketed, horizontally mirrored inputs
+//!                    ([`super::inputs`]), K buckets by the map, B output layers (1 or 8)
 //!     12    4  H, the hidden size: a multiple of 32 in 32 ..= 2048
 //!     16    2  QA (1 ..= 255)
 //!     18    2  QB (1 ..= 1024)
 //!     20    4  SCALE (1 ..= 4096)
-//!     24    4  payload length in bytes: 2 · (768·H + H + B·2·H) + B·4
-//!     28    4  reserved, 0
+//!     24    4  payload length in bytes: M + 2 · (R·H + H + B·2·H) + B·4
+//!     28    4  architectures 1 and 2: reserved, 0; architecture 3: B
 //!     32   32  SHA-256 of the payload
-//!     64       payload: W1 (768 rows of H i16, row f = feature f), b1 (H i16),
-//!              W2 (B × 2·H i16: per bucket, side to move, then the other side),
-//!              b2 (B i32)
+//!     64       payload: architecture 3 only, the king-bucket map (M = 32 bytes, the bucket
+//!              of each mirrored king square, files a–d, rank 1 first; K = the largest + 1);
+//!              W1 (R rows of H i16, row f = input f; R = 768, or K·768 for architecture 3),
+//!              b1 (H i16), W2 (B × 2·H i16: per bucket, side to move, then the other
+//!              side), b2 (B i32)
 //! ```
 //!
 //! An architecture-1 file is an architecture-2 one with a single bucket, byte for byte
-//! apart from the number, so its weights hash the same.
+//! apart from the number, so its weights hash the same. Architecture 3 hashes its map with
+//! the weights: the same weights read through another map are another network.
 //!
 //! Anything else is refused with a [`NetError`] that says what is wrong: a wrong magic,
 //! version, architecture, size, quantisation, length or hash, and weights whose arithmetic
 //! could overflow (see [`super::Network`]). No file gives a panic or a silently wrong score.
 
-use super::{INPUTS, Network, OutputBuckets};
+use super::{Inputs, KingBuckets, Network, OutputBuckets};
 use crate::util::{hex, sha256, write_atomically};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -36,6 +41,10 @@ pub const VERSION: u16 = 1;
 pub const ARCH_PERSPECTIVE_SCRELU: u16 = 1;
 /// The same with eight output layers chosen by piece count ([`OutputBuckets::PieceCount`]).
 pub const ARCH_PIECE_COUNT_BUCKETS: u16 = 2;
+/// King-bucketed, horizontally mirrored inputs ([`Inputs::KingBuckets`]), 1 or 8 output layers.
+pub const ARCH_KING_BUCKETS: u16 = 3;
+/// The bytes of architecture 3's king-bucket map.
+pub const KING_MAP_BYTES: usize = super::inputs::KING_SQUARES;
 pub const HEADER_BYTES: usize = 64;
 /// The largest hidden size a file may have.
 pub const MAX_HIDDEN: usize = 2048;
@@ -88,10 +97,21 @@ impl Quantisation {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NetHeader {
     pub hidden: usize,
+    pub inputs: Inputs,
     pub buckets: OutputBuckets,
     pub quantisation: Quantisation,
     /// SHA-256 of the payload.
     pub hash: [u8; 32],
+}
+
+impl NetHeader {
+    /// The architecture number its file stores.
+    pub fn architecture(&self) -> u16 {
+        match self.inputs {
+            Inputs::Plain => self.buckets.architecture(),
+            Inputs::KingBuckets(_) => ARCH_KING_BUCKETS,
+        }
+    }
 }
 
 /// Why a network could not be loaded.
@@ -116,6 +136,12 @@ pub enum NetError {
     Architecture {
         found: u16,
     },
+    /// Architecture 3's output-layer count is neither 1 nor 8.
+    OutputBucketCount {
+        found: u32,
+    },
+    /// Architecture 3's king-bucket map is not a valid one.
+    KingBucketMap(String),
     HiddenSize {
         found: usize,
     },
@@ -175,8 +201,13 @@ impl fmt::Display for NetError {
             ),
             NetError::Architecture { found } => write!(
                 f,
-                "network architecture {found} is not supported (this build runs 1: (768->H)x2->1 SCReLU, and 2: the same with 8 output buckets by piece count)"
+                "network architecture {found} is not supported (this build runs 1: (768->H)x2->1 SCReLU; 2: the same with 8 output buckets by piece count; 3: king-bucketed, mirrored inputs)"
             ),
+            NetError::OutputBucketCount { found } => write!(
+                f,
+                "architecture 3 with {found} output buckets is not supported (1 or 8)"
+            ),
+            NetError::KingBucketMap(why) => write!(f, "bad king-bucket map: {why}"),
             NetError::HiddenSize { found } => write!(
                 f,
                 "hidden size {found} is not a multiple of 32 in 32..={MAX_HIDDEN}"
@@ -217,10 +248,18 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// The payload's length for hidden size `h` and `buckets`.
-pub const fn payload_bytes(h: usize, buckets: OutputBuckets) -> usize {
+/// The payload's length for hidden size `h`, `inputs` and `buckets`.
+pub fn payload_bytes(h: usize, inputs: &Inputs, buckets: OutputBuckets) -> usize {
     let b = buckets.count();
-    2 * (INPUTS * h + h + b * 2 * h) + 4 * b
+    map_bytes(inputs) + 2 * (inputs.count() * h + h + b * 2 * h) + 4 * b
+}
+
+/// The bytes of the king-bucket map at the payload's start (none for plain inputs).
+const fn map_bytes(inputs: &Inputs) -> usize {
+    match inputs {
+        Inputs::Plain => 0,
+        Inputs::KingBuckets(_) => KING_MAP_BYTES,
+    }
 }
 
 pub(crate) fn check_hidden(h: usize) -> Result<(), NetError> {
@@ -260,8 +299,18 @@ impl Network {
             });
         }
         let arch = u16_at(bytes, 10);
-        let buckets =
-            OutputBuckets::from_architecture(arch).ok_or(NetError::Architecture { found: arch })?;
+        let (king_map, buckets) = if arch == ARCH_KING_BUCKETS {
+            let count = u32_at(bytes, 28);
+            let buckets = usize::try_from(count)
+                .ok()
+                .and_then(OutputBuckets::with_count)
+                .ok_or(NetError::OutputBucketCount { found: count })?;
+            (true, buckets)
+        } else {
+            let buckets = OutputBuckets::from_architecture(arch)
+                .ok_or(NetError::Architecture { found: arch })?;
+            (false, buckets)
+        };
         let hidden = u32_at(bytes, 12) as usize;
         check_hidden(hidden)?;
         let quantisation = Quantisation {
@@ -270,9 +319,23 @@ impl Network {
             scale: u32_at(bytes, 20).min(i32::MAX as u32) as i32,
         };
         quantisation.check()?;
-        let expected = payload_bytes(hidden, buckets);
         let declared = u32_at(bytes, 24) as usize;
         let payload = &bytes[HEADER_BYTES..];
+        // The map comes first, so its bucket count (and the payload's size) can be read.
+        let inputs = if king_map {
+            if payload.len() < KING_MAP_BYTES {
+                return Err(NetError::Length {
+                    expected: KING_MAP_BYTES,
+                    found: payload.len(),
+                });
+            }
+            let mut map = [0u8; KING_MAP_BYTES];
+            map.copy_from_slice(&payload[..KING_MAP_BYTES]);
+            Inputs::KingBuckets(KingBuckets::new(map).map_err(|e| NetError::KingBucketMap(e.0))?)
+        } else {
+            Inputs::Plain
+        };
+        let expected = payload_bytes(hidden, &inputs, buckets);
         for found in [declared, payload.len()] {
             if found != expected {
                 return Err(NetError::Length { expected, found });
@@ -289,17 +352,17 @@ impl Network {
         }
         let b = buckets.count();
         let biases_at = expected - 4 * b;
-        let mut words = payload[..biases_at]
+        let mut words = payload[map_bytes(&inputs)..biases_at]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
-        let fw = take(INPUTS * hidden);
+        let fw = take(inputs.count() * hidden);
         let fb = take(hidden);
         let ow = take(b * 2 * hidden);
         let ob = (0..b)
             .map(|k| u32_at(payload, biases_at + 4 * k) as i32)
             .collect();
-        Network::from_parts(quantisation, buckets, fw, fb, ow, ob)
+        Network::from_parts_with(quantisation, inputs, buckets, fw, fb, ow, ob)
     }
 
     /// Reads the network file at `path`.
@@ -314,7 +377,10 @@ impl Network {
     /// The weights as the file stores them (everything after the header).
     pub(crate) fn payload(&self) -> Vec<u8> {
         let h = self.hidden();
-        let mut out = Vec::with_capacity(payload_bytes(h, self.buckets()));
+        let mut out = Vec::with_capacity(payload_bytes(h, self.inputs(), self.buckets()));
+        if let Inputs::KingBuckets(k) = self.inputs() {
+            out.extend_from_slice(k.map());
+        }
         for w in self
             .feature_weights
             .iter()
@@ -336,13 +402,17 @@ impl Network {
         let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&self.buckets().architecture().to_le_bytes());
+        out.extend_from_slice(&self.header.architecture().to_le_bytes());
         out.extend_from_slice(&(self.hidden() as u32).to_le_bytes());
         out.extend_from_slice(&(q.qa as u16).to_le_bytes());
         out.extend_from_slice(&(q.qb as u16).to_le_bytes());
         out.extend_from_slice(&(q.scale as u32).to_le_bytes());
         out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-        out.extend_from_slice(&0u32.to_le_bytes());
+        let reserved = match self.inputs() {
+            Inputs::Plain => 0,
+            Inputs::KingBuckets(_) => self.buckets().count() as u32,
+        };
+        out.extend_from_slice(&reserved.to_le_bytes());
         out.extend_from_slice(&self.header.hash);
         out.extend_from_slice(&payload);
         out
@@ -357,7 +427,7 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::tests::{random_network, random_network_with};
+    use crate::nnue::tests::{random_network, random_network_inputs, random_network_with};
 
     #[test]
     fn every_hidden_size_and_architecture_round_trips() {
@@ -365,7 +435,10 @@ mod tests {
             for h in [32, 64, 128, 256, 512] {
                 let net = random_network_with(h as u64, h, buckets);
                 let bytes = net.to_bytes();
-                assert_eq!(bytes.len(), HEADER_BYTES + payload_bytes(h, buckets));
+                assert_eq!(
+                    bytes.len(),
+                    HEADER_BYTES + payload_bytes(h, &Inputs::Plain, buckets)
+                );
                 assert_eq!(u16_at(&bytes, 10), buckets.architecture());
                 let back = Network::from_bytes(&bytes).unwrap();
                 assert_eq!(back, net);
@@ -374,6 +447,64 @@ mod tests {
                 assert_eq!(back.hash_hex(), net.hash_hex());
             }
         }
+    }
+
+    /// Architecture 3 with every preset map and both output layouts: the map, the input
+    /// count and the weights come back; the map is part of the hash.
+    #[test]
+    fn king_bucket_networks_round_trip() {
+        for (k, _) in KingBuckets::PRESETS {
+            for buckets in OutputBuckets::ALL {
+                let inputs = Inputs::KingBuckets(KingBuckets::preset(k).unwrap());
+                let net = random_network_inputs(k as u64, 64, inputs, buckets);
+                let bytes = net.to_bytes();
+                assert_eq!(
+                    bytes.len(),
+                    HEADER_BYTES
+                        + KING_MAP_BYTES
+                        + 2 * (k * 768 * 64 + 64 + buckets.count() * 128)
+                        + 4 * buckets.count()
+                );
+                assert_eq!(u16_at(&bytes, 10), ARCH_KING_BUCKETS);
+                assert_eq!(u32_at(&bytes, 28) as usize, buckets.count());
+                let back = Network::from_bytes(&bytes).unwrap();
+                assert_eq!(back, net);
+                assert_eq!((back.inputs(), back.buckets()), (&inputs, buckets));
+                assert_eq!(back.feature_weights(), net.feature_weights());
+            }
+        }
+        // The same weights under another map of as many buckets: another network.
+        let k2 = KingBuckets::preset(2).unwrap();
+        let mut map = *k2.map();
+        map.swap(0, 31);
+        let other = Inputs::KingBuckets(KingBuckets::new(map).unwrap());
+        let a = random_network_inputs(9, 32, Inputs::KingBuckets(k2), OutputBuckets::Single);
+        let b = random_network_inputs(9, 32, other, OutputBuckets::Single);
+        assert_eq!(a.feature_weights(), b.feature_weights());
+        assert_ne!(a.hash_hex(), b.hash_hex());
+    }
+
+    /// Damaged architecture-3 headers and maps get their own errors.
+    #[test]
+    fn bad_king_bucket_files_are_refused() {
+        let inputs = Inputs::KingBuckets(KingBuckets::preset(4).unwrap());
+        let good = random_network_inputs(3, 32, inputs, OutputBuckets::PieceCount).to_bytes();
+        let patched = |at: usize, with: &[u8]| {
+            let mut b = good.clone();
+            b[at..at + with.len()].copy_from_slice(with);
+            Network::from_bytes(&b).unwrap_err().to_string()
+        };
+        assert!(patched(28, &3u32.to_le_bytes()).contains("3 output buckets"));
+        assert!(patched(28, &1u32.to_le_bytes()).contains("bytes"));
+        // Bucket 2 unused: the map is refused before its length or hash is looked at.
+        let mut map = [0u8; 32];
+        map[5] = 1;
+        map[6] = 3;
+        assert!(patched(HEADER_BYTES, &map).contains("king-bucket map"));
+        // A map of 4 read as an architecture-2 file: wrong length.
+        assert!(patched(10, &ARCH_PIECE_COUNT_BUCKETS.to_le_bytes()).contains("bytes"));
+        let short = Network::from_bytes(&good[..HEADER_BYTES + 10]).unwrap_err();
+        assert!(matches!(short, NetError::Length { .. }), "{short}");
     }
 
     /// A file whose architecture number is changed no longer matches its length: the

@@ -5,11 +5,13 @@
 //!
 //! Inputs are the 768 piece-square features seen from each side ([`feature`]): friendly
 //! pawn … king, then enemy pawn … king, 64 squares each, with the board flipped vertically
-//! for Black. One hidden layer of `H` neurons, shared by both sides, gives two
-//! *accumulators*, `acc_us` (the side to move's view) and `acc_them`:
+//! for Black. With king buckets (file architecture 3, [`inputs`]) each side reads them from
+//! one of `K` blocks of 768 rows, chosen by its own king's square, and mirrored left to
+//! right when that king is on files e–h. One hidden layer of `H` neurons, shared by both
+//! sides, gives two *accumulators*, `acc_us` (the side to move's view) and `acc_them`:
 //!
 //! ```text
-//! acc_v[j] = b1[j] + Σ_{f active in view v} W1[f][j]                       (i16)
+//! acc_v[j] = b1[j] + Σ_{f active in view v} W1[row_v(f)][j]                 (i16)
 //! k        = the output bucket of the number of pieces on the board
 //! sum      = Σ_j v(acc_us[j]) · (v(acc_us[j]) · W2[k][j])
 //!          + Σ_j v(acc_them[j]) · (v(acc_them[j]) · W2[k][H + j])           (i32, mod 2³²)
@@ -26,16 +28,19 @@
 //!
 //! A move changes two to four features, so each ply's accumulators are the parent's plus a
 //! few rows ([`AccumulatorStack`]), computed lazily when an evaluation is actually asked for,
-//! from the nearest computed ancestor, or from scratch when that is cheaper.
+//! from the nearest computed ancestor, or from scratch when that is cheaper, or when a king
+//! move changed its side's view (then only that side's accumulator is rebuilt).
 
 mod accumulator;
 mod compact;
 pub mod file;
+pub mod inputs;
 pub mod kernels;
 
 pub use accumulator::{AccumulatorStack, Delta};
 pub use compact::{CompactError, CompactPosition};
 pub use file::{NetError, NetHeader};
+pub use inputs::{Inputs, KingBuckets, View};
 pub use kernels::Kernel;
 
 use crate::score::TB_WIN_BOUND;
@@ -132,22 +137,20 @@ impl OutputBuckets {
 /// overflow check assumes no more.
 pub const MAX_PIECES: usize = 32;
 
-/// The active features of both views of `pos`: `(white view, black view)`. A board with more
-/// than [`MAX_PIECES`] pieces (never a legal position) counts its first 32 in square order,
-/// as [`CompactPosition`] stores them, so every path computes the same number.
+/// The active features of both views of `pos` with plain inputs: `(white view, black view)`.
+/// A board with more than [`MAX_PIECES`] pieces (never a legal position) counts its first 32
+/// in square order, as [`CompactPosition`] stores them, so every path computes the same number.
 pub fn active_features(pos: &Position) -> (Vec<usize>, Vec<usize>) {
-    let mut white = [0usize; MAX_PIECES];
-    let mut black = [0usize; MAX_PIECES];
-    let n = features_into(pos, &mut white, &mut black);
-    (white[..n].to_vec(), black[..n].to_vec())
+    let mut pieces = [0usize; MAX_PIECES];
+    let n = piece_squares_into(pos, &mut pieces);
+    let white = pieces[..n].to_vec();
+    let black = white.iter().map(|&f| black_view(f)).collect();
+    (white, black)
 }
 
-/// [`active_features`] without allocating: fills both lists, returns how many there are.
-fn features_into(
-    pos: &Position,
-    white: &mut [usize; MAX_PIECES],
-    black: &mut [usize; MAX_PIECES],
-) -> usize {
+/// The piece-squares of `pos` (White's naming, [`feature`] with White's perspective), at most
+/// [`MAX_PIECES`] of them: fills `out`, returns how many there are.
+pub fn piece_squares_into(pos: &Position, out: &mut [usize; MAX_PIECES]) -> usize {
     let board = pos.board();
     let each_piece = |f: &mut dyn FnMut(usize)| {
         for color in Color::ALL {
@@ -169,12 +172,12 @@ fn features_into(
         all.sort_by_key(|f| f % 64);
         all.truncate(MAX_PIECES);
         for f in all {
-            (white[n], black[n]) = (f, black_view(f));
+            out[n] = f;
             n += 1;
         }
     } else {
         each_piece(&mut |f| {
-            (white[n], black[n]) = (f, black_view(f));
+            out[n] = f;
             n += 1;
         });
     }
@@ -186,7 +189,7 @@ fn features_into(
 #[derive(Clone)]
 pub struct Network {
     header: NetHeader,
-    /// `INPUTS × hidden`, one row per feature.
+    /// `inputs × hidden`, one row per input ([`Inputs::count`]).
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
     /// `buckets × 2 × hidden`: per bucket, the side to move's half, then the other side's.
@@ -200,6 +203,7 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Network")
             .field("hidden", &self.header.hidden)
+            .field("inputs", &self.header.inputs)
             .field("buckets", &self.header.buckets)
             .field("hash", &self.hash_hex())
             .field("kernel", &self.kernel)
@@ -218,9 +222,30 @@ impl PartialEq for Network {
 impl Eq for Network {}
 
 impl Network {
-    /// A network from quantised weights, checked as a file's would be.
+    /// A network with plain inputs from quantised weights, checked as a file's would be.
     pub fn from_parts(
         quantisation: file::Quantisation,
+        buckets: OutputBuckets,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Result<Network, NetError> {
+        Network::from_parts_with(
+            quantisation,
+            Inputs::Plain,
+            buckets,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        )
+    }
+
+    /// [`Network::from_parts`] with `inputs` (`feature_weights` has `inputs.count()` rows).
+    pub fn from_parts_with(
+        quantisation: file::Quantisation,
+        inputs: Inputs,
         buckets: OutputBuckets,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
@@ -231,7 +256,11 @@ impl Network {
         file::check_hidden(hidden)?;
         quantisation.check()?;
         let sizes = [
-            ("feature weights", feature_weights.len(), INPUTS * hidden),
+            (
+                "feature weights",
+                feature_weights.len(),
+                inputs.count() * hidden,
+            ),
             (
                 "output weights",
                 output_weights.len(),
@@ -251,6 +280,7 @@ impl Network {
         let mut net = Network {
             header: NetHeader {
                 hidden,
+                inputs,
                 buckets,
                 quantisation,
                 hash: [0; 32],
@@ -284,6 +314,11 @@ impl Network {
 
     pub fn buckets(&self) -> OutputBuckets {
         self.header.buckets
+    }
+
+    /// How the first layer's rows are chosen.
+    pub fn inputs(&self) -> &Inputs {
+        &self.header.inputs
     }
 
     /// Every bucket's output weights, bucket after bucket.
@@ -350,23 +385,20 @@ impl Network {
 
     /// The evaluation of `pos` from scratch, centipawns for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let mut white = [0usize; MAX_PIECES];
-        let mut black = [0usize; MAX_PIECES];
-        let n = features_into(pos, &mut white, &mut black);
-        self.evaluate_views(&white[..n], &black[..n], pos.turn() == Color::Black)
+        let mut pieces = [0usize; MAX_PIECES];
+        let n = piece_squares_into(pos, &mut pieces);
+        self.evaluate_pieces(&pieces[..n], pos.turn() == Color::Black)
     }
 
     /// The evaluation of a compact position (the GPU's input) from scratch.
     pub fn evaluate_compact(&self, c: &CompactPosition) -> i32 {
-        let mut white = [0usize; MAX_PIECES];
-        let mut black = [0usize; MAX_PIECES];
+        let mut pieces = [0usize; MAX_PIECES];
         let mut n = 0;
         for f in c.white_features() {
-            white[n] = f;
-            black[n] = black_view(f);
+            pieces[n] = f;
             n += 1;
         }
-        self.evaluate_views(&white[..n], &black[..n], c.black_to_move())
+        self.evaluate_pieces(&pieces[..n], c.black_to_move())
     }
 
     /// The evaluation of a packed position (the batch back ends' input) from scratch.
@@ -374,14 +406,37 @@ impl Network {
         self.evaluate_compact(&CompactPosition::from_packed(p))
     }
 
-    fn evaluate_views(&self, white: &[usize], black: &[usize], black_to_move: bool) -> i32 {
+    /// The rows of `pieces` (piece-squares) in `view`.
+    pub fn rows(view: View, pieces: &[usize], out: &mut [usize; MAX_PIECES]) -> usize {
+        for (o, &p) in out.iter_mut().zip(pieces) {
+            *o = view.row(p);
+        }
+        pieces.len().min(MAX_PIECES)
+    }
+
+    /// Both views of a position with these piece-squares: `(White's, Black's)`.
+    #[inline]
+    pub fn views(&self, pieces: &[usize]) -> (View, View) {
+        self.header.inputs.views(pieces.iter().copied())
+    }
+
+    /// Fills `acc` with the accumulator of `view` over `pieces` (piece-squares) from scratch.
+    pub(crate) fn refresh_view(&self, acc: &mut [i16], view: View, pieces: &[usize]) {
+        let mut rows = [0usize; MAX_PIECES];
+        let n = Network::rows(view, pieces, &mut rows);
+        self.refresh(acc, &rows[..n]);
+    }
+
+    /// The evaluation from scratch of the position whose piece-squares are `pieces`.
+    pub fn evaluate_pieces(&self, pieces: &[usize], black_to_move: bool) -> i32 {
         let h = self.header.hidden;
         let mut w = [0i16; file::MAX_HIDDEN];
         let mut b = [0i16; file::MAX_HIDDEN];
         let (w, b) = (&mut w[..h], &mut b[..h]);
-        self.refresh(w, white);
-        self.refresh(b, black);
-        let pieces = white.len();
+        let (white_view, black_view) = self.views(pieces);
+        self.refresh_view(w, white_view, pieces);
+        self.refresh_view(b, black_view, pieces);
+        let pieces = pieces.len();
         if black_to_move {
             self.output(b, w, pieces)
         } else {
@@ -391,7 +446,8 @@ impl Network {
 
     /// Checks that no position can overflow the integer arithmetic: every accumulator stays
     /// in `i16` whatever 32 features are active (bias plus the 32 largest |weights| of its
-    /// neuron), and every `clamp(acc) · W2` fits `i16`.
+    /// neuron within one king bucket's block, the rows one view can read), and every
+    /// `clamp(acc) · W2` fits `i16`.
     fn check_ranges(&self) -> Result<(), NetError> {
         let h = self.header.hidden;
         let qa = self.header.quantisation.qa;
@@ -405,14 +461,17 @@ impl Network {
             }
         }
         let mut column = vec![0i32; INPUTS];
-        for j in 0..h {
-            for (f, c) in column.iter_mut().enumerate() {
-                *c = i32::from(self.feature_weights[f * h + j]).abs();
-            }
-            column.select_nth_unstable_by(31, |a, b| b.cmp(a));
-            let bound = i32::from(self.feature_bias[j]).abs() + column[..32].iter().sum::<i32>();
-            if bound > i32::from(i16::MAX) {
-                return Err(NetError::AccumulatorRange { neuron: j, bound });
+        for block in 0..self.header.inputs.count() / INPUTS {
+            for j in 0..h {
+                for (f, c) in column.iter_mut().enumerate() {
+                    *c = i32::from(self.feature_weights[(block * INPUTS + f) * h + j]).abs();
+                }
+                column.select_nth_unstable_by(31, |a, b| b.cmp(a));
+                let bound =
+                    i32::from(self.feature_bias[j]).abs() + column[..32].iter().sum::<i32>();
+                if bound > i32::from(i16::MAX) {
+                    return Err(NetError::AccumulatorRange { neuron: j, bound });
+                }
             }
         }
         Ok(())
@@ -438,14 +497,31 @@ pub(crate) mod tests {
 
     /// [`random_network`] with `buckets`' output layers, each bias different.
     pub(crate) fn random_network_with(seed: u64, hidden: usize, buckets: OutputBuckets) -> Network {
+        random_network_inputs(seed, hidden, Inputs::Plain, buckets)
+    }
+
+    /// [`random_network_with`] reading its rows through `inputs`.
+    pub(crate) fn random_network_inputs(
+        seed: u64,
+        hidden: usize,
+        inputs: Inputs,
+        buckets: OutputBuckets,
+    ) -> Network {
         let mut g = SplitMix64::new(seed);
         let mut r = |max: i32| (g.below(2 * max as usize + 1) as i32 - max) as i16;
-        let fw = (0..INPUTS * hidden).map(|_| r(400)).collect();
+        let fw = (0..inputs.count() * hidden).map(|_| r(400)).collect();
         let fb = (0..hidden).map(|_| r(2000)).collect();
         let n = buckets.count();
         let ow = (0..n * 2 * hidden).map(|_| r(127)).collect();
         let ob = (0..n as i32).map(|k| 1234 - 20_000 * k).collect();
-        Network::from_parts(file::Quantisation::default(), buckets, fw, fb, ow, ob).unwrap()
+        let q = file::Quantisation::default();
+        Network::from_parts_with(q, inputs, buckets, fw, fb, ow, ob).unwrap()
+    }
+
+    /// A random network with the preset of `k` king buckets.
+    pub(crate) fn random_king_bucket_network(seed: u64, hidden: usize, k: usize) -> Network {
+        let inputs = Inputs::KingBuckets(KingBuckets::preset(k).unwrap());
+        random_network_inputs(seed, hidden, inputs, OutputBuckets::PieceCount)
     }
 
     /// Each piece count has the bucket the formula gives, every bucket is used, and counts
@@ -525,14 +601,80 @@ pub(crate) mod tests {
     /// each side sees its own pieces the same way.
     #[test]
     fn a_mirrored_position_scores_the_same() {
-        let net = random_network(3, 64);
+        for net in [random_network(3, 64), random_king_bucket_network(3, 64, 4)] {
+            for fen in [
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+            ] {
+                let pos: Position = fen.parse().unwrap();
+                assert_eq!(net.evaluate(&pos), net.evaluate(&pos.mirrored()), "{fen}");
+            }
+        }
+    }
+
+    /// With king buckets and mirroring, a position and its left-right mirror image (files
+    /// a↔h) score the same: each view sees its king on files a–d either way. A plain network
+    /// tells them apart.
+    #[test]
+    fn king_buckets_see_a_position_and_its_file_mirror_alike() {
+        let net = random_king_bucket_network(11, 64, 4);
+        let plain = random_network(11, 64);
+        let mut plain_differs = 0;
         for fen in [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+            "rnbq1rk1/ppp2ppp/3p1n2/4p3/1bB1P3/2NP1N2/PPP2PPP/R1BQK2R w - - 0 1",
         ] {
             let pos: Position = fen.parse().unwrap();
-            assert_eq!(net.evaluate(&pos), net.evaluate(&pos.mirrored()), "{fen}");
+            let flipped: Position = flip_files(fen).parse().unwrap();
+            assert_eq!(net.evaluate(&pos), net.evaluate(&flipped), "{fen}");
+            plain_differs += usize::from(plain.evaluate(&pos) != plain.evaluate(&flipped));
         }
+        assert!(plain_differs > 0);
+    }
+
+    /// The FEN with every rank reversed (files a↔h); castling rights dropped.
+    fn flip_files(fen: &str) -> String {
+        let mut parts: Vec<String> = fen.split(' ').map(str::to_string).collect();
+        parts[0] = parts[0]
+            .split('/')
+            .map(|r| r.chars().rev().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/");
+        parts[2] = "-".into();
+        parts.join(" ")
+    }
+
+    /// Every row an architecture-3 view reads is the one a plain network built from that
+    /// bucket's block (mirrored by hand) reads: the blocks really are per bucket.
+    #[test]
+    fn a_king_bucket_network_reads_its_kings_block() {
+        let net = random_king_bucket_network(21, 32, 4);
+        let h = net.hidden();
+        for (fen, bucket) in [
+            ("4k3/8/8/8/8/8/8/1K6 w - - 0 1", 0),
+            ("4k3/8/8/8/8/8/3K4/8 b - - 0 1", 2),
+            ("4k3/8/8/8/3K4/8/8/8 w - - 0 1", 3),
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            let king = pos.board().king_of(Color::White).unwrap().index();
+            let view = net.inputs().view(Color::White, Some(king));
+            assert_eq!(view.bucket(), bucket, "{fen}");
+        }
+        // A plain network made of block 3 scores a position whose both kings sit in bucket 3
+        // on files a-d the same.
+        let block = net.feature_weights()[3 * INPUTS * h..4 * INPUTS * h].to_vec();
+        let plain = Network::from_parts(
+            net.header().quantisation,
+            net.buckets(),
+            block,
+            net.feature_bias().to_vec(),
+            net.output_weights().to_vec(),
+            net.output_bias().to_vec(),
+        )
+        .unwrap();
+        let pos: Position = "8/8/2k5/8/8/1K6/8/R7 w - - 0 1".parse().unwrap();
+        assert_eq!(net.evaluate(&pos), plain.evaluate(&pos));
     }
 
     #[test]

@@ -14,8 +14,8 @@ use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use shatranj_engine::NetError;
+use shatranj_engine::nnue::OutputBuckets;
 use shatranj_engine::nnue::file::Quantisation;
-use shatranj_engine::nnue::{INPUTS, OutputBuckets};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -108,11 +108,12 @@ impl Network {
         self.inner.hash_hex()
     }
 
-    /// `(768, hidden)` int16, row `f` the weights of feature `f` (a copy).
+    /// `(768, hidden)` int16, row `f` the weights of feature `f` (a copy); `(K·768, hidden)`
+    /// for a network with K king buckets (file architecture 3), bucket after bucket.
     #[getter]
     fn feature_weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let w = self.inner.feature_weights().to_vec();
-        numpy_array(py, w, &[INPUTS, self.hidden()])
+        numpy_array(py, w, &[self.inner.inputs().count(), self.hidden()])
     }
 
     /// `(hidden,)` int16 (a copy).
@@ -153,7 +154,11 @@ impl Network {
         let h = self.hidden();
         let qab = qa * qb;
         Ok((
-            numpy_array(py, scaled(self.inner.feature_weights(), qa), &[INPUTS, h])?,
+            numpy_array(
+                py,
+                scaled(self.inner.feature_weights(), qa),
+                &[self.inner.inputs().count(), h],
+            )?,
             numpy_array(py, scaled(self.inner.feature_bias(), qa), &[h])?,
             numpy_array(
                 py,
