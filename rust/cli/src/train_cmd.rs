@@ -2,8 +2,8 @@
 
 use clap::Args;
 use shatranj_engine::games::datagen::DataError;
-use shatranj_engine::nnue::OutputBuckets;
 use shatranj_engine::nnue::file::Quantisation;
+use shatranj_engine::nnue::{Inputs, KingBuckets, OutputBuckets};
 use shatranj_train::{FileScale, TrainConfig, TrainError, TrainJob, Trainer, data, loss_of_scores};
 use std::fmt;
 use std::io::Write;
@@ -18,6 +18,11 @@ fn output_buckets(s: &str) -> Result<OutputBuckets, String> {
         .ok()
         .and_then(OutputBuckets::with_count)
         .ok_or_else(|| format!("expected 1 or 8 output buckets, got {s:?}"))
+}
+
+/// `--king-buckets`: a preset count or a 32-square map.
+fn king_buckets(s: &str) -> Result<KingBuckets, String> {
+    s.parse::<KingBuckets>().map_err(|e| e.to_string())
 }
 
 // Independent command-line switches, not a state machine.
@@ -39,6 +44,13 @@ pub struct TrainArgs {
     /// architecture 2).
     #[arg(long, default_value = "1", value_parser = output_buckets)]
     output_buckets: OutputBuckets,
+    /// King-bucketed, horizontally mirrored inputs (a network file of architecture 3): a
+    /// preset by its number of buckets (1, 2, 4 or 8), or 32 comma-separated buckets, one
+    /// per king square of files a-d, rank 1 first. Each side's inputs are chosen by its own
+    /// king's bucket, the board mirrored when that king is on files e-h (so --mirror adds
+    /// nothing with them).
+    #[arg(long, value_parser = king_buckets)]
+    king_buckets: Option<KingBuckets>,
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     epochs: u32,
     #[arg(long, default_value_t = 16384)]
@@ -156,6 +168,7 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
     } else {
         Trainer::new(TrainConfig {
             hidden: args.hidden,
+            inputs: args.king_buckets.map_or(Inputs::Plain, Inputs::KingBuckets),
             buckets: args.output_buckets,
             epochs: args.epochs,
             batch_size: args.batch,
@@ -248,8 +261,12 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         println!("Kept the best epoch: validation loss {best:.6}");
     }
     let (net, scale, q) = (&outcome.network, outcome.scale, &outcome.quantisation);
+    let kings = match net.inputs() {
+        Inputs::Plain => String::new(),
+        Inputs::KingBuckets(k) => format!("{} king buckets, mirrored, ", k.count()),
+    };
     println!(
-        "Network: {} ({} hidden, {} output buckets, sha256 {})",
+        "Network: {} ({} hidden, {kings}{} output buckets, sha256 {})",
         args.out.display(),
         net.hidden(),
         net.buckets().count(),

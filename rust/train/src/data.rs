@@ -5,7 +5,7 @@ use shatranj_chess::Color;
 use shatranj_engine::eval::DEFAULT_PARAMS;
 use shatranj_engine::eval::evaluate;
 use shatranj_engine::games::datagen::{DataError, GameData, TrainingPosition, read_shard};
-use shatranj_engine::nnue::{active_features, black_view};
+use shatranj_engine::nnue::{Inputs, active_features};
 use std::path::{Path, PathBuf};
 
 /// One position as the trainer sees it (70 bytes: tens of millions fit in memory).
@@ -37,24 +37,33 @@ impl Sample {
         }
     }
 
-    /// The features of the side to move's view and of the other side's.
+    /// The first-layer rows of the side to move's view and of the other side's, as the
+    /// engine reads them through `inputs` ([`Inputs::views`] and `View::row`: one
+    /// definition for both).
     #[inline]
-    pub fn views(&self) -> ([u16; 32], [u16; 32], usize) {
+    pub fn views(&self, inputs: &Inputs) -> ([u16; 32], [u16; 32], usize) {
         let n = usize::from(self.count);
+        let pieces = self.white[..n].iter().map(|&f| usize::from(f));
+        let (white_view, black_view) = inputs.views(pieces);
+        let mut white = [0u16; 32];
         let mut black = [0u16; 32];
-        for (b, &w) in black.iter_mut().zip(&self.white[..n]) {
-            *b = black_view(usize::from(w)) as u16;
+        for ((w, b), &f) in white.iter_mut().zip(&mut black).zip(&self.white[..n]) {
+            *w = white_view.row(usize::from(f)) as u16;
+            *b = black_view.row(usize::from(f)) as u16;
         }
         if self.black_to_move {
-            (black, self.white, n)
+            (black, white, n)
         } else {
-            (self.white, black, n)
+            (white, black, n)
         }
     }
 
     /// The same position with the board flipped from side to side (files a↔h): as good a
     /// training position, with the same score and result, since castling rights are not
-    /// among the inputs (the rules are symmetric under the flip otherwise).
+    /// among the inputs (the rules are symmetric under the flip otherwise). King-bucketed
+    /// inputs mirror the board themselves, so for them the flip changes no row.
+    ///
+    /// (`self.white` keeps piece-squares, not rows: see [`Sample::views`].)
     pub fn mirrored(&self) -> Sample {
         let mut s = *self;
         for f in &mut s.white[..usize::from(self.count)] {
@@ -252,7 +261,7 @@ mod tests {
             wdl: None,
         });
         assert_eq!((s.count, s.black_to_move, s.result), (3, true, 0));
-        let (us, them, n) = s.views();
+        let (us, them, n) = s.views(&Inputs::Plain);
         let (w, b) = active_features(&pos);
         let sorted = |v: &[u16]| {
             let mut v: Vec<usize> = v[..n].iter().map(|&f| usize::from(f)).collect();

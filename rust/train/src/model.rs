@@ -2,7 +2,8 @@
 //! integer network the engine runs ([`shatranj_engine::nnue`]).
 //!
 //! ```text
-//! acc_v = b1 + Σ_{f ∈ view v} W1[f]        h_v = clamp(acc_v, 0, 1)²
+//! acc_v = b1 + Σ_{f ∈ view v} W1[row_v(f)] h_v = clamp(acc_v, 0, 1)²
+//!         (row_v: the engine's `View::row`, king-bucketed and mirrored for architecture 3)
 //! k     = the output bucket of the piece count (always 0 with a single output layer)
 //! out   = W2[k][..H] · h_us + W2[k][H..] · h_them + b2[k]    eval = out · SCALE (centipawns)
 //! loss  = (σ(eval / 400) − (wdl · result + (1 − wdl) · σ(score / 400)))²
@@ -10,7 +11,7 @@
 
 use crate::data::Sample;
 use shatranj_engine::nnue::file::Quantisation;
-use shatranj_engine::nnue::{INPUTS, NetError, Network, OutputBuckets};
+use shatranj_engine::nnue::{INPUTS, Inputs, NetError, Network, OutputBuckets};
 use shatranj_engine::util::SplitMix64;
 
 /// First-layer weights are kept within ±CLIP so that the quantised accumulators cannot
@@ -30,29 +31,34 @@ pub const EVAL_SCALE: f32 = 400.0;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub hidden: usize,
+    /// How a view's pieces become rows of `W1`.
+    pub inputs: Inputs,
     pub buckets: OutputBuckets,
-    /// `W1 (768·H) | b1 (H) | W2 (B·2·H) | b2 (B)` for `B` output buckets.
+    /// `W1 (R·H) | b1 (H) | W2 (B·2·H) | b2 (B)` for `R` input rows and `B` output buckets.
     pub values: Vec<f32>,
 }
 
 impl Params {
-    pub fn zeros(hidden: usize, buckets: OutputBuckets) -> Params {
+    pub fn zeros(hidden: usize, inputs: Inputs, buckets: OutputBuckets) -> Params {
         Params {
             hidden,
+            inputs,
             buckets,
-            values: vec![0.0; Params::len_for(hidden, buckets)],
+            values: vec![0.0; Params::len_for(hidden, &inputs, buckets)],
         }
     }
 
-    pub const fn len_for(hidden: usize, buckets: OutputBuckets) -> usize {
+    pub fn len_for(hidden: usize, inputs: &Inputs, buckets: OutputBuckets) -> usize {
         let b = buckets.count();
-        INPUTS * hidden + hidden + b * 2 * hidden + b
+        inputs.count() * hidden + hidden + b * 2 * hidden + b
     }
 
     /// Uniform in ±1/√fan-in for each layer, biases zero, from `seed`. (With output buckets
     /// the draws of the first bucket are those of a single-layer network of the same seed.)
-    pub fn random(hidden: usize, buckets: OutputBuckets, seed: u64) -> Params {
-        let mut p = Params::zeros(hidden, buckets);
+    /// The first layer's limit is that of 768 inputs whatever the king buckets: a view reads
+    /// one block, so its fan-in does not grow with them.
+    pub fn random(hidden: usize, inputs: Inputs, buckets: OutputBuckets, seed: u64) -> Params {
+        let mut p = Params::zeros(hidden, inputs, buckets);
         let mut g = SplitMix64::new(seed);
         let mut uniform = |limit: f32| {
             let u = (g.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -72,7 +78,7 @@ impl Params {
     /// Where `b1`, `W2` and `b2` start.
     pub(crate) fn split(&self) -> (usize, usize, usize) {
         let h = self.hidden;
-        let b1 = INPUTS * h;
+        let b1 = self.inputs.count() * h;
         (b1, b1 + h, b1 + h + self.buckets.count() * 2 * h)
     }
 
@@ -122,7 +128,7 @@ impl Params {
             .iter()
             .map(|&b| (b * qa * qb).round() as i32)
             .collect();
-        Network::from_parts(q, self.buckets, fw, fb, ow, ob)
+        Network::from_parts_with(q, self.inputs, self.buckets, fw, fb, ow, ob)
     }
 
     /// The float network's evaluation in centipawns.
@@ -178,7 +184,7 @@ fn accumulate(p: &Params, features: &[u16], acc: &mut [f32]) {
 /// The network's output (before SCALE) for `s`, leaving the accumulators in `scratch`.
 #[inline(always)]
 pub fn forward(p: &Params, s: &Sample, scratch: &mut Scratch) -> f32 {
-    let (us, them, n) = s.views();
+    let (us, them, n) = s.views(&p.inputs);
     accumulate(p, &us[..n], &mut scratch.us);
     accumulate(p, &them[..n], &mut scratch.them);
     let h = p.hidden;
@@ -260,7 +266,7 @@ pub fn backward(
     for ((b, u), t) in gb1.iter_mut().zip(&scratch.d_us).zip(&scratch.d_them) {
         *b += u + t;
     }
-    let (us, them, n) = s.views();
+    let (us, them, n) = s.views(&p.inputs);
     for (features, d) in [(&us[..n], &scratch.d_us), (&them[..n], &scratch.d_them)] {
         for &f in features {
             let row = &mut gw1[usize::from(f) * h..(usize::from(f) + 1) * h];
@@ -295,28 +301,40 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         ];
-        for buckets in OutputBuckets::ALL {
-            for fen in fens {
-                check_gradients(buckets, &sample(fen, 150));
+        for inputs in every_inputs() {
+            for buckets in OutputBuckets::ALL {
+                for fen in fens {
+                    check_gradients(inputs, buckets, &sample(fen, 150));
+                }
             }
         }
     }
 
-    fn check_gradients(buckets: OutputBuckets, s: &Sample) {
-        let mut p = Params::random(32, buckets, 3);
+    /// Plain inputs and two king-bucket layouts.
+    fn every_inputs() -> [Inputs; 3] {
+        use shatranj_engine::nnue::KingBuckets;
+        [
+            Inputs::Plain,
+            Inputs::KingBuckets(KingBuckets::preset(1).unwrap()),
+            Inputs::KingBuckets(KingBuckets::preset(4).unwrap()),
+        ]
+    }
+
+    fn check_gradients(inputs: Inputs, buckets: OutputBuckets, s: &Sample) {
+        let mut p = Params::random(32, inputs, buckets, 3);
         // Move the biases so most neurons sit inside SCReLU's sloped range.
         let h = p.hidden;
         for j in 0..h {
-            p.values[INPUTS * h + j] = 0.3;
+            p.values[inputs.count() * h + j] = 0.3;
         }
         let loss = LossSettings {
             wdl: 0.3,
             scale: 400.0,
         };
-        let mut g = Params::zeros(32, buckets);
+        let mut g = Params::zeros(32, inputs, buckets);
         let mut scratch = Scratch::new(32);
         backward(&p, s, loss, &mut g, &mut scratch);
-        let (us, _, n) = s.views();
+        let (us, _, n) = s.views(&inputs);
         let k = buckets.bucket(n);
         let (b1, w2, b2) = p.split();
         let w2 = w2 + 2 * h * k;
@@ -348,22 +366,28 @@ mod tests {
             let analytic = g.values[i];
             assert!(
                 (numeric - analytic).abs() <= 1e-4 + 0.02 * analytic.abs(),
-                "{buckets:?}, parameter {i}: numeric {numeric}, analytic {analytic}"
+                "{inputs:?}, {buckets:?}, parameter {i}: numeric {numeric}, analytic {analytic}"
             );
-            assert!(analytic != 0.0, "{buckets:?}, parameter {i}: no gradient");
+            assert!(
+                analytic != 0.0,
+                "{inputs:?}, {buckets:?}, parameter {i}: no gradient"
+            );
         }
     }
 
-    /// The quantised network scores within a few centipawns of the float one.
+    /// The quantised network scores within a few centipawns of the float one, read through
+    /// the engine's own evaluation of the position (its rows, buckets and mirroring).
     #[test]
     fn quantisation_stays_close_to_the_float_network() {
-        for buckets in OutputBuckets::ALL {
-            quantisation_stays_close_with(buckets);
+        for inputs in every_inputs() {
+            for buckets in OutputBuckets::ALL {
+                quantisation_stays_close_with(inputs, buckets);
+            }
         }
     }
 
-    fn quantisation_stays_close_with(buckets: OutputBuckets) {
-        let mut p = Params::random(64, buckets, 9);
+    fn quantisation_stays_close_with(inputs: Inputs, buckets: OutputBuckets) {
+        let mut p = Params::random(64, inputs, buckets, 9);
         // Distinct biases per bucket, so that a wrong bucket shows.
         let b2 = p.split().2;
         for (k, b) in p.values[b2..].iter_mut().enumerate() {
@@ -382,7 +406,7 @@ mod tests {
             let int = net.evaluate(&fen.parse().unwrap()) as f32;
             assert!(
                 (float - int).abs() < 5.0,
-                "{buckets:?}, {fen}: float {float}, quantised {int}"
+                "{inputs:?}, {buckets:?}, {fen}: float {float}, quantised {int}"
             );
         }
     }
@@ -397,7 +421,7 @@ mod tests {
                 ..Quantisation::default()
             };
             let clip = output_clip(q);
-            let mut p = Params::random(32, OutputBuckets::Single, 4);
+            let mut p = Params::random(32, Inputs::Plain, OutputBuckets::Single, 4);
             p.w2_mut().iter_mut().for_each(|w| *w = clip);
             assert!(p.quantise(q).is_ok(), "QB {qb}: clip {clip} refused");
             if clip < CLIP {

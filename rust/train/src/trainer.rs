@@ -6,7 +6,7 @@ use crate::data::{Dataset, Sample};
 use crate::model::{CLIP, LossSettings, Params, Scratch, backward, output_clip, sample_loss};
 use rayon::prelude::*;
 use shatranj_engine::nnue::file::Quantisation;
-use shatranj_engine::nnue::{NetError, Network, OutputBuckets};
+use shatranj_engine::nnue::{Inputs, KingBuckets, NetError, Network, OutputBuckets};
 use shatranj_engine::util::SplitMix64;
 use shatranj_engine::util::write_atomically;
 use std::fmt;
@@ -19,6 +19,8 @@ use std::time::Instant;
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
     pub hidden: usize,
+    /// Plain inputs, or king-bucketed and mirrored ones (a file of architecture 3).
+    pub inputs: Inputs,
     /// One output layer, or one per piece-count bucket.
     pub buckets: OutputBuckets,
     pub epochs: u32,
@@ -42,6 +44,7 @@ impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             hidden: 128,
+            inputs: Inputs::Plain,
             buckets: OutputBuckets::Single,
             epochs: 30,
             batch_size: 16384,
@@ -118,6 +121,10 @@ const CHECKPOINT_MAGIC: &[u8; 8] = b"SHTRCKPT";
 const CHECKPOINT_VERSION: u32 = 3;
 /// Bytes before the parameters (80 in version 2).
 const CHECKPOINT_HEADER: usize = 84;
+/// Version 4 is version 3 followed by the 32-byte king-bucket map: written only for
+/// king-bucketed inputs, so a plain network's checkpoint stays version 3, byte for byte.
+const CHECKPOINT_VERSION_KING_BUCKETS: u32 = 4;
+const CHECKPOINT_HEADER_KING_BUCKETS: usize = CHECKPOINT_HEADER + 32;
 
 impl Trainer {
     pub fn new(config: TrainConfig) -> Result<Trainer, TrainError> {
@@ -139,11 +146,11 @@ impl Trainer {
                 config.wdl
             )));
         }
-        let (h, b) = (config.hidden, config.buckets);
+        let (h, i, b) = (config.hidden, config.inputs, config.buckets);
         Ok(Trainer {
-            params: Params::random(h, b, config.seed),
-            m: Params::zeros(h, b),
-            v: Params::zeros(h, b),
+            params: Params::random(h, i, b, config.seed),
+            m: Params::zeros(h, i, b),
+            v: Params::zeros(h, i, b),
             step: 0,
             epoch: 0,
             batch: 0,
@@ -199,9 +206,9 @@ impl Trainer {
         let batches = n.div_ceil(bs);
         let total_steps = u64::from(self.config.epochs) * batches as u64;
         let workers = rayon::current_num_threads().max(1);
-        let (h, b) = (self.config.hidden, self.config.buckets);
+        let (h, i, b) = (self.config.hidden, self.config.inputs, self.config.buckets);
         let pool: Vec<Mutex<(Params, Scratch, f64)>> = (0..workers)
-            .map(|_| Mutex::new((Params::zeros(h, b), Scratch::new(h), 0.0)))
+            .map(|_| Mutex::new((Params::zeros(h, i, b), Scratch::new(h), 0.0)))
             .collect();
         let loss = self.loss_settings();
         while self.epoch < self.config.epochs {
@@ -344,8 +351,12 @@ impl Trainer {
         let c = &self.config;
         let mut out = Vec::with_capacity(64 + 12 * self.params.values.len());
         out.extend_from_slice(CHECKPOINT_MAGIC);
+        let version = match c.inputs {
+            Inputs::Plain => CHECKPOINT_VERSION,
+            Inputs::KingBuckets(_) => CHECKPOINT_VERSION_KING_BUCKETS,
+        };
         for word in [
-            CHECKPOINT_VERSION,
+            version,
             c.hidden as u32,
             c.epochs,
             c.batch_size as u32,
@@ -365,6 +376,9 @@ impl Trainer {
         out.extend_from_slice(&u32::from(c.mirror).to_le_bytes());
         out.extend_from_slice(&(c.buckets.count() as u32).to_le_bytes());
         debug_assert_eq!(out.len(), CHECKPOINT_HEADER);
+        if let Inputs::KingBuckets(k) = c.inputs {
+            out.extend_from_slice(k.map());
+        }
         for p in [&self.params, &self.m, &self.v] {
             for x in &p.values {
                 out.extend_from_slice(&x.to_le_bytes());
@@ -396,12 +410,24 @@ impl Trainer {
                 CHECKPOINT_HEADER,
                 OutputBuckets::with_count(u32_at(80) as usize),
             ),
+            CHECKPOINT_VERSION_KING_BUCKETS if bytes.len() >= CHECKPOINT_HEADER_KING_BUCKETS => (
+                CHECKPOINT_HEADER_KING_BUCKETS,
+                OutputBuckets::with_count(u32_at(80) as usize),
+            ),
             _ => return Err(bad("checkpoint version not supported")),
         };
         let buckets = buckets.ok_or_else(|| bad("unknown output-bucket count"))?;
+        let inputs = if header == CHECKPOINT_HEADER_KING_BUCKETS {
+            let mut map = [0u8; 32];
+            map.copy_from_slice(&bytes[CHECKPOINT_HEADER..header]);
+            Inputs::KingBuckets(KingBuckets::new(map).map_err(|e| bad(&e.0))?)
+        } else {
+            Inputs::Plain
+        };
         let hidden = u32_at(12) as usize;
         let config = TrainConfig {
             hidden,
+            inputs,
             buckets,
             epochs: u32_at(16),
             batch_size: u32_at(20) as usize,
@@ -417,7 +443,7 @@ impl Trainer {
                 scale: u32_at(72) as i32,
             },
         };
-        let len = Params::len_for(hidden, buckets);
+        let len = Params::len_for(hidden, &inputs, buckets);
         if hidden == 0
             || !hidden.is_multiple_of(32)
             || hidden > 8192
@@ -539,7 +565,7 @@ pub fn quantisation_error(
     let mut scores = Vec::with_capacity(samples.len());
     for s in samples {
         let float = f64::from(crate::model::forward(params, s, &mut scratch) * scale);
-        let (fu, ft, n) = s.views();
+        let (fu, ft, n) = s.views(net.inputs());
         let wide = |v: &[u16]| v[..n].iter().map(|&f| usize::from(f)).collect::<Vec<_>>();
         net.accumulate(&mut us, &wide(&fu));
         net.accumulate(&mut them, &wide(&ft));

@@ -3,7 +3,7 @@
 //! falls, a stopped run resumes to the same weights, and the quantised network scores within
 //! a stated bound of the float one.
 
-use shatranj_engine::nnue::OutputBuckets;
+use shatranj_engine::nnue::{Inputs, KingBuckets, OutputBuckets};
 use shatranj_train::{Dataset, TrainConfig, Trainer, data, quantisation_error};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -86,12 +86,60 @@ fn the_quantised_network_stays_within_the_bound() {
     assert_eq!(back, net);
 }
 
+/// King-bucketed, mirrored inputs (architecture 3) train too: the loss falls, the quantised
+/// network keeps the same bound, its file loads as architecture 3, and the engine's own
+/// evaluation from scratch gives every score the trainer's quantised pass gave.
+#[test]
+fn a_king_bucket_network_trains_and_the_engine_scores_it_alike() {
+    let d = fixture();
+    let inputs = Inputs::KingBuckets(KingBuckets::preset(4).unwrap());
+    let mut t = Trainer::new(TrainConfig {
+        inputs,
+        buckets: OutputBuckets::PieceCount,
+        ..config()
+    })
+    .unwrap();
+    let before = t.validation_loss(&d.train).unwrap();
+    t.train(&d, &AtomicBool::new(false), |_| {}, |_, _| Ok(()))
+        .unwrap();
+    let after = t.validation_loss(&d.train).unwrap();
+    println!("loss on the training set {before:.5} -> {after:.5}");
+    assert!(after < 0.8 * before, "{before} -> {after}");
+    let net = t.network().unwrap();
+    let r = quantisation_error(&t.params, &net, &d.validation, 400.0, 10_000);
+    println!("{r:?}");
+    assert!(r.mean_abs < 3.0 && r.max_abs < 25.0, "{r:?}");
+    let bytes = net.to_bytes();
+    assert_eq!(u16::from_le_bytes([bytes[10], bytes[11]]), 3);
+    let back = shatranj_engine::Network::from_bytes(&bytes).unwrap();
+    assert_eq!((back.inputs(), &back), (&inputs, &net));
+    for (s, &score) in d.validation.iter().zip(&r.scores) {
+        let pieces: Vec<usize> = s.white[..usize::from(s.count)]
+            .iter()
+            .map(|&f| usize::from(f))
+            .collect();
+        let engine = back.evaluate_pieces(&pieces, s.black_to_move);
+        assert_eq!(engine.clamp(-32_000, 32_000) as i16, score);
+    }
+}
+
 /// A run stopped mid-epoch and resumed from its checkpoint ends with exactly the weights of
 /// a run that never stopped (a network with output buckets, so the checkpoint carries them).
 #[test]
 fn a_stopped_run_resumes_to_the_same_weights() {
+    resumes_to_the_same_weights(Inputs::Plain);
+}
+
+/// The same with king buckets: the checkpoint (version 4) carries their map.
+#[test]
+fn a_stopped_king_bucket_run_resumes_to_the_same_weights() {
+    resumes_to_the_same_weights(Inputs::KingBuckets(KingBuckets::preset(2).unwrap()));
+}
+
+fn resumes_to_the_same_weights(inputs: Inputs) {
     let d = fixture();
     let config = || TrainConfig {
+        inputs,
         buckets: OutputBuckets::PieceCount,
         ..config()
     };
@@ -100,7 +148,11 @@ fn a_stopped_run_resumes_to_the_same_weights() {
         .train(&d, &AtomicBool::new(false), |_| {}, |_, _| Ok(()))
         .unwrap();
 
-    let dir = std::env::temp_dir().join(format!("shatranj-train-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "shatranj-train-{}-{}",
+        std::process::id(),
+        inputs.count()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let ckpt = dir.join("run.ckpt");
     let stop = AtomicBool::new(false);
@@ -133,6 +185,7 @@ fn a_stopped_run_resumes_to_the_same_weights() {
         whole.network().unwrap().buckets(),
         OutputBuckets::PieceCount
     );
+    assert_eq!(whole.network().unwrap().inputs(), &inputs);
 
     std::fs::write(&ckpt, b"SHTRCKPT but too short").unwrap();
     let e = Trainer::resume(&ckpt).err().map(|e| e.to_string());
