@@ -4,13 +4,19 @@
 //
 // Constants prepended by `shatranj_gpu::layout::nnue_prelude` (so this file alone does not
 // compile): HIDDEN (H), HALF (H / 2, the u32 words of one row), QA, QB, SCALE, MAX_EVAL,
-// B1_AT, W2_AT, B2_AT (word offsets in `weights`), BUCKETS (output layers: 1, or 8 chosen by
-// piece count) and WORKGROUP_SIZE (64).
+// B1_AT, W2_AT, B2_AT, KING_MAP_AT (word offsets in `weights`), BUCKETS (output layers: 1, or
+// 8 chosen by piece count), KING_BUCKETS (0 for plain inputs, else K) and WORKGROUP_SIZE (64).
 //
-// `weights` holds the file's i16 values two to a word, the first in the low half: 768 rows of
-// W1 (row f = feature f), then b1, then per bucket W2 (the side to move's half, then the other
-// side's), then b2 as one i32 word per bucket. WGSL has no i16; `low` and `high` sign-extend
-// the halves.
+// `weights` holds the file's i16 values two to a word, the first in the low half: the rows of
+// W1 (768, or K·768 with king buckets; row f = input f), then b1, then per bucket W2 (the side
+// to move's half, then the other side's), then b2 as one i32 word per bucket, then, with king
+// buckets, the 32-entry king-bucket map one word each. WGSL has no i16; `low` and `high`
+// sign-extend the halves.
+//
+// Inputs (rust/engine/src/nnue/inputs.rs): a piece's row in a view is
+// offset + (oriented piece-square XOR flip), where the view's own king chooses offset (its
+// bucket · 768) and flip (7 when that king is on files e-h, mirroring the board); plain inputs
+// have offset and flip 0. A side without a king reads as if it stood on its own a1.
 //
 // Work split: thread t of the workgroup decodes square t of the position (64 threads, 64
 // squares) into the feature lists in workgroup memory; then thread t accumulates the hidden
@@ -40,6 +46,8 @@ struct Batch {
 var<workgroup> white_features: array<u32, 32>;
 var<workgroup> black_features: array<u32, 32>;
 var<workgroup> partial: array<i32, 64>;
+// The lowest square of White's and Black's king among the kept pieces; 64 when none.
+var<workgroup> kings: array<atomic<u32>, 2>;
 
 fn low(w: u32) -> i32 {
     return (bitcast<i32>(w) << 16u) >> 16u;
@@ -47,6 +55,24 @@ fn low(w: u32) -> i32 {
 
 fn high(w: u32) -> i32 {
     return bitcast<i32>(w) >> 16u;
+}
+
+// A view: the first row of its king bucket's block (`offset`) and its mirror (`flip`, 0 or 7).
+struct View {
+    offset: u32,
+    flip: u32,
+}
+
+// The view whose own king stands on `king` (in its own orientation; 64 or more: no king).
+fn king_view(king: u32) -> View {
+    var v = View(0u, 0u);
+    if KING_BUCKETS > 0u {
+        let oriented = select(king, 0u, king >= 64u);
+        v.flip = select(0u, 7u, (oriented & 7u) >= 4u);
+        let m = oriented ^ v.flip;
+        v.offset = weights[KING_MAP_AT + (m >> 3u) * 4u + (m & 3u)] * 768u;
+    }
+    return v;
 }
 
 // v · (v · w) for v = clamp(acc, 0, QA): the loader guarantees that v · w fits i16, so the
@@ -69,6 +95,10 @@ fn main(
     let p = positions[index];
     let occ = vec2<u32>(p.words[0], p.words[1]);
     let count = countOneBits(occ.x) + countOneBits(occ.y);
+    if t < 2u {
+        atomicStore(&kings[t], 64u);
+    }
+    workgroupBarrier();
 
     // Square t: if occupied, its piece is the k-th of the position, k = pieces below t.
     let half = t / 32u;
@@ -87,9 +117,20 @@ fn main(
             let black = ((white + 384u) % 768u) ^ 56u;
             white_features[k] = white;
             black_features[k] = black;
+            if code == 5u {
+                atomicMin(&kings[0], t);
+            } else if code == 11u {
+                atomicMin(&kings[1], t);
+            }
         }
     }
     workgroupBarrier();
+    // Each side's view from its own king: Black's square flips vertically (a missing king,
+    // 64, stays 64 or more either way).
+    let white_king = atomicLoad(&kings[0]);
+    let black_king = atomicLoad(&kings[1]);
+    let wv = king_view(white_king);
+    let bv = king_view(select(black_king ^ 56u, 64u, black_king >= 64u));
 
     let n = min(count, 32u);
     // The output bucket, as nnue::OutputBuckets::bucket: (pieces - 2) / 4, and 0 with one.
@@ -104,8 +145,8 @@ fn main(
         var b_lo = w_lo;
         var b_hi = w_hi;
         for (var i = 0u; i < n; i++) {
-            let rw = weights[white_features[i] * HALF + j];
-            let rb = weights[black_features[i] * HALF + j];
+            let rw = weights[(wv.offset + (white_features[i] ^ wv.flip)) * HALF + j];
+            let rb = weights[(bv.offset + (black_features[i] ^ bv.flip)) * HALF + j];
             w_lo += low(rw);
             w_hi += high(rw);
             b_lo += low(rb);

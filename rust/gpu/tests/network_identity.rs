@@ -1,14 +1,15 @@
 //! The network shader (`shaders/nnue.wgsl`) against the CPU network, score for score: random
 //! networks of several hidden sizes, both quantisations and both output-bucket layouts, on more than 100,000 positions
-//! from random games and random placements, at odd batch sizes; compact input uploaded as it
-//! is; and `open_for` on every device.
+//! from random games and random placements, at odd batch sizes; random king-bucketed
+//! networks (architecture 3) on 12,000 of them, placements with no king or two included;
+//! compact input uploaded as it is; and `open_for` on every device.
 //!
 //! Without a GPU adapter these tests print why and pass, unless `SHATRANJ_REQUIRE_GPU=1` (CI
 //! sets it, with Mesa's lavapipe, so the shader really runs).
 
 use shatranj_engine::eval::PackedPosition;
 use shatranj_engine::nnue::file::Quantisation;
-use shatranj_engine::nnue::{CompactPosition, INPUTS, Network, OutputBuckets};
+use shatranj_engine::nnue::{CompactPosition, Inputs, KingBuckets, Network, OutputBuckets};
 use shatranj_engine::util::SplitMix64;
 use shatranj_engine::{BatchEvaluator, Evaluation};
 use shatranj_gpu::{Device, GpuEvaluator, Program};
@@ -32,15 +33,26 @@ fn network_with(
     quantisation: Quantisation,
     buckets: OutputBuckets,
 ) -> Arc<Network> {
+    network_inputs(seed, hidden, quantisation, Inputs::Plain, buckets)
+}
+
+/// [`network_with`] reading its rows through `inputs`.
+fn network_inputs(
+    seed: u64,
+    hidden: usize,
+    quantisation: Quantisation,
+    inputs: Inputs,
+    buckets: OutputBuckets,
+) -> Arc<Network> {
     let mut g = SplitMix64::new(seed);
     let mut r = |max: i32| (g.below(2 * max as usize + 1) as i32 - max) as i16;
     let limit = (i32::from(i16::MAX) / quantisation.qa).min(127);
-    let fw = (0..INPUTS * hidden).map(|_| r(500)).collect();
+    let fw = (0..inputs.count() * hidden).map(|_| r(500)).collect();
     let fb = (0..hidden).map(|_| r(3000)).collect();
     let n = buckets.count();
     let ow = (0..n * 2 * hidden).map(|_| r(limit)).collect();
     let ob = (0..n as i32).map(|k| -777 + 9_000 * k).collect();
-    Arc::new(Network::from_parts(quantisation, buckets, fw, fb, ow, ob).unwrap())
+    Arc::new(Network::from_parts_with(quantisation, inputs, buckets, fw, fb, ow, ob).unwrap())
 }
 
 fn gpu_or_skip(test: &str, net: &Arc<Network>) -> Option<GpuEvaluator> {
@@ -115,6 +127,63 @@ fn network_scores_on_the_gpu_equal_the_cpu() {
         }
         check(net, &gpu, &positions[..all], 4097);
         check(net, &gpu, &positions[..all], all);
+    }
+}
+
+/// Architecture 3: king buckets (presets of 1, 4 and 8, and a map of 3 chosen here) with
+/// mirroring, on the fixed positions, the first 6,000 from games and the last 6,000
+/// placements (where a side may have no king or two: each reads the lowest, or its own a1).
+#[test]
+fn king_bucket_network_scores_on_the_gpu_equal_the_cpu() {
+    let mut rng = Rng::mixed(SEED ^ 3);
+    println!("seed {:#x}", SEED ^ 3);
+    let mut positions = fixed_positions();
+    positions.extend(game_positions(&mut rng, 6_000));
+    positions.extend(placed_positions(&mut rng, 6_000));
+    let mut map = [2u8; 32];
+    map[..4].copy_from_slice(&[0, 0, 1, 1]);
+    map[31] = 0;
+    let king = |k: usize| Inputs::KingBuckets(KingBuckets::preset(k).unwrap());
+    let nets = [
+        network_inputs(
+            SEED + 10,
+            64,
+            Quantisation::default(),
+            king(1),
+            OutputBuckets::Single,
+        ),
+        network_inputs(
+            SEED + 11,
+            128,
+            Quantisation::default(),
+            king(4),
+            OutputBuckets::PieceCount,
+        ),
+        network_inputs(
+            SEED + 12,
+            32,
+            Quantisation {
+                qa: 181,
+                ..Quantisation::default()
+            },
+            king(8),
+            OutputBuckets::PieceCount,
+        ),
+        network_inputs(
+            SEED + 13,
+            64,
+            Quantisation::default(),
+            Inputs::KingBuckets(KingBuckets::new(map).unwrap()),
+            OutputBuckets::Single,
+        ),
+    ];
+    for net in &nets {
+        let Some(gpu) = gpu_or_skip("king-bucket network identity", net) else {
+            return;
+        };
+        check(net, &gpu, &positions[..300], 1);
+        check(net, &gpu, &positions, 65);
+        check(net, &gpu, &positions, positions.len());
     }
 }
 
