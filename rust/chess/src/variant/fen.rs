@@ -136,6 +136,26 @@ impl<V: Variant> VariantPosition<V> {
 
     /// Parses a FEN with castling read in `mode` (Chess960: X-FEN and Shredder-FEN).
     pub fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Self, VariantFenError> {
+        let pos = Self::parse(fen, mode, false)?;
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    /// Parses a FEN as python-chess's variant boards do: a position the variant's validity
+    /// rules refuse (no king, a pawn on the back rank, the side not to move in check) is
+    /// kept, with the reason beside it, for `status()` to report; a full-move number of 0
+    /// reads as 1. The generator and make are total, so such a position never panics; its
+    /// moves are what python-chess would list, not a game's.
+    pub fn from_fen_unchecked(
+        fen: &str,
+        mode: CastlingMode,
+    ) -> Result<(Self, Option<VariantFenError>), VariantFenError> {
+        let pos = Self::parse(fen, mode, true)?;
+        let problem = pos.validate().err();
+        Ok((pos, problem))
+    }
+
+    fn parse(fen: &str, mode: CastlingMode, lenient: bool) -> Result<Self, VariantFenError> {
         use VariantFenError as E;
         let mut fields: Vec<String> = fen.split_ascii_whitespace().map(str::to_owned).collect();
         let mut state = V::parse_extra(&mut fields)?;
@@ -176,7 +196,10 @@ impl<V: Variant> VariantPosition<V> {
             })
         };
         let halfmove_clock = clock(4, 0)?;
-        let fullmove_number = clock(5, 1)?;
+        let mut fullmove_number = clock(5, 1)?;
+        if fullmove_number == 0 && lenient {
+            fullmove_number = 1;
+        }
         if fullmove_number == 0 {
             return Err(E::BadClock {
                 text: "0".to_owned(),
@@ -194,7 +217,6 @@ impl<V: Variant> VariantPosition<V> {
             rules: PhantomData,
         };
         pos.clean_castling();
-        pos.validate()?;
         Ok(pos)
     }
 

@@ -27,7 +27,7 @@
 //!
 //! The definitions followed (published behaviour, not code) are python-chess 1.11.2's:
 //! giveaway and antichess are the same rules (antichess starts without castling rights;
-//! suicide differs only in who wins a stalemate, by counting pieces).
+//! [`Suicide`] differs only in who wins a stalemate, by counting pieces).
 //!
 //! ```
 //! use shatranj_chess::variant::{Atomic, VariantPosition, perft};
@@ -52,11 +52,12 @@ pub use perft::{perft, perft_divide};
 pub use position::{VariantMove, VariantOutcome, VariantPosition, VariantTermination};
 pub use rules::{
     Antichess, Atomic, Crazyhouse, CrazyhouseState, Giveaway, Horde, KingOfTheHill, RacingKings,
-    ThreeCheck, Variant,
+    RemainingChecks, Suicide, ThreeCheck, Variant,
 };
 
 pub type AntichessPosition = VariantPosition<Antichess>;
 pub type GiveawayPosition = VariantPosition<Giveaway>;
+pub type SuicidePosition = VariantPosition<Suicide>;
 pub type AtomicPosition = VariantPosition<Atomic>;
 pub type KingOfTheHillPosition = VariantPosition<KingOfTheHill>;
 pub type ThreeCheckPosition = VariantPosition<ThreeCheck>;
@@ -70,6 +71,7 @@ pub type CrazyhousePosition = VariantPosition<Crazyhouse>;
 pub enum VariantKind {
     Antichess,
     Giveaway,
+    Suicide,
     Atomic,
     KingOfTheHill,
     ThreeCheck,
@@ -79,9 +81,10 @@ pub enum VariantKind {
 }
 
 impl VariantKind {
-    pub const ALL: [VariantKind; 8] = [
+    pub const ALL: [VariantKind; 9] = [
         VariantKind::Antichess,
         VariantKind::Giveaway,
+        VariantKind::Suicide,
         VariantKind::Atomic,
         VariantKind::KingOfTheHill,
         VariantKind::ThreeCheck,
@@ -95,6 +98,7 @@ impl VariantKind {
         match self {
             VariantKind::Antichess => Antichess::UCI_NAME,
             VariantKind::Giveaway => Giveaway::UCI_NAME,
+            VariantKind::Suicide => Suicide::UCI_NAME,
             VariantKind::Atomic => Atomic::UCI_NAME,
             VariantKind::KingOfTheHill => KingOfTheHill::UCI_NAME,
             VariantKind::ThreeCheck => ThreeCheck::UCI_NAME,
@@ -113,6 +117,7 @@ impl VariantKind {
             "giveaway" | "giveaway chess" | "give away" | "give away chess" => {
                 VariantKind::Giveaway
             }
+            "suicide" | "suicide chess" => VariantKind::Suicide,
             "atomic" | "atom" | "atomic chess" => VariantKind::Atomic,
             "king of the hill" | "koth" | "kingofthehill" => VariantKind::KingOfTheHill,
             "three-check" | "three check" | "threecheck" | "three check chess" | "3-check"
@@ -130,6 +135,7 @@ impl VariantKind {
         match self {
             VariantKind::Antichess => Antichess::STARTING_FEN,
             VariantKind::Giveaway => Giveaway::STARTING_FEN,
+            VariantKind::Suicide => Suicide::STARTING_FEN,
             VariantKind::Atomic => Atomic::STARTING_FEN,
             VariantKind::KingOfTheHill => KingOfTheHill::STARTING_FEN,
             VariantKind::ThreeCheck => ThreeCheck::STARTING_FEN,
@@ -153,6 +159,10 @@ macro_rules! with_variant {
             }
             __v::VariantKind::Giveaway => {
                 type $V = __v::Giveaway;
+                $body
+            }
+            __v::VariantKind::Suicide => {
+                type $V = __v::Suicide;
                 $body
             }
             __v::VariantKind::Atomic => {

@@ -26,7 +26,7 @@ impl<V: Variant> VariantPosition<V> {
         if V::is_variant_end(self) {
             return out;
         }
-        self.pseudo_legal_moves(&mut out);
+        self.pseudo_legal_moves_into(&mut out);
         if V::ANTICHESS {
             if out.iter().any(|&m| self.is_capture(m)) {
                 out.retain(|&m| self.is_capture(m));
@@ -93,7 +93,16 @@ impl<V: Variant> VariantPosition<V> {
         })
     }
 
-    fn pseudo_legal_moves(&self, out: &mut Vec<VariantMove>) {
+    /// The pseudo-legal moves (python-chess's `pseudo_legal_moves` of a variant board): how
+    /// the men move, castling only where it is legal, drops on every empty square (pawns
+    /// not on the back ranks); a move may leave the mover's king attacked or exploded.
+    pub fn pseudo_legal_moves(&self) -> Vec<VariantMove> {
+        let mut out = Vec::with_capacity(64);
+        self.pseudo_legal_moves_into(&mut out);
+        out
+    }
+
+    fn pseudo_legal_moves_into(&self, out: &mut Vec<VariantMove>) {
         let b = &self.board;
         let us = self.turn;
         let ours = b.by_color(us);

@@ -277,12 +277,11 @@ impl<V: Variant> VariantPosition<V> {
         self.is_check() && !self.has_legal_moves()
     }
 
-    /// No legal move and not in check (in atomic: and the king not already exploded).
+    /// No legal move, not in check, and the game not already over by the variant's rule
+    /// (python-chess's `is_stalemate`: a racing king home or an exploded king is not a
+    /// stalemate, though no move is left).
     pub fn is_stalemate(&self) -> bool {
-        if V::ATOMIC && self.is_variant_loss() {
-            return false;
-        }
-        !self.is_check() && !self.has_legal_moves()
+        !self.is_variant_end() && !self.is_check() && !self.has_legal_moves()
     }
 
     pub fn has_insufficient_material(&self, color: Color) -> bool {

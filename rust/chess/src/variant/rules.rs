@@ -135,6 +135,35 @@ fn antichess_win<V: Variant>(pos: &VariantPosition<V>) -> bool {
     pos.board().by_color(pos.turn()).is_empty() || pos.is_stalemate()
 }
 
+fn never<V: Variant>(_pos: &VariantPosition<V>) -> bool {
+    false
+}
+
+/// Suicide's stalemate: the side to move, with men left and no move, against the other
+/// side's count of men (python-chess's `_material_balance`: ours minus theirs).
+fn suicide_stalemate<V: Variant>(pos: &VariantPosition<V>) -> Option<core::cmp::Ordering> {
+    let b = pos.board();
+    let ours = b.by_color(pos.turn()).count();
+    if ours == 0 || !pos.is_stalemate() {
+        return None;
+    }
+    Some(ours.cmp(&b.by_color(pos.turn().other()).count()))
+}
+
+/// Suicide: win by losing every man, or by being stalemated with fewer men than the other side.
+fn suicide_win<V: Variant>(pos: &VariantPosition<V>) -> bool {
+    pos.board().by_color(pos.turn()).is_empty()
+        || suicide_stalemate(pos) == Some(core::cmp::Ordering::Less)
+}
+
+fn suicide_loss<V: Variant>(pos: &VariantPosition<V>) -> bool {
+    suicide_stalemate(pos) == Some(core::cmp::Ordering::Greater)
+}
+
+fn suicide_draw<V: Variant>(pos: &VariantPosition<V>) -> bool {
+    suicide_stalemate(pos) == Some(core::cmp::Ordering::Equal)
+}
+
 fn antichess_insufficient<V: Variant>(pos: &VariantPosition<V>, color: Color) -> bool {
     let b = pos.board();
     let (ours, theirs) = (b.by_color(color), b.by_color(color.other()));
@@ -162,6 +191,9 @@ fn antichess_insufficient<V: Variant>(pos: &VariantPosition<V>, color: Color) ->
 
 macro_rules! antichess_rules {
     ($name:ident, $uci:literal, $fen:literal, $doc:literal) => {
+        antichess_rules!($name, $uci, $fen, $doc, antichess_win, never, never);
+    };
+    ($name:ident, $uci:literal, $fen:literal, $doc:literal, $win:ident, $loss:ident, $draw:ident) => {
         #[doc = $doc]
         #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -199,7 +231,13 @@ macro_rules! antichess_rules {
                 antichess_end(pos)
             }
             fn is_variant_win(pos: &VariantPosition<Self>) -> bool {
-                antichess_win(pos)
+                $win(pos)
+            }
+            fn is_variant_loss(pos: &VariantPosition<Self>) -> bool {
+                $loss(pos)
+            }
+            fn is_variant_draw(pos: &VariantPosition<Self>) -> bool {
+                $draw(pos)
             }
             fn has_insufficient_material(pos: &VariantPosition<Self>, color: Color) -> bool {
                 antichess_insufficient(pos, color)
@@ -221,6 +259,17 @@ antichess_rules!(
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "Giveaway: antichess's rules from the standard start, castling rights included \
      (python-chess's `GiveawayBoard`)."
+);
+
+antichess_rules!(
+    Suicide,
+    "suicide",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "Suicide (python-chess's `SuicideBoard`, FICS's rules): giveaway's moves, but a \
+     stalemated side wins only with fewer men than the other side, and draws with as many.",
+    suicide_win,
+    suicide_loss,
+    suicide_draw
 );
 
 // ----- atomic --------------------------------------------------------------------------------

@@ -129,6 +129,80 @@ fn no_panic_on<V: Variant>(text: &str) {
         }
         p.fen()
     });
+    // The positions python-chess's boards hold though the variant's rules refuse them (no
+    // king, pawns on the back rank, the side not to move in check) must not panic either.
+    let _ = VariantPosition::<V>::from_fen_unchecked(text, crate::CastlingMode::Standard).map(
+        |(p, _)| {
+            for m in p.pseudo_legal_moves() {
+                let mut after = p;
+                after.play_unchecked(m);
+                let _ = (p.san(m), after.fen(), after.outcome(), after.key());
+            }
+            #[cfg(feature = "python-compat")]
+            let _ = p.legal_moves_python_order();
+            (p.outcome(), p.is_stalemate())
+        },
+    );
+}
+
+#[test]
+fn suicide_stalemate_goes_to_the_side_with_fewer_men() {
+    let outcome = |fen: &str| {
+        let pos: SuicidePosition = fen.parse().unwrap();
+        assert!(pos.is_stalemate(), "{fen}");
+        pos.outcome().map(|o| (o.winner, o.termination))
+    };
+    // White, to move, has no move: one man each is a draw, more men than Black a loss.
+    assert_eq!(
+        outcome("8/8/8/8/8/p7/P7/8 w - - 0 1"),
+        Some((None, VariantTermination::VariantDraw))
+    );
+    assert_eq!(
+        outcome("8/8/8/8/7p/p6P/P6P/8 w - - 0 1"),
+        Some((Some(Color::Black), VariantTermination::VariantLoss))
+    );
+    assert_eq!(
+        outcome("8/8/8/8/8/p7/P6P/8 b - - 0 1"),
+        Some((Some(Color::Black), VariantTermination::VariantWin))
+    );
+    // Giveaway gives every stalemate to the stalemated side.
+    let pos: GiveawayPosition = "8/8/8/8/7p/p6P/P6P/8 w - - 0 1".parse().unwrap();
+    assert_eq!(
+        pos.outcome().map(|o| (o.winner, o.termination)),
+        Some((Some(Color::White), VariantTermination::VariantWin))
+    );
+    assert_eq!(
+        VariantKind::from_name("Suicide chess"),
+        Some(VariantKind::Suicide)
+    );
+}
+
+#[test]
+fn no_stalemate_once_the_variant_has_ended() {
+    // White reached the eighth rank and Black cannot follow: no moves, but not stalemate.
+    let pos: RacingKingsPosition = "1k5b/5b2/8/8/8/8/3N3K/N4B2 w - - 0 1".parse().unwrap();
+    assert!(pos.is_variant_end() && pos.is_variant_loss());
+    assert!(pos.legal_moves().is_empty());
+    assert!(!pos.is_stalemate());
+}
+
+#[test]
+fn unchecked_fens_keep_what_the_rules_refuse() {
+    let (pos, problem) = CrazyhousePosition::from_fen_unchecked(
+        "8/8/8/8/8/8/8/8 w - - 0 0",
+        crate::CastlingMode::Standard,
+    )
+    .unwrap();
+    assert!(matches!(problem, Some(VariantFenError::KingCount { .. })));
+    assert_eq!(pos.fen(), "8/8/8/8/8/8/8/8[] w - - 0 1");
+    assert!(CrazyhousePosition::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
+    assert!(
+        CrazyhousePosition::from_fen_unchecked(
+            "8/8/8/8/8/8/8 w - -",
+            crate::CastlingMode::Standard
+        )
+        .is_err()
+    );
 }
 
 /// Mutated FENs of every variant give a position or an error, never a panic (seeded
