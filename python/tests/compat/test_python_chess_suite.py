@@ -7,8 +7,10 @@ runs in a child process, where ``sys.modules["chess"]`` (and ``chess.pgn``, ``ch
 ``chess.polyglot``, ``chess.engine``) are shatranj's modules, so that the real python-chess the
 differential tests import in this process is never shadowed.
 
-The ten classes of the issue are run, and ``SyzygyTestCase`` (issue 49, with ``chess.syzygy``
-bound to ``shatranj.syzygy`` and the sdist's ``data/syzygy``), and the total must reach ``THRESHOLD``. The tests that
+The ten classes of the issue are run, ``SyzygyTestCase`` (issue 49, with ``chess.syzygy``
+bound to ``shatranj.syzygy`` and the sdist's ``data/syzygy``) and the seven variant classes
+(issue 54, with ``chess.variant`` bound to ``shatranj.variant``), and the total must reach
+``THRESHOLD``. The tests that
 cannot pass are listed in ``CANNOT_PASS`` with the reason; they are expected to fail (a test
 there that starts passing is reported, so the list stays honest).
 
@@ -33,24 +35,37 @@ CLASSES = [
     "SquareTestCase", "MoveTestCase", "PieceTestCase", "BoardTestCase", "LegalMoveGeneratorTestCase",
     "BaseBoardTestCase", "SquareSetTestCase", "PolyglotTestCase", "PgnTestCase", "SvgTestCase",
     "SyzygyTestCase",
+    "SuicideTestCase", "AtomicTestCase", "RacingKingsTestCase", "HordeTestCase", "ThreeCheckTestCase",
+    "CrazyhouseTestCase", "GiveawayTestCase",
 ]  # fmt: skip
-TOTAL = 198
+TOTAL = 243
 # Raised as the parity work goes on; the issue's target is 170 (issue 20) plus SyzygyTestCase's
-# 15 that can pass with the sdist's 3-4-man tables (issue 49).
-THRESHOLD = 188
+# 15 that can pass with the sdist's 3-4-man tables (issue 49), plus the variant classes' 41 that
+# shatranj.variant passes (issue 54).
+THRESHOLD = 229
 
-# Tests that do not pass, and why. Variants (chess.variant) are outside shatranj's scope: the
-# harness binds chess.variant to an empty module, so any test that builds a variant board fails.
-# The others are deliberate differences, or work left (said so).
+# Tests that do not pass, and why: deliberate differences, or work left (said so).
+NO_VARIANT_PGN = (
+    "reads a variant game ([Variant ...] PGN): shatranj.pgn parses moves under standard and "
+    "Chess960 rules only; shatranj.variant boards are not wired into it (issue 54, left)"
+)
+NO_VARIANT_TABLES = (
+    "variant Syzygy tables: shatranj.syzygy probes standard tables only (VariantBoard must be "
+    "shatranj.Board; the prober has no suicide/giveaway/atomic support)"
+)
 CANNOT_PASS: dict[str, str] = {
     "BoardTestCase.test_move_generation_bug": "deliberate: push() of a pseudo-legal move that leaves the king in check raises IllegalMoveError (issue 20 keeps the typed error)",
     "PgnTestCase.test_variation_stack": "deliberate: a ')' without an open variation is reported in Game.errors (shatranj.pgn reports every problem python-chess skips)",
-    "BoardTestCase.test_insufficient_material": "builds chess.variant boards (Atomic, Giveaway, Crazyhouse, Horde ...)",
-    "PgnTestCase.test_variants": "reads an Atomic game (a position illegal in chess) and sets up a chess.variant.SuicideBoard",
-    "SyzygyTestCase.test_suicide_dtm": "suicide tables with chess.variant.SuicideBoard (the variants issue)",
-    "SyzygyTestCase.test_suicide_dtz": "suicide tables with chess.variant.SuicideBoard (the variants issue)",
-    "SyzygyTestCase.test_suicide_stats": "suicide tables with chess.variant.SuicideBoard (the variants issue)",
-    "SyzygyTestCase.test_antichess_kvk": "probes a chess.variant.AntichessBoard (the variants issue)",
+    "BoardTestCase.test_insufficient_material": "HordeBoard.has_insufficient_material(WHITE) for a horde of pieces: python-chess's analysis of the horde's mating material is not in the rules crate, which answers True only for a White without men (every other variant's case passes)",
+    "PgnTestCase.test_variants": NO_VARIANT_PGN,
+    "AtomicTestCase.test_atomic960": NO_VARIANT_PGN,
+    "CrazyhouseTestCase.test_lichess_pgn": NO_VARIANT_PGN,
+    "GiveawayTestCase.test_antichess_pgn": NO_VARIANT_PGN,
+    "AtomicTestCase.test_lone_king_wdl": NO_VARIANT_TABLES,
+    "SyzygyTestCase.test_suicide_dtm": NO_VARIANT_TABLES,
+    "SyzygyTestCase.test_suicide_dtz": NO_VARIANT_TABLES,
+    "SyzygyTestCase.test_suicide_stats": NO_VARIANT_TABLES,
+    "SyzygyTestCase.test_antichess_kvk": NO_VARIANT_TABLES,
     # Skipped, not failed, exactly as in python-chess's own run of test.py: they need 5-man
     # tables (KBPvKP, KRvKPP), and the sdist's data/syzygy/regular has 3-4 men.
     "SyzygyTestCase.test_stockfish_dtz_bug": "skipped as in python-chess: MissingTableError for the 5-man KBPvKP",
@@ -62,11 +77,12 @@ CHILD = textwrap.dedent(
     import json, sys, types, unittest, traceback
     sys.path.insert(0, ".")
     import shatranj, shatranj.pgn, shatranj.svg, shatranj.polyglot, shatranj.engine, shatranj.syzygy
+    import shatranj.variant
 
     sys.modules["chess"] = shatranj
-    for name in ("pgn", "svg", "polyglot", "engine", "syzygy"):
+    for name in ("pgn", "svg", "polyglot", "engine", "syzygy", "variant"):
         sys.modules["chess." + name] = getattr(shatranj, name)
-    for name in ("variant", "gaviota"):
+    for name in ("gaviota",):
         # Outside shatranj's scope: empty modules, so test.py imports, and the tests that use
         # them fail on the missing attribute.
         module = types.ModuleType("chess." + name)
@@ -153,7 +169,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 def test_python_chess_suite(results: dict[str, object]) -> None:
     assert len(results) == TOTAL, (
-        f"expected {TOTAL} tests in the eleven classes, found {len(results)}"
+        f"expected {TOTAL} tests in the {len(CLASSES)} classes, found {len(results)}"
     )
     per_class: dict[str, list] = {name: [0, 0] for name in CLASSES}
     for key, problem in results.items():

@@ -25,6 +25,7 @@ mod pgn;
 mod py_modules;
 mod rules;
 mod syzygy;
+mod variant;
 mod worker;
 
 use pyo3::prelude::*;
@@ -90,6 +91,8 @@ mod _core {
     use crate::syzygy::{
         CorruptTableError, MissingTableError, SyzygyTablebase, TruncatedTableError,
     };
+    #[pymodule_export]
+    use crate::variant::VariantBoard;
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

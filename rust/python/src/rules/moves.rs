@@ -138,7 +138,7 @@ pub fn drop_of(key: u16) -> Option<Role> {
     (key & DROP_FLAG != 0).then(|| Role::from_index(usize::from(key >> 12 & 7).wrapping_sub(1)))?
 }
 
-fn drop_key(role: Role, to: Square) -> u16 {
+pub fn drop_key(role: Role, to: Square) -> u16 {
     DROP_FLAG | (role as u16) << 12 | (to.index() as u16) << 6 | to.index() as u16
 }
 
