@@ -138,6 +138,10 @@ AREAS: dict[str, Area] = {
         "benchmarks/setup_boards.py",
         "Chess960 and setup-mode boards against the standard board: move lists, push/pop",
     ),
+    "variants": Area(
+        "benchmarks/variants.py",
+        "shatranj.variant against python-chess's chess.variant: move lists, push/pop per variant",
+    ),
     "pgn": Area(
         "benchmarks/pgn.py",
         "PGN reading against python-chess (--scale: streams at database scale, pgn_scale.py)",
