@@ -49,9 +49,9 @@ pub struct PerftArgs {
     /// does not use --threads.
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu", "auto"])]
     device: String,
-    /// A lichess variant (python-chess's names: antichess, giveaway, atomic, kingofthehill,
-    /// 3check, racingkings, horde, crazyhouse, and their aliases): counts that variant's
-    /// tree on the CPU from its starting position or --fen (--threads, --hash and
+    /// A lichess variant (python-chess's names: antichess, giveaway, suicide, atomic,
+    /// kingofthehill, 3check, racingkings, horde, crazyhouse, and their aliases): counts that
+    /// variant's tree on the CPU from its starting position or --fen (--threads, --hash and
     /// --device do not apply).
     #[arg(long, value_parser = crate::perft_variant::parse_variant)]
     variant: Option<shatranj_chess::variant::VariantKind>,
