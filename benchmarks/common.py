@@ -20,6 +20,7 @@ import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 # The repository's root, and the append-only log every --record writes to.
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,6 +117,26 @@ def rate(work: Callable[[], int], min_time: float) -> float:
         elapsed = time.perf_counter() - start
         if elapsed >= min_time:
             return units / elapsed
+
+
+def move_workloads(board: Any) -> dict[str, Callable[[], int]]:
+    """The two per-board workloads the board benchmarks time, each returning the moves it
+    handled: ``list(board.legal_moves)`` (20 times) and ``board.push(m); board.pop()`` over the
+    legal moves. Any board with python-chess's API (standard, setup mode, variants)."""
+    moves = list(board.legal_moves)
+
+    def lists() -> int:
+        for _ in range(20):
+            list(board.legal_moves)
+        return 20 * len(moves)
+
+    def push_pop() -> int:
+        for m in moves:
+            board.push(m)
+            board.pop()
+        return len(moves)
+
+    return {"legal list": lists, "push+pop": push_pop}
 
 
 def interleaved(rounds: int, runs: Mapping[str, Callable[[], float]]) -> dict[str, list[float]]:

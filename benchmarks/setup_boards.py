@@ -31,11 +31,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
-from collections.abc import Callable
 
 import shatranj
-from common import append_results, git_commit, uncommitted_changes, utc_stamp
+from common import append_results, git_commit, move_workloads, rate, uncommitted_changes, utc_stamp
 
 BOARDS = {
     "standard": ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", False),
@@ -47,34 +45,6 @@ BOARDS = {
 
 # Each board's twin: the same position on the other kind of board (see the module docs).
 TWIN = {"chess960": "mid-std"}
-
-
-def rate(work: Callable[[], int], min_time: float) -> float:
-    """Items per second of ``work`` (which returns how many items it did), over at least
-    ``min_time`` seconds."""
-    done, start = 0, time.perf_counter()
-    while True:
-        done += work()
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_time:
-            return done / elapsed
-
-
-def workloads(board: shatranj.Board) -> dict[str, Callable[[], int]]:
-    moves = list(board.legal_moves)
-
-    def lists() -> int:
-        for _ in range(20):
-            list(board.legal_moves)
-        return 20 * len(moves)
-
-    def push_pop() -> int:
-        for m in moves:
-            board.push(m)
-            board.pop()
-        return len(moves)
-
-    return {"legal list": lists, "push+pop": push_pop}
 
 
 def main() -> None:
@@ -92,7 +62,7 @@ def main() -> None:
     rates: dict[str, dict[str, list[float]]] = {
         w: {b: [] for b in boards} for w in ("legal list", "push+pop")
     }
-    works = {name: workloads(board) for name, board in boards.items()}
+    works = {name: move_workloads(board) for name, board in boards.items()}
     for _ in range(args.repeat):
         for w in rates:
             for name in boards:

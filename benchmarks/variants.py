@@ -21,15 +21,13 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-from collections.abc import Callable
-from typing import Any
 
 import chess
 import chess.variant
 
 import shatranj
 import shatranj.variant
-from common import append_results, git_commit, rate, uncommitted_changes, utc_stamp
+from common import append_results, git_commit, move_workloads, rate, uncommitted_changes, utc_stamp
 
 NAMES = [
     "antichess", "atomic", "kingofthehill", "racingkings", "horde", "3check", "crazyhouse",
@@ -50,23 +48,6 @@ def position(name: str) -> str:
     return board.fen()
 
 
-def workloads(board: Any) -> dict[str, Callable[[], int]]:
-    moves = list(board.legal_moves)
-
-    def lists() -> int:
-        for _ in range(20):
-            list(board.legal_moves)
-        return 20 * len(moves)
-
-    def push_pop() -> int:
-        for m in moves:
-            board.push(m)
-            board.pop()
-        return len(moves)
-
-    return {"legal list": lists, "push+pop": push_pop}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
@@ -79,8 +60,8 @@ def main() -> None:
     ]
     for name in NAMES:
         fen = position(name)
-        ours = workloads(shatranj.variant.find_variant(name)(fen))
-        theirs = workloads(chess.variant.find_variant(name)(fen))
+        ours = move_workloads(shatranj.variant.find_variant(name)(fen))
+        theirs = move_workloads(chess.variant.find_variant(name)(fen))
         for w in ours:
             rates: dict[str, list[float]] = {"ours": [], "theirs": []}
             for _ in range(args.repeat):
