@@ -835,6 +835,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Xorshift;
 
     /// The one-pass placement reader accepts exactly what the rank-by-rank reader accepts,
     /// with the same board, over placements mutated at random (seeded xorshift).
@@ -847,25 +848,13 @@ mod tests {
             "8/8/8/8/8/8/8/8",
         ];
         let alphabet = b"/12345678pnbrqkPNBRQK09x ";
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = Xorshift::new(0x2545_f491_4f6c_dd1d);
         let (mut accepted, mut refused) = (0, 0);
         for round in 0..20_000 {
             let mut text = fields[round % fields.len()].as_bytes().to_vec();
-            for _ in 0..=next(3) {
-                let at = next(text.len() + 1);
-                match next(3) {
-                    0 if at < text.len() => text[at] = alphabet[next(alphabet.len())],
-                    1 if at < text.len() => {
-                        text.remove(at);
-                    }
-                    _ => text.insert(at, alphabet[next(alphabet.len())]),
-                }
+            for _ in 0..=rng.below(3) {
+                let at = rng.below(text.len() + 1);
+                rng.mutate_at(&mut text, at, alphabet);
             }
             let text = String::from_utf8(text).expect("ASCII");
             let fast = placement(text.as_bytes());
@@ -898,27 +887,15 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 99 120",
         ];
         let alphabet = b" -/KQkqAHahbcdefgw0123456789x\t";
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = Xorshift::new(0x9e37_79b9_7f4a_7c15);
         let mut accepted = 0;
         for round in 0..40_000 {
             let mut text = fens[round % fens.len()].as_bytes().to_vec();
             // Mostly after the placement, where the fields this reader adds are.
-            for _ in 0..next(3) {
-                let from = if next(4) == 0 { 0 } else { text.len() / 2 };
-                let at = from + next(text.len() + 1 - from);
-                match next(3) {
-                    0 if at < text.len() => text[at] = alphabet[next(alphabet.len())],
-                    1 if at < text.len() => {
-                        text.remove(at);
-                    }
-                    _ => text.insert(at, alphabet[next(alphabet.len())]),
-                }
+            for _ in 0..rng.below(3) {
+                let from = if rng.below(4) == 0 { 0 } else { text.len() / 2 };
+                let at = from + rng.below(text.len() + 1 - from);
+                rng.mutate_at(&mut text, at, alphabet);
             }
             let text = String::from_utf8(text).expect("ASCII");
             for mode in [CastlingMode::Standard, CastlingMode::Chess960] {

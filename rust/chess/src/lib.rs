@@ -89,6 +89,8 @@ pub mod polyglot;
 pub mod position;
 pub mod san;
 mod square;
+#[cfg(test)]
+mod test_rng;
 pub mod uci;
 pub mod variant;
 mod zobrist;

@@ -2,6 +2,7 @@
 //! (tests/variant_*.rs) do not pin down on their own.
 
 use super::*;
+use crate::test_rng::Xorshift;
 use crate::{Color, Position, Role, Square};
 
 fn starting_fen_round_trips<V: Variant>() {
@@ -211,26 +212,14 @@ fn unchecked_fens_keep_what_the_rules_refuse() {
 fn bad_fens_are_errors_not_panics() {
     let seed = 0x9E37_79B9_7F4A_7C15u64;
     println!("seed {seed:#x}");
-    let mut state = seed;
-    let mut next = |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = Xorshift::new(seed);
     let alphabet = b"/12345678pnbrqkPNBRQK~[]+-@ 09wbx";
     for round in 0..4_000 {
         let kind = VariantKind::ALL[round % VariantKind::ALL.len()];
         let mut text = kind.starting_fen().as_bytes().to_vec();
-        for _ in 0..=next(3) {
-            let at = next(text.len() + 1);
-            match next(3) {
-                0 if at < text.len() => text[at] = alphabet[next(alphabet.len())],
-                1 if at < text.len() => {
-                    text.remove(at);
-                }
-                _ => text.insert(at, alphabet[next(alphabet.len())]),
-            }
+        for _ in 0..=rng.below(3) {
+            let at = rng.below(text.len() + 1);
+            rng.mutate_at(&mut text, at, alphabet);
         }
         let text = String::from_utf8(text).expect("ASCII");
         with_variant!(kind, V => no_panic_on::<V>(&text));
