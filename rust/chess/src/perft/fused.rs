@@ -655,6 +655,36 @@ mod tests {
         }
     }
 
+    // R3.7d: our double pushes beside their pawns, for a fused count of their en-passant
+    // replies: a capture that would leave their king on the rank with our rook or queen
+    // (the king left or right of the pawns), one that opens a diagonal through the square
+    // their pawn leaves or ours leaves, a capturing pawn pinned on a file or a diagonal,
+    // two capturers, pushes that give check, and the perft suites' en-passant positions.
+    #[test]
+    fn en_passant_after_our_double_push() {
+        for fen in [
+            "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1",
+            "8/8/4k3/8/2p5/8/B2P2K1/8 w - - 0 1",
+            "8/8/8/8/k1p4R/8/3P4/4K3 w - - 0 1",
+            "8/8/8/8/Q1p4k/8/3P4/4K3 w - - 0 1",
+            "8/8/8/8/2p1p2k/8/3P4/R3K3 w - - 0 1",
+            "8/8/8/8/2p5/1k6/3P4/4K1B1 w - - 0 1",
+            "8/8/2r5/8/2p5/8/3P4/2K1k3 w - - 0 1",
+            "6b1/8/8/8/4p3/3k4/5P2/4K3 w - - 0 1",
+            "4k3/8/8/8/2p1p3/8/3P4/4K2B w - - 0 1",
+            "4k3/2p1p3/8/3P4/8/8/8/4K3 b - - 0 1",
+            "8/2p5/8/1P1K4/8/8/8/4k3 b - - 0 1",
+            "8/8/3k4/8/2p5/8/3P4/3RK3 w - - 0 1",
+            "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+            "8/5k2/8/2Pp4/2B5/1K6/8/8 w - d6 0 1",
+            "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+            "8/3p4/8/K1P4k/8/8/8/8 b - - 0 1",
+            "r3k2r/8/3Q4/8/8/5q2/8/R3K2R b KQkq - 0 1",
+        ] {
+            check_all_levels(fen, 3);
+        }
+    }
+
     // R3.8b: their castling after our move: rights lost by capturing a rook on its corner,
     // paths attacked or freed by our move, our piece leaving their back rank, checks.
     #[test]
