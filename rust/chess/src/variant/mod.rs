@@ -40,6 +40,7 @@
 //! ```
 
 mod fen;
+mod horde_material;
 mod movegen;
 mod notation;
 mod perft;

@@ -3,6 +3,7 @@
 //! position code is specialised per variant at compile time.
 
 use super::fen::VariantFenError;
+use super::horde_material::horde_cannot_mate;
 use super::position::VariantPosition;
 use crate::attacks::king_attacks;
 use crate::bitboard::Bitboard;
@@ -536,11 +537,11 @@ impl Variant for Horde {
         let b = pos.board();
         b.occupied().any() && b.by_color(pos.turn().other()).is_empty()
     }
-    /// Black can always win by capturing the horde. For White this answers only the case
-    /// of no men at all: python-chess's full analysis of the horde's mating material is
-    /// not ported, so this never claims more than is certain.
+    /// Black can always win by capturing the horde; White needs the material for some
+    /// mate, with Black's men walling in their king (lichess's analysis, in
+    /// `horde_material`).
     fn has_insufficient_material(pos: &VariantPosition<Self>, color: Color) -> bool {
-        color == Color::White && pos.board().by_color(Color::White).is_empty()
+        color == Color::White && horde_cannot_mate(pos.board())
     }
 }
 
