@@ -30,6 +30,7 @@ except ImportError as e:  # The Rust side looks for this line.
     sys.exit(3)
 
 VARIANTS = [
+    "suicide",
     "antichess",
     "giveaway",
     "atomic",
