@@ -56,11 +56,16 @@ import shatranj as chess
 # are skipped (``:skipif:``), unless SHATRANJ_DOCS_REQUIRE_ENGINES=1 (scripts/test sets it,
 # having installed them), which turns a missing program into a build failure.
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+FAIRY = shutil.which("fairy-stockfish") or shutil.which("fairy-stockfish", path="/usr/games")
 SHATRANJ_BIN = os.environ.get("SHATRANJ_BIN") or shutil.which("shatranj")
 if os.environ.get("SHATRANJ_DOCS_REQUIRE_ENGINES") == "1":
     missing = [
         name
-        for name, path in [("stockfish", STOCKFISH), ("SHATRANJ_BIN", SHATRANJ_BIN)]
+        for name, path in [
+            ("stockfish", STOCKFISH),
+            ("fairy-stockfish", FAIRY),
+            ("SHATRANJ_BIN", SHATRANJ_BIN),
+        ]
         if not path
     ]
     if missing:
@@ -68,7 +73,8 @@ if os.environ.get("SHATRANJ_DOCS_REQUIRE_ENGINES") == "1":
 # The repository the site is built from: examples read its data (data/nnue).
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 doctest_global_setup += (
-    f"STOCKFISH = {STOCKFISH!r}\nSHATRANJ_BIN = {SHATRANJ_BIN!r}\nREPO = {REPO!r}\n"
+    f"STOCKFISH = {STOCKFISH!r}\nFAIRY = {FAIRY!r}\nSHATRANJ_BIN = {SHATRANJ_BIN!r}\n"
+    f"REPO = {REPO!r}\n"
 )
 
 html_theme = "furo"

@@ -152,6 +152,41 @@ class VariantBoard(_core.VariantBoard):
             more = [f"{black}+{white}", *more[1:]]
         return type(self)(" ".join(fields + more), chess960=self.chess960)
 
+    def fen(
+        self, *, shredder: bool = False, en_passant: str = "legal", promoted: bool | None = None
+    ) -> str:
+        """The FEN, with python-chess's options: ``en_passant`` ``"legal"`` (the square only
+        when an en-passant capture is legal), ``"fen"`` (after every double step) or
+        ``"xfen"`` (when one is pseudo-legal); ``shredder`` writes castling rights as the
+        rooks' files; ``promoted=False`` leaves out crazyhouse's ``~`` marks. The engine
+        client sends ``fen(shredder=board.chess960, en_passant="fen")`` for either kind of
+        board."""
+        text = super().fen()
+        if not shredder and en_passant == "legal" and promoted is not False:
+            return text
+        fields = text.split(" ")
+        if promoted is False:
+            fields[0] = fields[0].replace("~", "")
+        if shredder:
+            fields[2] = self._shredder_castling()
+        if en_passant == "fen" or (en_passant == "xfen" and self.has_pseudo_legal_en_passant()):
+            ep = self.ep_square
+            fields[3] = "-" if ep is None else "abcdefgh"[ep % 8] + str(ep // 8 + 1)
+        elif en_passant == "xfen":
+            fields[3] = "-"
+        return " ".join(fields)
+
+    def _shredder_castling(self) -> str:
+        """The castling rights as rook files, White's upper case, each side h-file first."""
+        rights = self.castling_rights
+        files = [
+            "abcdefgh"[square % 8].upper() if rank == BB_RANK_1 else "abcdefgh"[square % 8]
+            for rank in (BB_RANK_1, BB_RANK_8)
+            for square in range(63, -1, -1)
+            if rights & rank & (1 << square)
+        ]
+        return "".join(files) or "-"
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, VariantBoard):
             return NotImplemented

@@ -50,7 +50,19 @@ from typing import (
 from .._core import Board, Move
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from typing_extensions import Self  # the checker's; not a runtime dependency
+
+    from ..variant import VariantBoard
+
+    #: The boards the client plays and analyses: a standard ``Board`` or a
+    #: ``shatranj.variant`` board. The client asks only for what both offer, python-chess's
+    #: board API (``fen(shredder=, en_passant=)``, ``root``, ``copy(stack=)``,
+    #: ``move_stack``, ``push``/``pop``, ``push_uci``/``parse_uci``/``push_san``, ``turn``,
+    #: ``chess960``), and reads the variant from the board's class (``uci_variant``,
+    #: ``xboard_variant``, absent on a standard board): no call asks which kind it holds.
+    AnyBoard: TypeAlias = Board | VariantBoard
 
 from ._analysis import AnalysisResult
 from ._commands import BaseCommand, CommandState, _Slot
@@ -281,7 +293,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     @abc.abstractmethod
     def _cmd_play(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         game: object,
         info: Info,
@@ -295,7 +307,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     @abc.abstractmethod
     def _cmd_analysis(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit | None,
         multipv: int | None,
         game: object,
@@ -306,7 +318,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
 
     @abc.abstractmethod
     def _cmd_send_game_result(
-        self, board: Board, winner: bool | None, game_ending: str | None, game_complete: bool
+        self, board: AnyBoard, winner: bool | None, game_ending: str | None, game_complete: bool
     ) -> BaseCommand[None] | None:
         """``None``: the protocol has nothing to send (UCI)."""
 
@@ -335,7 +347,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
 
     async def play(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         game: object = None,
@@ -362,7 +374,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     @overload
     async def analyse(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         game: object = ...,
@@ -373,7 +385,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     @overload
     async def analyse(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         multipv: int,
@@ -385,7 +397,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     @overload
     async def analyse(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         multipv: int | None = ...,
@@ -396,7 +408,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
     ) -> list[InfoDict] | InfoDict: ...
     async def analyse(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         multipv: int | None = None,
@@ -422,7 +434,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
 
     async def analysis(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit | None = None,
         *,
         multipv: int | None = None,
@@ -439,7 +451,7 @@ class Protocol(asyncio.SubprocessProtocol, metaclass=abc.ABCMeta):
 
     async def send_game_result(
         self,
-        board: Board,
+        board: AnyBoard,
         winner: bool | None = None,
         game_ending: str | None = None,
         game_complete: bool = True,
@@ -498,20 +510,20 @@ def _next_token(line: str) -> tuple[str, str]:
     return (parts[0] if parts else "", parts[1] if len(parts) == 2 else "")
 
 
-def _uci_variant(board: Board) -> str:
+def _uci_variant(board: AnyBoard) -> str:
     return getattr(type(board), "uci_variant", None) or "chess"
 
 
-def _xboard_variant(board: Board) -> str:
+def _xboard_variant(board: AnyBoard) -> str:
     return getattr(type(board), "xboard_variant", None) or "normal"
 
 
-def _xboard_move(board: Board, move: Move) -> str:
+def _xboard_move(board: AnyBoard, move: Move) -> str:
     """A move as XBoard reads it (shatranj has no Chess960: UCI notation)."""
     return move.uci() if move else "@@@@"
 
 
-def _push_xboard(board: Board, text: str) -> Move:
+def _push_xboard(board: AnyBoard, text: str) -> Move:
     """Plays a move an XBoard engine wrote (SAN or coordinates)."""
     if text in ("@@@@", "--", "0000", "Z0", "null"):
         raise ValueError(f"null move {text!r} is not supported")

@@ -40,12 +40,16 @@ import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import (
+    TYPE_CHECKING,
     Any,
     TypeVar,
     overload,
 )
 
-from .._core import Board, Move
+from .._core import Move
+
+if TYPE_CHECKING:
+    from ._protocol import AnyBoard
 from ._analysis import _EMPTY, AnalysisResult
 from ._commands import BaseCommand, _Slot
 from ._errors import (
@@ -632,7 +636,7 @@ class SimpleEngine:
 
     def play(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         game: object = None,
@@ -654,7 +658,7 @@ class SimpleEngine:
     @overload
     def analyse(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         game: object = ...,
@@ -665,7 +669,7 @@ class SimpleEngine:
     @overload
     def analyse(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         multipv: int,
@@ -677,7 +681,7 @@ class SimpleEngine:
     @overload
     def analyse(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         multipv: int | None = ...,
@@ -688,7 +692,7 @@ class SimpleEngine:
     ) -> InfoDict | list[InfoDict]: ...
     def analyse(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         *,
         multipv: int | None = None,
@@ -704,7 +708,7 @@ class SimpleEngine:
 
     def _analyse(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         multipv: int | None,
         game: object,
@@ -739,7 +743,7 @@ class SimpleEngine:
 
     def analysis(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit | None = None,
         *,
         multipv: int | None = None,
@@ -760,7 +764,7 @@ class SimpleEngine:
 
     def send_game_result(
         self,
-        board: Board,
+        board: AnyBoard,
         winner: bool | None = None,
         game_ending: str | None = None,
         game_complete: bool = True,

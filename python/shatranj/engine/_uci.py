@@ -19,7 +19,7 @@ from .._core import STARTING_FEN, Board, Move
 from ._scores import Cp, Mate, PovScore, PovWdl, Wdl
 
 if TYPE_CHECKING:
-    pass  # the checker's; not a runtime dependency
+    from ._protocol import AnyBoard  # the checker's; not a runtime dependency
 
 from ._analysis import AnalysisResult
 from ._commands import BaseCommand, _Immediate
@@ -58,10 +58,10 @@ class UciProtocol(Protocol):
         self.target_config: UciOptionMap[ConfigValue] = UciOptionMap()
         self.id: dict[str, str] = {}
         #: The position last sent (without its move stack).
-        self.board = Board()
+        self.board: AnyBoard = Board()
         self.game: object = None
         self.first_game = True
-        self.may_ponderhit: Board | None = None
+        self.may_ponderhit: AnyBoard | None = None
         self.ponderhit = False
         #: The running search: searching (``go`` sent) and not yet answered.
         self.searching = False
@@ -137,7 +137,7 @@ class UciProtocol(Protocol):
         kind = "computer" if opponent.is_engine else "human"
         return {"UCI_Opponent": f"{title} {rating} {kind} {opponent.name}"}
 
-    def _position(self, board: Board) -> None:
+    def _position(self, board: AnyBoard) -> None:
         variant = _uci_variant(board)
         if "UCI_Variant" in self.options:
             self._setoption("UCI_Variant", variant)
@@ -226,7 +226,7 @@ class UciProtocol(Protocol):
 
     def _cmd_play(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         game: object,
         info: Info,
@@ -242,7 +242,7 @@ class UciProtocol(Protocol):
 
     def _cmd_analysis(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit | None,
         multipv: int | None,
         game: object,
@@ -253,7 +253,7 @@ class UciProtocol(Protocol):
         return _UciAnalysis(self, board, limit, multipv, game, info, root_moves, options)
 
     def _cmd_send_game_result(
-        self, board: Board, winner: bool | None, game_ending: str | None, game_complete: bool
+        self, board: AnyBoard, winner: bool | None, game_ending: str | None, game_complete: bool
     ) -> BaseCommand[None] | None:
         return None  # UCI has no end-of-game command
 
@@ -399,7 +399,7 @@ class _UciPlay(_UciSearch[PlayResult]):
     def __init__(
         self,
         engine: UciProtocol,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         game: object,
         info: Info,
@@ -411,7 +411,7 @@ class _UciPlay(_UciSearch[PlayResult]):
         self.board, self.limit, self.game, self.selector = board, limit, game, info
         self.ponder, self.root_moves, self.options = ponder, root_moves, options
         self.info: InfoDict = {}
-        self.pondering: Board | None = None
+        self.pondering: AnyBoard | None = None
         self.start_time = 0.0
         # A ponderhit is possible only in the same game with unchanged options (the managed
         # ones, UCI_AnalyseMode included, never change between pondering plays).
@@ -520,7 +520,7 @@ class _UciAnalysis(_UciSearch[AnalysisResult]):
     def __init__(
         self,
         engine: UciProtocol,
-        board: Board,
+        board: AnyBoard,
         limit: Limit | None,
         multipv: int | None,
         game: object,
@@ -588,7 +588,7 @@ class _UciAnalysis(_UciSearch[AnalysisResult]):
         self._handle_exception(exc)
 
 
-def _parse_uci_info(arg: str, root_board: Board, selector: Info = INFO_ALL) -> InfoDict:
+def _parse_uci_info(arg: str, root_board: AnyBoard, selector: Info = INFO_ALL) -> InfoDict:
     """An ``info`` line (without the word ``info``) as an info dict; the moves in it are
     checked against ``root_board``. Parts that do not parse are logged and left out.
 
@@ -610,20 +610,26 @@ def _parse_uci_info(arg: str, root_board: Board, selector: Info = INFO_ALL) -> I
     return info
 
 
-def _parse_uci_bestmove(board: Board, text: str) -> BestMove:
+def _move_text(token: str) -> str:
+    """A move as an engine wrote it, in the case UCI notation takes: some engines (AnMon)
+    write promotions in capitals, while a variant engine's drop names its piece in capitals
+    (``N@f3``)."""
+    return token if "@" in token else token.lower()
+
+
+def _parse_uci_bestmove(board: AnyBoard, text: str) -> BestMove:
     tokens = text.split()
     if not tokens or tokens[0] in ("(none)", "NULL"):
         return BestMove(None, None)
     try:
-        # Some engines (AnMon) write promotions in capitals.
-        move = board.push_uci(tokens[0].lower())
+        move = board.push_uci(_move_text(tokens[0]))
     except ValueError as err:
         raise EngineError(f"invalid best move {tokens[0]!r}: {err}") from err
     ponder = None
     try:
         # Houdini 1.5 writes NULL for no ponder move.
         if len(tokens) >= 3 and tokens[1] == "ponder" and tokens[2] not in ("(none)", "NULL"):
-            ponder = board.parse_uci(tokens[2].lower())
+            ponder = board.parse_uci(_move_text(tokens[2]))
     except ValueError:
         LOGGER.exception("Engine sent invalid ponder move")
     finally:

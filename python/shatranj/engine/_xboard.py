@@ -17,6 +17,8 @@ from .._outcome import Termination
 from ._scores import Cp, Mate, MateGiven, PovScore, Score
 
 if TYPE_CHECKING:
+    from ._protocol import AnyBoard
+
     pass  # the checker's; not a runtime dependency
 
 from ._analysis import AnalysisResult
@@ -68,7 +70,7 @@ class XBoardProtocol(Protocol):
         self.config: dict[str, ConfigValue] = {}
         self.target_config: dict[str, ConfigValue] = {}
         #: The game as the engine has it: the root position and the moves since.
-        self.board = Board()
+        self.board: AnyBoard = Board()
         self.game: object = None
         self.clock_id: object = None
         self.first_game = True
@@ -85,7 +87,11 @@ class XBoardProtocol(Protocol):
         self.send_line(f"variant {variant}")
 
     def _new(
-        self, board: Board, game: object, options: ConfigMapping, opponent: Opponent | None = None
+        self,
+        board: AnyBoard,
+        game: object,
+        options: ConfigMapping,
+        opponent: Opponent | None = None,
     ) -> None:
         """Brings the engine to ``board`` in force mode: a new game when needed, else undoing
         and playing moves from the game it has."""
@@ -207,7 +213,7 @@ class XBoardProtocol(Protocol):
 
     def _cmd_play(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         game: object,
         info: Info,
@@ -225,7 +231,7 @@ class XBoardProtocol(Protocol):
 
     def _cmd_analysis(
         self,
-        board: Board,
+        board: AnyBoard,
         limit: Limit | None,
         multipv: int | None,
         game: object,
@@ -240,7 +246,7 @@ class XBoardProtocol(Protocol):
         return _XBoardAnalysis(self, board, limit, game, info, root_moves, options)
 
     def _cmd_send_game_result(
-        self, board: Board, winner: bool | None, game_ending: str | None, game_complete: bool
+        self, board: AnyBoard, winner: bool | None, game_ending: str | None, game_complete: bool
     ) -> BaseCommand[None]:
         def send() -> None:
             if game_ending and any(c in game_ending for c in "{}\n\r"):
@@ -426,7 +432,7 @@ class _XBoardPlay(BaseCommand[PlayResult]):
     def __init__(
         self,
         engine: XBoardProtocol,
-        board: Board,
+        board: AnyBoard,
         limit: Limit,
         game: object,
         info: Info,
@@ -591,7 +597,7 @@ class _XBoardAnalysis(BaseCommand[AnalysisResult]):
     def __init__(
         self,
         engine: XBoardProtocol,
-        board: Board,
+        board: AnyBoard,
         limit: Limit | None,
         game: object,
         info: Info,
@@ -691,7 +697,7 @@ class _XBoardAnalysis(BaseCommand[AnalysisResult]):
         self._handle_exception(exc)
 
 
-def _parse_xboard_post(line: str, root_board: Board, selector: Info = INFO_ALL) -> InfoDict:
+def _parse_xboard_post(line: str, root_board: AnyBoard, selector: Info = INFO_ALL) -> InfoDict:
     """Thinking output: ``depth score time nodes [seldepth [nps [... tbhits]]] pv``."""
     info: InfoDict = {}
     tokens = line.split()

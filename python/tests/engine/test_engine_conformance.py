@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 import shatranj
+import shatranj.variant  # test_xboard_analyse plays chess.variant.AtomicBoard
 
 VERSION = "1.11.2"
 
@@ -48,9 +49,7 @@ METHODS = [
 ]  # fmt: skip
 
 # Tests that need something shatranj deliberately lacks, not a missing binary.
-UNSUPPORTED = {
-    "test_xboard_analyse": "plays atomic chess (chess.variant.AtomicBoard) through the engine client, which takes shatranj.Board only: shatranj.variant boards are not wired into shatranj.engine (issue 54, left)",
-}
+UNSUPPORTED: dict[str, str] = {}
 
 
 def _download(target: Path) -> Path | None:

@@ -128,3 +128,24 @@ def test_mutated_fens_give_a_board_or_a_value_error() -> None:
             board.san(move)
         board.outcome()
         board.status()
+
+
+@pytest.mark.parametrize(
+    ("name", "fen"),
+    [
+        ("atomic", "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"),
+        ("atomic", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+        ("crazyhouse", "r1bqk2r/pppp1ppp/2n5/4p3/4P3/8/PPPP1PPP/RQ~BQKB1R[Nn] w Qkq - 0 4"),
+        ("3check", "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 2+3 0 3"),
+        ("horde", "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"),
+    ],
+)
+def test_fen_options_are_python_chess_s(name: str, fen: str) -> None:
+    # The engine client sends fen(shredder=..., en_passant="fen"); every option as python-chess.
+    ours = shatranj.variant.find_variant(name)(fen)
+    theirs = chess.variant.find_variant(name)(fen)
+    for shredder in (False, True):
+        for en_passant in ("legal", "fen", "xfen"):
+            for promoted in (None, False, True):
+                options = {"shredder": shredder, "en_passant": en_passant, "promoted": promoted}
+                assert ours.fen(**options) == theirs.fen(**options), options  # type: ignore[arg-type]

@@ -187,6 +187,9 @@ impl<V: Variant> VariantPosition<V> {
             .iter()
             .copied()
             .find(|&m| self.san_body(m, &moves) == core)
+            // A move in UCI where SAN was expected, as python-chess's `parse_san` and
+            // standard chess's parser read it (XBoard engines write either).
+            .or_else(|| self.parse_uci(text.trim()).ok())
             .ok_or_else(|| self.illegal(text))
     }
 

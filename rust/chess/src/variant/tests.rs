@@ -234,3 +234,14 @@ fn bad_fens_are_errors_not_panics() {
     assert!(ThreeCheckPosition::from_fen("k7/8/8/8/8/8/8/K7 w - - 9+1 0 1").is_err());
     assert!(HordePosition::from_fen("k7/8/8/8/8/8/8/K7 w - - 0 1").is_err());
 }
+
+#[test]
+fn san_text_may_be_a_uci_move() {
+    // python-chess's parse_san reads `e2e4` too; an XBoard engine may write either form.
+    let pos = AtomicPosition::new();
+    assert_eq!(pos.parse_san("e2e4").ok(), pos.parse_uci("e2e4").ok());
+    assert!(pos.parse_san("e2e4").is_ok());
+    assert!(pos.parse_san("e2e5").is_err());
+    let zh: CrazyhousePosition = "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1".parse().unwrap();
+    assert_eq!(zh.parse_san("N@f3").ok(), zh.parse_uci("N@f3").ok());
+}

@@ -12,13 +12,51 @@
 //! `(is_mate, value)` and `"wdl"` as `(wins, draws, losses)`. What does not parse is left
 //! out and described in the returned list of messages, which Python logs (as python-chess
 //! logs them).
+//!
+//! The root may be a standard `Board` or a `shatranj.variant` board: an engine playing a
+//! variant (`UCI_Variant`) writes its lines in the variant's moves, drops (`N@f3`)
+//! included, so they are read by the variant's rules ([`LineRoot`]).
 
 use crate::board::Board;
 use crate::rules::moves::{interned, key_of, parse_uci_key};
+use crate::variant::VariantBoard;
+use crate::variant::position::{key_of_move, on_variant};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString};
+use shatranj_chess::variant::{Variant, VariantPosition};
 use shatranj_chess::{Position, uci};
+
+/// A position an engine's line of moves is read from: standard chess's, or a variant's.
+trait LineRoot: Copy {
+    /// Plays the legal move `token` names, returning its python-chess key; `None` if it
+    /// names none.
+    fn play_uci(&mut self, token: &str) -> Option<u16>;
+    fn fen_text(&self) -> String;
+}
+
+impl LineRoot for Position {
+    fn play_uci(&mut self, token: &str) -> Option<u16> {
+        let m = uci::parse_uci(self, token).ok()?;
+        self.play_unchecked(m);
+        Some(key_of(m))
+    }
+    fn fen_text(&self) -> String {
+        self.fen()
+    }
+}
+
+impl<V: Variant> LineRoot for VariantPosition<V> {
+    fn play_uci(&mut self, token: &str) -> Option<u16> {
+        let m = self.parse_uci(token).ok()?;
+        let key = key_of_move(self, m);
+        self.play_unchecked(m);
+        Some(key)
+    }
+    fn fen_text(&self) -> String {
+        self.fen()
+    }
+}
 
 // python-chess's `Info` flags.
 const INFO_SCORE: u32 = 2;
@@ -58,7 +96,7 @@ fn continues_line(token: &str) -> bool {
 
 /// The moves written from `tokens[start]` on, played from `pos`, and the index after
 /// them; `None` if one is not legal (like `_variation` in Python).
-fn variation(pos: &Position, tokens: &[&str], start: usize) -> Option<(Vec<u16>, usize)> {
+fn variation<R: LineRoot>(pos: &R, tokens: &[&str], start: usize) -> Option<(Vec<u16>, usize)> {
     let mut end = start;
     while end < tokens.len() && continues_line(tokens[end]) {
         end += 1;
@@ -66,9 +104,7 @@ fn variation(pos: &Position, tokens: &[&str], start: usize) -> Option<(Vec<u16>,
     let mut p = *pos;
     let mut keys = Vec::with_capacity(end - start);
     for token in &tokens[start..end] {
-        let m = uci::parse_uci(&p, token).ok()?;
-        p.play_unchecked(m);
-        keys.push(key_of(m));
+        keys.push(p.play_uci(token)?);
     }
     Some((keys, end))
 }
@@ -114,11 +150,11 @@ impl Problems<'_, '_> {
         self.messages.push(message);
     }
 
-    fn line(&mut self, what: &str, pos: &Position) {
+    fn line<R: LineRoot>(&mut self, what: &str, pos: &R) {
         let message = format!(
             "Exception parsing {what} from info: {}, position at root: {}",
             self.repr(),
-            pos.fen()
+            pos.fen_text()
         );
         self.messages.push(message);
     }
@@ -135,14 +171,31 @@ impl Problems<'_, '_> {
     }
 }
 
-/// Parses an info line (without the word `info`) in the position of `board`, keeping the
-/// parts `selector` (python-chess's `Info` flags) asks for. Returns the dict and the
-/// messages for the parts that did not parse.
+/// Parses an info line (without the word `info`) in the position of `board` (a `Board` or a
+/// variant board), keeping the parts `selector` (python-chess's `Info` flags) asks for.
+/// Returns the dict and the messages for the parts that did not parse.
 #[pyfunction]
 pub fn parse_uci_info<'py>(
     py: Python<'py>,
     text: &str,
-    board: &Bound<'py, Board>,
+    board: &Bound<'py, PyAny>,
+    selector: u32,
+) -> PyResult<(Bound<'py, PyDict>, Vec<String>)> {
+    if selector == 0 {
+        return Ok((PyDict::new(py), Vec::new()));
+    }
+    if let Ok(board) = board.cast::<Board>() {
+        let pos = *crate::board::read(board)?.valid_position()?;
+        return parse_info(py, text, pos, selector);
+    }
+    let variant = board.cast::<VariantBoard>()?.borrow().position();
+    on_variant!(variant, pos => parse_info(py, text, pos, selector))
+}
+
+fn parse_info<'py, R: LineRoot>(
+    py: Python<'py>,
+    text: &str,
+    pos: R,
     selector: u32,
 ) -> PyResult<(Bound<'py, PyDict>, Vec<String>)> {
     let info = PyDict::new(py);
@@ -151,10 +204,6 @@ pub fn parse_uci_info<'py>(
         text,
         messages: Vec::new(),
     };
-    if selector == 0 {
-        return Ok((info, problems.messages));
-    }
-    let pos = *crate::board::read(board)?.valid_position()?;
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let count = tokens.len();
     let token = |i: usize| tokens.get(i).copied().unwrap_or("");
@@ -271,15 +320,13 @@ pub fn parse_uci_info<'py>(
                 };
                 let value = token(i);
                 i += 1;
-                let parsed = uci::parse_uci(&pos, value).ok().and_then(|refuted| {
-                    let mut after = pos;
-                    after.play_unchecked(refuted);
-                    Some((refuted, variation(&after, &tokens, i)?))
-                });
+                let mut after = pos;
+                let parsed = after
+                    .play_uci(value)
+                    .and_then(|refuted| Some((refuted, variation(&after, &tokens, i)?)));
                 match parsed {
                     Some((refuted, (keys, end))) => {
-                        refutations
-                            .set_item(interned(py, key_of(refuted))?, move_list(py, &keys)?)?;
+                        refutations.set_item(interned(py, refuted)?, move_list(py, &keys)?)?;
                         i = end;
                     }
                     None => problems.line("refutation", &pos),

@@ -108,6 +108,11 @@ fn termination_name(t: VariantTermination) -> &'static str {
 }
 
 impl VariantBoard {
+    /// The current position (what an engine's lines are read from).
+    pub(crate) fn position(&self) -> AnyVariant {
+        self.pos
+    }
+
     fn kind(&self) -> VariantKind {
         self.pos.kind()
     }
