@@ -251,6 +251,14 @@ impl<W: Write + Send + 'static> Uci<W> {
                 }
                 None => self.info_string("eval ignored: a search is running"),
             },
+            // The tune build lists its tunables in OpenBench's SPSA format (`shatranj tune`
+            // reads this list).
+            #[cfg(feature = "tune")]
+            "spsa" => {
+                for t in crate::search::params::TUNABLES {
+                    self.say(&t.spsa_line());
+                }
+            }
             "debug" | "register" => {}
             _ => self.info_string(&format!("unknown command: {}", truncate(line))),
         }
@@ -289,11 +297,16 @@ impl<W: Write + Send + 'static> Uci<W> {
             format!(
                 "option name SyzygyProbeLimit type spin default {MAX_PROBE_LIMIT} min 0 max {MAX_PROBE_LIMIT}"
             ),
-            "uciok".to_string(),
         ];
         for l in lines {
             self.say(&l);
         }
+        // The tune build announces the search's tunable numbers (`search::params`).
+        #[cfg(feature = "tune")]
+        for t in crate::search::params::TUNABLES {
+            self.say(&t.uci_option());
+        }
+        self.say("uciok");
     }
 
     fn cmd_setoption(&mut self, args: &[&str]) {
@@ -394,7 +407,25 @@ impl<W: Write + Send + 'static> Uci<W> {
             },
             "evaldevice" => self.set_eval_device(value.as_deref().unwrap_or("")),
             "evalfile" => self.set_eval_file(value.as_deref().unwrap_or("")),
-            _ => self.info_string(&format!("unknown option: {}", truncate(&name))),
+            _ => {
+                // The tune build's tunables (`search::params`), by name.
+                #[cfg(feature = "tune")]
+                if let Some(t) = crate::search::params::TUNABLES
+                    .iter()
+                    .find(|t| t.name.eq_ignore_ascii_case(&name))
+                {
+                    let text = value.as_deref().unwrap_or("");
+                    let set = text
+                        .parse::<i32>()
+                        .map_err(|_| format!("value '{}' is not a number", truncate(text)))
+                        .and_then(|v| t.set(v));
+                    if let Err(e) = set {
+                        self.info_string(&format!("{}: {e}; unchanged", t.name));
+                    }
+                    return;
+                }
+                self.info_string(&format!("unknown option: {}", truncate(&name)));
+            }
         }
     }
 

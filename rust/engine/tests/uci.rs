@@ -82,6 +82,22 @@ fn ucinewgame_forgets_what_earlier_searches_learned() {
     assert_eq!(first, after_new_game, "ucinewgame clears them");
 }
 
+/// The shipped build keeps the search's numbers constant: no option names them (the tune
+/// build's own test is `tests/tune.rs`).
+#[cfg(not(feature = "tune"))]
+#[test]
+fn the_shipped_build_offers_no_search_tunables() {
+    let (mut uci, out) = session();
+    uci.handle_line("uci");
+    assert!(!out.text().contains("RFP_MARGIN"));
+    out.clear();
+    uci.handle_line("setoption name RFP_MARGIN value 80");
+    uci.handle_line("spsa");
+    let said = out.lines();
+    assert!(said[0].contains("unknown option: rfp_margin"), "{said:?}");
+    assert!(said[1].contains("unknown command: spsa"), "{said:?}");
+}
+
 #[test]
 fn handshake_lists_the_options() {
     let (mut uci, out) = session();

@@ -209,8 +209,9 @@ impl<'a> Searcher<'a> {
         let mut lmr = Box::new([[0; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = f64::from(LMR_BASE_PERCENT) / 100.0
-                    + (d as f64).ln() * (m as f64).ln() * 100.0 / f64::from(LMR_DIVISOR_PERCENT);
+                let v = f64::from(LMR_BASE_PERCENT.get()) / 100.0
+                    + (d as f64).ln() * (m as f64).ln() * 100.0
+                        / f64::from(LMR_DIVISOR_PERCENT.get());
                 *r = v as i32;
             }
         }
@@ -458,11 +459,11 @@ impl<'a> Searcher<'a> {
     /// to depth 21 with two threads: 1.050× over 180 positions, benchmarks/RESULTS.md.)
     fn aspiration(&mut self, root: &Position, depth: i32) {
         let prev = self.root_moves[self.pv_index].previous_score;
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = ASPIRATION_WINDOW.get();
         let (mut alpha, mut beta) = Self::window_around(prev, depth, delta);
         self.recenter_at = if self.role == Role::Helper
             && self.abandons_iterations()
-            && depth >= ASPIRATION_MIN_DEPTH
+            && depth >= ASPIRATION_MIN_DEPTH.get()
             && self.completed_depth < depth - 1
         {
             depth - 1
@@ -484,7 +485,7 @@ impl<'a> Searcher<'a> {
                     for rm in &mut self.root_moves {
                         rm.previous_score = rm.score;
                     }
-                    delta = ASPIRATION_WINDOW;
+                    delta = ASPIRATION_WINDOW.get();
                     (alpha, beta) = Self::window_around(self.root_moves[0].score, depth, delta);
                     self.recenterings += 1;
                 }
@@ -509,7 +510,7 @@ impl<'a> Searcher<'a> {
     /// The first window of an aspiration search around the previous score `prev`; the full
     /// width at low depths and around mate and tablebase scores.
     fn window_around(prev: Value, depth: i32, delta: Value) -> (Value, Value) {
-        if depth >= ASPIRATION_MIN_DEPTH && !is_decisive(prev) {
+        if depth >= ASPIRATION_MIN_DEPTH.get() && !is_decisive(prev) {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
@@ -776,23 +777,24 @@ impl<'a> Searcher<'a> {
             // Never against a mate-in-N beta: an ordinary score there would claim an escape
             // from a mate that was never searched (the mated side's node after 1. Kb6 in
             // k7/8/2K5/8/8/8/8/7R w, once 1. Ra1 has shown a mate in 3, hid the mate in 2).
-            if depth <= RFP_MAX_DEPTH
+            if depth <= RFP_MAX_DEPTH.get()
                 && !is_decisive(eval)
                 && !is_decisive(beta)
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval - RFP_MARGIN.get() * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
             // Null move with a zugzwang guard: only with pieces besides pawns, and never
             // twice in a row.
-            if depth >= NMP_MIN_DEPTH
+            if depth >= NMP_MIN_DEPTH.get()
                 && eval >= beta
                 && self.frames[ply].null_allowed
                 && Self::has_non_pawn_material(pos, pos.turn())
                 && !is_decisive(beta)
             {
-                let r =
-                    NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
+                let r = NMP_BASE_REDUCTION.get()
+                    + depth / NMP_DEPTH_DIVISOR.get()
+                    + ((eval - beta) / 200).min(3);
                 let mut child = *pos;
                 if child.play_null() {
                     self.eval.push_null(ply + 1);
@@ -873,7 +875,7 @@ impl<'a> Searcher<'a> {
         let mut skip_quiets = false;
         let original_alpha = alpha;
         let tt_move_tactical = tt_move.is_some_and(|t| is_tactical(pos, t));
-        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+        let lmp_limit = (LMP_BASE.get() + depth * depth) / if improving { 1 } else { 2 };
         // Moves another thread was inside when their turn came: searched after the rest
         // (not at the root, whose moves every thread needs in its own order).
         let shared = self.shared;
@@ -920,24 +922,27 @@ impl<'a> Searcher<'a> {
                         if skip_quiets {
                             continue;
                         }
-                        if depth <= LMP_MAX_DEPTH && moves_searched >= lmp_limit {
+                        if depth <= LMP_MAX_DEPTH.get() && moves_searched >= lmp_limit {
                             skip_quiets = true;
                             continue;
                         }
-                        if depth <= FUTILITY_MAX_DEPTH
+                        if depth <= FUTILITY_MAX_DEPTH.get()
                             && !in_check
-                            && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                            && eval + FUTILITY_BASE.get() + FUTILITY_PER_DEPTH.get() * depth
+                                <= alpha
                         {
                             skip_quiets = true;
                             continue;
                         }
                     }
-                    if depth <= LMP_MAX_DEPTH && !see_ge(pos, m, -SEE_QUIET_MARGIN * depth) {
+                    if depth <= LMP_MAX_DEPTH.get()
+                        && !see_ge(pos, m, -SEE_QUIET_MARGIN.get() * depth)
+                    {
                         continue;
                     }
-                } else if depth <= FUTILITY_MAX_DEPTH
+                } else if depth <= FUTILITY_MAX_DEPTH.get()
                     && is_bad_tactical(order_score)
-                    && !see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
+                    && !see_ge(pos, m, -SEE_CAPTURE_MARGIN.get() * depth)
                 {
                     continue;
                 }
@@ -955,12 +960,12 @@ impl<'a> Searcher<'a> {
             if let Some(e) = tt_entry.filter(|e| {
                 Some(m) == tt_move
                     && !root
-                    && depth >= SE_MIN_DEPTH
+                    && depth >= SE_MIN_DEPTH.get()
                     && e.depth >= depth - 3
                     && e.bound != Bound::Upper
                     && !is_decisive(e.score)
             }) {
-                let s_beta = score_from_tt(e.score, ply) - SE_MARGIN_PER_DEPTH * depth;
+                let s_beta = score_from_tt(e.score, ply) - SE_MARGIN_PER_DEPTH.get() * depth;
                 self.frames[ply].excluded = Some(m);
                 let v = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
                 self.frames[ply].excluded = None;
@@ -1263,7 +1268,7 @@ impl<'a> Searcher<'a> {
             i += 1;
             if !in_check {
                 // Delta pruning: even winning the piece leaves us well below alpha.
-                if static_eval + capture_gain(pos, m) + QS_DELTA_MARGIN <= alpha
+                if static_eval + capture_gain(pos, m) + QS_DELTA_MARGIN.get() <= alpha
                     && !m.is_promotion()
                 {
                     continue;
@@ -1317,14 +1322,15 @@ impl<'a> Searcher<'a> {
 /// far is `best_score` (Stockfish 17's `doDeeper` and `doShallower`): deeper when the
 /// reduced search beat the best score by far, shallower when barely.
 fn lmr_research_adjustment(score: Value, best_score: Value, new_depth: i32) -> i32 {
-    i32::from(score > best_score + LMR_DEEPER_MARGIN + 2 * new_depth)
-        - i32::from(score < best_score + LMR_SHALLOWER_MARGIN)
+    i32::from(score > best_score + LMR_DEEPER_MARGIN.get() + 2 * new_depth)
+        - i32::from(score < best_score + LMR_SHALLOWER_MARGIN.get())
 }
 
 /// The history reward of a quiet move that cut off at `depth` (and the penalty of the quiet
 /// moves tried before it).
 fn history_bonus(depth: i32) -> i32 {
-    (HISTORY_BONUS_PER_DEPTH * depth - HISTORY_BONUS_OFFSET).clamp(0, HISTORY_BONUS_MAX)
+    (HISTORY_BONUS_PER_DEPTH.get() * depth - HISTORY_BONUS_OFFSET.get())
+        .clamp(0, HISTORY_BONUS_MAX.get())
 }
 
 #[cfg(test)]
@@ -1421,8 +1427,8 @@ mod tests {
     /// shallower when by less than the small margin, and to the planned depth otherwise.
     #[test]
     fn a_reduced_search_that_fails_high_is_searched_again_deeper_or_shallower() {
-        let deeper = LMR_DEEPER_MARGIN;
-        let shallower = LMR_SHALLOWER_MARGIN;
+        let deeper = LMR_DEEPER_MARGIN.get();
+        let shallower = LMR_SHALLOWER_MARGIN.get();
         let cases = [
             ("by far", 100 + deeper + 2 * 6 + 1, 100, 6, 1),
             (
