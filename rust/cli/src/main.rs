@@ -1,7 +1,8 @@
 //! `shatranj`: the command-line tool. Without arguments it is a UCI engine on stdin/stdout;
 //! `shatranj bench` prints the search's node-count signature; `shatranj perft` counts trees;
 //! `shatranj selfplay` plays many games at once; `shatranj review` reviews games as lichess does;
-//! `shatranj match` plays a match between UCI engines with SPRT.
+//! `shatranj match` plays a match between UCI engines with SPRT; `shatranj tune` tunes a tune
+//! build's search parameters by SPSA over such matches.
 
 mod bench_cmd;
 mod datagen_cmd;
@@ -16,6 +17,7 @@ mod review_table;
 mod selfplay_cmd;
 mod tables;
 mod train_cmd;
+mod tune_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,7 +26,7 @@ use std::process::ExitCode;
 #[command(
     name = "shatranj",
     version,
-    about = "A chess engine: UCI on stdin/stdout when run without arguments; bench, perft, selfplay, datagen, train, review and match"
+    about = "A chess engine: UCI on stdin/stdout when run without arguments; bench, perft, selfplay, datagen, train, review, match and tune"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -51,6 +53,9 @@ enum Command {
     /// Play a match between two UCI engines (fastchess's options: -engine cmd=… -each tc=…
     /// -rounds … -sprt elo0=… elo1=…), with a live table, Elo, LOS and the SPRT.
     Match(match_cmd::MatchArgs),
+    /// Tune the search's parameters by SPSA: a tune build (`--features tune`) against itself
+    /// with the parameters perturbed, game pairs by the match runner; resumable.
+    Tune(tune_cmd::TuneArgs),
     /// Speak UCI on stdin/stdout (also what running without arguments does).
     Uci,
 }
@@ -112,6 +117,15 @@ fn main() -> ExitCode {
         }
         Some(Command::Match(args)) => {
             return match match_cmd::run(args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(e.exit_code())
+                }
+            };
+        }
+        Some(Command::Tune(args)) => {
+            return match tune_cmd::run(args) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");

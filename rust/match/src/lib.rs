@@ -13,6 +13,9 @@
 //! arrival, so that the runner's own per-move latency is measured apart from the engines'
 //! ([`latency`]).
 //!
+//! [`spsa`] tunes an engine's parameters as OpenBench does (the perturbation, the step and
+//! its schedule, a resumable state), and [`tune`] plays its iterations as game pairs.
+//!
 //! ```
 //! use shatranj_match::sprt::{Model, Sprt, Decision};
 //! use shatranj_match::stats::Estimate;
@@ -36,8 +39,10 @@ pub mod options;
 pub mod process;
 pub mod runner;
 pub mod sprt;
+pub mod spsa;
 pub mod stats;
 pub mod tournament;
+pub mod tune;
 
 // The crate README's examples compile and run as doctests, so the README cannot drift.
 #[cfg(doctest)]
