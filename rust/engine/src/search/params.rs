@@ -182,9 +182,10 @@ mod tests {
             assert!(t.min <= t.default && t.default <= t.max, "{t:?}");
             assert!(t.step > 0 && t.step <= t.max - t.min, "{t:?}");
         }
-        // The divisor of the null move's reduction must never reach zero.
-        assert!(NMP_DEPTH_DIVISOR.min >= 1);
-        assert!(LMR_DIVISOR_PERCENT.min >= 1);
+        // The divisors (null move's reduction, LMR's formula) must never reach zero.
+        for divisor in [&NMP_DEPTH_DIVISOR, &LMR_DIVISOR_PERCENT] {
+            assert!(divisor.min >= 1, "{divisor:?}");
+        }
         assert_eq!(
             RFP_MARGIN.spsa_line(),
             "RFP_MARGIN, int, 75, 30, 150, 8, 0.002"
