@@ -39,6 +39,12 @@ pub enum PgnErrorKind {
     UnterminatedComment,
     /// Text that holds neither a tag nor a move.
     NoGame { text: String },
+    /// A `Variant` tag that names no rules known here; the game is read as standard chess,
+    /// as python-chess reads it.
+    UnknownVariant { name: String },
+    /// A lichess variant's game given to a reader of standard chess only ([`crate::parse_game`]
+    /// and the database readers over it); [`crate::parse_any_game`] reads it.
+    VariantGame { variant: String },
 }
 
 impl PgnError {
@@ -71,6 +77,13 @@ impl fmt::Display for PgnErrorKind {
             PgnErrorKind::UnterminatedVariation => write!(f, "variation '(' never closed"),
             PgnErrorKind::UnterminatedComment => write!(f, "comment '{{' never closed"),
             PgnErrorKind::NoGame { text } => write!(f, "no game in {text:?}"),
+            PgnErrorKind::UnknownVariant { name } => {
+                write!(f, "unsupported variant: {name} (read as standard chess)")
+            }
+            PgnErrorKind::VariantGame { variant } => write!(
+                f,
+                "a {variant} game: this reader reads standard chess and Chess960 (parse_any_game reads the variants)"
+            ),
         }
     }
 }

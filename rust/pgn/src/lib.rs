@@ -43,6 +43,7 @@ mod lexer;
 mod mainline;
 mod parse;
 mod reader;
+mod rules;
 mod split;
 
 /// Tests' random numbers: xorshift64 from `seed` (tests print their seed).
@@ -68,39 +69,13 @@ pub use error::{PgnError, PgnErrorKind};
 pub use game::{GamePgn, TagNameError};
 pub use headers::{Condition, FilterError, HeaderFilter, Test, read_tags, scan_tags};
 pub use mainline::{MainLine, MainLineRead, read_mainline};
-pub use parse::parse_game;
+pub use parse::{AnyPgnGame, parse_any_game, parse_game};
 pub use reader::{PgnReader, ReadReport, read_all};
+pub use rules::{GameRules, PgnPosition, UnknownVariant, is_chess960_variant, variant_start};
 pub use split::{GameSplitter, LineAction, RawGame};
 pub use tags::{TagIter, Tags, is_tag_name};
 pub use tree::{Children, Nag, Node, NodeId, PgnGame};
 pub use writer::{WriteOptions, write_game, write_mainline, write_with_tags};
-
-use shatranj_chess::castling::CastlingMode;
-use shatranj_chess::fen::{self, FenError};
-use shatranj_chess::position::Position;
-
-/// Whether a `Variant` tag names Chess960 (python-chess's spellings, any case).
-pub fn is_chess960_variant(variant: &str) -> bool {
-    let v = variant.to_ascii_lowercase();
-    [
-        "chess960",
-        "chess 960",
-        "fischerandom",
-        "fischerrandom",
-        "fischer random",
-    ]
-    .contains(&v.as_str())
-}
-
-/// A game's start position from its `FEN` tag: castling rights read as X-FEN or Shredder-FEN
-/// when the `Variant` tag says Chess960, as python-chess reads them; standard chess's otherwise.
-pub(crate) fn start_position(fen_text: &str, variant: Option<&str>) -> Result<Position, FenError> {
-    let mode = match variant {
-        Some(v) if is_chess960_variant(v) => CastlingMode::Chess960,
-        _ => CastlingMode::Standard,
-    };
-    fen::parse_with(fen_text, mode)
-}
 
 /// The seven-tag roster (PGN standard 8.1.1), in the order it is written, with the value
 /// written for a tag that is missing.

@@ -11,6 +11,7 @@
 
 use super::RESULTS;
 use super::parse::{read_tag_section, split_move_number};
+use super::rules::GameRules;
 use super::split::RawGame;
 use super::tags::Tags;
 use super::tree::PgnGame;
@@ -119,8 +120,17 @@ pub fn read_mainline(raw: &RawGame, out: &mut MainLine) -> MainLineRead {
         // Maybe no game at all: the tree reader decides.
         return MainLineRead::Partial;
     }
+    if let Some(name) = out.tags.get("Variant")
+        && !matches!(
+            GameRules::of_tag(Some(name)),
+            Ok(GameRules::Standard | GameRules::Chess960)
+        )
+    {
+        // A variant's game, or a tag naming no known rules: the tree reader's business.
+        return MainLineRead::Partial;
+    }
     if let Some(text) = out.tags.get("FEN") {
-        match super::start_position(text, out.tags.get("Variant")) {
+        match super::rules::start_position(text, out.tags.get("Variant")) {
             Ok(pos) => out.start = pos,
             Err(_) => return MainLineRead::Partial,
         }

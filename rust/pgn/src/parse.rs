@@ -18,13 +18,14 @@
 use super::error::{PgnError, PgnErrorKind};
 use super::lexer::{Lexer, Token};
 use super::mainline::{MainLine, MainLineRead, read_mainline};
+use super::rules::{GameRules, PgnPosition, variant_start};
 use super::split::RawGame;
 use super::tags::Tags;
 use super::tree::{Nag, NodeId, PgnGame};
 use super::{RESULTS, SUFFIX_NAGS};
-use shatranj_chess::moves::Move;
 use shatranj_chess::position::Position;
-use shatranj_chess::san::{self, SanError};
+use shatranj_chess::san::SanError;
+use shatranj_chess::variant::{AnyVariantPosition, VariantKind};
 
 /// Reads one game's text (as cut by [`super::GameSplitter`]). Never fails: problems are in
 /// [`PgnGame::errors`], and [`PgnGame::fatal`] says whether one of them spoils the game.
@@ -44,6 +45,55 @@ pub fn parse_game(raw: &RawGame) -> PgnGame {
     lean.unwrap_or_else(|| parse_tree(raw))
 }
 
+/// A game read under the rules its `Variant` tag names: standard chess (and Chess960), or
+/// one of the lichess variants.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyPgnGame {
+    Standard(PgnGame),
+    Variant(PgnGame<AnyVariantPosition>),
+}
+
+impl AnyPgnGame {
+    /// The problems met while reading (see [`PgnGame::errors`]).
+    pub fn errors(&self) -> &[PgnError] {
+        match self {
+            AnyPgnGame::Standard(g) => &g.errors,
+            AnyPgnGame::Variant(g) => &g.errors,
+        }
+    }
+
+    /// The first problem that makes the game untrustworthy, if any.
+    pub fn fatal_error(&self) -> Option<&PgnError> {
+        match self {
+            AnyPgnGame::Standard(g) => g.fatal_error(),
+            AnyPgnGame::Variant(g) => g.fatal_error(),
+        }
+    }
+
+    pub fn tags(&self) -> &Tags {
+        match self {
+            AnyPgnGame::Standard(g) => &g.tags,
+            AnyPgnGame::Variant(g) => &g.tags,
+        }
+    }
+}
+
+/// Reads one game's text under the rules its `Variant` tag names (python-chess's names and
+/// aliases, see [`GameRules::of_tag`]): a lichess variant's game with that variant's rules
+/// (drops, explosions, antichess's captures and king promotions, …), anything else as
+/// [`parse_game`] reads it. A `Variant` tag naming no known rules is reported in
+/// [`PgnGame::errors`] ([`PgnErrorKind::UnknownVariant`]) and the game read as standard
+/// chess, as python-chess reads it.
+pub fn parse_any_game(raw: &RawGame) -> AnyPgnGame {
+    let mut tags = Tags::new();
+    let mut ignored = Vec::new();
+    read_tag_section(raw, &mut tags, &mut ignored);
+    match GameRules::of_tag(tags.get("Variant")) {
+        Ok(GameRules::Variant(kind)) => AnyPgnGame::Variant(parse_variant_tree(raw, kind)),
+        _ => AnyPgnGame::Standard(parse_game(raw)),
+    }
+}
+
 /// [`parse_game`] through the tokens and the tree builder, whatever the game holds.
 pub(crate) fn parse_tree(raw: &RawGame) -> PgnGame {
     let mut game = PgnGame::new(Position::new());
@@ -51,54 +101,106 @@ pub(crate) fn parse_tree(raw: &RawGame) -> PgnGame {
     // A database game's tags (17 on lichess) in one allocation each for text and ends.
     game.tags = Tags::with_capacity(512, 24);
     let (rest, line_no) = read_tag_section(raw, &mut game.tags, &mut game.errors);
-    let start = match game.tag("FEN") {
-        None => Some(Position::new()),
-        Some(text) => match super::start_position(text, game.tag("Variant")) {
-            Ok(pos) => Some(pos),
-            Err(e) => {
-                let kind = PgnErrorKind::BadFen {
-                    fen: text.to_owned(),
-                    message: e.to_string(),
-                };
-                // Where the tag was: its line in the tag section.
-                let line = raw.first_line
-                    + raw
-                        .text
-                        .lines()
-                        .position(|l| l.trim_start().starts_with("[FEN"))
-                        .unwrap_or(0);
-                mark_fatal(&mut game, PgnError::new(line, kind));
-                None
-            }
-        },
+    let variant = game.tag("Variant");
+    let rules = GameRules::of_tag(variant);
+    let start = match (&rules, game.tag("FEN")) {
+        (Ok(GameRules::Variant(_)), _) => Err(PgnErrorKind::VariantGame {
+            variant: variant.unwrap_or_default().to_owned(),
+        }),
+        (_, None) => Ok(Position::new()),
+        (_, Some(text)) => {
+            super::rules::start_position(text, variant).map_err(|e| PgnErrorKind::BadFen {
+                fen: text.to_owned(),
+                message: e.to_string(),
+            })
+        }
     };
-    if let Some(start) = start {
-        game.start = start;
-        // Comments are at most the movetext; a database game's are about half of it. A move
-        // number stands before every move or two: room for the nodes at once, not a growing
-        // copy per doubling.
-        game.reserve_comments(rest.len() / 2);
-        let numbers = memchr::memchr_iter(b'.', rest.as_bytes()).count();
-        game.nodes.reserve(2 * numbers + 8);
-        Builder::new(&mut game).run(Lexer::new(rest, line_no));
-        game.trim_comments();
-        if game.nodes.capacity() > 2 * game.nodes.len() + 16 {
-            game.nodes.shrink_to_fit();
+    if let Err(unknown) = rules {
+        // As python-chess: reported, and the game read as standard chess.
+        let line = tag_line(raw, "[Variant");
+        game.errors.push(PgnError::new(
+            line,
+            PgnErrorKind::UnknownVariant { name: unknown.name },
+        ));
+    }
+    match start {
+        Ok(start) => {
+            game.start = start;
+            read_movetext(&mut game, rest, line_no);
+        }
+        Err(kind) => {
+            let tag = if matches!(kind, PgnErrorKind::BadFen { .. }) {
+                "[FEN"
+            } else {
+                "[Variant"
+            };
+            mark_fatal(&mut game, PgnError::new(tag_line(raw, tag), kind));
         }
     }
+    no_game(&mut game, raw);
+    game
+}
+
+/// A lichess variant's game through the tokens and the tree builder.
+pub(crate) fn parse_variant_tree(raw: &RawGame, kind: VariantKind) -> PgnGame<AnyVariantPosition> {
+    let mut game = PgnGame::new(AnyVariantPosition::new(kind));
+    game.first_line = raw.first_line;
+    let (rest, line_no) = read_tag_section(raw, &mut game.tags, &mut game.errors);
+    match variant_start(kind, game.tag("FEN")) {
+        Ok(start) => {
+            game.start = start;
+            read_movetext(&mut game, rest, line_no);
+        }
+        Err(e) => {
+            let kind = PgnErrorKind::BadFen {
+                fen: game.tag("FEN").unwrap_or_default().to_owned(),
+                message: e.to_string(),
+            };
+            mark_fatal(&mut game, PgnError::new(tag_line(raw, "[FEN"), kind));
+        }
+    }
+    no_game(&mut game, raw);
+    game
+}
+
+/// The line of the tag section where the tag `prefix` (`[FEN`) stands.
+fn tag_line(raw: &RawGame, prefix: &str) -> usize {
+    raw.first_line
+        + raw
+            .text
+            .lines()
+            .position(|l| l.trim_start().starts_with(prefix))
+            .unwrap_or(0)
+}
+
+/// Reads the movetext `rest` (whose first line is `line_no`) into `game`'s tree.
+fn read_movetext<P: PgnPosition>(game: &mut PgnGame<P>, rest: &str, line_no: usize) {
+    // Comments are at most the movetext; a database game's are about half of it. A move
+    // number stands before every move or two: room for the nodes at once, not a growing
+    // copy per doubling.
+    game.reserve_comments(rest.len() / 2);
+    let numbers = memchr::memchr_iter(b'.', rest.as_bytes()).count();
+    game.nodes.reserve(2 * numbers + 8);
+    Builder::new(game).run(Lexer::new(rest, line_no));
+    game.trim_comments();
+    if game.nodes.capacity() > 2 * game.nodes.len() + 16 {
+        game.nodes.shrink_to_fit();
+    }
+}
+
+/// Junk text: nothing of a game was found, only problems.
+fn no_game<P: PgnPosition>(game: &mut PgnGame<P>, raw: &RawGame) {
     if game.tags.is_empty()
         && game.nodes.len() == 1
         && game.fatal.is_none()
         && let Some(first) = game.errors.first().cloned()
     {
-        // Nothing of a game was found, only problems: junk text.
         let text = raw.text.trim().chars().take(40).collect();
         mark_fatal(
-            &mut game,
+            game,
             PgnError::new(first.line, PgnErrorKind::NoGame { text }),
         );
     }
-    game
 }
 
 /// Reads the tag section (tag lines, blank lines and escape lines up to the first other line)
@@ -147,7 +249,7 @@ pub(crate) fn split_move_number(word: &str) -> &str {
     }
 }
 
-fn mark_fatal(game: &mut PgnGame, error: PgnError) {
+fn mark_fatal<P: PgnPosition>(game: &mut PgnGame<P>, error: PgnError) {
     game.errors.push(error);
     if game.fatal.is_none() {
         game.fatal = Some(game.errors.len() - 1);
@@ -157,18 +259,18 @@ fn mark_fatal(game: &mut PgnGame, error: PgnError) {
 /// A variation being read: its current node, the position there and the position before
 /// the node's move (where a variation of that move starts). The positions are played lean
 /// ([`Position::play_lean`]): enough to resolve and check moves.
-struct Frame {
+struct Frame<P> {
     node: NodeId,
-    pos: Position,
+    pos: P,
     /// The position at the node's parent; `None` until known (a frame opened by `(` starts
     /// at a node whose parent's position was not kept: see [`Builder::position_at`]).
-    before: Option<Position>,
+    before: Option<P>,
 }
 
-struct Builder<'g> {
-    game: &'g mut PgnGame,
+struct Builder<'g, P: PgnPosition> {
+    game: &'g mut PgnGame<P>,
     /// The main line's frame, then one per open variation.
-    stack: Vec<Frame>,
+    stack: Vec<Frame<P>>,
     starting_comment: String,
     /// A move has been read since the last `(`: comments now follow moves.
     in_variation: bool,
@@ -176,8 +278,8 @@ struct Builder<'g> {
     skip: usize,
 }
 
-impl<'g> Builder<'g> {
-    fn new(game: &'g mut PgnGame) -> Builder<'g> {
+impl<'g, P: PgnPosition> Builder<'g, P> {
+    fn new(game: &'g mut PgnGame<P>) -> Builder<'g, P> {
         let start = game.start;
         Builder {
             game,
@@ -194,7 +296,7 @@ impl<'g> Builder<'g> {
 
     /// The position at `node`, replayed from the start (for the rare variation that opens
     /// where no frame kept the position).
-    fn position_at(&self, node: NodeId) -> Position {
+    fn position_at(&self, node: NodeId) -> P {
         let mut moves = Vec::new();
         let mut at = node;
         while let Some(parent) = self.game.nodes[at].parent() {
@@ -203,7 +305,7 @@ impl<'g> Builder<'g> {
         }
         let mut pos = self.game.start;
         for &m in moves.iter().rev() {
-            pos.play_recorded(m);
+            pos.play_exact(m);
         }
         pos
     }
@@ -212,7 +314,7 @@ impl<'g> Builder<'g> {
         self.game.errors.push(PgnError::new(line, kind));
     }
 
-    fn top(&self) -> &Frame {
+    fn top(&self) -> &Frame<P> {
         self.stack
             .last()
             .expect("the main line's frame is never popped")
@@ -355,27 +457,30 @@ impl<'g> Builder<'g> {
     }
 
     fn san(&mut self, text: &str, line: usize) {
-        let kind = if matches!(text.as_bytes()[0], b'-' | b'Z' | b'0' | b'@')
-            && matches!(text, "--" | "Z0" | "0000" | "@@@@")
-        {
+        let null = P::null_move().filter(|_| {
+            matches!(text.as_bytes()[0], b'-' | b'Z' | b'0' | b'@')
+                && matches!(text, "--" | "Z0" | "0000" | "@@@@")
+        });
+        let kind = if let Some(null) = null {
             // A null move passes the turn, as in python-chess; not out of check.
             if self.top().pos.is_check() {
                 Err(PgnErrorKind::NullMove {
                     text: text.to_owned(),
                 })
             } else {
-                Ok(Move::NULL)
+                Ok(null)
             }
         } else {
             let top = self.top();
-            match san::parse_san(&top.pos, text) {
+            match top.pos.parse_san(text) {
                 Ok(mv) => Ok(mv),
                 Err(e @ SanError::Invalid { .. }) => Err(PgnErrorKind::Move(e)),
                 // The frame's position is lean (no clocks): an illegal or ambiguous move's
                 // error names the exact position, replayed.
-                Err(_) => {
-                    san::parse_san(&self.position_at(top.node), text).map_err(PgnErrorKind::Move)
-                }
+                Err(_) => self
+                    .position_at(top.node)
+                    .parse_san(text)
+                    .map_err(PgnErrorKind::Move),
             }
         };
         match kind {
@@ -383,11 +488,7 @@ impl<'g> Builder<'g> {
                 let frame = self.stack.last_mut().expect("main line frame");
                 let node = self.game.add_child(frame.node, mv);
                 frame.before = Some(frame.pos);
-                if mv == Move::NULL {
-                    frame.pos.play_null();
-                } else {
-                    frame.pos.play_lean(mv);
-                }
+                frame.pos.play_lean(mv);
                 frame.node = node;
                 if !self.starting_comment.is_empty() {
                     self.game.set_starting_comment(node, &self.starting_comment);

@@ -1,7 +1,7 @@
 //! Reading games from a stream, one at a time, and a whole input in parallel.
 
 use super::error::{PgnError, PgnErrorKind};
-use super::parse::parse_game;
+use super::parse::{AnyPgnGame, parse_any_game, parse_game};
 use super::split::{GameSplitter, LineAction, RawGame};
 use super::tree::PgnGame;
 use rayon::prelude::*;
@@ -113,6 +113,27 @@ impl<R: BufRead> PgnReader<R> {
         }
         self.line_no += 1;
         Ok(Some(decode(&self.bytes).into_owned()))
+    }
+
+    /// The next game under the rules its `Variant` tag names (see
+    /// [`parse_any_game`](super::parse_any_game)); counted as the iterator counts games.
+    pub fn next_any(&mut self) -> Option<Result<AnyPgnGame, PgnError>> {
+        Some(match self.next_raw()? {
+            Ok(raw) => {
+                let game = parse_any_game(&raw);
+                match game.fatal_error() {
+                    None => {
+                        self.read += 1;
+                        Ok(game)
+                    }
+                    Some(e) => {
+                        self.skipped += 1;
+                        Err(e.clone())
+                    }
+                }
+            }
+            Err(e) => Err(e),
+        })
     }
 
     /// Counts a parsed game and turns it into the iterator's item.

@@ -10,6 +10,7 @@
 //! was the reader's largest cost after move generation.
 
 use super::error::PgnError;
+use super::rules::PgnPosition;
 use super::tags::Tags;
 use super::{RESULTS, TAG_ROSTER};
 use shatranj_chess::moves::Move;
@@ -21,11 +22,11 @@ pub type Nag = u8;
 /// An index into [`PgnGame::nodes`].
 pub type NodeId = usize;
 
-/// One node of the move tree.
-#[derive(Clone, Debug, Default)]
-pub struct Node {
+/// One node of the move tree; `M` is the rules' move ([`Move`] in standard chess).
+#[derive(Clone, Debug)]
+pub struct Node<M = Move> {
     /// The move that led here; `None` only for the root.
-    pub mv: Option<Move>,
+    pub mv: Option<M>,
     /// Text after the move (for the root: before the first move): a span of the game's
     /// comment text, see [`PgnGame::comment`].
     comment: Span,
@@ -81,7 +82,22 @@ impl Default for Link {
     }
 }
 
-impl Node {
+impl<M> Default for Node<M> {
+    fn default() -> Self {
+        Node {
+            mv: None,
+            comment: Span::default(),
+            starting_comment: Span::default(),
+            nags: Vec::new(),
+            parent: Link::NONE,
+            first_child: Link::NONE,
+            last_child: Link::NONE,
+            next_sibling: Link::NONE,
+        }
+    }
+}
+
+impl<M> Node<M> {
     pub fn parent(&self) -> Option<NodeId> {
         self.parent.get()
     }
@@ -104,15 +120,17 @@ impl Node {
     }
 }
 
-/// A game read from (or to be written to) PGN.
+/// A game read from (or to be written to) PGN, played under the rules of `P`: standard chess
+/// (and Chess960) by default, a lichess variant with
+/// [`AnyVariantPosition`](shatranj_chess::variant::AnyVariantPosition).
 #[derive(Clone, Debug)]
-pub struct PgnGame {
+pub struct PgnGame<P: PgnPosition = Position> {
     /// Tag pairs in the order they were read (or added).
     pub tags: Tags,
-    /// The position before the first move: the `FEN` tag's, else the standard one.
-    pub start: Position,
+    /// The position before the first move: the `FEN` tag's, else the rules' start.
+    pub start: P,
     /// The move tree; `nodes[0]` is the root.
-    pub nodes: Vec<Node>,
+    pub nodes: Vec<Node<P::Move>>,
     /// The game termination marker of the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
     pub movetext_result: Option<String>,
     /// Every problem met while reading, in order, with line numbers.
@@ -129,8 +147,8 @@ pub struct PgnGame {
 }
 
 /// Games are equal when they read the same: the comment text's layout does not count.
-impl PartialEq for PgnGame {
-    fn eq(&self, other: &PgnGame) -> bool {
+impl<P: PgnPosition> PartialEq for PgnGame<P> {
+    fn eq(&self, other: &PgnGame<P>) -> bool {
         self.tags == other.tags
             && self.start == other.start
             && self.movetext_result == other.movetext_result
@@ -154,7 +172,7 @@ impl PartialEq for PgnGame {
     }
 }
 
-impl Eq for PgnGame {}
+impl<P: PgnPosition> Eq for PgnGame<P> {}
 
 impl Default for PgnGame {
     fn default() -> Self {
@@ -165,9 +183,11 @@ impl Default for PgnGame {
 impl PgnGame {
     /// The root node's index.
     pub const ROOT: NodeId = 0;
+}
 
+impl<P: PgnPosition> PgnGame<P> {
     /// A game without tags or moves from `start`.
-    pub fn new(start: Position) -> PgnGame {
+    pub fn new(start: P) -> PgnGame<P> {
         PgnGame {
             tags: Tags::new(),
             start,
@@ -245,17 +265,17 @@ impl PgnGame {
         self.nodes[id].comment.len += 1 + text.len() as u32;
     }
 
-    pub fn node(&self, id: NodeId) -> &Node {
+    pub fn node(&self, id: NodeId) -> &Node<P::Move> {
         &self.nodes[id]
     }
 
-    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node<P::Move> {
         &mut self.nodes[id]
     }
 
     /// Adds `mv` as the last variation after `parent` and returns the new node. The move is
     /// not checked here (the writer checks every move, see [`super::write_game`]).
-    pub fn add_child(&mut self, parent: NodeId, mv: Move) -> NodeId {
+    pub fn add_child(&mut self, parent: NodeId, mv: P::Move) -> NodeId {
         let id = self.nodes.len();
         self.nodes.push(Node {
             mv: Some(mv),
@@ -271,7 +291,7 @@ impl PgnGame {
     }
 
     /// The variations after `id`, main line first.
-    pub fn children(&self, id: NodeId) -> Children<'_> {
+    pub fn children(&self, id: NodeId) -> Children<'_, P> {
         Children {
             game: self,
             next: self.nodes[id].main_child(),
@@ -280,13 +300,13 @@ impl PgnGame {
 
     /// The main line's nodes after the root.
     pub fn mainline(&self) -> impl Iterator<Item = NodeId> + '_ {
-        core::iter::successors(self.nodes[Self::ROOT].main_child(), |&id| {
+        core::iter::successors(self.nodes[PgnGame::ROOT].main_child(), |&id| {
             self.nodes[id].main_child()
         })
     }
 
     /// The main line's moves.
-    pub fn mainline_moves(&self) -> Vec<Move> {
+    pub fn mainline_moves(&self) -> Vec<P::Move> {
         self.mainline().filter_map(|id| self.nodes[id].mv).collect()
     }
 
@@ -351,12 +371,12 @@ pub(crate) fn roster_first(tags: &Tags, result: &str) -> Vec<(String, String)> {
 }
 
 /// Iterator over a node's variations.
-pub struct Children<'a> {
-    game: &'a PgnGame,
+pub struct Children<'a, P: PgnPosition = Position> {
+    game: &'a PgnGame<P>,
     next: Option<NodeId>,
 }
 
-impl Iterator for Children<'_> {
+impl<P: PgnPosition> Iterator for Children<'_, P> {
     type Item = NodeId;
 
     fn next(&mut self) -> Option<NodeId> {

@@ -7,12 +7,12 @@
 //! would pass `columns`. A black move gets its number (`12...`) at the start of the movetext
 //! and after a comment or a variation. Variations are written after the move they replace.
 
+use super::rules::PgnPosition;
 use super::tags::escape;
 use super::tree::{NodeId, PgnGame, roster_first};
 use shatranj_chess::Color;
 use shatranj_chess::moves::Move;
 use shatranj_chess::position::{IllegalMoveError, Position};
-use shatranj_chess::san;
 
 /// What to write and how wide.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,18 +39,21 @@ impl Default for WriteOptions {
 /// Writes a game: the seven-tag roster first (see [`PgnGame::roster_tags`]), the other tags,
 /// then the movetext ending with [`PgnGame::result`]. Fails on a move that is illegal where
 /// it stands in the tree (a game read by [`super::PgnReader`] has none).
-pub fn write_game(game: &PgnGame, options: &WriteOptions) -> Result<String, IllegalMoveError> {
+pub fn write_game<P: PgnPosition>(
+    game: &PgnGame<P>,
+    options: &WriteOptions,
+) -> Result<String, P::IllegalMove> {
     write_with_tags(game, &game.roster_tags(), game.result(), options)
 }
 
 /// Writes a game with exactly these tags, in this order, and this result at the end of
 /// the movetext (python-chess writes its `Headers` this way).
-pub fn write_with_tags(
-    game: &PgnGame,
+pub fn write_with_tags<P: PgnPosition>(
+    game: &PgnGame<P>,
     tags: &[(String, String)],
     result: &str,
     options: &WriteOptions,
-) -> Result<String, IllegalMoveError> {
+) -> Result<String, P::IllegalMove> {
     let mut w = Writer {
         options: *options,
         out: String::new(),
@@ -139,9 +142,9 @@ enum Step {
 
 /// A line being written: its current node, the position before that node's move, and the
 /// sibling variations still to write after it.
-struct Frame {
+struct Frame<P> {
     node: NodeId,
-    before: Position,
+    before: P,
     step: Step,
     sideline: Option<NodeId>,
     in_variation: bool,
@@ -184,12 +187,12 @@ impl Writer {
 
     /// A line of play from `first` (whose parent position is `before`) to its end, with the
     /// variations branching from it; iterative, so deep nesting cannot overflow the stack.
-    fn line_from(
+    fn line_from<P: PgnPosition>(
         &mut self,
-        game: &PgnGame,
+        game: &PgnGame<P>,
         first: NodeId,
-        before: Position,
-    ) -> Result<(), IllegalMoveError> {
+        before: P,
+    ) -> Result<(), P::IllegalMove> {
         let mut stack = vec![Frame {
             node: first,
             before,
@@ -229,7 +232,7 @@ impl Writer {
                         if let (Some(child), Some(mv)) = (node.main_child(), node.mv) {
                             let mut after = top.before;
                             // Legal: checked when the node was written.
-                            after.play_recorded(mv);
+                            after.play_exact(mv);
                             stack.push(Frame {
                                 node: child,
                                 before: after,
@@ -248,25 +251,15 @@ impl Writer {
         Ok(())
     }
 
-    fn node(
+    fn node<P: PgnPosition>(
         &mut self,
-        game: &PgnGame,
+        game: &PgnGame<P>,
         id: NodeId,
-        before: &Position,
-    ) -> Result<(), IllegalMoveError> {
+        before: &P,
+    ) -> Result<(), P::IllegalMove> {
         let node = game.node(id);
         let mv = node.mv.expect("only the root has no move");
-        let legal = if mv == Move::NULL {
-            !before.is_check()
-        } else {
-            before.is_legal(mv)
-        };
-        if !legal {
-            return Err(IllegalMoveError {
-                mv,
-                fen: before.fen(),
-            });
-        }
+        before.check_legal(mv)?;
         if !game.starting_comment(id).is_empty() {
             self.comment(game.starting_comment(id));
         }
@@ -276,12 +269,7 @@ impl Writer {
         } else if self.force_number {
             self.token(&format!("{number}... "));
         }
-        // A null move is written as python-chess writes it.
-        let mut san = if mv == Move::NULL {
-            "--".to_owned()
-        } else {
-            san::to_san(before, mv)
-        };
+        let mut san = before.san(mv);
         san.push(' ');
         self.token(&san);
         self.force_number = false;

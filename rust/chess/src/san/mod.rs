@@ -169,7 +169,7 @@ pub fn to_lan(pos: &Position, m: Move) -> String {
 
 /// The pieces of a SAN token, before matching it against legal moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum SanToken {
+pub(crate) enum SanToken {
     Castle(CastlingSide),
     /// `explicit` says whether the piece letter was written (a pawn has none, or `P`).
     Move {
@@ -182,7 +182,8 @@ enum SanToken {
     },
 }
 
-fn tokenize(text: &str) -> Option<SanToken> {
+/// (The variants' SAN reader, `variant::notation`, reads board moves with it too.)
+pub(crate) fn tokenize(text: &str) -> Option<SanToken> {
     // Move comments (R7.4) and check marks, present, missing or surplus, are ignored.
     let core = text
         .trim_end_matches(['!', '?'])

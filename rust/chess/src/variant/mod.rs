@@ -39,6 +39,7 @@
 //! assert_eq!(zh.legal_moves().len(), 67);
 //! ```
 
+mod any;
 mod fen;
 mod horde_material;
 mod movegen;
@@ -47,6 +48,7 @@ mod perft;
 mod position;
 mod rules;
 
+pub use any::AnyVariantPosition;
 pub use fen::VariantFenError;
 pub use notation::VariantNotationError;
 pub use perft::{perft, perft_divide};

@@ -198,3 +198,97 @@ impl<V: Variant> VariantPosition<V> {
         m.to()
     }
 }
+
+impl<V: Variant> VariantPosition<V> {
+    /// The legal move a SAN text names, read as leniently as standard chess's
+    /// [`crate::san::parse_san`] reads it (`0-0`, missing or surplus `+`/`#`, move comments,
+    /// over-disambiguation, `e8Q`, a fully specified `g1f3`), plus drops (`N@f3`, `@e4`,
+    /// `P@e4`) and antichess's `=K`; with standard chess's errors, so a PGN reader reports
+    /// a bad move in a variant game as it does in a standard one. [`parse_san`](Self::parse_san)
+    /// is the strict reader that accepts only the SAN [`san`](Self::san) writes.
+    pub fn resolve_san(&self, text: &str) -> Result<VariantMove, crate::san::SanError> {
+        use crate::san::{SanError, SanToken, tokenize};
+        let trimmed = text.trim();
+        let invalid = || SanError::Invalid {
+            text: text.to_owned(),
+        };
+        let legal = self.legal_moves();
+        let candidates: Vec<VariantMove> = if let Some(at) = trimmed.find('@') {
+            let core = trimmed
+                .trim_end_matches(['!', '?'])
+                .trim_end_matches(['+', '#']);
+            let mut letters = core[..at].chars();
+            let role = match (letters.next(), letters.next()) {
+                (None, _) => Role::Pawn,
+                (Some(c), None) if c.is_ascii_uppercase() => {
+                    Role::from_char(c).ok_or_else(invalid)?
+                }
+                _ => return Err(invalid()),
+            };
+            let to = Square::from_name(&core[at + 1..]).ok_or_else(invalid)?;
+            let drop = VariantMove::Drop { role, to };
+            legal.iter().copied().filter(|&m| m == drop).collect()
+        } else {
+            match tokenize(trimmed).ok_or_else(invalid)? {
+                SanToken::Castle(side) => legal
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        matches!(m, VariantMove::Board(mv)
+                            if mv.is_castle() && CastlingSide::of_king_to(mv.to()) == side)
+                    })
+                    .collect(),
+                SanToken::Move {
+                    role,
+                    explicit,
+                    file,
+                    rank,
+                    to,
+                    promotion,
+                } => legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let VariantMove::Board(mv) = m else {
+                            return false;
+                        };
+                        let from = mv.from();
+                        if let (false, Some(f), Some(r)) = (explicit, file, rank) {
+                            // A fully specified move (`g1f3`, castling as `e1g1`), as UCI.
+                            return from.file() == f
+                                && from.rank() == r
+                                && mv.to() == to
+                                && mv.promotion() == promotion;
+                        }
+                        mv.to() == to
+                            && !mv.is_castle()
+                            && self.board.role_at(from) == Some(role)
+                            && file.is_none_or(|f| from.file() == f)
+                            && rank.is_none_or(|r| from.rank() == r)
+                            // A pawn capture names its origin file (R7.1).
+                            && (role != Role::Pawn || file.is_some() || from.file() == to.file())
+                            && mv.promotion() == promotion
+                    })
+                    .collect(),
+            }
+        };
+        match candidates.as_slice() {
+            [m] => Ok(*m),
+            [] => Err(SanError::Illegal {
+                text: text.to_owned(),
+                fen: self.fen(),
+            }),
+            _ => Err(SanError::Ambiguous {
+                text: text.to_owned(),
+                fen: self.fen(),
+                candidates: candidates
+                    .iter()
+                    .filter_map(|m| match m {
+                        VariantMove::Board(mv) => Some(*mv),
+                        VariantMove::Drop { .. } => None,
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}

@@ -14,16 +14,18 @@ pub mod arrow_columns;
 pub mod stream;
 pub mod table;
 
-use crate::rules::moves::{self, Move, interned, key_of};
+use crate::rules::moves::{self, Move, key_of};
 use crate::rules::resolve::resolve;
+use crate::variant::position::find;
 use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use shatranj_chess::variant::{AnyVariantPosition, VariantKind, VariantMove};
 use shatranj_chess::{Position, SanError, fen};
 use shatranj_pgn::{
-    GameSplitter, LineAction, PgnError, PgnErrorKind, PgnGame, RawGame, WriteOptions, parse_game,
-    read_all, scan_tags, write_with_tags,
+    AnyPgnGame, GameSplitter, LineAction, PgnError, PgnErrorKind, PgnGame, PgnPosition, RawGame,
+    WriteOptions, parse_any_game, read_all, scan_tags, variant_start, write_with_tags,
 };
 use std::fs::File;
 use std::io::BufReader;
@@ -31,10 +33,51 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// A parsed game, shared read-only with Python.
+/// A parsed game, shared read-only with Python: a standard (or Chess960) game, or a lichess
+/// variant's, as its `Variant` tag says.
 #[pyclass(module = "shatranj._core", frozen)]
 pub struct PgnTree {
-    game: Arc<PgnGame>,
+    game: AnyTree,
+}
+
+enum AnyTree {
+    Standard(Arc<PgnGame>),
+    Variant(Arc<PgnGame<AnyVariantPosition>>),
+}
+
+/// `$body` with `$g` bound to the tree's game, whatever its rules.
+macro_rules! with_game {
+    ($tree:expr, $g:ident => $body:expr) => {
+        match &$tree.game {
+            AnyTree::Standard($g) => $body,
+            AnyTree::Variant($g) => $body,
+        }
+    };
+}
+
+/// python-chess's key of a move of a game's tree (castling as the king's move, which a
+/// Chess960 board accepts too).
+trait TreeMove: Copy {
+    fn key(self) -> u16;
+}
+
+impl TreeMove for shatranj_chess::Move {
+    fn key(self) -> u16 {
+        key_of(self)
+    }
+}
+
+impl TreeMove for VariantMove {
+    fn key(self) -> u16 {
+        match self {
+            VariantMove::Drop { role, to } => moves::drop_key(role, to),
+            VariantMove::Board(mv) => key_of(mv),
+        }
+    }
+}
+
+fn node_key<M: TreeMove>(mv: Option<M>) -> u16 {
+    mv.map_or(moves::NULL_KEY, TreeMove::key)
 }
 
 /// An error as `(line, kind, message)`; `kind` picks the Python exception: "invalid",
@@ -47,7 +90,9 @@ pub(crate) fn error_tuple_of(e: &PgnError) -> ErrorTuple {
 
 /// A tree over a game already shared.
 pub(crate) fn tree_of(game: Arc<PgnGame>) -> PgnTree {
-    PgnTree { game }
+    PgnTree {
+        game: AnyTree::Standard(game),
+    }
 }
 
 fn error_tuple(e: &PgnError) -> ErrorTuple {
@@ -67,65 +112,74 @@ type ChildTuple<'py> = (usize, Bound<'py, Move>, String, String, Vec<u8>);
 impl PgnTree {
     /// Tag pairs in file order.
     fn tags(&self) -> Vec<(String, String)> {
-        self.game.tags.to_vec()
+        with_game!(self, g => g.tags.to_vec())
     }
 
     /// The movetext's termination marker, if any.
     #[getter]
     fn movetext_result(&self) -> Option<String> {
-        self.game.movetext_result.clone()
+        with_game!(self, g => g.movetext_result.clone())
     }
 
     /// Every problem met while reading, in order.
     fn errors(&self) -> Vec<ErrorTuple> {
-        self.game.errors.iter().map(error_tuple).collect()
+        with_game!(self, g => g.errors.iter().map(error_tuple).collect())
     }
 
     /// Whether a problem makes the game untrustworthy (the bulk reader skips such games).
     #[getter]
     fn fatal(&self) -> bool {
-        self.game.fatal.is_some()
+        with_game!(self, g => g.fatal.is_some())
     }
 
     #[getter]
     fn first_line(&self) -> usize {
-        self.game.first_line
+        with_game!(self, g => g.first_line)
     }
 
     /// The FEN of the start position.
     fn start_fen(&self) -> String {
-        self.game.start.fen()
+        with_game!(self, g => g.start.fen())
+    }
+
+    /// python-chess's `uci_variant` of the rules the game was read under; `None` for
+    /// standard chess and Chess960.
+    #[getter]
+    fn variant(&self) -> Option<&'static str> {
+        match &self.game {
+            AnyTree::Standard(_) => None,
+            AnyTree::Variant(g) => Some(g.start.kind().uci_name()),
+        }
     }
 
     /// The root's comment.
     #[getter]
     fn root_comment(&self) -> String {
-        self.game.comment(PgnGame::ROOT).to_owned()
+        with_game!(self, g => g.comment(PgnGame::ROOT).to_owned())
     }
 
     /// The variations after node `index`, main line first.
     fn children<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Vec<ChildTuple<'py>>> {
         self.check(index)?;
-        self.game
+        with_game!(self, g => g
             .children(index)
             .map(|id| {
-                let node = self.game.node(id);
-                let mv = node.mv.map_or(moves::NULL_KEY, key_of);
+                let node = g.node(id);
                 Ok((
                     id,
-                    interned(py, mv)?,
-                    self.game.comment(id).to_owned(),
-                    self.game.starting_comment(id).to_owned(),
+                    moves::move_object(py, node_key(node.mv))?,
+                    g.comment(id).to_owned(),
+                    g.starting_comment(id).to_owned(),
                     node.nags.clone(),
                 ))
             })
-            .collect()
+            .collect())
     }
 
     /// Whether node `index` has any variation.
     fn has_children(&self, index: usize) -> PyResult<bool> {
         self.check(index)?;
-        Ok(self.game.node(index).main_child().is_some())
+        Ok(with_game!(self, g => g.node(index).main_child().is_some()))
     }
 
     /// The main line's moves after node `index`.
@@ -135,14 +189,16 @@ impl PgnTree {
         index: usize,
     ) -> PyResult<Vec<Bound<'py, Move>>> {
         self.check(index)?;
-        let mut out = Vec::new();
-        let mut next = self.game.node(index).main_child();
-        while let Some(id) = next {
-            let node = self.game.node(id);
-            out.push(interned(py, node.mv.map_or(moves::NULL_KEY, key_of))?);
-            next = node.main_child();
-        }
-        Ok(out)
+        with_game!(self, g => {
+            let mut out = Vec::new();
+            let mut next = g.node(index).main_child();
+            while let Some(id) = next {
+                let node = g.node(id);
+                out.push(moves::move_object(py, node_key(node.mv))?);
+                next = node.main_child();
+            }
+            Ok(out)
+        })
     }
 
     /// PGN of this tree with the given tags (written as given), result and root comment
@@ -165,20 +221,22 @@ impl PgnTree {
             comments,
             variations,
         };
-        let written = if root_comment == self.game.comment(PgnGame::ROOT) {
-            write_with_tags(&self.game, &tags, result, &options)
-        } else {
-            let mut game = (*self.game).clone();
-            game.set_comment(PgnGame::ROOT, &root_comment);
-            write_with_tags(&game, &tags, result, &options)
-        };
-        written.map_err(|e| PyValueError::new_err(e.to_string()))
+        with_game!(self, g => {
+            let written = if root_comment == g.comment(PgnGame::ROOT) {
+                write_with_tags(&**g, &tags, result, &options)
+            } else {
+                let mut game = (**g).clone();
+                game.set_comment(PgnGame::ROOT, &root_comment);
+                write_with_tags(&game, &tags, result, &options)
+            };
+            written.map_err(|e| PyValueError::new_err(e.to_string()))
+        })
     }
 }
 
 impl PgnTree {
     fn check(&self, index: usize) -> PyResult<()> {
-        if index < self.game.nodes.len() {
+        if index < with_game!(self, g => g.nodes.len()) {
             Ok(())
         } else {
             Err(PyValueError::new_err(format!(
@@ -188,9 +246,12 @@ impl PgnTree {
     }
 }
 
-fn tree(game: PgnGame) -> PgnTree {
+fn tree(game: AnyPgnGame) -> PgnTree {
     PgnTree {
-        game: Arc::new(game),
+        game: match game {
+            AnyPgnGame::Standard(g) => AnyTree::Standard(Arc::new(g)),
+            AnyPgnGame::Variant(g) => AnyTree::Variant(Arc::new(g)),
+        },
     }
 }
 
@@ -213,7 +274,7 @@ pub enum ReadItem {
 
 fn finish(raw: &RawGame, mode: ReadMode) -> ReadItem {
     match mode {
-        ReadMode::Game => ReadItem::Tree(tree(parse_game(raw))),
+        ReadMode::Game => ReadItem::Tree(tree(parse_any_game(raw))),
         ReadMode::Headers => ReadItem::Headers(scan_tags(raw)),
         ReadMode::Skip => ReadItem::Skipped(true),
     }
@@ -307,9 +368,7 @@ impl PgnBatch {
     fn game(&self, index: usize) -> PyResult<PgnTree> {
         self.games
             .get(index)
-            .map(|g| PgnTree {
-                game: Arc::clone(g),
-            })
+            .map(|g| tree_of(Arc::clone(g)))
             .ok_or_else(|| PyValueError::new_err(format!("no game {index}")))
     }
 
@@ -359,9 +418,10 @@ pub fn pgn_read_file(py: Python<'_>, path: std::path::PathBuf) -> PyResult<PgnBa
 /// and lists every node after its parent, variations in order.
 type NodeTuple<'py> = (usize, Bound<'py, Move>, String, String, Vec<u8>);
 
-/// PGN of a tree built in Python: `fen` is the start position (`None`: the standard one).
+/// PGN of a tree built in Python: `fen` is the start position (`None`: the rules' own);
+/// `variant` a lichess variant's `uci_variant` (`None`: standard chess).
 #[pyfunction]
-#[pyo3(signature = (tags, fen, nodes, result, columns, headers, comments, variations))]
+#[pyo3(signature = (tags, fen, nodes, result, columns, headers, comments, variations, variant = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn pgn_write(
     tags: Vec<(String, String)>,
@@ -372,14 +432,54 @@ pub fn pgn_write(
     headers: bool,
     comments: bool,
     variations: bool,
+    variant: Option<&str>,
 ) -> PyResult<String> {
-    let start = match fen {
-        None => Position::new(),
-        Some(text) => fen::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?,
+    let options = WriteOptions {
+        columns,
+        headers,
+        comments,
+        variations,
     };
+    let written = match variant {
+        None => {
+            let start = match fen {
+                None => Position::new(),
+                Some(text) => fen::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?,
+            };
+            let game = build_tree(start, nodes, |before, key| {
+                let m = resolve(before, key);
+                before.after(m).ok().map(|after| (m, after))
+            })?;
+            write_with_tags(&game, &tags, result, &options).map_err(|e| e.to_string())
+        }
+        Some(name) => {
+            let kind = VariantKind::from_name(name)
+                .ok_or_else(|| PyValueError::new_err(format!("unknown variant {name:?}")))?;
+            let start =
+                variant_start(kind, fen).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let game = build_tree(start, nodes, |before, key| {
+                let m =
+                    shatranj_chess::on_any_variant!(before, p => find(p, &p.legal_moves(), key))?;
+                let mut after = *before;
+                after.play_unchecked(m);
+                Some((m, after))
+            })?;
+            write_with_tags(&game, &tags, result, &options).map_err(|e| e.to_string())
+        }
+    };
+    written.map_err(PyValueError::new_err)
+}
+
+/// The tree `nodes` lists (see [`NodeTuple`]) from `start`; `play` resolves a move key in a
+/// position into the move and the position after it (`None`: not legal there).
+fn build_tree<P: PgnPosition>(
+    start: P,
+    nodes: Vec<NodeTuple<'_>>,
+    play: impl Fn(&P, u16) -> Option<(P::Move, P)>,
+) -> PyResult<PgnGame<P>> {
     let mut game = PgnGame::new(start);
     // Arena id and position of each listed node.
-    let mut placed: Vec<(usize, Position)> = Vec::with_capacity(nodes.len());
+    let mut placed: Vec<(usize, P)> = Vec::with_capacity(nodes.len());
     for (i, (parent, mv, comment, starting_comment, nags)) in nodes.into_iter().enumerate() {
         let id = if i == 0 {
             placed.push((PgnGame::ROOT, start));
@@ -392,8 +492,7 @@ pub fn pgn_write(
                     ))
                 })?;
             let key = mv.get().key;
-            let m = resolve(&before, key);
-            let after = before.after(m).map_err(|_| {
+            let (m, after) = play(&before, key).ok_or_else(|| {
                 PyValueError::new_err(format!(
                     "illegal move {} in {}",
                     moves::uci_of(key),
@@ -411,14 +510,7 @@ pub fn pgn_write(
             node.add_nag(nag);
         }
     }
-    let options = WriteOptions {
-        columns,
-        headers,
-        comments,
-        variations,
-    };
-    write_with_tags(&game, &tags, result, &options)
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+    Ok(game)
 }
 
 /// The first well-formed `[%clk …]` of a comment, in seconds.
