@@ -25,9 +25,8 @@ Differences from python-chess, deliberate:
   methods would answer standard chess's rules for a variant. The variant boards offer
   python-chess's board API themselves.
 - ``push`` refuses an illegal move with ``IllegalMoveError``, as shatranj's ``Board`` does.
-- :mod:`shatranj.pgn` reads and writes standard and Chess960 games only (its moves are parsed
-  by the native PGN reader under standard rules), and :mod:`shatranj.syzygy` probes standard
-  tables only; a variant board is accepted by neither.
+- :mod:`shatranj.syzygy` probes standard tables only; it does not accept a variant board.
+  (:mod:`shatranj.pgn` reads and writes variant games: the ``Variant`` tag.)
 """
 
 from __future__ import annotations

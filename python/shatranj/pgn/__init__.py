@@ -10,8 +10,10 @@ Differences from python-chess: ``;`` comments are kept as comments (python-chess
 them); every problem is reported in ``Game.errors`` with its line number (``.line``),
 including stray text python-chess skips silently; a game whose blank line before the next
 ``[Event`` is missing, or whose ``{`` comment is never closed, ends at the next tag-pair
-line instead of swallowing the following games; tag values unescape ``\\"`` and ``\\\\``;
-there are no variants. Null moves (``--``, ``Z0``) pass the turn, as in python-chess.
+line instead of swallowing the following games; tag values unescape ``\\"`` and ``\\\\``.
+Variant games (the ``Variant`` tag) read and write as in python-chess, on
+:mod:`shatranj.variant` boards; the database readers (``read_games``, streams, tables) read
+standard chess and Chess960 only. Null moves (``--``, ``Z0``) pass the turn, as in python-chess.
 
 Visitors are python-chess's (:class:`BaseVisitor`, :class:`GameBuilder`,
 :class:`HeadersBuilder`, :class:`BoardBuilder`, :class:`SkipVisitor`, :data:`SKIP`): a game is

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from typing import (
     TYPE_CHECKING,
+    Any,
 )
 
 from .._core import (
@@ -68,10 +69,25 @@ class Headers(MutableMapping[str, str]):
             ("wild/", "pawns/", "odds/", "misc/")
         )
 
-    def board(self) -> Board:
+    def variant(self) -> type[Any]:
+        """The board class of the ``Variant`` tag, as python-chess reads it: :class:`Board`
+        without the tag, for Chess960 and for ICS wild variants; else the
+        :mod:`shatranj.variant` class of that name (``ValueError`` for a name no variant has)."""
+        if "Variant" not in self or self.is_chess960() or self.is_wild():
+            return Board
+        from ..variant import find_variant
+
+        return find_variant(self["Variant"])
+
+    def board(self) -> Any:
         """The start position: the ``FEN`` tag's, else the standard one (a Chess960 board
-        when the ``Variant`` tag says so)."""
-        return Board(self.get("FEN", STARTING_FEN), chess960=self.is_chess960())
+        when the ``Variant`` tag says so); for a lichess variant, a board of its
+        :mod:`shatranj.variant` class, in Chess960 mode when the castling rights are not
+        standard chess's (as python-chess sets ``chess960``)."""
+        cls = self.variant()
+        if cls is Board:
+            return Board(self.get("FEN", STARTING_FEN), chess960=self.is_chess960())
+        return _variant_board(cls, self.get("FEN", cls.starting_fen))
 
     def __setitem__(self, key: str, value: str) -> None:
         if key in _ROSTER_DEFAULTS:
@@ -111,3 +127,17 @@ class Headers(MutableMapping[str, str]):
         return "{}({})".format(
             type(self).__name__, ", ".join(f"{key}={value!r}" for key, value in self.items())
         )
+
+
+def _variant_board(cls: type[Any], fen: str) -> Any:
+    """A variant board of ``fen``, in Chess960 mode when castling rights read as X-FEN differ
+    from (or are refused as) standard chess's: python-chess's ``has_chess960_castling_rights()``."""
+    try:
+        board = cls(fen)
+    except ValueError:
+        return cls(fen, chess960=True)
+    try:
+        chess960 = cls(fen, chess960=True)
+    except ValueError:
+        return board
+    return chess960 if chess960.fen() != board.fen() else board

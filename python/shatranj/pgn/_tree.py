@@ -518,10 +518,11 @@ class Game(GameNode):
     def ply(self) -> int:
         return self.board().ply() if "FEN" in self.headers else 0
 
-    def setup(self, board: Board | str) -> None:
-        """Sets the start position: the ``FEN`` and ``SetUp`` tags, and ``Variant`` is
+    def setup(self, board: Any) -> None:
+        """Sets the start position: the ``FEN`` and ``SetUp`` tags, and ``Variant``:
         ``Chess960`` for a Chess960 board (or a FEN whose castling rights only Chess960
-        has)."""
+        has), the variant's name for a :mod:`shatranj.variant` board (whose ``FEN`` is then
+        always written, as python-chess writes it), none for standard chess."""
         if isinstance(board, str):
             setup = Board(board)
             if setup.has_chess960_castling_rights():
@@ -529,18 +530,24 @@ class Game(GameNode):
         else:
             setup = board
         fen = setup.fen()
+        aliases = getattr(type(setup), "aliases", None)
+        variant = aliases[0] if aliases else "Standard"
+        starting_fen = getattr(type(setup), "starting_fen", STARTING_FEN)
         self.headers.pop("FEN", None)
         self.headers.pop("SetUp", None)
-        if fen != STARTING_FEN:
+        if fen != starting_fen:
             self.headers["FEN"] = fen
             self.headers["SetUp"] = "1"
-        if setup.chess960:
+        if variant != "Standard":
+            self.headers["Variant"] = variant
+            self.headers["FEN"] = fen
+        elif setup.chess960:
             self.headers["Variant"] = "Chess960"
         else:
             self.headers.pop("Variant", None)
 
     @classmethod
-    def from_board(cls, board: Board) -> Game:
+    def from_board(cls, board: Any) -> Game:
         """A game of the board's moves from its root position, with its result."""
         game = cls()
         game.setup(board.root())
@@ -603,6 +610,8 @@ class Game(GameNode):
                 queue.append(child)
             i += 1
         fen = self.headers.get("FEN")
+        board_class = self.headers.variant()
+        variant = None if board_class is Board else board_class.uci_variant
         return _core.pgn_write(
             tags,
             fen,
@@ -612,6 +621,7 @@ class Game(GameNode):
             exporter.headers,
             exporter.comments,
             exporter.variations,
+            variant,
         )
 
     def __str__(self) -> str:

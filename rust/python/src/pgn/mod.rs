@@ -16,7 +16,7 @@ pub mod table;
 
 use crate::rules::moves::{self, Move, key_of};
 use crate::rules::resolve::resolve;
-use crate::variant::position::find;
+use crate::variant::position::{find, key_of_move};
 use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -59,15 +59,25 @@ macro_rules! with_game {
 /// Chess960 board accepts too).
 trait TreeMove: Copy {
     fn key(self) -> u16;
+    /// The move as a variant's, for a variant game's tree.
+    fn variant(self) -> Option<VariantMove>;
 }
 
 impl TreeMove for shatranj_chess::Move {
     fn key(self) -> u16 {
         key_of(self)
     }
+
+    fn variant(self) -> Option<VariantMove> {
+        None
+    }
 }
 
 impl TreeMove for VariantMove {
+    fn variant(self) -> Option<VariantMove> {
+        Some(self)
+    }
+
     fn key(self) -> u16 {
         match self {
             VariantMove::Drop { role, to } => moves::drop_key(role, to),
@@ -161,13 +171,14 @@ impl PgnTree {
     /// The variations after node `index`, main line first.
     fn children<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Vec<ChildTuple<'py>>> {
         self.check(index)?;
+        let keys = self.keys_from(index);
         with_game!(self, g => g
             .children(index)
             .map(|id| {
                 let node = g.node(id);
                 Ok((
                     id,
-                    moves::move_object(py, node_key(node.mv))?,
+                    moves::move_object(py, keys.key(node.mv))?,
                     g.comment(id).to_owned(),
                     g.starting_comment(id).to_owned(),
                     node.nags.clone(),
@@ -189,12 +200,14 @@ impl PgnTree {
         index: usize,
     ) -> PyResult<Vec<Bound<'py, Move>>> {
         self.check(index)?;
+        let mut keys = self.keys_from(index);
         with_game!(self, g => {
             let mut out = Vec::new();
             let mut next = g.node(index).main_child();
             while let Some(id) = next {
                 let node = g.node(id);
-                out.push(moves::move_object(py, node_key(node.mv))?);
+                out.push(moves::move_object(py, keys.key(node.mv))?);
+                keys.play(node.mv);
                 next = node.main_child();
             }
             Ok(out)
@@ -234,7 +247,49 @@ impl PgnTree {
     }
 }
 
+/// Move keys of a tree's moves. python-chess writes a Chess960 castling move as the king
+/// taking its rook, so a variant game in Chess960 mode keys its moves from the position
+/// before them (`Some`, kept up to date by `play`); every other game's keys are the moves'
+/// own.
+struct Keys(Option<AnyVariantPosition>);
+
+impl Keys {
+    fn key<M: TreeMove>(&self, mv: Option<M>) -> u16 {
+        match (&self.0, mv.and_then(TreeMove::variant)) {
+            (Some(pos), Some(m)) => shatranj_chess::on_any_variant!(pos, p => key_of_move(p, m)),
+            _ => node_key(mv),
+        }
+    }
+
+    fn play<M: TreeMove>(&mut self, mv: Option<M>) {
+        if let (Some(pos), Some(m)) = (&mut self.0, mv.and_then(TreeMove::variant)) {
+            pos.play_unchecked(m);
+        }
+    }
+}
+
 impl PgnTree {
+    /// The keys of the moves after node `index`.
+    fn keys_from(&self, index: usize) -> Keys {
+        let AnyTree::Variant(g) = &self.game else {
+            return Keys(None);
+        };
+        if !g.start.castling_mode().is_chess960() {
+            return Keys(None);
+        }
+        let mut path = Vec::new();
+        let mut at = index;
+        while let Some(parent) = g.node(at).parent() {
+            path.extend(g.node(at).mv);
+            at = parent;
+        }
+        let mut pos = g.start;
+        for &m in path.iter().rev() {
+            pos.play_unchecked(m);
+        }
+        Keys(Some(pos))
+    }
+
     fn check(&self, index: usize) -> PyResult<()> {
         if index < with_game!(self, g => g.nodes.len()) {
             Ok(())
