@@ -51,6 +51,12 @@ pub struct TrainArgs {
     /// nothing with them).
     #[arg(long, value_parser = king_buckets)]
     king_buckets: Option<KingBuckets>,
+    /// With --king-buckets: train one block of 768 inputs shared by every king bucket (the
+    /// factor) beside the buckets' own, so what a piece on a square is worth is learnt from
+    /// every position and each bucket learns only its king's difference. The factor is added
+    /// into every bucket when the network is written: the file is plain architecture 3.
+    #[arg(long, requires = "king_buckets")]
+    factoriser: bool,
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     epochs: u32,
     #[arg(long, default_value_t = 16384)]
@@ -178,6 +184,7 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
             wdl: args.wdl,
             seed: args.seed,
             mirror: args.mirror,
+            factoriser: args.factoriser,
             quantisation: Quantisation {
                 qb: args.qb,
                 ..Quantisation::default()

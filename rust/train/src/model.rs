@@ -4,6 +4,7 @@
 //! ```text
 //! acc_v = b1 + Σ_{f ∈ view v} W1[row_v(f)] h_v = clamp(acc_v, 0, 1)²
 //!         (row_v: the engine's `View::row`, king-bucketed and mirrored for architecture 3)
+//!         (factorised: W1[row] + F[row mod 768], one shared block added to every bucket's)
 //! k     = the output bucket of the piece count (always 0 with a single output layer)
 //! out   = W2[k][..H] · h_us + W2[k][H..] · h_them + b2[k]    eval = out · SCALE (centipawns)
 //! loss  = (σ(eval / 400) − (wdl · result + (1 − wdl) · σ(score / 400)))²
@@ -34,7 +35,14 @@ pub struct Params {
     /// How a view's pieces become rows of `W1`.
     pub inputs: Inputs,
     pub buckets: OutputBuckets,
-    /// `W1 (R·H) | b1 (H) | W2 (B·2·H) | b2 (B)` for `R` input rows and `B` output buckets.
+    /// Whether `values` ends with the *factor*: one block of 768 rows that every king
+    /// bucket's rows share (row `r` reads `W1[r] + F[r mod 768]`). A bucket whose king
+    /// squares are rare then still learns what a piece on a square is worth from every
+    /// position, and only the king-dependent difference from its own. The engine never sees
+    /// it: [`Params::folded`] adds it into each bucket before quantisation.
+    pub factorised: bool,
+    /// `W1 (R·H) | b1 (H) | W2 (B·2·H) | b2 (B) [| F (768·H)]` for `R` input rows and `B`
+    /// output buckets.
     pub values: Vec<f32>,
 }
 
@@ -44,7 +52,38 @@ impl Params {
             hidden,
             inputs,
             buckets,
+            factorised: false,
             values: vec![0.0; Params::len_for(hidden, &inputs, buckets)],
+        }
+    }
+
+    /// The same network with a factor of zeros appended: it evaluates exactly as before, and
+    /// training then moves what all buckets share into the factor.
+    #[must_use]
+    pub fn with_factor(mut self) -> Params {
+        if !self.factorised {
+            self.factorised = true;
+            self.values
+                .resize(self.values.len() + INPUTS * self.hidden, 0.0);
+        }
+        self
+    }
+
+    /// Zeros shaped like `self` (the factor included): a gradient or optimiser moment.
+    pub fn zeros_like(&self) -> Params {
+        Params {
+            values: vec![0.0; self.values.len()],
+            ..self.clone_shape()
+        }
+    }
+
+    fn clone_shape(&self) -> Params {
+        Params {
+            hidden: self.hidden,
+            inputs: self.inputs,
+            buckets: self.buckets,
+            factorised: self.factorised,
+            values: Vec::new(),
         }
     }
 
@@ -102,7 +141,95 @@ impl Params {
         &mut self.values[b..c]
     }
     pub fn b2(&self) -> &[f32] {
-        &self.values[self.split().2..]
+        &self.values[self.split().2..self.factor_start()]
+    }
+
+    /// Where the factor starts (the end of `values` when there is none).
+    fn factor_start(&self) -> usize {
+        Params::len_for(self.hidden, &self.inputs, self.buckets)
+    }
+
+    /// The factor's 768 rows (empty when not factorised).
+    pub fn factor(&self) -> &[f32] {
+        &self.values[self.factor_start()..]
+    }
+
+    /// The network the engine runs: the factor added into every bucket's rows, no factor.
+    /// Evaluates as `self` does, up to float rounding.
+    pub fn folded(&self) -> Params {
+        let mut out = self.clone_shape();
+        out.factorised = false;
+        self.fold_into(&mut out);
+        out
+    }
+
+    /// [`Params::folded`] into `out`, reusing its memory (the trainer folds once a batch).
+    pub fn fold_into(&self, out: &mut Params) {
+        *out = Params {
+            values: std::mem::take(&mut out.values),
+            factorised: false,
+            ..self.clone_shape()
+        };
+        let plain = self.factor_start();
+        out.values.clear();
+        out.values.extend_from_slice(&self.values[..plain]);
+        if self.factorised {
+            let factor = self.factor();
+            for block in
+                out.values[..self.inputs.count() * self.hidden].chunks_exact_mut(factor.len())
+            {
+                for (w, f) in block.iter_mut().zip(factor) {
+                    *w += f;
+                }
+            }
+        }
+    }
+
+    /// The gradient of a factorised network from `plain`, the gradient of its folded twin:
+    /// each bucket's rows as they are, and the factor's the sum of every bucket's (a factor
+    /// row feeds the same row of each bucket).
+    pub fn unfold_gradient(&mut self, plain: &Params) {
+        let n = self.factor_start();
+        self.values[..n].copy_from_slice(&plain.values[..n]);
+        if !self.factorised {
+            return;
+        }
+        let (w1, factor) = self.values.split_at_mut(n);
+        factor.copy_from_slice(&w1[..factor.len()]);
+        for block in w1[..self.inputs.count() * self.hidden]
+            .chunks_exact(factor.len())
+            .skip(1)
+        {
+            for (f, g) in factor.iter_mut().zip(block) {
+                *f += g;
+            }
+        }
+    }
+
+    /// Keeps the folded first layer within ±`clip` (what makes the quantised accumulators
+    /// safe): the factor is clipped, then each bucket's weight so that its sum with the
+    /// factor is. Without a factor, the rows are clipped as they are.
+    pub fn clip_first_layer(&mut self, clip: f32) {
+        let rows = self.inputs.count() * self.hidden;
+        let n = self.factor_start();
+        let (w1, factor) = self.values.split_at_mut(n);
+        for f in factor.iter_mut() {
+            *f = f.clamp(-clip, clip);
+        }
+        if !self.factorised {
+            for w in &mut w1[..rows] {
+                *w = w.clamp(-clip, clip);
+            }
+            return;
+        }
+        for block in w1[..rows].chunks_exact_mut(factor.len()) {
+            for (w, f) in block.iter_mut().zip(factor.iter()) {
+                let sum = *w + f;
+                if sum.abs() > clip {
+                    *w = sum.clamp(-clip, clip) - f;
+                }
+            }
+        }
     }
 
     pub fn clear(&mut self) {
@@ -115,8 +242,12 @@ impl Params {
         }
     }
 
-    /// The integer network: `W1, b1 × QA`, `W2 × QB`, `b2 × QA·QB`, rounded.
+    /// The integer network: `W1, b1 × QA`, `W2 × QB`, `b2 × QA·QB`, rounded (the factor
+    /// folded in first).
     pub fn quantise(&self, q: Quantisation) -> Result<Network, NetError> {
+        if self.factorised {
+            return self.folded().quantise(q);
+        }
         let qa = q.qa as f32;
         let qb = q.qb as f32;
         let to_i16 = |v: f32| v.round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
@@ -177,6 +308,16 @@ fn accumulate(p: &Params, features: &[u16], acc: &mut [f32]) {
         let row = &w1[usize::from(f) * h..(usize::from(f) + 1) * h];
         for (a, w) in acc.iter_mut().zip(row) {
             *a += w;
+        }
+    }
+    // The trainer's hot path reads a folded network; this is for evaluation and tests.
+    if p.factorised {
+        let factor = p.factor();
+        for &f in features {
+            let r = usize::from(f) % INPUTS;
+            for (a, w) in acc.iter_mut().zip(&factor[r * h..(r + 1) * h]) {
+                *a += w;
+            }
         }
     }
 }
@@ -261,17 +402,25 @@ pub fn backward(
         }
     }
     let (a, b, _) = p.split();
+    let factor_start = p.factor_start();
     let (gw1, rest) = g.values.split_at_mut(a);
-    let gb1 = &mut rest[..b - a];
+    let (gb1, rest) = rest.split_at_mut(b - a);
     for ((b, u), t) in gb1.iter_mut().zip(&scratch.d_us).zip(&scratch.d_them) {
         *b += u + t;
     }
+    let gf = &mut rest[factor_start - b..];
     let (us, them, n) = s.views(&p.inputs);
     for (features, d) in [(&us[..n], &scratch.d_us), (&them[..n], &scratch.d_them)] {
         for &f in features {
             let row = &mut gw1[usize::from(f) * h..(usize::from(f) + 1) * h];
             for (r, x) in row.iter_mut().zip(d.iter()) {
                 *r += x;
+            }
+            if p.factorised {
+                let r = usize::from(f) % INPUTS;
+                for (r, x) in gf[r * h..(r + 1) * h].iter_mut().zip(d.iter()) {
+                    *r += x;
+                }
             }
         }
     }
@@ -304,10 +453,94 @@ mod tests {
         for inputs in every_inputs() {
             for buckets in OutputBuckets::ALL {
                 for fen in fens {
-                    check_gradients(inputs, buckets, &sample(fen, 150));
+                    check_gradients(inputs, buckets, false, &sample(fen, 150));
                 }
             }
         }
+        for inputs in &every_inputs()[1..] {
+            for fen in fens {
+                check_gradients(*inputs, OutputBuckets::PieceCount, true, &sample(fen, 150));
+            }
+        }
+    }
+
+    /// A random factorised network: buckets and factor both non-zero.
+    fn factorised(hidden: usize, inputs: Inputs, buckets: OutputBuckets, seed: u64) -> Params {
+        let mut p = Params::random(hidden, inputs, buckets, seed).with_factor();
+        let start = p.factor_start();
+        let mut g = SplitMix64::new(seed ^ 0xfac);
+        for f in &mut p.values[start..] {
+            *f = ((g.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.05;
+        }
+        p
+    }
+
+    /// The trainer's fast path (the gradient of the folded network, the factor's the sum of
+    /// the buckets') is the gradient of the factorised network itself; and a zero factor
+    /// changes no evaluation.
+    #[test]
+    fn the_folded_gradient_unfolds_to_the_factorised_one() {
+        use shatranj_engine::nnue::KingBuckets;
+        let inputs = Inputs::KingBuckets(KingBuckets::preset(4).unwrap());
+        let buckets = OutputBuckets::PieceCount;
+        let p = factorised(32, inputs, buckets, 5);
+        let loss = LossSettings {
+            wdl: 0.3,
+            scale: 400.0,
+        };
+        let mut scratch = Scratch::new(32);
+        let mut direct = p.zeros_like();
+        let folded = p.folded();
+        let mut plain = folded.zeros_like();
+        for (fen, score) in [
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+                40,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", -90),
+            ("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", 500),
+        ] {
+            let s = sample(fen, score);
+            backward(&p, &s, loss, &mut direct, &mut scratch);
+            backward(&folded, &s, loss, &mut plain, &mut scratch);
+            let (a, b) = (p.evaluate(&s, 400.0), folded.evaluate(&s, 400.0));
+            assert!((a - b).abs() < 1e-3, "{fen}: factorised {a}, folded {b}");
+            let plain_params = Params::random(32, inputs, buckets, 5);
+            let zero = plain_params.clone().with_factor();
+            assert_eq!(zero.evaluate(&s, 400.0), plain_params.evaluate(&s, 400.0));
+        }
+        let mut unfolded = p.zeros_like();
+        unfolded.unfold_gradient(&plain);
+        assert!(unfolded.factor().iter().any(|&g| g != 0.0));
+        for (i, (x, y)) in direct.values.iter().zip(&unfolded.values).enumerate() {
+            assert!(
+                (x - y).abs() <= 1e-6 + 1e-4 * x.abs(),
+                "parameter {i}: factorised {x}, unfolded {y}"
+            );
+        }
+    }
+
+    /// The clip keeps every folded weight within the bound, whatever the factor, and leaves
+    /// weights already inside it alone.
+    #[test]
+    fn the_clip_bounds_the_folded_first_layer() {
+        use shatranj_engine::nnue::KingBuckets;
+        let inputs = Inputs::KingBuckets(KingBuckets::preset(2).unwrap());
+        let mut p = factorised(32, inputs, OutputBuckets::Single, 8);
+        let before = p.clone();
+        p.clip_first_layer(CLIP);
+        assert_eq!(p, before, "weights within the clip moved");
+        let start = p.factor_start();
+        p.values[start] = 3.0;
+        p.values[start + 1] = -1.5;
+        p.values[1] = -1.0;
+        p.values[0] = 1.5;
+        p.clip_first_layer(CLIP);
+        assert_eq!(p.factor()[0], CLIP);
+        let folded = p.folded();
+        assert!(folded.w1().iter().all(|w| w.abs() <= CLIP + 1e-6));
+        assert!((folded.w1()[0] - CLIP).abs() < 1e-6, "{}", folded.w1()[0]);
+        assert!((folded.w1()[1] + 2.5f32.min(CLIP)).abs() < 1e-6);
     }
 
     /// Plain inputs and two king-bucket layouts.
@@ -320,8 +553,12 @@ mod tests {
         ]
     }
 
-    fn check_gradients(inputs: Inputs, buckets: OutputBuckets, s: &Sample) {
-        let mut p = Params::random(32, inputs, buckets, 3);
+    fn check_gradients(inputs: Inputs, buckets: OutputBuckets, factor: bool, s: &Sample) {
+        let mut p = if factor {
+            factorised(32, inputs, buckets, 3)
+        } else {
+            Params::random(32, inputs, buckets, 3)
+        };
         // Move the biases so most neurons sit inside SCReLU's sloped range.
         let h = p.hidden;
         for j in 0..h {
@@ -331,14 +568,14 @@ mod tests {
             wdl: 0.3,
             scale: 400.0,
         };
-        let mut g = Params::zeros(32, inputs, buckets);
+        let mut g = p.zeros_like();
         let mut scratch = Scratch::new(32);
         backward(&p, s, loss, &mut g, &mut scratch);
-        let (us, _, n) = s.views(&inputs);
+        let (us, them, n) = s.views(&inputs);
         let k = buckets.bucket(n);
         let (b1, w2, b2) = p.split();
         let w2 = w2 + 2 * h * k;
-        let checks = [
+        let mut checks = vec![
             us[0] as usize * h + 5,
             us[3] as usize * h + 17,
             b1 + 9,
@@ -346,6 +583,14 @@ mod tests {
             w2 + h + 30,
             b2 + k,
         ];
+        if factor {
+            // The factor rows of a piece in the side to move's view and the other's, at a
+            // neuron inside SCReLU's sloped range in that view (else both are zero).
+            let f = p.factor_start();
+            let sloped = |d: &[f32]| d.iter().rposition(|&x| x != 0.0).unwrap();
+            checks.push(f + (us[1] as usize % INPUTS) * h + sloped(&scratch.d_us));
+            checks.push(f + (them[2] as usize % INPUTS) * h + sloped(&scratch.d_them));
+        }
         let other = (0..buckets.count()).filter(|&o| o != k);
         for o in other {
             assert_eq!(
@@ -366,7 +611,7 @@ mod tests {
             let analytic = g.values[i];
             assert!(
                 (numeric - analytic).abs() <= 1e-4 + 0.02 * analytic.abs(),
-                "{inputs:?}, {buckets:?}, parameter {i}: numeric {numeric}, analytic {analytic}"
+                "{inputs:?}, {buckets:?}, factor {factor}, parameter {i}: numeric {numeric}, analytic {analytic}"
             );
             assert!(
                 analytic != 0.0,

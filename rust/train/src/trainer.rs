@@ -37,6 +37,10 @@ pub struct TrainConfig {
     /// Train on each position or its mirror image (files a↔h), one or the other at random
     /// each epoch: twice the distinct positions from the same games.
     pub mirror: bool,
+    /// Train king-bucketed inputs with a factor ([`Params::factorised`]): one block of 768
+    /// rows shared by every bucket, folded into each at export (the file is plain
+    /// architecture 3). Needs king buckets.
+    pub factoriser: bool,
     pub quantisation: Quantisation,
 }
 
@@ -54,6 +58,7 @@ impl Default for TrainConfig {
             wdl: 0.3,
             seed: 1,
             mirror: false,
+            factoriser: false,
             quantisation: Quantisation::default(),
         }
     }
@@ -125,6 +130,9 @@ const CHECKPOINT_HEADER: usize = 84;
 /// king-bucketed inputs, so a plain network's checkpoint stays version 3, byte for byte.
 const CHECKPOINT_VERSION_KING_BUCKETS: u32 = 4;
 const CHECKPOINT_HEADER_KING_BUCKETS: usize = CHECKPOINT_HEADER + 32;
+/// Version 5 is version 4 for a factorised run: the same header, the parameters (and their
+/// moments) each followed by the factor's 768 rows. Unfactorised runs still write 3 or 4.
+const CHECKPOINT_VERSION_FACTORISED: u32 = 5;
 
 impl Trainer {
     pub fn new(config: TrainConfig) -> Result<Trainer, TrainError> {
@@ -146,11 +154,20 @@ impl Trainer {
                 config.wdl
             )));
         }
+        if config.factoriser && config.inputs == Inputs::Plain {
+            return Err(TrainError::Config(
+                "the factoriser needs king-bucketed inputs (--king-buckets)".into(),
+            ));
+        }
         let (h, i, b) = (config.hidden, config.inputs, config.buckets);
+        let mut params = Params::random(h, i, b, config.seed);
+        if config.factoriser {
+            params = params.with_factor();
+        }
         Ok(Trainer {
-            params: Params::random(h, i, b, config.seed),
-            m: Params::zeros(h, i, b),
-            v: Params::zeros(h, i, b),
+            m: params.zeros_like(),
+            v: params.zeros_like(),
+            params,
             step: 0,
             epoch: 0,
             batch: 0,
@@ -210,6 +227,10 @@ impl Trainer {
         let pool: Vec<Mutex<(Params, Scratch, f64)>> = (0..workers)
             .map(|_| Mutex::new((Params::zeros(h, i, b), Scratch::new(h), 0.0)))
             .collect();
+        // Samples read the folded network (a factor costs one fold a batch, not a second
+        // row per feature); the factor's gradient is then the sum of the buckets'.
+        let mut folded = Params::zeros(h, i, b);
+        let mut grad = self.params.zeros_like();
         let loss = self.loss_settings();
         while self.epoch < self.config.epochs {
             let order = self.order(n, self.epoch);
@@ -223,7 +244,12 @@ impl Trainer {
                 }
                 let idx = &order[self.batch * bs..((self.batch + 1) * bs).min(n)];
                 let per = idx.len().div_ceil(workers);
-                let params = &self.params;
+                let params = if self.params.factorised {
+                    self.params.fold_into(&mut folded);
+                    &folded
+                } else {
+                    &self.params
+                };
                 let mirror = self.config.mirror;
                 let flip_seed = self.config.seed ^ (u64::from(self.epoch) << 32);
                 pool.par_iter().enumerate().for_each(|(w, slot)| {
@@ -260,11 +286,17 @@ impl Trainer {
                     batch_loss += other.2;
                 }
                 let lr = self.lr_at(self.step, total_steps);
+                let g = if self.params.factorised {
+                    grad.unfold_gradient(g0);
+                    &grad
+                } else {
+                    &*g0
+                };
                 adamw(
                     &mut self.params,
                     &mut self.m,
                     &mut self.v,
-                    g0,
+                    g,
                     1.0 / idx.len() as f32,
                     lr,
                     self.config.weight_decay,
@@ -306,13 +338,14 @@ impl Trainer {
         }
         let loss = self.loss_settings();
         let h = self.config.hidden;
+        let params = &self.params.folded();
         let sum: f64 = samples
             .par_chunks(4096)
             .map(|chunk| {
                 let mut scratch = Scratch::new(h);
                 chunk
                     .iter()
-                    .map(|s| f64::from(sample_loss(&self.params, s, loss, &mut scratch)))
+                    .map(|s| f64::from(sample_loss(params, s, loss, &mut scratch)))
                     .sum::<f64>()
             })
             .sum();
@@ -339,9 +372,10 @@ impl Trainer {
     /// of `samples` ([`crate::calibrate::fit_scale`]).
     pub fn classical_scale(&self, samples: &[Sample], classical: &[i16]) -> Option<i32> {
         let mut scratch = Scratch::new(self.params.hidden);
+        let params = self.params.folded();
         let outputs: Vec<f32> = samples
             .iter()
-            .map(|s| crate::model::forward(&self.params, s, &mut scratch))
+            .map(|s| crate::model::forward(&params, s, &mut scratch))
             .collect();
         crate::calibrate::fit_scale(&outputs, classical)
     }
@@ -353,6 +387,7 @@ impl Trainer {
         out.extend_from_slice(CHECKPOINT_MAGIC);
         let version = match c.inputs {
             Inputs::Plain => CHECKPOINT_VERSION,
+            Inputs::KingBuckets(_) if c.factoriser => CHECKPOINT_VERSION_FACTORISED,
             Inputs::KingBuckets(_) => CHECKPOINT_VERSION_KING_BUCKETS,
         };
         for word in [
@@ -410,12 +445,17 @@ impl Trainer {
                 CHECKPOINT_HEADER,
                 OutputBuckets::with_count(u32_at(80) as usize),
             ),
-            CHECKPOINT_VERSION_KING_BUCKETS if bytes.len() >= CHECKPOINT_HEADER_KING_BUCKETS => (
-                CHECKPOINT_HEADER_KING_BUCKETS,
-                OutputBuckets::with_count(u32_at(80) as usize),
-            ),
+            CHECKPOINT_VERSION_KING_BUCKETS | CHECKPOINT_VERSION_FACTORISED
+                if bytes.len() >= CHECKPOINT_HEADER_KING_BUCKETS =>
+            {
+                (
+                    CHECKPOINT_HEADER_KING_BUCKETS,
+                    OutputBuckets::with_count(u32_at(80) as usize),
+                )
+            }
             _ => return Err(bad("checkpoint version not supported")),
         };
+        let factoriser = u32_at(8) == CHECKPOINT_VERSION_FACTORISED;
         let buckets = buckets.ok_or_else(|| bad("unknown output-bucket count"))?;
         let inputs = if header == CHECKPOINT_HEADER_KING_BUCKETS {
             let mut map = [0u8; 32];
@@ -437,13 +477,19 @@ impl Trainer {
             weight_decay: f32_at(56),
             wdl: f32_at(60),
             mirror: u32_at(76) == 1,
+            factoriser,
             quantisation: Quantisation {
                 qa: u32_at(64) as i32,
                 qb: u32_at(68) as i32,
                 scale: u32_at(72) as i32,
             },
         };
-        let len = Params::len_for(hidden, &inputs, buckets);
+        let factor_len = if factoriser {
+            shatranj_engine::nnue::INPUTS * hidden
+        } else {
+            0
+        };
+        let len = Params::len_for(hidden, &inputs, buckets) + factor_len;
         if hidden == 0
             || !hidden.is_multiple_of(32)
             || hidden > 8192
@@ -497,8 +543,9 @@ fn adamw(
     const EPS: f32 = 1e-8;
     let c1 = 1.0 - B1.powi(step.min(100_000) as i32);
     let c2 = 1.0 - B2.powi(step.min(100_000) as i32);
-    // The output biases are the parameters left unclipped (they only shift the score).
-    let (_, output_start, clip_end) = p.split();
+    // The output biases are the parameters left unclipped (they only shift the score); the
+    // first layer's weights are clipped after the step, with the factor if there is one.
+    let (bias_start, output_start, clip_end) = p.split();
     let n = p.values.len();
     for i in 0..n {
         let grad = g.values[i] * grad_scale;
@@ -508,13 +555,16 @@ fn adamw(
         v.values[i] = vi;
         let update = (mi / c1) / ((vi / c2).sqrt() + EPS);
         let mut x = p.values[i] * (1.0 - lr * decay) - lr * update;
-        if i < output_start {
+        if i < bias_start {
+            // The first layer's weights: clipped below, with the factor if there is one.
+        } else if i < output_start {
             x = x.clamp(-CLIP, CLIP);
         } else if i < clip_end {
             x = x.clamp(-out_clip, out_clip);
         }
         p.values[i] = x;
     }
+    p.clip_first_layer(CLIP);
 }
 
 /// The loss of fixed predictions (centipawns, e.g. the classical evaluation's) on `samples`:

@@ -91,11 +91,24 @@ fn the_quantised_network_stays_within_the_bound() {
 /// evaluation from scratch gives every score the trainer's quantised pass gave.
 #[test]
 fn a_king_bucket_network_trains_and_the_engine_scores_it_alike() {
+    king_bucket_network_trains_and_the_engine_scores_it_alike(false);
+}
+
+/// The same with the factoriser: the file written is the folded network, plain
+/// architecture 3, and the engine's scores of it are the trainer's quantised scores, which
+/// stay within the bound of the *factorised* float network (the model that was trained).
+#[test]
+fn a_factorised_network_exports_folded_and_the_engine_scores_it_alike() {
+    king_bucket_network_trains_and_the_engine_scores_it_alike(true);
+}
+
+fn king_bucket_network_trains_and_the_engine_scores_it_alike(factoriser: bool) {
     let d = fixture();
     let inputs = Inputs::KingBuckets(KingBuckets::preset(4).unwrap());
     let mut t = Trainer::new(TrainConfig {
         inputs,
         buckets: OutputBuckets::PieceCount,
+        factoriser,
         ..config()
     })
     .unwrap();
@@ -105,6 +118,14 @@ fn a_king_bucket_network_trains_and_the_engine_scores_it_alike() {
     let after = t.validation_loss(&d.train).unwrap();
     println!("loss on the training set {before:.5} -> {after:.5}");
     assert!(after < 0.8 * before, "{before} -> {after}");
+    assert_eq!(t.params.factorised, factoriser);
+    if factoriser {
+        // Training moved something into the factor (it starts at zero), so the export had
+        // something to fold.
+        let largest = t.params.factor().iter().fold(0.0f32, |m, f| m.max(f.abs()));
+        println!("largest factor weight {largest}");
+        assert!(largest > 0.01, "{largest}");
+    }
     let net = t.network().unwrap();
     let r = quantisation_error(&t.params, &net, &d.validation, 400.0, 10_000);
     println!("{r:?}");
@@ -127,20 +148,50 @@ fn a_king_bucket_network_trains_and_the_engine_scores_it_alike() {
 /// a run that never stopped (a network with output buckets, so the checkpoint carries them).
 #[test]
 fn a_stopped_run_resumes_to_the_same_weights() {
-    resumes_to_the_same_weights(Inputs::Plain);
+    let ckpt = resumes_to_the_same_weights(Inputs::Plain, false);
+    assert_eq!(ckpt[8..12], 3u32.to_le_bytes());
+}
+
+/// The factoriser needs king buckets: with plain inputs it is a typed error.
+#[test]
+fn the_factoriser_without_king_buckets_is_refused() {
+    let e = Trainer::new(TrainConfig {
+        factoriser: true,
+        ..config()
+    })
+    .err()
+    .map(|e| e.to_string());
+    assert!(
+        e.as_deref().is_some_and(|e| e.contains("king-bucketed")),
+        "{e:?}"
+    );
 }
 
 /// The same with king buckets: the checkpoint (version 4) carries their map.
 #[test]
 fn a_stopped_king_bucket_run_resumes_to_the_same_weights() {
-    resumes_to_the_same_weights(Inputs::KingBuckets(KingBuckets::preset(2).unwrap()));
+    let ckpt =
+        resumes_to_the_same_weights(Inputs::KingBuckets(KingBuckets::preset(2).unwrap()), false);
+    assert_eq!(ckpt[8..12], 4u32.to_le_bytes());
 }
 
-fn resumes_to_the_same_weights(inputs: Inputs) {
+/// The same with the factoriser: the checkpoint (version 5) carries the factor and its
+/// optimiser moments.
+#[test]
+fn a_stopped_factorised_run_resumes_to_the_same_weights() {
+    let ckpt =
+        resumes_to_the_same_weights(Inputs::KingBuckets(KingBuckets::preset(2).unwrap()), true);
+    assert_eq!(ckpt[8..12], 5u32.to_le_bytes());
+}
+
+/// Trains a run whole and a run stopped and resumed, checks they end alike, and returns the
+/// stopped run's checkpoint.
+fn resumes_to_the_same_weights(inputs: Inputs, factoriser: bool) -> Vec<u8> {
     let d = fixture();
     let config = || TrainConfig {
         inputs,
         buckets: OutputBuckets::PieceCount,
+        factoriser,
         ..config()
     };
     let mut whole = Trainer::new(config()).unwrap();
@@ -149,7 +200,7 @@ fn resumes_to_the_same_weights(inputs: Inputs) {
         .unwrap();
 
     let dir = std::env::temp_dir().join(format!(
-        "shatranj-train-{}-{}",
+        "shatranj-train-{}-{}-{factoriser}",
         std::process::id(),
         inputs.count()
     ));
@@ -171,6 +222,7 @@ fn resumes_to_the_same_weights(inputs: Inputs) {
         .unwrap();
     assert!(!done);
     first.save_checkpoint(&ckpt).unwrap();
+    let saved = std::fs::read(&ckpt).unwrap();
     let mut second = Trainer::resume(&ckpt).unwrap();
     assert_eq!(second.config, config());
     assert_eq!(second.epochs_done(), 2);
@@ -194,6 +246,7 @@ fn resumes_to_the_same_weights(inputs: Inputs) {
         "{e:?}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+    saved
 }
 
 /// A checkpoint of the version before output buckets (80 header bytes, no bucket count)
