@@ -342,6 +342,49 @@ fn train_writes_a_network_that_bench_loads() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `train --factoriser` writes a plain architecture-3 file (the factor folded in) and a
+/// version-5 checkpoint; without `--king-buckets` it is a usage error.
+#[test]
+fn train_with_the_factoriser_writes_architecture_3() {
+    let dir = temp("train-factoriser");
+    let net = dir.join("fac.nnue");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../train/tests/data/tiny.sgd");
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--data",
+            fixture,
+            "--out",
+            net.to_str().unwrap(),
+            "--hidden",
+            "32",
+            "--epochs",
+            "1",
+            "--batch",
+            "1024",
+            "--validation-every",
+            "10",
+            "--quiet",
+            "--factoriser",
+        ];
+        args.extend_from_slice(extra);
+        shatranj(&args)
+    };
+    let o = train(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("required"), "{}", stderr(&o));
+    let o = train(&["--king-buckets", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("factoriser: true"), "{}", stdout(&o));
+    let bytes = std::fs::read(&net).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[10], bytes[11]]), 3);
+    let ckpt = std::fs::read(net.with_extension("ckpt")).unwrap();
+    assert_eq!(ckpt[8..12], 5u32.to_le_bytes());
+    let b = shatranj(&["bench", "4", "--eval-file", net.to_str().unwrap()]);
+    assert!(b.status.success(), "{}", stderr(&b));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `train --scale`: `auto` fits the file's SCALE to the classical evaluation and says so, a
 /// number is written as given (bytes 20..24 of the header), and anything else is a usage error.
 #[test]
