@@ -3,7 +3,7 @@
 //! are plain numbers here rather than part of the evaluation's uploaded table
 //! ([`crate::eval::EvalParams`]).
 //!
-//! Each tunable is declared once, in the [`tunables!`] list below, with its default, its range
+//! Each tunable is declared once, in the `tunables!` list below, with its default, its range
 //! and its SPSA step. The search reads it as `NAME.get()`. In the shipped build that is a
 //! `const` whose `get` the compiler folds to the literal, so the search costs what it did
 //! with plain constants (the bench signature and its instruction count are unchanged). Under
