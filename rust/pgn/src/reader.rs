@@ -121,27 +121,18 @@ impl<R: BufRead> PgnReader<R> {
         Some(match self.next_raw()? {
             Ok(raw) => {
                 let game = parse_any_game(&raw);
-                match game.fatal_error() {
-                    None => {
-                        self.read += 1;
-                        Ok(game)
-                    }
-                    Some(e) => {
-                        self.skipped += 1;
-                        Err(e.clone())
-                    }
-                }
+                self.verdict(game.fatal_error()).map(|()| game)
             }
             Err(e) => Err(e),
         })
     }
 
-    /// Counts a parsed game and turns it into the iterator's item.
-    fn verdict(&mut self, game: PgnGame) -> Result<PgnGame, PgnError> {
-        match game.fatal_error() {
+    /// Counts a parsed game, read or skipped by its fatal error, which it returns.
+    fn verdict(&mut self, fatal: Option<&PgnError>) -> Result<(), PgnError> {
+        match fatal {
             None => {
                 self.read += 1;
-                Ok(game)
+                Ok(())
             }
             Some(e) => {
                 self.skipped += 1;
@@ -158,7 +149,7 @@ impl<R: BufRead> Iterator for PgnReader<R> {
         Some(match self.next_raw()? {
             Ok(raw) => {
                 let game = parse_game(&raw);
-                self.verdict(game)
+                self.verdict(game.fatal_error()).map(|()| game)
             }
             Err(e) => Err(e),
         })
