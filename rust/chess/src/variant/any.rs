@@ -8,7 +8,8 @@
 use super::notation::VariantNotationError;
 use super::position::{VariantMove, VariantPosition};
 use super::rules::{
-    Antichess, Atomic, Crazyhouse, Giveaway, Horde, KingOfTheHill, RacingKings, Suicide, ThreeCheck,
+    Antichess, Atomic, Crazyhouse, Giveaway, Horde, KingOfTheHill, RacingKings, Suicide,
+    ThreeCheck, Variant,
 };
 use super::{VariantFenError, VariantKind};
 use crate::Color;
@@ -56,6 +57,37 @@ impl AnyVariantPosition {
             VariantKind::Horde => A::Horde(VariantPosition::from_fen_with(fen, mode)?),
             VariantKind::Crazyhouse => A::Crazyhouse(VariantPosition::from_fen_with(fen, mode)?),
         })
+    }
+
+    /// Reads a FEN of `kind` as python-chess's variant boards do: a position the variant's
+    /// validity rules refuse is kept, with the reason beside it (see
+    /// [`VariantPosition::from_fen_unchecked`]).
+    pub fn from_fen_unchecked(
+        kind: VariantKind,
+        fen: &str,
+        mode: CastlingMode,
+    ) -> Result<(AnyVariantPosition, Option<VariantFenError>), VariantFenError> {
+        use AnyVariantPosition as A;
+        type Read = Result<(AnyVariantPosition, Option<VariantFenError>), VariantFenError>;
+        fn read<V: Variant>(
+            fen: &str,
+            mode: CastlingMode,
+            arm: fn(VariantPosition<V>) -> AnyVariantPosition,
+        ) -> Read {
+            let (pos, problem) = VariantPosition::<V>::from_fen_unchecked(fen, mode)?;
+            Ok((arm(pos), problem))
+        }
+        match kind {
+            VariantKind::Antichess => read(fen, mode, A::Antichess),
+            VariantKind::Giveaway => read(fen, mode, A::Giveaway),
+            VariantKind::Suicide => read(fen, mode, A::Suicide),
+            VariantKind::Atomic => read(fen, mode, A::Atomic),
+            VariantKind::KingOfTheHill => read(fen, mode, A::KingOfTheHill),
+            VariantKind::ThreeCheck => read(fen, mode, A::ThreeCheck),
+            VariantKind::RacingKings => read(fen, mode, A::RacingKings),
+            VariantKind::Horde => read(fen, mode, A::Horde),
+            VariantKind::Crazyhouse => read(fen, mode, A::Crazyhouse),
+        }
     }
 
     /// Reads a FEN of `kind` as python-chess's variant boards in a PGN game are set up:

@@ -20,10 +20,11 @@
 use crate::board::Board;
 use crate::rules::moves::{interned, key_of, parse_uci_key};
 use crate::variant::VariantBoard;
-use crate::variant::position::{key_of_move, on_variant};
+use crate::variant::keys::key_of_move;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyList, PyString};
+use shatranj_chess::on_any_variant;
 use shatranj_chess::variant::{Variant, VariantPosition};
 use shatranj_chess::{Position, uci};
 
@@ -189,7 +190,7 @@ pub fn parse_uci_info<'py>(
         return parse_info(py, text, pos, selector);
     }
     let variant = board.cast::<VariantBoard>()?.borrow().position();
-    on_variant!(variant, pos => parse_info(py, text, pos, selector))
+    on_any_variant!(variant, pos => parse_info(py, text, pos, selector))
 }
 
 fn parse_info<'py, R: LineRoot>(

@@ -16,7 +16,7 @@ pub mod table;
 
 use crate::rules::moves::{self, Move, key_of};
 use crate::rules::resolve::resolve;
-use crate::variant::position::{find, key_of_move};
+use crate::variant::keys::{find, key_of_move};
 use crate::worker::run_interruptible;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;

@@ -1,5 +1,6 @@
 //! `VariantBoard`: the native half of `shatranj.variant`, python-chess's variant boards over
-//! the rules crate's `VariantPosition<V>` (one enum, `position.rs`) and the move stack.
+//! the rules crate's `AnyVariantPosition` (one enum over every variant's `VariantPosition<V>`)
+//! and the move stack.
 //!
 //! The class is subclassed in Python once per variant (`AtomicBoard`, `CrazyhouseBoard`,
 //! …), which names the variant and adds what is naturally Python (python-chess's pockets
@@ -12,20 +13,21 @@
 //! like shatranj's `Board`, and unlike python-chess, `push` refuses an illegal move with
 //! `IllegalMoveError`.
 
-pub(crate) mod position;
+pub(crate) mod keys;
 
 use crate::args;
 use crate::errors::{IllegalMoveError, InvalidMoveError};
 use crate::rules::moves::{Move, move_object, parse_uci_key};
-use position::{AnyVariant, find, key_of_move, on_variant};
+use keys::{find, key_of_move};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use shatranj_chess::castling::CastlingSide;
+use shatranj_chess::on_any_variant;
 use shatranj_chess::variant::{
-    Variant, VariantKind, VariantMove, VariantPosition, VariantTermination,
+    AnyVariantPosition, Variant, VariantKind, VariantMove, VariantPosition, VariantTermination,
 };
-use shatranj_chess::{Bitboard, Color, Role};
+use shatranj_chess::{Bitboard, CastlingMode, Color, Role};
 
 /// The empty board python-chess's `Board(None)` is.
 const EMPTY_FEN: &str = "8/8/8/8/8/8/8/8 w - - 0 1";
@@ -34,7 +36,7 @@ const EMPTY_FEN: &str = "8/8/8/8/8/8/8/8 w - - 0 1";
 /// legal moves once listed (python-chess's order).
 #[pyclass(module = "shatranj._core", name = "VariantBoard", subclass)]
 pub struct VariantBoard {
-    pos: AnyVariant,
+    pos: AnyVariantPosition,
     chess960: bool,
     stack: Vec<Ply>,
     legal: Option<Vec<VariantMove>>,
@@ -46,7 +48,7 @@ pub struct VariantBoard {
 /// moves once, not at every push.
 #[derive(Clone)]
 struct Ply {
-    before: AnyVariant,
+    before: AnyVariantPosition,
     key: u16,
     legal: Option<Vec<VariantMove>>,
 }
@@ -109,7 +111,7 @@ fn termination_name(t: VariantTermination) -> &'static str {
 
 impl VariantBoard {
     /// The current position (what an engine's lines are read from).
-    pub(crate) fn position(&self) -> AnyVariant {
+    pub(crate) fn position(&self) -> AnyVariantPosition {
         self.pos
     }
 
@@ -120,43 +122,47 @@ impl VariantBoard {
     fn load(&mut self, fen: &str) -> PyResult<()> {
         // A position the variant's validity rules refuse is kept, as python-chess keeps
         // it; `status()` says what is wrong with it.
-        let (pos, _problem) = AnyVariant::from_fen(self.kind(), fen, self.chess960)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let (pos, _problem) = AnyVariantPosition::from_fen_unchecked(
+            self.kind(),
+            fen,
+            CastlingMode::from_chess960(self.chess960),
+        )
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
         self.pos = pos;
         self.legal = None;
         Ok(())
     }
 
     fn fen_text(&self) -> String {
-        on_variant!(&self.pos, p => p.fen())
+        on_any_variant!(&self.pos, p => p.fen())
     }
 
     fn legal(&mut self) -> &[VariantMove] {
         let pos = &self.pos;
         self.legal
-            .get_or_insert_with(|| on_variant!(pos, p => p.legal_moves_python_order()))
+            .get_or_insert_with(|| on_any_variant!(pos, p => p.legal_moves_python_order()))
     }
 
     /// The legal move python-chess's `key` names, if any.
     fn resolve(&mut self, key: u16) -> Option<VariantMove> {
         let pos = self.pos;
         let moves = self.legal();
-        on_variant!(&pos, p => find(p, moves, key))
+        on_any_variant!(&pos, p => find(p, moves, key))
     }
 
     /// The pseudo-legal move (drops included) python-chess's `key` names, if any.
     fn resolve_pseudo(&self, key: u16) -> Option<VariantMove> {
-        on_variant!(&self.pos, p => find(p, &p.pseudo_legal_moves(), key))
+        on_any_variant!(&self.pos, p => find(p, &p.pseudo_legal_moves(), key))
     }
 
     fn play(&mut self, m: VariantMove) {
-        let key = on_variant!(&self.pos, p => key_of_move(p, m));
+        let key = on_any_variant!(&self.pos, p => key_of_move(p, m));
         self.stack.push(Ply {
             before: self.pos,
             key,
             legal: self.legal.take(),
         });
-        on_variant!(&mut self.pos, p => p.play_unchecked(m));
+        on_any_variant!(&mut self.pos, p => p.play_unchecked(m));
         self.legal = None;
     }
 
@@ -165,7 +171,7 @@ impl VariantBoard {
         py: Python<'py>,
         moves: &[VariantMove],
     ) -> PyResult<Bound<'py, PyList>> {
-        let objects = on_variant!(&self.pos, p => moves
+        let objects = on_any_variant!(&self.pos, p => moves
             .iter()
             .map(|&m| move_object(py, key_of_move(p, m)))
             .collect::<PyResult<Vec<_>>>())?;
@@ -175,12 +181,12 @@ impl VariantBoard {
     /// python-chess's `is_repetition(count)`: the current position occurred `count` times,
     /// counting back over reversible moves only.
     fn repetition(&self, mut count: usize) -> bool {
-        let target = on_variant!(&self.pos, p => p.key());
+        let target = on_any_variant!(&self.pos, p => p.key());
         for Ply { before, key, .. } in self.stack.iter().rev() {
             if count <= 1 {
                 return true;
             }
-            let (gone, same) = on_variant!(before, p => {
+            let (gone, same) = on_any_variant!(before, p => {
                 let m = find(p, &p.pseudo_legal_moves(), *key);
                 (irreversible(p, m), p.key() == target)
             });
@@ -202,8 +208,12 @@ impl VariantBoard {
     fn new(variant: &str, fen: Option<&str>, chess960: bool) -> PyResult<Self> {
         let kind = VariantKind::from_name(variant)
             .ok_or_else(|| PyValueError::new_err(format!("unknown variant {variant:?}")))?;
-        let (pos, _problem) = AnyVariant::from_fen(kind, fen.unwrap_or(EMPTY_FEN), chess960)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let (pos, _problem) = AnyVariantPosition::from_fen_unchecked(
+            kind,
+            fen.unwrap_or(EMPTY_FEN),
+            CastlingMode::from_chess960(chess960),
+        )
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(VariantBoard {
             pos,
             chess960,
@@ -259,12 +269,12 @@ impl VariantBoard {
     /// The EPD position fields (three-check's counters included), no operations.
     #[pyo3(name = "_epd")]
     fn epd(&self) -> String {
-        on_variant!(&self.pos, p => p.epd())
+        on_any_variant!(&self.pos, p => p.epd())
     }
 
     /// The placement with crazyhouse's promoted marks (`~`), without the pocket.
     fn board_fen(&self) -> String {
-        let text = on_variant!(&self.pos, p => p.board_fen());
+        let text = on_any_variant!(&self.pos, p => p.board_fen());
         text.split('[').next().unwrap_or_default().to_owned()
     }
 
@@ -276,27 +286,27 @@ impl VariantBoard {
 
     #[getter]
     fn turn(&self) -> bool {
-        on_variant!(&self.pos, p => color_of(p.turn()))
+        on_any_variant!(&self.pos, p => color_of(p.turn()))
     }
 
     #[getter]
     fn castling_rights(&self) -> u64 {
-        on_variant!(&self.pos, p => castling_mask(p))
+        on_any_variant!(&self.pos, p => castling_mask(p))
     }
 
     #[getter]
     fn ep_square(&self) -> Option<u32> {
-        on_variant!(&self.pos, p => p.ep_square().map(|s| s.index() as u32))
+        on_any_variant!(&self.pos, p => p.ep_square().map(|s| s.index() as u32))
     }
 
     #[getter]
     fn halfmove_clock(&self) -> u32 {
-        on_variant!(&self.pos, p => p.halfmove_clock())
+        on_any_variant!(&self.pos, p => p.halfmove_clock())
     }
 
     #[getter]
     fn fullmove_number(&self) -> u32 {
-        on_variant!(&self.pos, p => p.fullmove_number())
+        on_any_variant!(&self.pos, p => p.fullmove_number())
     }
 
     #[getter]
@@ -307,7 +317,7 @@ impl VariantBoard {
     /// The squares of promoted pieces (crazyhouse's `~`, antichess's promoted kings).
     #[getter]
     fn promoted(&self) -> u64 {
-        on_variant!(&self.pos, p => promoted_of(p))
+        on_any_variant!(&self.pos, p => promoted_of(p))
     }
 
     /// Each side's pocket (crazyhouse), counts of pawn to queen: White's, then Black's.
@@ -320,7 +330,7 @@ impl VariantBoard {
             Role::Rook,
             Role::Queen,
         ];
-        on_variant!(&self.pos, p => (
+        on_any_variant!(&self.pos, p => (
             roles.map(|r| p.pocket_count(Color::White, r)),
             roles.map(|r| p.pocket_count(Color::Black, r)),
         ))
@@ -330,20 +340,20 @@ impl VariantBoard {
     #[pyo3(name = "_remaining_checks")]
     fn remaining_checks(&self) -> Option<(u8, u8)> {
         match &self.pos {
-            AnyVariant::ThreeCheck(p) => Some((p.state().0[0], p.state().0[1])),
+            AnyVariantPosition::ThreeCheck(p) => Some((p.state().0[0], p.state().0[1])),
             _ => None,
         }
     }
 
     /// The pieces giving check, by the variant's notion of check.
     fn checkers_mask(&self) -> u64 {
-        on_variant!(&self.pos, p => p.checkers().0)
+        on_any_variant!(&self.pos, p => p.checkers().0)
     }
 
     /// Crazyhouse's squares a piece may be dropped on (python-chess's
     /// `legal_drop_squares_mask`): every empty one, the line to a lone checker, or none.
     fn legal_drop_squares_mask(&self) -> u64 {
-        on_variant!(&self.pos, p => {
+        on_any_variant!(&self.pos, p => {
             let empty = !p.board().occupied();
             let checkers = p.checkers();
             match (p.board().king_of(p.turn()), checkers.count()) {
@@ -361,7 +371,7 @@ impl VariantBoard {
     /// variant's state).
     #[pyo3(name = "_key")]
     fn key(&self) -> u64 {
-        on_variant!(&self.pos, p => p.key())
+        on_any_variant!(&self.pos, p => p.key())
     }
 
     #[pyo3(name = "_legal_moves")]
@@ -372,7 +382,7 @@ impl VariantBoard {
 
     #[pyo3(name = "_pseudo_legal_moves")]
     fn pseudo_legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let moves = on_variant!(&self.pos, p => p.pseudo_legal_moves_python_order());
+        let moves = on_any_variant!(&self.pos, p => p.pseudo_legal_moves_python_order());
         self.move_list(py, &moves)
     }
 
@@ -391,7 +401,7 @@ impl VariantBoard {
 
     fn is_capture(&self, r#move: &Bound<'_, Move>) -> bool {
         self.resolve_pseudo(r#move.get().key)
-            .is_some_and(|m| on_variant!(&self.pos, p => p.is_capture(m)))
+            .is_some_and(|m| on_any_variant!(&self.pos, p => p.is_capture(m)))
     }
 
     fn is_en_passant(&self, r#move: &Bound<'_, Move>) -> bool {
@@ -412,7 +422,7 @@ impl VariantBoard {
         let Some(m) = self.resolve_pseudo(r#move.get().key) else {
             return false;
         };
-        on_variant!(&self.pos, p => {
+        on_any_variant!(&self.pos, p => {
             let mut after = *p;
             after.play_unchecked(m);
             after.is_check()
@@ -421,7 +431,7 @@ impl VariantBoard {
 
     fn is_zeroing(&self, r#move: &Bound<'_, Move>) -> bool {
         match self.resolve_pseudo(r#move.get().key) {
-            Some(VariantMove::Board(mv)) => on_variant!(&self.pos, p => {
+            Some(VariantMove::Board(mv)) => on_any_variant!(&self.pos, p => {
                 p.board().pawns().contains(mv.from()) || p.is_capture(VariantMove::Board(mv))
             }),
             Some(VariantMove::Drop { role, .. }) => role == Role::Pawn,
@@ -431,7 +441,7 @@ impl VariantBoard {
 
     fn is_irreversible(&self, r#move: &Bound<'_, Move>) -> bool {
         let m = self.resolve_pseudo(r#move.get().key);
-        on_variant!(&self.pos, p => irreversible(p, m))
+        on_any_variant!(&self.pos, p => irreversible(p, m))
     }
 
     /// Plays a legal move (`IllegalMoveError` otherwise).
@@ -478,13 +488,13 @@ impl VariantBoard {
         let m = self
             .resolve(key)
             .ok_or_else(|| illegal(&crate::rules::moves::uci_of(key), &self.fen_text()))?;
-        Ok(on_variant!(&self.pos, p => p.san(m)))
+        Ok(on_any_variant!(&self.pos, p => p.san(m)))
     }
 
     fn uci(&mut self, r#move: &Bound<'_, Move>) -> String {
         let key = r#move.get().key;
         let key = match self.resolve(key) {
-            Some(m) => on_variant!(&self.pos, p => key_of_move(p, m)),
+            Some(m) => on_any_variant!(&self.pos, p => key_of_move(p, m)),
             None => key,
         };
         crate::rules::moves::uci_of(key)
@@ -494,7 +504,7 @@ impl VariantBoard {
         if san.trim().is_empty() {
             return Err(InvalidMoveError::new_err("empty san"));
         }
-        let found = on_variant!(&self.pos, p => p.parse_san(san).map(|m| key_of_move(p, m)));
+        let found = on_any_variant!(&self.pos, p => p.parse_san(san).map(|m| key_of_move(p, m)));
         let key = found.map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
         move_object(py, key)
     }
@@ -504,7 +514,7 @@ impl VariantBoard {
         let m = self
             .resolve(key)
             .ok_or_else(|| illegal(uci, &self.fen_text()))?;
-        move_object(py, on_variant!(&self.pos, p => key_of_move(p, m)))
+        move_object(py, on_any_variant!(&self.pos, p => key_of_move(p, m)))
     }
 
     fn push_san<'py>(&mut self, py: Python<'py>, san: &str) -> PyResult<Bound<'py, Move>> {
@@ -520,40 +530,40 @@ impl VariantBoard {
     }
 
     fn is_check(&self) -> bool {
-        on_variant!(&self.pos, p => p.is_check())
+        on_any_variant!(&self.pos, p => p.is_check())
     }
 
     fn is_checkmate(&self) -> bool {
-        on_variant!(&self.pos, p => p.is_checkmate())
+        on_any_variant!(&self.pos, p => p.is_checkmate())
     }
 
     fn is_stalemate(&self) -> bool {
-        on_variant!(&self.pos, p => p.is_stalemate())
+        on_any_variant!(&self.pos, p => p.is_stalemate())
     }
 
     fn is_variant_end(&self) -> bool {
-        on_variant!(&self.pos, p => p.is_variant_end())
+        on_any_variant!(&self.pos, p => p.is_variant_end())
     }
 
     fn is_variant_win(&self) -> bool {
-        on_variant!(&self.pos, p => p.is_variant_win())
+        on_any_variant!(&self.pos, p => p.is_variant_win())
     }
 
     fn is_variant_loss(&self) -> bool {
-        on_variant!(&self.pos, p => p.is_variant_loss())
+        on_any_variant!(&self.pos, p => p.is_variant_loss())
     }
 
     fn is_variant_draw(&self) -> bool {
-        on_variant!(&self.pos, p => p.is_variant_draw())
+        on_any_variant!(&self.pos, p => p.is_variant_draw())
     }
 
     fn is_insufficient_material(&self) -> bool {
-        on_variant!(&self.pos, p => p.is_insufficient_material())
+        on_any_variant!(&self.pos, p => p.is_insufficient_material())
     }
 
     fn has_insufficient_material(&self, color: &Bound<'_, PyAny>) -> PyResult<bool> {
         let color = args::color(color)?;
-        Ok(on_variant!(&self.pos, p => p.has_insufficient_material(color)))
+        Ok(on_any_variant!(&self.pos, p => p.has_insufficient_material(color)))
     }
 
     /// python-chess's `is_repetition(count)`.
@@ -567,7 +577,7 @@ impl VariantBoard {
     /// fivefold repetition, and with `claim_draw` the fifty-move rule and threefold.
     #[pyo3(name = "_outcome", signature = (claim_draw = false))]
     fn outcome(&self, claim_draw: bool) -> Option<(&'static str, Option<bool>)> {
-        let (outcome, clock) = on_variant!(&self.pos, p => (p.outcome(), p.halfmove_clock()));
+        let (outcome, clock) = on_any_variant!(&self.pos, p => (p.outcome(), p.halfmove_clock()));
         if let Some(o) = outcome {
             return Some((termination_name(o.termination), o.winner.map(color_of)));
         }
