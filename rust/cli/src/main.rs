@@ -7,6 +7,7 @@
 mod bench_cmd;
 mod datagen_cmd;
 mod evaluator;
+mod match_args;
 mod match_cmd;
 mod perft_cmd;
 mod perft_variant;

@@ -1,7 +1,8 @@
 //! `shatranj match`: a match between two UCI engines (or a tournament of more) with fastchess's option syntax, a live
 //! table and the SPRT (the runner is `shatranj_match::runner`).
 
-use shatranj_match::options::MatchOptions;
+use crate::match_args::MatchWords;
+use shatranj_match::options::{MatchOptions, split_flag};
 use shatranj_match::runner::{MatchState, latency_lines, run_match, table};
 use shatranj_match::sprt::Decision;
 use shatranj_match::tournament::run_tournament;
@@ -54,16 +55,13 @@ Example:
       -openings file=book.epd order=random -sprt elo0=0 elo1=2 -pgnout file=games.pgn";
 
 #[derive(clap::Args)]
-#[command(after_help = AFTER_HELP)]
+#[command(
+    after_help = AFTER_HELP,
+    mut_arg("options", |a| a.help("fastchess-style options (see below)"))
+)]
 pub struct MatchArgs {
-    /// fastchess-style options (see below).
-    #[arg(
-        value_name = "OPTION",
-        num_args = 0..,
-        trailing_var_arg = true,
-        allow_hyphen_values = true
-    )]
-    pub options: Vec<String>,
+    #[command(flatten)]
+    pub words: MatchWords,
 }
 
 pub enum MatchCmdError {
@@ -93,23 +91,8 @@ impl MatchCmdError {
     }
 }
 
-/// The arguments without the `-config …` group.
-fn without_config(args: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut skipping = false;
-    for a in args {
-        if a.starts_with('-') && a.len() > 1 && a[1..].starts_with(|c: char| c.is_alphabetic()) {
-            skipping = a == "-config";
-        }
-        if !skipping {
-            out.push(a.clone());
-        }
-    }
-    out
-}
-
 pub fn run(args: MatchArgs) -> Result<(), MatchCmdError> {
-    let mut argv = args.options;
+    let mut argv = args.words.options;
     let first = MatchOptions::parse(&argv);
     // A run with the state file of an earlier one resumes it with that run's arguments.
     let config = match &first {
@@ -121,8 +104,8 @@ pub fn run(args: MatchArgs) -> Result<(), MatchCmdError> {
             .map_err(|e| MatchCmdError::Usage(format!("{}: {e}", path.display())))?;
         let state = MatchState::from_json(&text)
             .map_err(|e| MatchCmdError::Usage(format!("{}: {e}", path.display())))?;
-        let given = without_config(&argv);
-        if !given.is_empty() && given != without_config(&state.args) {
+        let (_, given) = split_flag(&argv, "-config");
+        if !given.is_empty() && given != split_flag(&state.args, "-config").1 {
             return Err(MatchCmdError::Usage(format!(
                 "{} holds a match with other options; give only -config file={} to resume it, \
                  or another state file",

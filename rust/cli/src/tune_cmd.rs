@@ -3,7 +3,8 @@
 //! `shatranj_match::tune`). The state file is rewritten after every iteration; Ctrl-C
 //! abandons the iteration in play, and the same command run again resumes from the file.
 
-use shatranj_match::options::MatchOptions;
+use crate::match_args::MatchWords;
+use shatranj_match::options::{MatchOptions, is_flag, split_flag};
 use shatranj_match::spsa::{SpsaParam, SpsaState};
 use shatranj_match::tune::{engine_params, play_iteration};
 use std::path::PathBuf;
@@ -28,16 +29,13 @@ Example:
       -spsa iterations=2000 pairs=1 params=RFP_MARGIN,FUTILITY_BASE state=spsa.json";
 
 #[derive(clap::Args)]
-#[command(after_help = AFTER_HELP)]
+#[command(
+    after_help = AFTER_HELP,
+    mut_arg("options", |a| a.help("The match's options and -spsa (see below)"))
+)]
 pub struct TuneArgs {
-    /// The match's options and -spsa (see below).
-    #[arg(
-        value_name = "OPTION",
-        num_args = 0..,
-        trailing_var_arg = true,
-        allow_hyphen_values = true
-    )]
-    pub options: Vec<String>,
+    #[command(flatten)]
+    pub words: MatchWords,
 }
 
 pub enum TuneCmdError {
@@ -77,30 +75,6 @@ struct SpsaArgs {
     seed: u64,
     params: Option<Vec<String>>,
     r_end: Option<f64>,
-}
-
-fn is_flag(a: &str) -> bool {
-    a.starts_with('-') && a.len() > 1 && a[1..].starts_with(|c: char| c.is_alphabetic())
-}
-
-/// Splits the arguments into `-spsa`'s values and the rest.
-fn split_spsa(args: &[String]) -> (Vec<String>, Vec<String>) {
-    let (mut spsa, mut rest) = (Vec::new(), Vec::new());
-    let mut in_spsa = false;
-    for a in args {
-        if is_flag(a) {
-            in_spsa = a == "-spsa";
-            if in_spsa {
-                continue;
-            }
-        }
-        if in_spsa {
-            spsa.push(a.clone());
-        } else {
-            rest.push(a.clone());
-        }
-    }
-    (spsa, rest)
 }
 
 fn parse_spsa(values: &[String]) -> Result<SpsaArgs, String> {
@@ -205,8 +179,8 @@ fn values_line(state: &SpsaState) -> String {
 
 pub fn run(args: TuneArgs) -> Result<(), TuneCmdError> {
     let usage = TuneCmdError::Usage;
-    let argv = args.options;
-    let (spsa_values, _) = split_spsa(&argv);
+    let argv = args.words.options;
+    let (spsa_values, _) = split_flag(&argv, "-spsa");
     let spsa = parse_spsa(&spsa_values).map_err(usage)?;
     let mut state = if spsa.state.exists() {
         let text = std::fs::read_to_string(&spsa.state)
@@ -233,7 +207,7 @@ pub fn run(args: TuneArgs) -> Result<(), TuneCmdError> {
         let iterations = spsa
             .iterations
             .ok_or_else(|| usage("-spsa needs iterations=N for a new tune".to_owned()))?;
-        let (_, rest) = split_spsa(&argv);
+        let (_, rest) = split_flag(&argv, "-spsa");
         let options = MatchOptions::parse(&plus_and_minus(&rest).map_err(usage)?)
             .map_err(|e| usage(e.to_string()))?;
         let e = &options.engines[0];
@@ -242,7 +216,7 @@ pub fn run(args: TuneArgs) -> Result<(), TuneCmdError> {
         SpsaState::new(params, iterations, spsa.seed, argv.clone())
     };
     // The saved arguments say how to play (a resume given only -spsa state=F reads them).
-    let (spsa_values, rest) = split_spsa(&state.args);
+    let (spsa_values, rest) = split_flag(&state.args, "-spsa");
     let pairs = parse_spsa(&spsa_values).map_err(usage)?.pairs;
     let options = MatchOptions::parse(&plus_and_minus(&rest).map_err(usage)?)
         .map_err(|e| usage(e.to_string()))?;
@@ -304,7 +278,7 @@ mod tests {
     #[test]
     fn the_one_engine_becomes_plus_and_minus() {
         let args = strings("-engine cmd=e option.Hash=16 -each nodes=5 -spsa state=s.json");
-        let (spsa, rest) = split_spsa(&args);
+        let (spsa, rest) = split_flag(&args, "-spsa");
         assert_eq!(spsa, strings("state=s.json"));
         assert_eq!(
             plus_and_minus(&rest).unwrap(),

@@ -366,6 +366,34 @@ impl Default for MatchOptions {
     }
 }
 
+/// Whether `word` names an option (`-engine`, `-each`, …) rather than being a value of the
+/// one before: a dash, then a letter, so that a negative number stays a value.
+pub fn is_flag(word: &str) -> bool {
+    word.starts_with('-') && word.len() > 1 && word[1..].starts_with(|c: char| c.is_alphabetic())
+}
+
+/// Splits `args` into the values of every `flag` group (`flag` itself dropped) and the other
+/// words, both in order: how `shatranj tune` takes out its own `-spsa`, and how `shatranj
+/// match` compares two runs' arguments but for `-config`.
+pub fn split_flag(args: &[String], flag: &str) -> (Vec<String>, Vec<String>) {
+    let (mut group, mut rest) = (Vec::new(), Vec::new());
+    let mut in_group = false;
+    for a in args {
+        if is_flag(a) {
+            in_group = a == flag;
+            if in_group {
+                continue;
+            }
+        }
+        if in_group {
+            group.push(a.clone());
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    (group, rest)
+}
+
 /// `key=value` pairs up to the next flag.
 fn pairs<'a>(flag: &str, values: &[&'a str]) -> Result<Vec<(&'a str, &'a str)>, OptionError> {
     values
@@ -403,8 +431,7 @@ impl MatchOptions {
         let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
         let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
         for a in args {
-            if a.starts_with('-') && a.len() > 1 && a[1..].starts_with(|c: char| c.is_alphabetic())
-            {
+            if is_flag(a) {
                 groups.push((a.trim_start_matches('-'), Vec::new()));
             } else if let Some((_, values)) = groups.last_mut() {
                 values.push(a);
@@ -715,6 +742,18 @@ mod tests {
 
     fn parse(text: &str) -> Result<MatchOptions, OptionError> {
         MatchOptions::parse(&text.split_whitespace().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn a_flag_group_is_split_from_the_rest() {
+        let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        let args = words("-config file=m.json -engine cmd=e -draw score=-5 -config x -5 -rounds 2");
+        assert!(is_flag("-engine") && is_flag("-startup-ms"));
+        assert!(!is_flag("-5") && !is_flag("-") && !is_flag("score=-5"));
+        let (group, rest) = split_flag(&args, "-config");
+        assert_eq!(group, words("file=m.json x -5"));
+        assert_eq!(rest, words("-engine cmd=e -draw score=-5 -rounds 2"));
+        assert_eq!(split_flag(&args, "-spsa"), (Vec::new(), args.clone()));
     }
 
     #[test]
