@@ -21,6 +21,7 @@ use shatranj_engine::review::{
     evals_from_comments, review_moves,
 };
 use shatranj_engine::uci_client::{UciAnalyser, UciEngineConfig};
+use shatranj_engine::util::write_atomically;
 use shatranj_engine::{Engine, EngineOptions, Evaluation, Limits};
 use shatranj_pgn::stream::Source;
 use shatranj_pgn::{PgnError, PgnErrorKind, PgnGame, PgnReader, WriteOptions, write_game};
@@ -486,17 +487,12 @@ impl Checkpoint {
     /// Written to a temporary file then renamed over the old one: a kill leaves one or
     /// the other, never half of each.
     fn save(&self, path: &Path) -> Result<(), ReviewError> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, self.to_text())
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| {
-                run_error(format!(
-                    "cannot write the checkpoint {}: {e}",
-                    path.display()
-                ))
-            })
+        write_atomically(path, self.to_text().as_bytes()).map_err(|e| {
+            run_error(format!(
+                "cannot write the checkpoint {}: {e}",
+                path.display()
+            ))
+        })
     }
 }
 

@@ -20,11 +20,11 @@ use crate::options::{MatchOptions, OpeningOrder};
 use crate::sprt::Decision;
 use crate::stats::{Counts, GameScore};
 use shatranj_chess::Color;
+use shatranj_engine::util::write_atomically;
 use shatranj_pgn::{PgnGame, WriteOptions, write_game};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 
@@ -209,15 +209,6 @@ impl std::fmt::Display for MatchError {
 }
 
 impl std::error::Error for MatchError {}
-
-/// Writes `text` to `path` atomically (a temporary file renamed over it).
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
-}
 
 /// A game as PGN: the tags, the opening's moves, the engines' moves with their comments
 /// (unless `min`), the reason in the last comment.
@@ -569,7 +560,7 @@ pub fn run_match(
                     }
                 }
                 if let Some(path) = &options.config_file
-                    && let Err(e) = write_atomic(path, &state.to_json())
+                    && let Err(e) = write_atomically(path, state.to_json().as_bytes())
                 {
                     failure = Some(MatchError(format!("{}: {e}", path.display())));
                     stop.store(true, Ordering::Relaxed);

@@ -16,8 +16,8 @@
 use crate::options::{EngineSpec, MatchOptions, TournamentKind};
 use crate::runner::{KeptGame, MatchError, MatchState, RoundGames, run_match};
 use crate::stats::{Counts, Estimate};
+use shatranj_engine::util::write_atomically;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -309,14 +309,6 @@ fn read_tournament(v: &serde_json::Value) -> Option<(usize, Vec<PairingResult>)>
     Some((pairing, done))
 }
 
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
-}
-
 /// Plays the tournament `options` describe (three or more engines); `args` are saved in
 /// the state file, `report` receives each pairing's games and tables.
 #[allow(clippy::needless_pass_by_value)]
@@ -379,7 +371,7 @@ pub fn run_tournament(
                 ..MatchState::default()
             };
             if let Some(path) = &options.config_file {
-                write_atomic(path, &start.to_json())
+                write_atomically(path, start.to_json().as_bytes())
                     .map_err(|e| MatchError(format!("{}: {e}", path.display())))?;
             }
             sub.start_state = Some(start);
