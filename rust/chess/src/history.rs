@@ -40,9 +40,16 @@ impl Entry {
 }
 
 /// A game: a start position and the moves played from it.
+///
+/// The start position is held inline and only the positions after moves in a vector, so a
+/// game with no move yet (a board read from a FEN, `Position::outcome`) allocates nothing:
+/// `Board(fen)` in Python paid a `malloc` and a `free` per call for a one-entry vector.
 #[derive(Clone, Debug)]
 pub struct History {
-    entries: Vec<Entry>,
+    /// The start position.
+    root: Entry,
+    /// The position after each move, oldest first: `later[i]` follows `moves[i]`.
+    later: Vec<Entry>,
     moves: Vec<Move>,
 }
 
@@ -55,24 +62,37 @@ impl Default for History {
 impl History {
     pub fn new(start: Position) -> History {
         History {
-            entries: vec![Entry::new(start, true)],
+            root: Entry::new(start, true),
+            later: Vec::new(),
             moves: Vec::new(),
         }
     }
 
+    /// The current position's entry.
+    #[inline]
+    fn current(&self) -> &Entry {
+        self.later.last().unwrap_or(&self.root)
+    }
+
     /// The current position.
+    #[inline]
     pub fn position(&self) -> &Position {
-        &self.entries[self.entries.len() - 1].pos
+        &self.current().pos
     }
 
     pub fn start(&self) -> &Position {
-        &self.entries[0].pos
+        &self.root.pos
     }
 
     /// The positions of the game, oldest first: `positions().nth(i)` is the one in which
     /// `moves()[i]` was played, and the last is the current position.
+    // `0..=n` would not do: an inclusive range of `usize` is no `ExactSizeIterator`.
+    #[allow(clippy::range_plus_one)]
     pub fn positions(&self) -> impl ExactSizeIterator<Item = &Position> + DoubleEndedIterator {
-        self.entries.iter().map(|e| &e.pos)
+        (0..self.later.len() + 1).map(|i| match i.checked_sub(1) {
+            None => &self.root.pos,
+            Some(after) => &self.later[after].pos,
+        })
     }
 
     /// The moves played, oldest first.
@@ -99,15 +119,16 @@ impl History {
             self.push_null();
             return;
         }
-        let last = &self.entries[self.entries.len() - 1];
+        let last = self.current();
         let zeroing = last.pos.is_zeroing(m);
         let castling = last.pos.castling;
         let left_ep = last.legal_ep.is_some();
         // The new entry is played where it lies: a position played on the stack and then
         // moved into the vector reloads its freshly written small fields (side, castling,
         // en passant, clocks) as whole words, a store-forwarding stall per move.
-        self.entries.push(last.clone());
-        let entry = self.entries.last_mut().expect("just pushed");
+        let copy = last.clone();
+        self.later.push(copy);
+        let entry = self.later.last_mut().expect("just pushed");
         entry.pos.play_unchecked(m);
         entry.legal_ep = entry.pos.legal_ep_square();
         entry.irreversible = zeroing || entry.pos.castling != castling || left_ep;
@@ -124,21 +145,22 @@ impl History {
         if !after.play_null() {
             return false;
         }
-        self.entries.push(Entry::new(after, true));
+        self.later.push(Entry::new(after, true));
         self.moves.push(Move::NULL);
         true
     }
 
     pub fn pop(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;
-        self.entries.pop();
+        self.later.pop();
         Some(m)
     }
 
     /// Entries since the last irreversible move, newest first (the current one included).
     fn reversible_tail(&self) -> impl Iterator<Item = &Entry> {
         let mut done = false;
-        self.entries.iter().rev().take_while(move |e| {
+        let newest_first = self.later.iter().rev().chain(core::iter::once(&self.root));
+        newest_first.take_while(move |e| {
             if done {
                 return false;
             }
@@ -149,7 +171,7 @@ impl History {
 
     /// How often the current position has occurred, this time included (R4.8).
     pub fn repetition_count(&self) -> usize {
-        let now = &self.entries[self.entries.len() - 1];
+        let now = self.current();
         self.reversible_tail()
             .filter(|e| e.same_position(now))
             .count()
@@ -181,7 +203,7 @@ impl History {
             // The move itself must be reversible for earlier positions to count.
             let irreversible = pos.is_zeroing(m)
                 || after.castling != pos.castling
-                || self.entries[self.entries.len() - 1].legal_ep.is_some();
+                || self.current().legal_ep.is_some();
             if irreversible {
                 continue;
             }
