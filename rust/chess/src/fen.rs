@@ -4,6 +4,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::castling::{CastlingMode, CastlingRights, CastlingSide};
 use crate::position::{Position, PositionError};
+use crate::zobrist;
 use crate::{Color, File, Rank, Square};
 use core::fmt;
 
@@ -178,70 +179,71 @@ pub fn parse_board(text: &str) -> Result<Board, FenError> {
 /// The placement of a well-formed field, in one pass over its bytes (a fifth of
 /// `Board(fen)` went to counting and splitting ranks first); `None` for anything else,
 /// which `placement_error` then names.
-///
-/// Squares are counted from a8 (56) rightwards, each rank ending at `rank_end`; a piece is
-/// one OR into its own bitboard, indexed by its code (colour and role), and the board's
-/// role and colour sets are put together once at the end.
 #[inline]
 fn placement(text: &[u8]) -> Option<Board> {
     match placement_prefix(text)? {
-        (board, end) if end == text.len() => Some(board),
+        (board, _, end) if end == text.len() => Some(board),
         _ => None,
     }
 }
 
-/// [`placement`] of the bytes up to the first space (or the end), and where it stopped: a
-/// whole FEN's placement is read without looking for its end first.
+/// [`placement`] of the bytes up to the first space (or the end), with the placement's part
+/// of the Zobrist key (`zobrist::placement_key`) and where it stopped: a whole FEN's
+/// placement is read without looking for its end first.
+///
+/// One table lookup and one branch per byte. Squares are counted from a8 (56) rightwards by
+/// a running index; a piece is one OR into its own bitboard and one XOR of its key, both
+/// indexed by its code (colour and role), and the board's role and colour sets are put
+/// together once at the end. A rank's width is checked once, at its `/` (or the end): the
+/// index only grows within a rank, so a rank that ends exactly on its last square never
+/// went past it, and a piece written past it (its square taken modulo 64, so never out of
+/// bounds) is thrown away with the rest when the width is wrong. Two digits in a row
+/// ("44") are not FEN even if the width adds up: they are noted and refused at the end.
 #[inline]
-fn placement_prefix(text: &[u8]) -> Option<(Board, usize)> {
-    let mut end = text.len();
+fn placement_prefix(text: &[u8]) -> Option<(Board, u64, usize)> {
     let mut pieces = [0u64; 16];
-    let mut sq = 56u32;
-    let mut rank_end = 64u32;
+    let mut key = 0u64;
+    // `usize`: eight squares a byte at most, so no text that fits in memory overflows it.
+    let mut sq = 56usize;
+    let mut rank_end = 64usize;
     let mut last_was_digit = false;
-    for (at, &byte) in text.iter().enumerate() {
+    let mut two_digits = false;
+    let mut at = 0;
+    while at < text.len() {
+        let byte = text[at];
         let code = PLACEMENT_CODES[usize::from(byte)];
         if code & PIECE != 0 {
-            if sq >= rank_end {
-                return None;
-            }
-            pieces[usize::from(code & 15)] |= 1 << sq;
+            let piece = usize::from(code & 15);
+            pieces[piece] |= 1 << (sq & 63);
+            key ^= zobrist::PIECE_KEYS[piece][sq & 63];
             sq += 1;
             last_was_digit = false;
         } else if code & DIGIT != 0 {
-            // Two digits in a row ("44") is not FEN even if the width adds up.
-            if last_was_digit {
-                return None;
-            }
-            sq += u32::from(code & 0xf);
-            if sq > rank_end {
-                return None;
-            }
+            two_digits |= last_was_digit;
+            sq += usize::from(code & 15);
             last_was_digit = true;
         } else if byte == b'/' && sq == rank_end && rank_end > 8 {
             rank_end -= 8;
             sq = rank_end - 8;
             last_was_digit = false;
         } else if byte == b' ' {
-            end = at;
             break;
         } else {
             return None;
         }
+        at += 1;
     }
-    if !(rank_end == 8 && sq == 8) {
+    if two_digits || rank_end != 8 || sq != 8 {
         return None;
     }
+    let (white, black) = (&pieces[..6], &pieces[8..14]);
     let mut board = Board::empty();
-    for color in Color::ALL {
-        let c = color as usize;
-        for role in 0..6 {
-            let bits = Bitboard(pieces[c << 3 | role]);
-            board.by_role[role] |= bits;
-            board.by_color[c] |= bits;
-        }
+    for role in 0..6 {
+        board.by_role[role] = Bitboard(white[role] | black[role]);
     }
-    Some((board, end))
+    board.by_color[0] = Bitboard(white.iter().fold(0, |all, bits| all | bits));
+    board.by_color[1] = Bitboard(black.iter().fold(0, |all, bits| all | bits));
+    Some((board, key, at))
 }
 
 /// The error for a placement field `placement` refused, checked rank by rank.
@@ -334,7 +336,7 @@ pub fn parse_with(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
 #[inline]
 fn parse_canonical(fen: &str, mode: CastlingMode) -> Option<Position> {
     let bytes = fen.as_bytes();
-    let (board, placement_end) = placement_prefix(bytes)?;
+    let (board, placement_key, placement_end) = placement_prefix(bytes)?;
     let (turn, castling_at) = match bytes.get(placement_end + 1..placement_end + 3)? {
         b"w " => (Color::White, placement_end + 3),
         b"b " => (Color::Black, placement_end + 3),
@@ -360,13 +362,14 @@ fn parse_canonical(fen: &str, mode: CastlingMode) -> Option<Position> {
     let space = clocks.iter().position(|&b| b == b' ')?;
     let halfmove_clock = canonical_clock(&clocks[..space])?;
     let fullmove_number = canonical_clock(&clocks[space + 1..])?;
-    Position::from_parts(
+    Position::from_parts_keyed(
         board,
         turn,
         castling,
         ep_square,
         halfmove_clock,
         fullmove_number,
+        placement_key,
     )
     .ok()
 }
@@ -860,6 +863,10 @@ mod tests {
             let fast = placement(text.as_bytes());
             let checked = placement_error(&text).ok();
             assert_eq!(fast, checked, "{text}");
+            // The key folded into the pass is the one the pieces give.
+            if let Some((board, key, _)) = placement_prefix(text.as_bytes()) {
+                assert_eq!(key, zobrist::placement_key(&board), "{text}");
+            }
             if fast.is_some() {
                 accepted += 1;
             } else {
@@ -901,6 +908,9 @@ mod tests {
             for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
                 if let Some(pos) = parse_canonical(&text, mode) {
                     assert_eq!(parse_fields(&text, mode), Ok(pos), "{text}");
+                    // `Position`'s equality leaves the key out: the key from the placement
+                    // pass is the one computed from scratch.
+                    assert_eq!(pos.key(), pos.compute_key(), "{text}");
                     accepted += 1;
                 }
             }

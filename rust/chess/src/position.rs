@@ -81,13 +81,23 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// Whether `color`'s king and rook stand where castling `c` starts, the rook on `c`'s side
-/// of the king (R3.8b; in Chess960 the king stands between its two rooks).
-fn castling_pieces_in_place(board: &Board, color: Color, c: &crate::castling::Castling) -> bool {
-    board.piece_at(c.king_from) == Some(Piece::new(color, Role::King))
-        && board.piece_at(c.rook_from) == Some(Piece::new(color, Role::Rook))
-        && CastlingSide::of_rook(c.king_from, c.rook_from) == c.side
-        && c.king_from != c.rook_from
+/// Whether `color`'s king stands on `king` and a rook of its on `rook`, on `side` of the
+/// king: where its castling on `side` starts (R3.8b; in Chess960 the king stands between
+/// its two rooks).
+#[inline]
+fn castling_pieces_in_place(
+    board: &Board,
+    color: Color,
+    side: CastlingSide,
+    king: Square,
+    rook: Square,
+) -> bool {
+    let ours = board.by_color(color);
+    // The role boards are disjoint, so a king and a rook on these squares are on two squares.
+    (board.kings() & ours).contains(king)
+        && (board.rooks() & ours).contains(rook)
+        && CastlingSide::of_rook(king, rook) == side
+        && king != rook
 }
 
 /// Why a move cannot be played in a position.
@@ -150,6 +160,56 @@ impl Position {
         halfmove_clock: u32,
         fullmove_number: u32,
     ) -> Result<Position, PositionError> {
+        let mut pos = Position::validated(
+            board,
+            turn,
+            castling,
+            ep_square,
+            halfmove_clock,
+            fullmove_number,
+        )?;
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    /// [`from_parts`](Self::from_parts) for a caller that has the placement's part of the
+    /// key already (`zobrist::placement_key` of `board`): the FEN reader folds it into its
+    /// pass over the placement, which is cheaper than a second walk over the pieces.
+    pub(crate) fn from_parts_keyed(
+        board: Board,
+        turn: Color,
+        castling: CastlingRights,
+        ep_square: Option<Square>,
+        halfmove_clock: u32,
+        fullmove_number: u32,
+        placement_key: u64,
+    ) -> Result<Position, PositionError> {
+        debug_assert_eq!(placement_key, zobrist::placement_key(&board));
+        let mut pos = Position::validated(
+            board,
+            turn,
+            castling,
+            ep_square,
+            halfmove_clock,
+            fullmove_number,
+        )?;
+        pos.key = pos.key_from(placement_key);
+        Ok(pos)
+    }
+
+    /// The position if its parts form a legal one (see [`PositionError`]), its key not yet
+    /// set. Each test reads the colour and role bitboards directly: the pieces a castling
+    /// right or an en-passant square needs are one mask each, where `piece_at` would search
+    /// the roles square by square (this runs for every parsed FEN).
+    #[inline]
+    fn validated(
+        board: Board,
+        turn: Color,
+        castling: CastlingRights,
+        ep_square: Option<Square>,
+        halfmove_clock: u32,
+        fullmove_number: u32,
+    ) -> Result<Position, PositionError> {
         for color in Color::ALL {
             let count = (board.kings() & board.by_color(color)).count();
             if count != 1 {
@@ -159,10 +219,14 @@ impl Position {
         if let Some(square) = (board.pawns() & Bitboard::BACKRANKS).first() {
             return Err(PositionError::PawnOnBackRank { square });
         }
+        // The rights in the order White's kingside, White's queenside, Black's (the order of
+        // their bits): the first without its pieces is the one reported.
         for color in Color::ALL {
             for side in CastlingSide::ALL {
-                if let Some(c) = castling.castling(color, side)
-                    && !castling_pieces_in_place(&board, color, &c)
+                if let (Some(king), Some(rook)) = (
+                    castling.king_square(color),
+                    castling.rook_square(color, side),
+                ) && !castling_pieces_in_place(&board, color, side, king, rook)
                 {
                     return Err(PositionError::CastlingWithoutPieces { color, side });
                 }
@@ -177,16 +241,16 @@ impl Position {
             let ok_rank = ep.rank() == Rank::Third.relative_to(mover);
             let pawn_sq = ep.offset(mover.fold_wb(8, -8));
             let origin = ep.offset(mover.fold_wb(-8, 8));
+            let their_pawns = board.pawns() & board.by_color(mover);
             let ok = ok_rank
-                && pawn_sq
-                    .is_some_and(|s| board.piece_at(s) == Some(Piece::new(mover, Role::Pawn)))
+                && pawn_sq.is_some_and(|s| their_pawns.contains(s))
                 && !board.occupied().contains(ep)
                 && origin.is_some_and(|s| !board.occupied().contains(s));
             if !ok {
                 return Err(PositionError::ImpossibleEnPassant { square: ep });
             }
         }
-        let mut pos = Position {
+        let pos = Position {
             board,
             turn,
             castling,
@@ -204,7 +268,6 @@ impl Position {
         if pos.is_attacked_by(turn, their_king) {
             return Err(PositionError::OppositeCheck);
         }
-        pos.key = pos.compute_key();
         Ok(pos)
     }
 
@@ -254,18 +317,13 @@ impl Position {
 
     /// Computes the key from scratch (the incremental key must always equal this).
     pub fn compute_key(&self) -> u64 {
-        let mut key = 0;
-        // Piece by piece from the twelve bitboards: no per-square lookup of what stands
-        // there (this runs for every parsed FEN).
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let piece = Piece::new(color, role);
-                for sq in self.board.by_piece(piece) {
-                    key ^= zobrist::piece_key(piece, sq);
-                }
-            }
-        }
-        key ^= zobrist::castling_key(self.castling);
+        self.key_from(zobrist::placement_key(&self.board))
+    }
+
+    /// The key, given the placement's part of it (`zobrist::placement_key`).
+    #[inline]
+    fn key_from(&self, placement_key: u64) -> u64 {
+        let mut key = placement_key ^ zobrist::castling_key(self.castling);
         if let Some(ep) = self.hashed_ep_square() {
             key ^= zobrist::ep_file_key(ep.file());
         }
