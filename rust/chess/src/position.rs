@@ -175,6 +175,8 @@ impl Position {
     /// [`from_parts`](Self::from_parts) for a caller that has the placement's part of the
     /// key already (`zobrist::placement_key` of `board`): the FEN reader folds it into its
     /// pass over the placement, which is cheaper than a second walk over the pieces.
+    /// Always inlined into its one caller, so that the position is built in place.
+    #[inline(always)]
     pub(crate) fn from_parts_keyed(
         board: Board,
         turn: Color,
@@ -200,8 +202,9 @@ impl Position {
     /// The position if its parts form a legal one (see [`PositionError`]), its key not yet
     /// set. Each test reads the colour and role bitboards directly: the pieces a castling
     /// right or an en-passant square needs are one mask each, where `piece_at` would search
-    /// the roles square by square (this runs for every parsed FEN).
-    #[inline]
+    /// the roles square by square (this runs for every parsed FEN). Always inlined: the
+    /// position is built in its caller's result, not copied out of a call.
+    #[inline(always)]
     fn validated(
         board: Board,
         turn: Color,
