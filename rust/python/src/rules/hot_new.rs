@@ -91,7 +91,8 @@ const HAVE_VECTORCALL: c_ulong = 1 << 11;
 /// `PY_VECTORCALL_ARGUMENTS_OFFSET`, the flag in a vectorcall's argument count.
 const ARGUMENTS_OFFSET: usize = 1 << (usize::BITS - 1);
 
-/// Sets `Board`'s vectorcall slot to [`new_board`] where the type object's layout is the one
+/// Sets `Board`'s vectorcall slot to [`new_board`], and its allocation slots to the free
+/// list's (`board_freelist.rs`), where the type object's layout is the one
 /// [`TypeObjectHead`] describes; otherwise leaves the class as it is (see the module docs).
 pub fn install(py: Python<'_>) -> PyResult<()> {
     let board = py.get_type::<Board>().as_type_ptr();
@@ -101,6 +102,12 @@ pub fn install(py: Python<'_>) -> PyResult<()> {
     unsafe {
         if layout_known(metatype) && layout_known(board) && (*head(board)).tp_vectorcall.is_null() {
             (*head(board)).tp_vectorcall = new_board as *const () as Slot;
+            // The allocation slots, checked against `PyType_GetSlot` by `layout_known`.
+            super::board_freelist::install(
+                board,
+                &raw mut (*head(board)).tp_alloc,
+                &raw mut (*head(board)).tp_free,
+            );
         }
     }
     Ok(())
