@@ -344,12 +344,18 @@ fn parse_canonical(fen: &str, mode: CastlingMode) -> Option<Position> {
     };
     // Every slice bound below is just after or before an ASCII space, so on a character
     // boundary of `fen`.
-    let castling_end = castling_at + bytes[castling_at..].iter().position(|&b| b == b' ')?;
-    if castling_end == castling_at {
-        // Two spaces: the fields are not where this pass looks for them.
-        return None;
-    }
-    let castling = parse_castling(&board, &fen[castling_at..castling_end], mode)?;
+    let (castling, castling_end) = if bytes.get(castling_at..castling_at + 2) == Some(b"- ") {
+        // No rights, the usual field once the kings or rooks have moved.
+        (CastlingRights::NONE, castling_at + 1)
+    } else {
+        let castling_end = castling_at + bytes[castling_at..].iter().position(|&b| b == b' ')?;
+        if castling_end == castling_at {
+            // Two spaces: the fields are not where this pass looks for them.
+            return None;
+        }
+        let castling = parse_castling(&board, &fen[castling_at..castling_end], mode)?;
+        (castling, castling_end)
+    };
     let (ep_square, clocks_at) = match bytes.get(castling_end + 1..)? {
         [b'-', b' ', ..] => (None, castling_end + 3),
         [file @ b'a'..=b'h', rank @ (b'3' | b'6'), b' ', ..] => (
@@ -374,10 +380,12 @@ fn parse_canonical(fen: &str, mode: CastlingMode) -> Option<Position> {
     .ok()
 }
 
-/// A clock as [`parse_clock`] reads it (ASCII digits, at least one, within `u32`), or `None`.
+/// A clock as [`parse_clock`] reads it (ASCII digits, at least one), or `None`: also for
+/// more than nine digits, which [`parse_fields`] reads instead (nine cannot overflow a
+/// `u32`, so no step checks for overflow).
 #[inline]
 fn canonical_clock(digits: &[u8]) -> Option<u32> {
-    if digits.is_empty() {
+    if digits.is_empty() || digits.len() > 9 {
         return None;
     }
     let mut n = 0u32;
@@ -385,7 +393,7 @@ fn canonical_clock(digits: &[u8]) -> Option<u32> {
         if !d.is_ascii_digit() {
             return None;
         }
-        n = n.checked_mul(10)?.checked_add(u32::from(d - b'0'))?;
+        n = n * 10 + u32::from(d - b'0');
     }
     Some(n)
 }
