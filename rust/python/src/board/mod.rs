@@ -82,8 +82,9 @@ pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ
 //
 // A frozen class whose state sits in a [`GilCell`], so that a method call checks a plain
 // borrow flag instead of PyO3's atomic one (a `lock cmpxchg` per call, about a sixth of
-// `push` + `pop`). Its allocation slots are a free list (`rules/board_freelist.rs`). (A plain
-// comment: the `///` lines above are Python's `Board.__doc__`.)
+// `push` + `pop`). Its allocation and deallocation slots are a free list's
+// (`rules/board_freelist.rs`). (A plain comment: the `///` lines above are Python's
+// `Board.__doc__`.)
 #[pyclass(module = "shatranj", frozen)]
 pub struct Board {
     state: GilCell<BoardState>,

@@ -91,22 +91,38 @@ const HAVE_VECTORCALL: c_ulong = 1 << 11;
 /// `PY_VECTORCALL_ARGUMENTS_OFFSET`, the flag in a vectorcall's argument count.
 const ARGUMENTS_OFFSET: usize = 1 << (usize::BITS - 1);
 
-/// Sets `Board`'s vectorcall slot to [`new_board`], and its allocation slots to the free
-/// list's (`board_freelist.rs`), where the type object's layout is the one
+/// Sets `Board`'s vectorcall slot to [`new_board`], and its allocation and deallocation
+/// slots to the free list's (`board_freelist.rs`), where the type object's layout is the one
 /// [`TypeObjectHead`] describes; otherwise leaves the class as it is (see the module docs).
 pub fn install(py: Python<'_>) -> PyResult<()> {
     let board = py.get_type::<Board>().as_type_ptr();
     let metatype = (&raw mut ffi::PyType_Type).cast::<ffi::PyTypeObject>();
+    // Where PyO3 keeps a board's Rust value in its object, measured on one (dropped before
+    // any slot changes): `board_freelist`'s `tp_dealloc` drops the value there.
+    let value_offset = {
+        let sample = Bound::new(py, Board::construct(Some(STARTING_FEN), false)?)?;
+        let object = sample.as_ptr() as usize;
+        (std::ptr::from_ref(sample.get()) as usize).checked_sub(object)
+    };
     // SAFETY: both are live type objects (the GIL is held); `layout_known` reads only the
     // fields of the head it has checked against CPython's own record of the layout.
     unsafe {
         if layout_known(metatype) && layout_known(board) && (*head(board)).tp_vectorcall.is_null() {
             (*head(board)).tp_vectorcall = new_board as *const () as Slot;
             // The allocation slots, checked against `PyType_GetSlot` by `layout_known`.
+            let h = head(board);
+            let plain = (*h).tp_dictoffset == 0 && (*h).tp_weaklistoffset == 0;
+            let size = usize::try_from((*h).tp_basicsize).unwrap_or(0);
+            let value_offset = value_offset
+                .filter(|&offset| plain && offset + std::mem::size_of::<Board>() <= size);
             super::board_freelist::install(
                 board,
-                &raw mut (*head(board)).tp_alloc,
-                &raw mut (*head(board)).tp_free,
+                &super::board_freelist::Slots {
+                    alloc: &raw mut (*h).tp_alloc,
+                    free: &raw mut (*h).tp_free,
+                    dealloc: &raw mut (*h).tp_dealloc,
+                },
+                value_offset,
             );
         }
     }
