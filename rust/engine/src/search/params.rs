@@ -120,12 +120,12 @@ tunables! {
     FUTILITY_PER_DEPTH = 90, 30..=200, step 10;
     /// Null move: from this depth, reduction `base + depth / divisor`.
     NMP_MIN_DEPTH = 3, 1..=6, step 1;
-    NMP_BASE_REDUCTION = 3, 1..=6, step 1;
+    NMP_BASE_REDUCTION = 4, 1..=6, step 1;
     NMP_DEPTH_DIVISOR = 4, 2..=8, step 1;
     /// Late move reductions: `base + ln(depth) × ln(moves) / divisor` (scaled by 100). The
     /// table is built from them by every search ([`super::Searcher::new`]), so a change
     /// takes effect at the next `go`.
-    LMR_BASE_PERCENT = 75, 25..=150, step 8;
+    LMR_BASE_PERCENT = 94, 25..=150, step 8;
     LMR_DIVISOR_PERCENT = 225, 150..=350, step 12;
     /// After a reduced search fails high, the full-depth search goes a ply deeper when the score
     /// beat the best so far by more than `deeper + 2 × depth`, a ply shallower when by less than
@@ -133,7 +133,7 @@ tunables! {
     LMR_DEEPER_MARGIN = 40, 10..=100, step 5;
     LMR_SHALLOWER_MARGIN = 10, 0..=40, step 3;
     /// Late move pruning of quiet moves at shallow depth: `base + depth²` moves are searched.
-    LMP_BASE = 3, 1..=10, step 1;
+    LMP_BASE = 7, 1..=10, step 1;
     LMP_MAX_DEPTH = 8, 3..=12, step 1;
     /// Quiet moves with SEE below `-margin × depth` are pruned at shallow depth.
     SEE_QUIET_MARGIN = 60, 20..=150, step 8;
