@@ -160,22 +160,22 @@ impl Position {
         halfmove_clock: u32,
         fullmove_number: u32,
     ) -> Result<Position, PositionError> {
-        let mut pos = Position::validated(
+        let placement_key = zobrist::placement_key(&board);
+        Position::from_parts_keyed(
             board,
             turn,
             castling,
             ep_square,
             halfmove_clock,
             fullmove_number,
-        )?;
-        pos.key = pos.compute_key();
-        Ok(pos)
+            placement_key,
+        )
     }
 
     /// [`from_parts`](Self::from_parts) for a caller that has the placement's part of the
     /// key already (`zobrist::placement_key` of `board`): the FEN reader folds it into its
     /// pass over the placement, which is cheaper than a second walk over the pieces.
-    /// Always inlined into its one caller, so that the position is built in place.
+    /// Always inlined, so that the position is built in place.
     #[inline(always)]
     pub(crate) fn from_parts_keyed(
         board: Board,
