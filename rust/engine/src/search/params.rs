@@ -133,7 +133,7 @@ tunables! {
     LMR_DEEPER_MARGIN = 40, 10..=100, step 5;
     LMR_SHALLOWER_MARGIN = 10, 0..=40, step 3;
     /// Late move pruning of quiet moves at shallow depth: `base + depth²` moves are searched.
-    LMP_BASE = 7, 1..=10, step 1;
+    LMP_BASE = 7, 1..=16, step 1;
     LMP_MAX_DEPTH = 8, 3..=12, step 1;
     /// Quiet moves with SEE below `-margin × depth` are pruned at shallow depth.
     SEE_QUIET_MARGIN = 60, 20..=150, step 8;
