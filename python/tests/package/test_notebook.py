@@ -32,6 +32,10 @@ def executed(tmp_path_factory: pytest.TempPathFactory):
     client = nbclient.NotebookClient(
         notebook,
         timeout=120,
+        # A loaded machine may deliver a cell's printed output after its reply: wait for it,
+        # and fail loudly rather than drop it (nbclient's default waits 4 s, then moves on).
+        iopub_timeout=60,
+        raise_on_iopub_timeout=True,
         kernel_name="python3",
         resources={"metadata": {"path": str(workdir)}},
     )

@@ -24,6 +24,10 @@ def test_the_review_notebook_runs_and_shows_the_review(tmp_path: Any) -> None:
     client = nbclient.NotebookClient(
         notebook,
         timeout=300,
+        # A loaded machine may deliver a cell's printed output after its reply: wait for it,
+        # and fail loudly rather than drop it (nbclient's default waits 4 s, then moves on).
+        iopub_timeout=60,
+        raise_on_iopub_timeout=True,
         kernel_name="python3",
         resources={"metadata": {"path": str(tmp_path)}},
     )
