@@ -68,7 +68,7 @@ fn tunables_are_uci_options_the_search_reads() {
     uci.handle_line("spsa");
     let spsa = out.lines();
     assert_eq!(spsa.len(), TUNABLES.len());
-    assert!(spsa.contains(&"RFP_MARGIN, int, 75, 30, 150, 8, 0.002".to_owned()));
+    assert!(spsa.contains(&"RFP_MARGIN, int, 58, 30, 150, 8, 0.002".to_owned()));
 
     // Set (the name in any case), refused out of range or not a number, value unchanged.
     uci.handle_line("setoption name rfp_margin value 90");

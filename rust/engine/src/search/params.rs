@@ -113,11 +113,11 @@ tunables! {
     ASPIRATION_MIN_DEPTH = 5, 1..=10, step 1;
     /// Reverse futility: prune when `eval - margin × depth >= beta` up to this depth.
     RFP_MAX_DEPTH = 7, 3..=12, step 1;
-    RFP_MARGIN = 75, 30..=150, step 8;
+    RFP_MARGIN = 58, 30..=150, step 8;
     /// Futility pruning of quiet moves: skip when `eval + base + per_depth × depth <= alpha`.
     FUTILITY_MAX_DEPTH = 6, 2..=12, step 1;
     FUTILITY_BASE = 80, 0..=250, step 12;
-    FUTILITY_PER_DEPTH = 90, 30..=200, step 10;
+    FUTILITY_PER_DEPTH = 59, 30..=200, step 10;
     /// Null move: from this depth, reduction `base + depth / divisor`.
     NMP_MIN_DEPTH = 3, 1..=6, step 1;
     NMP_BASE_REDUCTION = 4, 1..=6, step 1;
@@ -133,7 +133,7 @@ tunables! {
     LMR_DEEPER_MARGIN = 40, 10..=100, step 5;
     LMR_SHALLOWER_MARGIN = 10, 0..=40, step 3;
     /// Late move pruning of quiet moves at shallow depth: `base + depth²` moves are searched.
-    LMP_BASE = 7, 1..=16, step 1;
+    LMP_BASE = 6, 1..=16, step 1;
     LMP_MAX_DEPTH = 8, 3..=12, step 1;
     /// Quiet moves with SEE below `-margin × depth` are pruned at shallow depth.
     SEE_QUIET_MARGIN = 60, 20..=150, step 8;
@@ -151,7 +151,7 @@ tunables! {
     /// A quiet move that cuts off earns `per_depth × depth - offset` (at most `max`), and each
     /// quiet move tried before it loses as much: linear in depth, so the tables learn at the
     /// shallow depths where most cut-offs happen (`16 × depth²` gave 16 at depth 1, 64 at 2).
-    HISTORY_BONUS_PER_DEPTH = 300, 100..=600, step 30;
+    HISTORY_BONUS_PER_DEPTH = 339, 100..=600, step 30;
     HISTORY_BONUS_OFFSET = 250, 0..=600, step 30;
     HISTORY_BONUS_MAX = 2500, 1000..=5000, step 200;
 }
@@ -188,11 +188,11 @@ mod tests {
         }
         assert_eq!(
             RFP_MARGIN.spsa_line(),
-            "RFP_MARGIN, int, 75, 30, 150, 8, 0.002"
+            "RFP_MARGIN, int, 58, 30, 150, 8, 0.002"
         );
         assert_eq!(
             RFP_MARGIN.uci_option(),
-            "option name RFP_MARGIN type spin default 75 min 30 max 150"
+            "option name RFP_MARGIN type spin default 58 min 30 max 150"
         );
     }
 
