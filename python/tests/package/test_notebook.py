@@ -7,17 +7,15 @@ jupyter_client's python3 kernel spec), so it can never rot: a renamed API fails 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any
 
 import chess
-import nbclient
-import nbformat
 import pytest
 
 import shatranj
+from support import notebooks
 from support.repo import ROOT
 
-NOTEBOOK = str(ROOT / "examples" / "analysis.ipynb")
+NOTEBOOK = ROOT / "examples" / "analysis.ipynb"
 
 # The notebook uses the Board of the native module; a checkout without it cannot run it.
 pytestmark = pytest.mark.skipif(
@@ -27,29 +25,12 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory: pytest.TempPathFactory):
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    workdir = tmp_path_factory.mktemp("notebook")
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=120,
-        # A loaded machine may deliver a cell's printed output after its reply: wait for it,
-        # and fail loudly rather than drop it (nbclient's default waits 4 s, then moves on).
-        iopub_timeout=60,
-        raise_on_iopub_timeout=True,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(workdir)}},
-    )
-    client.execute()
-    return notebook
-
-
-def outputs(notebook: Any) -> list[Any]:
-    return [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
+    return notebooks.execute(NOTEBOOK, tmp_path_factory.mktemp("notebook"), timeout=120)
 
 
 def text_of(notebook) -> str:
     parts = []
-    for out in outputs(notebook):
+    for out in notebooks.outputs(notebook):
         if out.output_type == "stream":
             parts.append(out.text)
         elif "data" in out and "text/plain" in out.data:
@@ -59,7 +40,7 @@ def text_of(notebook) -> str:
 
 def svgs(notebook) -> list[ET.Element]:
     found = []
-    for out in outputs(notebook):
+    for out in notebooks.outputs(notebook):
         if "data" in out and "image/svg+xml" in out.data:
             found.append(ET.fromstring(out.data["image/svg+xml"]))
     return found
@@ -72,7 +53,7 @@ def classes(root: ET.Element, word: str) -> list[str]:
 def test_every_code_cell_ran_without_error(executed) -> None:
     code = [cell for cell in executed.cells if cell.cell_type == "code"]
     assert code and all(cell.execution_count is not None for cell in code)
-    assert [out for out in outputs(executed) if out.output_type == "error"] == []
+    assert [out for out in notebooks.outputs(executed) if out.output_type == "error"] == []
 
 
 def test_boards_are_displayed_as_svg(executed) -> None:

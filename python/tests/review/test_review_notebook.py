@@ -8,31 +8,17 @@ from typing import Any
 
 import pytest
 
+from support import notebooks
 from support.repo import ROOT
 
-nbclient = pytest.importorskip("nbclient")
-nbformat = pytest.importorskip("nbformat")
+pytest.importorskip("nbclient")
+pytest.importorskip("nbformat")
 pytest.importorskip("polars")
 
 
-def _outputs(notebook: Any) -> list[Any]:
-    return [out for cell in notebook.cells if cell.cell_type == "code" for out in cell.outputs]
-
-
 def test_the_review_notebook_runs_and_shows_the_review(tmp_path: Any) -> None:
-    notebook = nbformat.read(str(ROOT / "examples" / "review.ipynb"), as_version=4)
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=300,
-        # A loaded machine may deliver a cell's printed output after its reply: wait for it,
-        # and fail loudly rather than drop it (nbclient's default waits 4 s, then moves on).
-        iopub_timeout=60,
-        raise_on_iopub_timeout=True,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(tmp_path)}},
-    )
-    client.execute()
-    outputs = _outputs(notebook)
+    notebook = notebooks.execute(ROOT / "examples" / "review.ipynb", tmp_path, timeout=300)
+    outputs = notebooks.outputs(notebook)
     html = [out.data["text/html"] for out in outputs if "data" in out and "text/html" in out.data]
     # The review's own view (its table, the evaluation graph and the board before the worst
     # move), then the view at the worst move, captioned with it.
