@@ -7,6 +7,9 @@ Runs, in one process and one sitting, bulk-counting perft on one thread for
   which picks its counting core (BMI2/PEXT, POPCNT or baseline) at run time),
 * with `--native`, shatranj built a second time with `-C target-cpu=native`, so that it is
   also compared built as cozy-chess is,
+* with `--pgo`, shatranj built profile-guided by `scripts/pgo` (Stockfish's `make
+  profile-build`: an instrumented build, a training run, the release build again with the
+  profile), still generic x86-64,
 * cozy-chess 0.3.4 (benchmarks/anchors/cozy-perft, `pext` feature, `-C target-cpu=native`),
 * Stockfish (`go perft DEPTH` over UCI, Threads = 1; the Debian `stockfish` package),
 
@@ -27,6 +30,7 @@ Standard library only. See benchmarks/README.md.
     python3 benchmarks/perft.py --record        # ... and append them to benchmarks/RESULTS.md
     python3 benchmarks/perft.py --quick         # small depths, smoke test
     python3 benchmarks/perft.py --native        # ... and shatranj built for this CPU too
+    python3 benchmarks/perft.py --pgo           # ... and shatranj built profile-guided too
     python3 benchmarks/perft.py --instructions  # only the callgrind instruction counts
 """
 
@@ -96,7 +100,10 @@ OURS_BACKEND_RE = re.compile(r"^Time:.*\(\d+ threads?, ([^)]+)\)\s*$", re.MULTIL
 # valgrind's `==PID== Collected : N` summary line (on stderr).
 CALLGRIND_RE = re.compile(r"^==\d+==\s*Collected\s*:\s*(\d+)\s*$", re.MULTILINE)
 
-OURS, OURS_NATIVE, COZY, STOCKFISH = "shatranj", "shatranj native", "cozy-chess", "stockfish"
+OURS, OURS_NATIVE, OURS_PGO = "shatranj", "shatranj native", "shatranj PGO"
+COZY, STOCKFISH = "cozy-chess", "stockfish"
+# The builds of shatranj that are timed against the anchors.
+OURS_BUILDS = (OURS, OURS_NATIVE, OURS_PGO)
 
 
 class BenchError(Exception):
@@ -229,6 +236,23 @@ def build_ours(native: bool = False) -> Path:
         "shatranj",
         "shatranj (target-cpu=native)",
     )
+
+
+def build_ours_pgo() -> Path:
+    """The profile-guided build of `scripts/pgo`, which prints the binary's path last."""
+    log("[build] shatranj PGO: scripts/pgo (instrumented build, training run, optimised build)")
+    try:
+        proc = subprocess.run(
+            [str(REPO / "scripts" / "pgo")], cwd=REPO, stdout=subprocess.PIPE, text=True
+        )
+    except OSError as e:
+        raise BenchError(f"could not run scripts/pgo: {e}") from None
+    lines = proc.stdout.split()
+    if proc.returncode != 0 or not lines:
+        raise BenchError(
+            f"scripts/pgo failed (exit status {proc.returncode}); see its output above"
+        )
+    return Path(lines[-1])
 
 
 # The CPU cozy-chess is compiled for in the timed runs (its best configuration) and under
@@ -594,24 +618,22 @@ def check_nodes(engine: str, fen: str, depth: int, run: Run) -> None:
 def measure_anchors(
     cases,
     repeat: int,
-    ours: Path,
-    ours_native: Path | None,
+    ours: dict[str, Path],
     cozy: Path,
     sf: Path,
     timeout: float,
 ) -> list[dict[str, Series]]:
+    """Times each build of shatranj in `ours` (by engine name, OURS first), cozy-chess and
+    Stockfish, interleaved."""
     results = []
-    engines = (OURS,) + ((OURS_NATIVE,) if ours_native else ()) + (COZY, STOCKFISH)
+    engines = tuple(ours) + (COZY, STOCKFISH)
     for fen, depth in cases:
         series = {e: Series(e, fen, depth) for e in engines}
         for i in range(repeat):
             # Interleave the engines so slow drifts (thermal, neighbours) hit all of them.
             for engine in engines:
-                if engine == OURS:
-                    run = run_ours(ours, fen, depth, 1, timeout)
-                elif engine == OURS_NATIVE:
-                    assert ours_native is not None
-                    run = run_ours(ours_native, fen, depth, 1, timeout)
+                if engine in ours:
+                    run = run_ours(ours[engine], fen, depth, 1, timeout)
                 elif engine == COZY:
                     run = run_cozy(cozy, fen, depth, timeout)
                 else:
@@ -754,7 +776,7 @@ def anchors_table(results: list[dict[str, Series]]) -> list[str]:
     for series in results:
         c, s = series[COZY], series[STOCKFISH]
         for e in series.values():
-            if e.engine in (OURS, OURS_NATIVE):
+            if e.engine in OURS_BUILDS:
                 vs_cozy = (
                     f"**{fmt_ratio(paired(e, c))}**, {fmt_ratio(c.best / e.best)}, "
                     f"{fmt_ratio(c.median / e.median)}"
@@ -793,7 +815,7 @@ def cpu_table(results: list[dict[str, Series]]) -> list[str]:
             ratio = ""
             r = paired_cpu(e, c)
             cx = c.cpus
-            if e.engine in (OURS, OURS_NATIVE) and r is not None and cx is not None:
+            if e.engine in OURS_BUILDS and r is not None and cx is not None:
                 ratio = (
                     f"**{fmt_ratio(r)}**, {fmt_ratio(min(cx) / min(xs))}, "
                     f"{fmt_ratio(statistics.median(cx) / statistics.median(xs))}"
@@ -833,16 +855,17 @@ def verdicts(
     out = []
     if anchors is not None:
         for series in anchors:
-            o, c = series[OURS], series[COZY]
-            r = paired(o, c)
-            rc = paired_cpu(o, c)
-            by_cpu = "" if rc is None else f"; by CPU time {rc:.2f}×"
-            out.append(
-                f"- {NAMES[o.fen]} d{o.depth}: ours/cozy = {r:.2f}× (median of "
-                f"{len(o.runs)} paired rounds; best/best {c.best / o.best:.2f}×{by_cpu}), "
-                f"target ≥ {TARGET_VS_COZY:.1f}× — "
-                f"{'**PASS**' if r >= TARGET_VS_COZY else '**FAIL**'}"
-            )
+            for o in (series[e] for e in OURS_BUILDS if e in series):
+                c = series[COZY]
+                r = paired(o, c)
+                rc = paired_cpu(o, c)
+                by_cpu = "" if rc is None else f"; by CPU time {rc:.2f}×"
+                out.append(
+                    f"- {NAMES[o.fen]} d{o.depth}, {o.engine}: ours/cozy = {r:.2f}× (median of "
+                    f"{len(o.runs)} paired rounds; best/best {c.best / o.best:.2f}×{by_cpu}), "
+                    f"target ≥ {TARGET_VS_COZY:.1f}× — "
+                    f"{'**PASS**' if r >= TARGET_VS_COZY else '**FAIL**'}"
+                )
     if scaling is not None:
         r = paired(scaling[2], scaling[1])
         best = scaling[1].best / scaling[2].best
@@ -938,6 +961,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="use this binary as the native shatranj build (implies --native)",
     )
     p.add_argument(
+        "--pgo",
+        action="store_true",
+        help="also time shatranj built profile-guided by scripts/pgo (generic x86-64), in "
+        "target/pgo; needs an llvm-profdata that reads rustc's profiles",
+    )
+    p.add_argument(
+        "--ours-pgo",
+        type=Path,
+        metavar="PATH",
+        help="use this binary as the profile-guided shatranj build (implies --pgo)",
+    )
+    p.add_argument(
         "--cozy",
         type=Path,
         metavar="PATH",
@@ -1010,11 +1045,16 @@ def main(argv: list[str]) -> int:
     ours = args.ours.resolve() if args.ours else build_ours()
     if not ours.is_file():
         raise BenchError(f"shatranj binary not found: {ours}")
-    ours_native = None
+    builds = {OURS: ours}
     if do_anchors and (args.native or args.ours_native):
-        ours_native = args.ours_native.resolve() if args.ours_native else build_ours(native=True)
-        if not ours_native.is_file():
-            raise BenchError(f"shatranj binary not found: {ours_native}")
+        builds[OURS_NATIVE] = (
+            args.ours_native.resolve() if args.ours_native else build_ours(native=True)
+        )
+    if do_anchors and (args.pgo or args.ours_pgo):
+        builds[OURS_PGO] = args.ours_pgo.resolve() if args.ours_pgo else build_ours_pgo()
+    for path in builds.values():
+        if not path.is_file():
+            raise BenchError(f"shatranj binary not found: {path}")
     cozy = cozy_instr = sf = None
     sf_version = None
     cozy_instr_cpu = (
@@ -1040,8 +1080,9 @@ def main(argv: list[str]) -> int:
         run_process(OURS, ours_cmd(ours, STARTPOS, 1, 1) + ["--quiet"], args.timeout)[0].stdout
     )
     log(f"[setup] shatranj:   {ours} (counting core: {ours_core})")
-    if ours_native is not None:
-        log(f"[setup] shatranj native: {ours_native}")
+    for name in (OURS_NATIVE, OURS_PGO):
+        if name in builds:
+            log(f"[setup] {name}: {builds[name]}")
     if cozy is not None:
         log(f"[setup] cozy-chess: {cozy}")
     if cozy_instr is not None:
@@ -1055,7 +1096,7 @@ def main(argv: list[str]) -> int:
     # Only the timings suffer from a busy machine; the instruction counts do not.
     load_before = warn_if_busy("before measuring") if do_anchors or do_scaling else load_average()
     anchors = (
-        measure_anchors(anchor_cases, args.repeat, ours, ours_native, cozy, sf, args.timeout)
+        measure_anchors(anchor_cases, args.repeat, builds, cozy, sf, args.timeout)
         if do_anchors
         else None
     )
@@ -1118,10 +1159,15 @@ def main(argv: list[str]) -> int:
             + ("" if args.ours else " (cargo build --release, no RUSTFLAGS: generic x86-64)")
             + f"; counting core picked at run time: {ours_core or 'unknown'}",
         ]
-        if ours_native is not None:
+        if OURS_NATIVE in builds:
             meta += [
-                f"- shatranj native: `{ours_native}`"
+                f"- shatranj native: `{builds[OURS_NATIVE]}`"
                 + ("" if args.ours_native else " (cargo build --release, -C target-cpu=native)")
+            ]
+        if OURS_PGO in builds:
+            meta += [
+                f"- shatranj PGO: `{builds[OURS_PGO]}`"
+                + ("" if args.ours_pgo else " (scripts/pgo: generic x86-64, profile-guided)")
             ]
         if cozy is not None:
             meta += [
