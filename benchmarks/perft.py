@@ -247,7 +247,7 @@ def build_ours_pgo() -> Path:
         )
     except OSError as e:
         raise BenchError(f"could not run scripts/pgo: {e}") from None
-    lines = proc.stdout.split()
+    lines = proc.stdout.splitlines()
     if proc.returncode != 0 or not lines:
         raise BenchError(
             f"scripts/pgo failed (exit status {proc.returncode}); see its output above"
@@ -855,8 +855,8 @@ def verdicts(
     out = []
     if anchors is not None:
         for series in anchors:
+            c = series[COZY]
             for o in (series[e] for e in OURS_BUILDS if e in series):
-                c = series[COZY]
                 r = paired(o, c)
                 rc = paired_cpu(o, c)
                 by_cpu = "" if rc is None else f"; by CPU time {rc:.2f}×"
