@@ -116,7 +116,7 @@ tunables! {
     RFP_MARGIN = 58, 30..=150, step 8;
     /// Futility pruning of quiet moves: skip when `eval + base + per_depth × depth <= alpha`.
     FUTILITY_MAX_DEPTH = 6, 2..=12, step 1;
-    FUTILITY_BASE = 80, 0..=250, step 12;
+    FUTILITY_BASE = 53, 0..=250, step 12;
     FUTILITY_PER_DEPTH = 59, 30..=200, step 10;
     /// Null move: from this depth, reduction `base + depth / divisor`.
     NMP_MIN_DEPTH = 3, 1..=6, step 1;
@@ -126,7 +126,7 @@ tunables! {
     /// table is built from them by every search ([`super::Searcher::new`]), so a change
     /// takes effect at the next `go`.
     LMR_BASE_PERCENT = 94, 25..=150, step 8;
-    LMR_DIVISOR_PERCENT = 225, 150..=350, step 12;
+    LMR_DIVISOR_PERCENT = 215, 150..=350, step 12;
     /// After a reduced search fails high, the full-depth search goes a ply deeper when the score
     /// beat the best so far by more than `deeper + 2 × depth`, a ply shallower when by less than
     /// `shallower` (Stockfish 17's 43 and 9, on its own scale).
@@ -136,9 +136,9 @@ tunables! {
     LMP_BASE = 6, 1..=16, step 1;
     LMP_MAX_DEPTH = 8, 3..=12, step 1;
     /// Quiet moves with SEE below `-margin × depth` are pruned at shallow depth.
-    SEE_QUIET_MARGIN = 60, 20..=150, step 8;
+    SEE_QUIET_MARGIN = 40, 20..=150, step 8;
     /// Captures with SEE below `-margin × depth` are pruned at shallow depth.
-    SEE_CAPTURE_MARGIN = 100, 40..=200, step 10;
+    SEE_CAPTURE_MARGIN = 114, 40..=200, step 10;
     /// Delta pruning in quiescence: captures that cannot lift the score near alpha.
     QS_DELTA_MARGIN = 200, 50..=400, step 20;
     /// Singular extension: from this depth, the TT move is extended by one ply when every other
