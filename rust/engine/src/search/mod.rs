@@ -1231,6 +1231,21 @@ impl<'a> Searcher<'a> {
             }
         };
         let mut best_score = static_eval;
+        // Standing pat is worth what the table's score says, where its bound allows: a search
+        // below this position knew more than the evaluation.
+        if let Some(e) = tt_entry {
+            let s = score_from_tt(e.score, ply);
+            if !in_check
+                && !is_decisive(s)
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > best_score,
+                    Bound::Upper => s < best_score,
+                }
+            {
+                best_score = s;
+            }
+        }
         if !in_check {
             if best_score >= beta {
                 return best_score;
@@ -1260,6 +1275,12 @@ impl<'a> Searcher<'a> {
         } else {
             score_captures(pos, &moves, &mut list);
             list.retain(|(m, _)| m.promotion().is_none_or(|r| r == PieceRole::Queen));
+            // The table's move first, when it is one of them.
+            if let Some(tt_move) = tt_entry.and_then(|e| Self::tt_move(&moves, e.move_bits))
+                && let Some(entry) = list.iter_mut().find(|(m, _)| *m == tt_move)
+            {
+                entry.1 = i32::MAX;
+            }
         }
 
         let mut best_move = None;
