@@ -6,6 +6,9 @@
 
 use std::process::Command;
 
+/// What the binary is built from, relative to the workspace root.
+const SOURCES: [&str; 4] = ["rust", "shaders", "Cargo.toml", "Cargo.lock"];
+
 fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let git = |args: &[&str]| {
@@ -17,7 +20,6 @@ fn main() {
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
-    const SOURCES: [&str; 4] = ["rust", "shaders", "Cargo.toml", "Cargo.lock"];
     let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
         None => "unknown".to_string(),
         Some(head) => {
