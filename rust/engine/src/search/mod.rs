@@ -18,7 +18,7 @@ use crate::score::*;
 use crate::see::{capture_gain, see_ge};
 use crate::threads::SharedState;
 use crate::time::{self, ClockChecks, TimeManager};
-use crate::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
+use crate::tt::{Bound, TranspositionTable, TtEntry, score_from_tt, score_to_tt};
 #[allow(clippy::wildcard_imports)] // every tunable constant of the search, by name
 use params::*;
 use shatranj_chess::{Color, Move, Position, Role as PieceRole};
@@ -754,20 +754,7 @@ impl<'a> Searcher<'a> {
                 None => self.eval.evaluate(ply, pos),
             }
         };
-        let mut eval = static_eval;
-        if let Some(e) = tt_entry {
-            let s = score_from_tt(e.score, ply);
-            if !in_check
-                && !is_decisive(s)
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > eval,
-                    Bound::Upper => s < eval,
-                }
-            {
-                eval = s;
-            }
-        }
+        let eval = refined_by_tt(static_eval, tt_entry, ply, in_check);
         self.frames[ply].static_eval = static_eval;
         self.frames[ply + 2].killers = [None, None];
         let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
@@ -1230,22 +1217,8 @@ impl<'a> Searcher<'a> {
                 None => self.eval.evaluate(ply, pos),
             }
         };
-        let mut best_score = static_eval;
-        // Standing pat is worth what the table's score says, where its bound allows: a search
-        // below this position knew more than the evaluation.
-        if let Some(e) = tt_entry {
-            let s = score_from_tt(e.score, ply);
-            if !in_check
-                && !is_decisive(s)
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > best_score,
-                    Bound::Upper => s < best_score,
-                }
-            {
-                best_score = s;
-            }
-        }
+        // Standing pat is worth what the table's score says, where its bound allows.
+        let mut best_score = refined_by_tt(static_eval, tt_entry, ply, in_check);
         if !in_check {
             if best_score >= beta {
                 return best_score;
@@ -1335,6 +1308,33 @@ impl<'a> Searcher<'a> {
             bound,
         );
         best_score
+    }
+}
+
+/// `static_eval` refined by the table's score at `ply` where the entry's bound allows (an
+/// exact score, a lower bound above it, an upper bound below it; never a decisive score): a
+/// search below the position knew more than the evaluation. Unchanged in check.
+fn refined_by_tt(
+    static_eval: Value,
+    tt_entry: Option<TtEntry>,
+    ply: usize,
+    in_check: bool,
+) -> Value {
+    match tt_entry {
+        Some(e) if !in_check => {
+            let s = score_from_tt(e.score, ply);
+            let tighter = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s > static_eval,
+                Bound::Upper => s < static_eval,
+            };
+            if tighter && !is_decisive(s) {
+                s
+            } else {
+                static_eval
+            }
+        }
+        _ => static_eval,
     }
 }
 
