@@ -163,44 +163,18 @@ pub fn generator() -> String {
 }
 
 #[cfg(test)]
+mod source_state;
+
+#[cfg(test)]
 mod tests {
     /// The generator names the commit as `git` sees the checkout now: cargo reruns the build
     /// script when a source changes, so a test binary never names a stale state.
     #[test]
     fn the_generator_names_head_and_whether_the_sources_differ_from_it() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let git = |args: &[&str]| {
-            std::process::Command::new("git")
-                .args(args)
-                .current_dir(&root)
-                .output()
-                .ok()
-                .filter(|o| o.status.success())
-                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        };
-        let generator = super::generator();
-        let expected = match git(&["rev-parse", "--short=12", "HEAD"]) {
-            None => "unknown".to_string(),
-            Some(head) => {
-                let changes = git(&[
-                    "status",
-                    "--porcelain",
-                    "--untracked-files=no",
-                    "--",
-                    "rust",
-                    "shaders",
-                    "Cargo.toml",
-                    "Cargo.lock",
-                ]);
-                if changes.is_some_and(|c| c.is_empty()) {
-                    head
-                } else {
-                    format!("{head}-dirty")
-                }
-            }
-        };
+        let expected = super::source_state::commit_name(&root);
         assert_eq!(
-            generator,
+            super::generator(),
             format!("shatranj {} ({expected})", env!("CARGO_PKG_VERSION"))
         );
     }
