@@ -513,9 +513,11 @@ def test_a_hung_engine_times_out_without_a_time_limit(no_leftover_processes: Non
 
 
 def test_a_slow_but_alive_engine_is_not_timed_out(no_leftover_processes: None) -> None:
-    with engine.SimpleEngine.popen_uci(FAKE + ["alive"], timeout=0.8) as alive:
+    # The timeout leaves a loaded machine time to schedule the fake engine's readyok; the stop
+    # comes after two silences of a timeout each.
+    with engine.SimpleEngine.popen_uci(FAKE + ["alive"], timeout=1.5) as alive:
         analysis = alive.analysis(shatranj.Board())
-        threading.Timer(2.2, analysis.stop).start()
+        threading.Timer(4.0, analysis.stop).start()
         best = analysis.wait()  # silences of a timeout twice, each answered by readyok
         assert best.move == shatranj.Move.from_uci("a2a3")
         alive.ping()
