@@ -47,7 +47,7 @@ pub const CLASSICAL_NAME: &str = "classical";
 
 /// The network built into the binary (`<default>`): the newest one that has played well
 /// enough to be shipped (rust/engine/nets/README.md, benchmarks/RESULTS.md).
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/gen7.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/gen8.nnue"));
 
 /// A static evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,10 +59,10 @@ pub enum Evaluation {
 }
 
 impl Default for Evaluation {
-    /// The evaluation a new engine plays with: the built-in network (gen7, with output
-    /// buckets, which beats gen6 at 10,000 nodes a move; gen4 beat the classical evaluation by +246 Elo at 8+0.08:
-    /// benchmarks/RESULTS.md, issues 19 and 36). The classical one stays a name away
-    /// (`classical`).
+    /// The evaluation a new engine plays with: the built-in network (gen8, with output
+    /// buckets, which beats gen7 at 10,000 nodes a move; gen4 beat the classical evaluation
+    /// by +246 Elo at 8+0.08: benchmarks/RESULTS.md, issues 19, 36 and 53). The classical one
+    /// stays a name away (`classical`).
     ///
     /// The embedded bytes are a constant that `the_built_in_network_loads` parses in every
     /// test run, so the classical fallback here is for a build whose file was left out, never
