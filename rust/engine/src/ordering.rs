@@ -89,8 +89,6 @@ fn gravity(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
-impl Heuristics {}
-
 /// Is `m` a capture or a promotion (the moves quiescence search looks at)?
 pub fn is_tactical(pos: &Position, m: Move) -> bool {
     m.is_promotion() || pos.is_capture(m)
