@@ -3,7 +3,7 @@
 use clap::Args;
 use shatranj_engine::games::datagen::DataError;
 use shatranj_engine::nnue::file::Quantisation;
-use shatranj_engine::nnue::{Inputs, KingBuckets, OutputBuckets};
+use shatranj_engine::nnue::{Inputs, KingBuckets, Network, OutputBuckets};
 use shatranj_train::{FileScale, TrainConfig, TrainError, TrainJob, Trainer, data, loss_of_scores};
 use std::fmt;
 use std::io::Write;
@@ -57,6 +57,11 @@ pub struct TrainArgs {
     /// into every bucket when the network is written: the file is plain architecture 3.
     #[arg(long, requires = "king_buckets")]
     factoriser: bool,
+    /// Start from this network's weights, not random ones: a fine-tune on new data, or a
+    /// king-bucketed run seeded by a plain network (its rows become every bucket's, or the
+    /// factor with --factoriser). Hidden size and output buckets must match.
+    #[arg(long, conflicts_with = "resume")]
+    init: Option<PathBuf>,
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     epochs: u32,
     #[arg(long, default_value_t = 16384)]
@@ -154,6 +159,13 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         let s = Arc::clone(&stop);
         let _ = ctrlc::set_handler(move || s.store(true, Ordering::SeqCst));
     }
+    // The starting network is read before the data, so a bad path fails at once.
+    let init = args
+        .init
+        .as_deref()
+        .map(Network::load)
+        .transpose()
+        .map_err(|e| TrainCliError::Train(TrainError::Net(e)))?;
     let loading = Instant::now();
     let dataset =
         data::load_sources(&args.data, args.validation_every).map_err(TrainCliError::Data)?;
@@ -172,7 +184,7 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
         let _ = writeln!(out, "Resuming after epoch {}", t.epochs_done());
         t
     } else {
-        Trainer::new(TrainConfig {
+        let mut t = Trainer::new(TrainConfig {
             hidden: args.hidden,
             inputs: args.king_buckets.map_or(Inputs::Plain, Inputs::KingBuckets),
             buckets: args.output_buckets,
@@ -190,7 +202,12 @@ pub fn run(args: TrainArgs) -> Result<(), TrainCliError> {
                 ..Quantisation::default()
             },
         })
-        .map_err(TrainCliError::Train)?
+        .map_err(TrainCliError::Train)?;
+        if let (Some(path), Some(net)) = (&args.init, &init) {
+            t.start_from(net).map_err(TrainCliError::Train)?;
+            let _ = writeln!(out, "Starting from {} ({})", path.display(), net.hash_hex());
+        }
+        t
     };
     let _ = writeln!(out, "Settings: {:?}", trainer.config);
     if let Some(l) = loss_of_scores(

@@ -385,6 +385,63 @@ fn train_with_the_factoriser_writes_architecture_3() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `train --init`: a plain network seeds a factorised king-bucket run, which says where it
+/// started; a network of another hidden size, or a missing file, is refused before any
+/// training, with the reason.
+#[test]
+fn train_starts_from_the_network_it_is_given() {
+    let dir = temp("train-init");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../train/tests/data/tiny.sgd");
+    let train = |out: &str, extra: &[&str]| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "train",
+            "--data",
+            fixture,
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--batch",
+            "1024",
+            "--validation-every",
+            "10",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        shatranj(&args)
+    };
+    let o = train("plain.nnue", &["--hidden", "32"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let plain = dir.join("plain.nnue");
+    let plain = plain.to_str().unwrap();
+    let o = train(
+        "seeded.nnue",
+        &[
+            "--hidden",
+            "32",
+            "--king-buckets",
+            "2",
+            "--factoriser",
+            "--init",
+            plain,
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Starting from"), "{}", stdout(&o));
+    let bytes = std::fs::read(dir.join("seeded.nnue")).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[10], bytes[11]]), 3);
+    let o = train("wide.nnue", &["--hidden", "64", "--init", plain]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("32 hidden"), "{}", stderr(&o));
+    let missing = dir.join("missing.nnue");
+    let o = train("x.nnue", &["--init", missing.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("missing.nnue"), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("Data:"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `train --scale`: `auto` fits the file's SCALE to the classical evaluation and says so, a
 /// number is written as given (bytes 20..24 of the header), and anything else is a usage error.
 #[test]

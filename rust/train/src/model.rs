@@ -262,6 +262,68 @@ impl Params {
         Network::from_parts_with(q, self.inputs, self.buckets, fw, fb, ow, ob)
     }
 
+    /// The float network a quantised one stands for: its weights as they are. The file's
+    /// SCALE only says how the output reads in centipawns (see [`crate::calibrate`]); the
+    /// weights were trained at the trainer's own scale whatever SCALE was written, so a run
+    /// seeded by them starts at the loss they were trained to.
+    pub fn from_network(net: &Network) -> Params {
+        let q = net.header().quantisation;
+        let (qa, qb) = (q.qa as f32, q.qb as f32);
+        let mut values = Vec::new();
+        values.extend(net.feature_weights().iter().map(|&w| f32::from(w) / qa));
+        values.extend(net.feature_bias().iter().map(|&b| f32::from(b) / qa));
+        values.extend(net.output_weights().iter().map(|&w| f32::from(w) / qb));
+        values.extend(net.output_bias().iter().map(|&b| b as f32 / (qa * qb)));
+        Params {
+            hidden: net.hidden(),
+            inputs: *net.inputs(),
+            buckets: net.buckets(),
+            factorised: false,
+            values,
+        }
+    }
+
+    /// `self` as a network with `inputs`, evaluating alike: unchanged when the inputs are
+    /// the same; a plain network seeds a king-bucketed one by its 768 rows, which become
+    /// every bucket's (or, with `factorised`, the factor, every bucket's own rows zero).
+    /// `None` for any other change of inputs (a bucketed network cannot become plain or
+    /// another map without losing what its buckets learnt).
+    pub fn with_inputs(self, inputs: Inputs, factorised: bool) -> Option<Params> {
+        if self.factorised {
+            return self.folded().with_inputs(inputs, factorised);
+        }
+        let out = match (self.inputs, inputs) {
+            (a, b) if a == b => self,
+            (Inputs::Plain, Inputs::KingBuckets(_)) => {
+                let rows = INPUTS * self.hidden;
+                let (plain_rows, rest) = self.values.split_at(rows);
+                let mut values = Vec::with_capacity(inputs.count() * self.hidden + rest.len());
+                for _ in 0..inputs.count() / INPUTS {
+                    if factorised {
+                        values.resize(values.len() + rows, 0.0);
+                    } else {
+                        values.extend_from_slice(plain_rows);
+                    }
+                }
+                values.extend_from_slice(rest);
+                let seeded = Params {
+                    inputs,
+                    values,
+                    ..self.clone_shape()
+                };
+                if !factorised {
+                    return Some(seeded);
+                }
+                let mut p = seeded.with_factor();
+                let start = p.factor_start();
+                p.values[start..].copy_from_slice(plain_rows);
+                return Some(p);
+            }
+            _ => return None,
+        };
+        Some(if factorised { out.with_factor() } else { out })
+    }
+
     /// The float network's evaluation in centipawns.
     pub fn evaluate(&self, s: &Sample, scale: f32) -> f32 {
         let mut scratch = Scratch::new(self.hidden);
@@ -541,6 +603,48 @@ mod tests {
         assert!(folded.w1().iter().all(|w| w.abs() <= CLIP + 1e-6));
         assert!((folded.w1()[0] - CLIP).abs() < 1e-6, "{}", folded.w1()[0]);
         assert!((folded.w1()[1] + 2.5f32.min(CLIP)).abs() < 1e-6);
+    }
+
+    /// A quantised network read back as floats scores as its file does, at the file's
+    /// SCALE; as the seed of a king-bucketed run, factorised or not, it still does wherever
+    /// neither view is mirrored (both kings on files a-d); a bucketed network cannot become
+    /// a plain one.
+    #[test]
+    fn a_network_read_back_scores_as_its_file() {
+        use shatranj_engine::nnue::KingBuckets;
+        let q = Quantisation {
+            scale: 317,
+            ..Quantisation::default()
+        };
+        let net = Params::random(64, Inputs::Plain, OutputBuckets::PieceCount, 12)
+            .quantise(q)
+            .unwrap();
+        let bucketed = Inputs::KingBuckets(KingBuckets::preset(4).unwrap());
+        for fen in [
+            "2kr3r/pp1nbppp/2p1pn2/3p4/3P4/2NBPN2/PPQ2PPP/2KR3R w - - 0 12",
+            "8/2p5/3p4/KP5r/1R3p2/2k5/4P1P1/8 b - - 0 1",
+            "3k4/8/8/8/8/8/8/1K5R w - - 0 1",
+        ] {
+            let s = sample(fen, 0);
+            let file = net.evaluate(&fen.parse().unwrap()) as f32;
+            for (inputs, factorised) in
+                [(Inputs::Plain, false), (bucketed, false), (bucketed, true)]
+            {
+                let p = Params::from_network(&net)
+                    .with_inputs(inputs, factorised)
+                    .unwrap();
+                assert_eq!((p.inputs, p.factorised), (inputs, factorised));
+                let float = p.evaluate(&s, 317.0);
+                assert!(
+                    (float - file).abs() < 2.0,
+                    "{fen}, {inputs:?}, factorised {factorised}: float {float}, file {file}"
+                );
+            }
+        }
+        let seeded = Params::from_network(&net)
+            .with_inputs(bucketed, false)
+            .unwrap();
+        assert!(seeded.with_inputs(Inputs::Plain, false).is_none());
     }
 
     /// Plain inputs and two king-bucket layouts.

@@ -175,6 +175,41 @@ impl Trainer {
         })
     }
 
+    /// Starts from `net`'s weights rather than random ones (a fine-tune, or a king-bucketed
+    /// network seeded by a plain one: see [`Params::with_inputs`]), so training begins at
+    /// that network's loss. Only before the first step; the hidden size and output buckets
+    /// must be the configuration's.
+    pub fn start_from(&mut self, net: &Network) -> Result<(), TrainError> {
+        let c = &self.config;
+        if self.step > 0 {
+            return Err(TrainError::Config(
+                "a network can seed only a run that has not started".into(),
+            ));
+        }
+        if net.hidden() != c.hidden || net.buckets() != c.buckets {
+            return Err(TrainError::Config(format!(
+                "the starting network has {} hidden and {} output bucket(s), the run {} and {}",
+                net.hidden(),
+                net.buckets().count(),
+                c.hidden,
+                c.buckets.count()
+            )));
+        }
+        let params = Params::from_network(net)
+            .with_inputs(c.inputs, c.factoriser)
+            .ok_or_else(|| {
+                TrainError::Config(format!(
+                    "a network with inputs {:?} cannot seed one with inputs {:?}",
+                    net.inputs(),
+                    c.inputs
+                ))
+            })?;
+        self.m = params.zeros_like();
+        self.v = params.zeros_like();
+        self.params = params;
+        Ok(())
+    }
+
     /// Epochs finished so far.
     pub fn epochs_done(&self) -> u32 {
         self.epoch

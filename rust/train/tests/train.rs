@@ -144,6 +144,51 @@ fn king_bucket_network_trains_and_the_engine_scores_it_alike(factoriser: bool) {
     }
 }
 
+/// A run seeded by a network starts at that network's loss (a fine-tune picks up where it
+/// left off, whatever the file's SCALE), then trains on from there; a network of another
+/// shape, or one given after the run has started, is refused.
+#[test]
+fn a_network_seeds_a_run_at_its_own_loss() {
+    let d = fixture();
+    let mut t = Trainer::new(TrainConfig {
+        buckets: OutputBuckets::PieceCount,
+        ..config()
+    })
+    .unwrap();
+    t.train(&d, &AtomicBool::new(false), |_| {}, |_, _| Ok(()))
+        .unwrap();
+    let trained = t.validation_loss(&d.train).unwrap();
+    let net = t.network_with_scale(317).unwrap();
+    assert!(t.start_from(&net).is_err(), "a started run was reseeded");
+    let mut seeded = Trainer::new(TrainConfig {
+        buckets: OutputBuckets::PieceCount,
+        ..config()
+    })
+    .unwrap();
+    let random = seeded.validation_loss(&d.train).unwrap();
+    seeded.start_from(&net).unwrap();
+    let start = seeded.validation_loss(&d.train).unwrap();
+    // On the training positions, where four epochs moved the loss well off a random
+    // network's (the fixture is too small for the validation loss to move as much).
+    println!("training-set loss: trained {trained:.6}, random {random:.6}, seeded {start:.6}");
+    assert!(random > 1.1 * trained, "{random} vs {trained}");
+    assert!(
+        (start - trained).abs() < 0.01 * trained,
+        "{trained} vs {start}"
+    );
+    seeded
+        .train(&d, &AtomicBool::new(false), |_| {}, |_, _| Ok(()))
+        .unwrap();
+    let after = seeded.validation_loss(&d.train).unwrap();
+    assert!(after < t.validation_loss(&d.train).unwrap(), "{after}");
+    let wrong = Trainer::new(TrainConfig {
+        hidden: 64,
+        buckets: OutputBuckets::PieceCount,
+        ..config()
+    });
+    assert!(wrong.unwrap().start_from(&net).is_err());
+}
+
 /// A run stopped mid-epoch and resumed from its checkpoint ends with exactly the weights of
 /// a run that never stopped (a network with output buckets, so the checkpoint carries them).
 #[test]
