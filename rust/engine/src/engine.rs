@@ -373,8 +373,10 @@ impl Engine {
         let tt = &self.tt;
         let threads = self.options.threads;
 
+        let reported_nodes = std::cell::Cell::new(0);
         let mut report = |p: Progress<'_>| {
             let nodes = shared.total_nodes();
+            reported_nodes.set(nodes);
             let elapsed = time.elapsed();
             let info = SearchInfo {
                 depth: p.depth as u32,
@@ -401,6 +403,30 @@ impl Engine {
         self.histories.resize_with(threads, Heuristics::default);
         let outcome = lazy_smp(threads, ctx, &mut self.histories, &mut report);
         self.stop.disarm();
+        // A search stopped inside an iteration last reported when the one before it ended:
+        // say once more what it settled on, with the whole search's nodes and time, as
+        // Stockfish does on a stop. A GUI's count then matches the search behind `bestmove`,
+        // and a match runner's latency (its time less the engine's) measures the pipe, not
+        // the unfinished iteration.
+        if shared.total_nodes() > reported_nodes.get() {
+            let finals: Vec<(usize, &RootMove)> = if limits.multipv <= 1 {
+                outcome.best.iter().map(|rm| (1, rm)).collect()
+            } else {
+                outcome
+                    .lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, rm)| (i + 1, rm))
+                    .collect()
+            };
+            for (multipv, line) in finals {
+                report(Progress {
+                    depth: outcome.depth.max(1),
+                    multipv,
+                    line,
+                });
+            }
+        }
 
         let nodes = shared.total_nodes();
         let lines: Vec<PvLine> = outcome

@@ -287,6 +287,32 @@ fn multipv_reports_distinct_lines_best_first() {
     }
 }
 
+/// A search stopped inside an iteration (here by its node limit) reports once more at the
+/// end: the last report carries the whole search's nodes, the move it plays and its score,
+/// so a GUI shows what `bestmove` stands on. A search that ends with an iteration reports
+/// nothing after it.
+#[test]
+fn the_last_report_is_the_whole_search() {
+    let pos: Position = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+        .parse()
+        .unwrap();
+    for (limits, stopped) in [(Limits::nodes(20_000), true), (Limits::depth(5), false)] {
+        let mut reports = Vec::new();
+        let r = engine().search(pos, &limits, |info| {
+            reports.push((info.depth, info.nodes, info.pv[0], info.score));
+        });
+        let last = *reports.last().unwrap();
+        assert_eq!(last.1, r.nodes, "{limits:?}: {reports:?}");
+        assert_eq!(
+            (last.2, last.3),
+            (r.best_move.unwrap(), r.score),
+            "{limits:?}"
+        );
+        let repeated = reports.len() > 1 && reports[reports.len() - 2].0 == last.0;
+        assert_eq!(repeated, stopped, "{limits:?}: {reports:?}");
+    }
+}
+
 #[test]
 fn bench_signature_is_stable_with_one_thread() {
     let a = run_bench(5, Evaluation::classical(), |_, _| {}).unwrap();
