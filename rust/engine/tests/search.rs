@@ -149,9 +149,10 @@ fn repetition_of_a_game_position_is_a_draw() {
         );
         assert_eq!(r.score, Score::Cp(0), "depth {depth}");
     }
-    // Without the history the same position is simply lost material.
+    // Without the history the same position is simply lost material: far below the draw
+    // (a queen is worth what the network says; gen9 scores it −486 here, gen8 below −500).
     let r = e.search(*game.position(), &Limits::depth(6), |_| {});
-    assert!(matches!(r.score, Score::Cp(cp) if cp < -500), "{r:?}");
+    assert!(matches!(r.score, Score::Cp(cp) if cp < -300), "{r:?}");
 }
 
 #[test]

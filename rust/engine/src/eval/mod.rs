@@ -47,7 +47,7 @@ pub const CLASSICAL_NAME: &str = "classical";
 
 /// The network built into the binary (`<default>`): the newest one that has played well
 /// enough to be shipped (rust/engine/nets/README.md, benchmarks/RESULTS.md).
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/gen8.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/gen9.nnue"));
 
 /// A static evaluation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,8 +59,8 @@ pub enum Evaluation {
 }
 
 impl Default for Evaluation {
-    /// The evaluation a new engine plays with: the built-in network (gen8, with output
-    /// buckets, which beats gen7 at 10,000 nodes a move; gen4 beat the classical evaluation
+    /// The evaluation a new engine plays with: the built-in network (gen9, gen8 fine-tuned on
+    /// 20 M positions, which beats gen8 at 10,000 nodes a move; gen4 beat the classical evaluation
     /// by +246 Elo at 8+0.08: benchmarks/RESULTS.md, issues 19, 36 and 53). The classical one
     /// stays a name away (`classical`).
     ///
