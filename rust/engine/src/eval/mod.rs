@@ -59,10 +59,10 @@ pub enum Evaluation {
 }
 
 impl Default for Evaluation {
-    /// The evaluation a new engine plays with: the built-in network (gen9, gen8 fine-tuned on
-    /// 20 M positions, which beats gen8 at 10,000 nodes a move; gen4 beat the classical evaluation
-    /// by +246 Elo at 8+0.08: benchmarks/RESULTS.md, issues 19, 36 and 53). The classical one
-    /// stays a name away (`classical`).
+    /// The evaluation a new engine plays with: the built-in network (gen9, gen8 trained on
+    /// over 20 M positions, which beats gen8 at 10,000 nodes a move; gen4 beat the classical
+    /// evaluation by +246 Elo at 8+0.08: benchmarks/RESULTS.md, issues 19, 36 and 53). The
+    /// classical one stays a name away (`classical`).
     ///
     /// The embedded bytes are a constant that `the_built_in_network_loads` parses in every
     /// test run, so the classical fallback here is for a build whose file was left out, never
