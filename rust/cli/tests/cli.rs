@@ -342,33 +342,37 @@ fn train_writes_a_network_that_bench_loads() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `shatranj train` for one epoch on the trainer's fixture into `out`, with `extra` arguments.
+fn train_on_fixture(out: &std::path::Path, extra: &[&str]) -> Output {
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../train/tests/data/tiny.sgd");
+    let mut args = vec![
+        "train",
+        "--data",
+        fixture,
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--batch",
+        "1024",
+        "--validation-every",
+        "10",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    shatranj(&args)
+}
+
 /// `train --factoriser` writes a plain architecture-3 file (the factor folded in) and a
 /// version-5 checkpoint; without `--king-buckets` it is a usage error.
 #[test]
 fn train_with_the_factoriser_writes_architecture_3() {
     let dir = temp("train-factoriser");
     let net = dir.join("fac.nnue");
-    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../train/tests/data/tiny.sgd");
     let train = |extra: &[&str]| {
-        let mut args = vec![
-            "train",
-            "--data",
-            fixture,
-            "--out",
-            net.to_str().unwrap(),
-            "--hidden",
-            "32",
-            "--epochs",
-            "1",
-            "--batch",
-            "1024",
-            "--validation-every",
-            "10",
-            "--quiet",
-            "--factoriser",
-        ];
+        let mut args = vec!["--hidden", "32", "--factoriser"];
         args.extend_from_slice(extra);
-        shatranj(&args)
+        train_on_fixture(&net, &args)
     };
     let o = train(&[]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -391,26 +395,7 @@ fn train_with_the_factoriser_writes_architecture_3() {
 #[test]
 fn train_starts_from_the_network_it_is_given() {
     let dir = temp("train-init");
-    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../train/tests/data/tiny.sgd");
-    let train = |out: &str, extra: &[&str]| {
-        let out = dir.join(out);
-        let mut args = vec![
-            "train",
-            "--data",
-            fixture,
-            "--out",
-            out.to_str().unwrap(),
-            "--epochs",
-            "1",
-            "--batch",
-            "1024",
-            "--validation-every",
-            "10",
-            "--quiet",
-        ];
-        args.extend_from_slice(extra);
-        shatranj(&args)
-    };
+    let train = |out: &str, extra: &[&str]| train_on_fixture(&dir.join(out), extra);
     let o = train("plain.nnue", &["--hidden", "32"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let plain = dir.join("plain.nnue");
