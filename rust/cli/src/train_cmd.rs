@@ -59,7 +59,9 @@ pub struct TrainArgs {
     factoriser: bool,
     /// Start from this network's weights, not random ones: a fine-tune on new data, or a
     /// king-bucketed run seeded by a plain network (its rows become every bucket's, or the
-    /// factor with --factoriser). Hidden size and output buckets must match.
+    /// factor with --factoriser), or a wider run (the new neurons start silent: random
+    /// first-layer rows, zero output weights). Output buckets must match, and the network's
+    /// hidden size be at most --hidden.
     #[arg(long, conflicts_with = "resume")]
     init: Option<PathBuf>,
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]

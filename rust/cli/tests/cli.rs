@@ -390,8 +390,8 @@ fn train_with_the_factoriser_writes_architecture_3() {
 }
 
 /// `train --init`: a plain network seeds a factorised king-bucket run, which says where it
-/// started; a network of another hidden size, or a missing file, is refused before any
-/// training, with the reason.
+/// started, and a wider run; a wider network (it cannot seed a narrower run), or a missing
+/// file, is refused before any training, with the reason.
 #[test]
 fn train_starts_from_the_network_it_is_given() {
     let dir = temp("train-init");
@@ -417,8 +417,14 @@ fn train_starts_from_the_network_it_is_given() {
     let bytes = std::fs::read(dir.join("seeded.nnue")).unwrap();
     assert_eq!(u16::from_le_bytes([bytes[10], bytes[11]]), 3);
     let o = train("wide.nnue", &["--hidden", "64", "--init", plain]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let wide = dir.join("wide.nnue");
+    let o = train(
+        "narrow.nnue",
+        &["--hidden", "32", "--init", wide.to_str().unwrap()],
+    );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("32 hidden"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("64 hidden"), "{}", stderr(&o));
     let missing = dir.join("missing.nnue");
     let o = train("x.nnue", &["--init", missing.to_str().unwrap()]);
     assert!(!o.status.success());

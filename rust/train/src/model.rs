@@ -283,6 +283,43 @@ impl Params {
         }
     }
 
+    /// `self` with `hidden` neurons, evaluating alike (net2wider): the first
+    /// `self.hidden` neurons keep their weights; the new ones get first-layer rows drawn
+    /// as [`Params::random`] draws them (from `seed`), a zero bias and zero output weights,
+    /// so they are live (their gradients are not zero) but add nothing until training
+    /// gives them a say. `None` when `hidden` is smaller than the network's.
+    pub fn widened(self, hidden: usize, seed: u64) -> Option<Params> {
+        if self.factorised {
+            return self.folded().widened(hidden, seed);
+        }
+        let old = self.hidden;
+        if hidden < old {
+            return None;
+        }
+        if hidden == old {
+            return Some(self);
+        }
+        let fresh = Params::random(hidden, self.inputs, self.buckets, seed);
+        let mut out = Params::zeros(hidden, self.inputs, self.buckets);
+        let rows = self.inputs.count();
+        let (w1, fresh_w1) = (self.w1(), fresh.w1());
+        for (r, row) in out.w1_mut().chunks_exact_mut(hidden).enumerate() {
+            row[..old].copy_from_slice(&w1[r * old..(r + 1) * old]);
+            row[old..].copy_from_slice(&fresh_w1[r * hidden + old..(r + 1) * hidden]);
+        }
+        debug_assert_eq!(out.w1().len(), rows * hidden);
+        let (b1_at, w2_at, b2_at) = out.split();
+        out.values[b1_at..b1_at + old].copy_from_slice(self.b1());
+        // Each output bucket reads `[us | them]`: both halves keep their old neurons first.
+        for (k, layer) in self.w2().chunks_exact(2 * old).enumerate() {
+            let at = w2_at + k * 2 * hidden;
+            out.values[at..at + old].copy_from_slice(&layer[..old]);
+            out.values[at + hidden..at + hidden + old].copy_from_slice(&layer[old..]);
+        }
+        out.values[b2_at..].copy_from_slice(self.b2());
+        Some(out)
+    }
+
     /// `self` as a network with `inputs`, evaluating alike: unchanged when the inputs are
     /// the same; a plain network seeds a king-bucketed one by its 768 rows, which become
     /// every bucket's (or, with `factorised`, the factor, every bucket's own rows zero).
@@ -645,6 +682,52 @@ mod tests {
             .with_inputs(bucketed, false)
             .unwrap();
         assert!(seeded.with_inputs(Inputs::Plain, false).is_none());
+    }
+
+    /// A widened network scores as the narrower one it came from, in float and once
+    /// quantised, for every input layout and output-bucket choice (the new neurons' output
+    /// weights are zero); its new neurons have first-layer rows, so training reaches them;
+    /// it cannot be narrowed.
+    #[test]
+    fn a_widened_network_scores_as_the_narrower_one() {
+        let fens = [
+            "2kr3r/pp1nbppp/2p1pn2/3p4/3P4/2NBPN2/PPQ2PPP/2KR3R w - - 0 12",
+            "8/2p5/3p4/KP5r/1R3p2/2k5/4P1P1/8 b - - 0 1",
+            "r1bq1rk1/ppp2ppp/2n2n2/3pp3/1bPP4/2N1PN2/PP1BBPPP/R2QK2R b KQ - 3 7",
+        ];
+        let q = Quantisation::default();
+        for inputs in every_inputs() {
+            for buckets in OutputBuckets::ALL {
+                let narrow = Params::random(32, inputs, buckets, 21);
+                let wide = narrow.clone().widened(96, 22).unwrap();
+                assert_eq!(
+                    (wide.hidden, wide.values.len()),
+                    (96, Params::len_for(96, &inputs, buckets))
+                );
+                let new_rows = wide.w1().chunks_exact(96).map(|row| &row[32..]);
+                assert!(
+                    new_rows.flatten().any(|&w| w != 0.0),
+                    "{inputs:?}: dead new neurons"
+                );
+                let (narrow_net, wide_net) =
+                    (narrow.quantise(q).unwrap(), wide.quantise(q).unwrap());
+                for fen in fens {
+                    let s = sample(fen, 0);
+                    let (a, b) = (narrow.evaluate(&s, 400.0), wide.evaluate(&s, 400.0));
+                    assert!(
+                        (a - b).abs() < 1e-3,
+                        "{inputs:?}, {buckets:?}, {fen}: {a} vs {b}"
+                    );
+                    let position = fen.parse().unwrap();
+                    assert_eq!(
+                        narrow_net.evaluate(&position),
+                        wide_net.evaluate(&position),
+                        "{inputs:?}, {buckets:?}, {fen}"
+                    );
+                }
+                assert!(wide.widened(64, 1).is_none());
+            }
+        }
     }
 
     /// Plain inputs and two king-bucket layouts.

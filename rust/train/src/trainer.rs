@@ -175,10 +175,11 @@ impl Trainer {
         })
     }
 
-    /// Starts from `net`'s weights rather than random ones (a fine-tune, or a king-bucketed
-    /// network seeded by a plain one: see [`Params::with_inputs`]), so training begins at
-    /// that network's loss. Only before the first step; the hidden size and output buckets
-    /// must be the configuration's.
+    /// Starts from `net`'s weights rather than random ones (a fine-tune, a king-bucketed
+    /// network seeded by a plain one, see [`Params::with_inputs`], or a wider network seeded
+    /// by a narrower one, see [`Params::widened`]), so training begins at that network's
+    /// loss. Only before the first step; the output buckets must be the configuration's, and
+    /// the hidden size at most its.
     pub fn start_from(&mut self, net: &Network) -> Result<(), TrainError> {
         let c = &self.config;
         if self.step > 0 {
@@ -186,7 +187,7 @@ impl Trainer {
                 "a network can seed only a run that has not started".into(),
             ));
         }
-        if net.hidden() != c.hidden || net.buckets() != c.buckets {
+        if net.hidden() > c.hidden || net.buckets() != c.buckets {
             return Err(TrainError::Config(format!(
                 "the starting network has {} hidden and {} output bucket(s), the run {} and {}",
                 net.hidden(),
@@ -196,7 +197,8 @@ impl Trainer {
             )));
         }
         let params = Params::from_network(net)
-            .with_inputs(c.inputs, c.factoriser)
+            .widened(c.hidden, c.seed)
+            .and_then(|p| p.with_inputs(c.inputs, c.factoriser))
             .ok_or_else(|| {
                 TrainError::Config(format!(
                     "a network with inputs {:?} cannot seed one with inputs {:?}",

@@ -181,12 +181,33 @@ fn a_network_seeds_a_run_at_its_own_loss() {
         .unwrap();
     let after = seeded.validation_loss(&d.train).unwrap();
     assert!(after < t.validation_loss(&d.train).unwrap(), "{after}");
-    let wrong = Trainer::new(TrainConfig {
+    // A wider run starts where the narrower network stands (its new neurons silent).
+    let mut wide = Trainer::new(TrainConfig {
         hidden: 64,
         buckets: OutputBuckets::PieceCount,
         ..config()
+    })
+    .unwrap();
+    wide.start_from(&net).unwrap();
+    let wide_start = wide.validation_loss(&d.train).unwrap();
+    println!("training-set loss of the widened start: {wide_start:.6}");
+    assert!(
+        (wide_start - start).abs() < 1e-6 * start,
+        "{start} vs {wide_start}"
+    );
+    // A narrower one cannot.
+    let wide_net = wide.network_with_scale(317).unwrap();
+    let mut narrow = Trainer::new(TrainConfig {
+        buckets: OutputBuckets::PieceCount,
+        ..config()
+    })
+    .unwrap();
+    assert!(narrow.start_from(&wide_net).is_err());
+    let one_layer = Trainer::new(TrainConfig {
+        buckets: OutputBuckets::Single,
+        ..config()
     });
-    assert!(wrong.unwrap().start_from(&net).is_err());
+    assert!(one_layer.unwrap().start_from(&net).is_err());
 }
 
 /// A run stopped mid-epoch and resumed from its checkpoint ends with exactly the weights of
