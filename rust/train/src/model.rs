@@ -287,17 +287,18 @@ impl Params {
     /// `self.hidden` neurons keep their weights; the new ones get first-layer rows drawn
     /// as [`Params::random`] draws them (from `seed`), a zero bias and zero output weights,
     /// so they are live (their gradients are not zero) but add nothing until training
-    /// gives them a say. `None` when `hidden` is smaller than the network's.
+    /// gives them a say. `None` when `hidden` is smaller than the network's. A factorised
+    /// network is folded first when it grows (the new neurons have no factor to share).
     pub fn widened(self, hidden: usize, seed: u64) -> Option<Params> {
-        if self.factorised {
-            return self.folded().widened(hidden, seed);
-        }
         let old = self.hidden;
         if hidden < old {
             return None;
         }
         if hidden == old {
             return Some(self);
+        }
+        if self.factorised {
+            return self.folded().widened(hidden, seed);
         }
         let fresh = Params::random(hidden, self.inputs, self.buckets, seed);
         let mut out = Params::zeros(hidden, self.inputs, self.buckets);
