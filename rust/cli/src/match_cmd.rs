@@ -91,6 +91,50 @@ impl MatchCmdError {
     }
 }
 
+/// The arguments a run given the state file of an earlier one goes on with: that run's, and
+/// with `-rounds N` beside `-config` (or beside the same arguments) its rounds raised to N, so
+/// an SPRT still undecided at its last round, or a match found too short, goes on with the
+/// rounds already counted. Fewer rounds than counted, or any other change, is refused.
+fn resumed_args(
+    given: &[String],
+    state: &MatchState,
+    path: &std::path::Path,
+) -> Result<Vec<String>, MatchCmdError> {
+    let (_, given) = split_flag(given, "-config");
+    let (rounds, given_rest) = split_flag(&given, "-rounds");
+    let (_, stored) = split_flag(&state.args, "-config");
+    let (_, stored_rest) = split_flag(&stored, "-rounds");
+    if !given_rest.is_empty() && given_rest != stored_rest {
+        return Err(MatchCmdError::Usage(format!(
+            "{} holds a match with other options; give only -config file={} to resume it \
+             (with -rounds N to play more rounds), or another state file",
+            path.display(),
+            path.display()
+        )));
+    }
+    let mut args = state.args.clone();
+    if given.iter().any(|a| a == "-rounds") {
+        let n = match rounds.as_slice() {
+            [n] => n.parse::<u64>().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            MatchCmdError::Usage(format!("-rounds {}: expected one number", rounds.join(" ")))
+        })?;
+        if n < state.next_round {
+            return Err(MatchCmdError::Usage(format!(
+                "-rounds {n}: {} already counts {} rounds",
+                path.display(),
+                state.next_round
+            )));
+        }
+        let (_, without) = split_flag(&args, "-rounds");
+        args = without;
+        args.extend(["-rounds".to_owned(), n.to_string()]);
+    }
+    Ok(args)
+}
+
 pub fn run(args: MatchArgs) -> Result<(), MatchCmdError> {
     let mut argv = args.words.options;
     let first = MatchOptions::parse(&argv);
@@ -104,16 +148,7 @@ pub fn run(args: MatchArgs) -> Result<(), MatchCmdError> {
             .map_err(|e| MatchCmdError::Usage(format!("{}: {e}", path.display())))?;
         let state = MatchState::from_json(&text)
             .map_err(|e| MatchCmdError::Usage(format!("{}: {e}", path.display())))?;
-        let (_, given) = split_flag(&argv, "-config");
-        if !given.is_empty() && given != split_flag(&state.args, "-config").1 {
-            return Err(MatchCmdError::Usage(format!(
-                "{} holds a match with other options; give only -config file={} to resume it, \
-                 or another state file",
-                path.display(),
-                path.display()
-            )));
-        }
-        argv = state.args;
+        argv = resumed_args(&argv, &state, &path)?;
     }
     let options = MatchOptions::parse(&argv).map_err(|e| MatchCmdError::Usage(e.to_string()))?;
     let stop = Arc::new(AtomicBool::new(false));

@@ -321,9 +321,27 @@ fn a_killed_match_resumes_without_losing_or_repeating_a_game() {
         std::fs::read_to_string(&pgn).unwrap(),
         std::fs::read_to_string(&pgn_full).unwrap()
     );
-    // Other options with the same state file are refused.
-    let out = shatranj(&["-config", &format!("file={}", s(&state)), "-rounds", "9"]);
+    // Other options with the same state file are refused, and so are fewer rounds than
+    // counted.
+    let config = format!("file={}", s(&state));
+    let out = shatranj(&["-config", &config, "-concurrency", "2"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("other options"), "{}", text(&out));
+    let out = shatranj(&["-config", &config, "-rounds", "4"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("already counts 6 rounds"),
+        "{}",
+        text(&out)
+    );
+    // More rounds go on from the last counted one: the PGN grows by their games.
+    let out = shatranj(&["-config", &config, "-rounds", "7"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("Games: 14,"), "{}", text(&out));
+    let extended = std::fs::read_to_string(&pgn).unwrap();
+    let six = std::fs::read_to_string(&pgn_full).unwrap();
+    assert!(extended.starts_with(&six) && extended.len() > six.len());
+    assert_eq!(extended.matches("[Event ").count(), 14);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
