@@ -438,26 +438,8 @@ fn train_starts_from_the_network_it_is_given() {
 #[test]
 fn train_writes_the_scale_it_is_asked_for() {
     let dir = temp("train-scale");
-    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../train/tests/data/tiny.sgd");
     let train = |out: &std::path::Path, scale: &str| {
-        shatranj(&[
-            "train",
-            "--data",
-            fixture,
-            "--out",
-            out.to_str().unwrap(),
-            "--hidden",
-            "32",
-            "--epochs",
-            "1",
-            "--batch",
-            "1024",
-            "--validation-every",
-            "10",
-            "--quiet",
-            "--scale",
-            scale,
-        ])
+        train_on_fixture(out, &["--hidden", "32", "--scale", scale])
     };
     let file_scale = |path: &std::path::Path| {
         let bytes = std::fs::read(path).unwrap();

@@ -302,13 +302,11 @@ impl Params {
         }
         let fresh = Params::random(hidden, self.inputs, self.buckets, seed);
         let mut out = Params::zeros(hidden, self.inputs, self.buckets);
-        let rows = self.inputs.count();
         let (w1, fresh_w1) = (self.w1(), fresh.w1());
         for (r, row) in out.w1_mut().chunks_exact_mut(hidden).enumerate() {
             row[..old].copy_from_slice(&w1[r * old..(r + 1) * old]);
             row[old..].copy_from_slice(&fresh_w1[r * hidden + old..(r + 1) * hidden]);
         }
-        debug_assert_eq!(out.w1().len(), rows * hidden);
         let (b1_at, w2_at, b2_at) = out.split();
         out.values[b1_at..b1_at + old].copy_from_slice(self.b1());
         // Each output bucket reads `[us | them]`: both halves keep their old neurons first.
